@@ -1,0 +1,541 @@
+//! The frontend-neutral type model: packages, named types, struct fields, constants and the
+//! comment lines that carry `+k8s:` tags.
+//!
+//! Frontends (the Go source reader, later Rust derive and OpenAPI) produce a [`Universe`];
+//! the rule registry (`kdv-rules`) reads it. Nothing here knows tag semantics: comments are
+//! kept as raw lines with their source locations so diagnostics can point at them.
+//!
+//! Go semantics are modelled as upstream `gengo` sees them (see the validation-gen spec §2):
+//! a type definition `type X Y` keeps its *underlying* type expression as written; resolving
+//! the one-deep typedef rule is the registry's job, which has the whole universe at hand.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// A position in a source file. `line` and `col` are 1-based; `col` counts bytes, as Go's
+/// `go/token` does, so it lines up with byte offsets inside the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Loc {
+    /// Index into [`Package::files`].
+    pub file: u32,
+    pub line: u32,
+    pub col: u32,
+    /// Byte offset from the start of the file.
+    pub offset: u32,
+}
+
+/// One comment line with the comment marker (`//`, or the `/*` `*/` frame) removed, as
+/// gengo's `CommentLines` gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CommentLine {
+    pub text: String,
+    /// Location of the first byte of `text` in the source.
+    pub loc: Loc,
+}
+
+/// A block of consecutive comment lines.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Comments {
+    pub lines: Vec<CommentLine>,
+}
+
+impl Comments {
+    /// True when the block holds no lines.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+}
+
+/// How serious a [`Diagnostic`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A source region resolved to file, line and column, carrying its line's text so a
+/// diagnostic renders with a caret without going back to the file.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SourceSpan {
+    pub path: PathBuf,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based byte column.
+    pub col: u32,
+    /// Width of the region in bytes (at least 1 when rendered).
+    pub len: u32,
+    /// The full text of the line, without its line terminator.
+    pub line_text: String,
+}
+
+impl SourceSpan {
+    /// Builds a span for `len` bytes at `loc` in `file`.
+    pub fn from_loc(file: &SourceFile, loc: Loc, len: u32) -> SourceSpan {
+        let line_text = file
+            .text
+            .lines()
+            .nth(loc.line.saturating_sub(1) as usize)
+            .unwrap_or("")
+            .trim_end_matches('\r')
+            .to_string();
+        SourceSpan {
+            path: file.path.clone(),
+            line: loc.line,
+            col: loc.col,
+            len,
+            line_text,
+        }
+    }
+}
+
+/// A finding about the input (parse error, tag misuse, unsupported shape), with where it is.
+/// Parsers and the registry return these instead of failing.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    pub span: Option<SourceSpan>,
+}
+
+impl Diagnostic {
+    /// An error diagnostic.
+    pub fn error(message: impl Into<String>, span: Option<SourceSpan>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span,
+        }
+    }
+}
+
+impl std::fmt::Display for Diagnostic {
+    /// `path:line:col: error: message`, then the source line and a caret under the region.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let level = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        match &self.span {
+            None => write!(f, "{level}: {}", self.message),
+            Some(s) => {
+                write!(
+                    f,
+                    "{}:{}:{}: {level}: {}",
+                    s.path.display(),
+                    s.line,
+                    s.col,
+                    self.message
+                )?;
+                let gutter = s.line.to_string();
+                let pad = " ".repeat(gutter.len());
+                // Tabs before the caret are kept so the caret lines up in a terminal.
+                let prefix: String = s
+                    .line_text
+                    .bytes()
+                    .take(s.col.saturating_sub(1) as usize)
+                    .map(|b| if b == b'\t' { '\t' } else { ' ' })
+                    .collect();
+                write!(
+                    f,
+                    "\n{pad} |\n{gutter} | {}\n{pad} | {prefix}{}",
+                    s.line_text,
+                    "^".repeat(s.len.max(1) as usize)
+                )
+            }
+        }
+    }
+}
+
+/// Everything loaded for one run: the packages by import path.
+#[derive(Debug, Clone, Default)]
+pub struct Universe {
+    pub packages: BTreeMap<String, Package>,
+}
+
+impl Universe {
+    /// Looks up a named type by package import path and name.
+    pub fn type_decl(&self, package: &str, name: &str) -> Option<&TypeDecl> {
+        self.packages.get(package)?.type_decl(name)
+    }
+
+    /// Looks up the declaration a [`TypeRef::Named`] refers to.
+    pub fn resolve(&self, named: &NamedRef) -> Option<&TypeDecl> {
+        self.type_decl(&named.package, &named.name)
+    }
+}
+
+/// One package: the files of one directory.
+#[derive(Debug, Clone, Default)]
+pub struct Package {
+    /// Import path (from `go.mod` module path + directory, else the directory name).
+    pub path: String,
+    /// The package clause name (`package foo`).
+    pub name: String,
+    /// Directory the files were read from, if read from disk.
+    pub dir: Option<PathBuf>,
+    /// Source files, indexed by [`Loc::file`].
+    pub files: Vec<SourceFile>,
+    /// Comment lines attached to the package clause (all files, in file order), where package
+    /// level tags such as `+k8s:validation-gen=...` live.
+    pub doc: Comments,
+    /// Imports of all files: local name (alias, or last path element) → import path.
+    pub imports: BTreeMap<String, String>,
+    /// Named types in declaration order (file order, then source order).
+    pub types: Vec<TypeDecl>,
+    /// Constants in declaration order.
+    pub consts: Vec<ConstDecl>,
+}
+
+impl Package {
+    /// Finds a named type declared in this package.
+    pub fn type_decl(&self, name: &str) -> Option<&TypeDecl> {
+        self.types.iter().find(|t| t.name == name)
+    }
+}
+
+/// A source file of a package.
+#[derive(Debug, Clone, Default)]
+pub struct SourceFile {
+    /// Path as given to the loader (used in diagnostics).
+    pub path: PathBuf,
+    /// Full text of the file, kept for diagnostics with a caret.
+    pub text: String,
+}
+
+/// `type Name Def` or `type Name = Def`.
+#[derive(Debug, Clone)]
+pub struct TypeDecl {
+    pub name: String,
+    /// The comment block directly above the declaration (where type-level tags live).
+    pub doc: Comments,
+    /// The comment block before that one, separated by a blank line (read only for
+    /// `+k8s:validation-gen=true|false`, `+k8s:isSubresource`, `+k8s:supportsSubresource`).
+    pub second_doc: Comments,
+    /// The definition as written: for `type X string` it is `string`, for
+    /// `type X Other` it is the named reference `Other`.
+    pub def: TypeRef,
+    /// `type X = Y` (a true alias, transparent) rather than a type definition.
+    pub is_alias: bool,
+    /// The declaration has type parameters (generics); such types are not validated.
+    pub is_generic: bool,
+    pub loc: Loc,
+}
+
+/// A reference to a type, as written in a declaration or field.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TypeRef {
+    /// A predeclared type: `string`, `bool`, `int`, `int8`..`int64`, `uint`..`uint64`,
+    /// `uintptr`, `byte`, `rune`, `float32`, `float64`, `complex64`, `complex128`, `any`,
+    /// `error`.
+    Builtin(Builtin),
+    /// A named type in some package.
+    Named(NamedRef),
+    Pointer(Box<TypeRef>),
+    Slice(Box<TypeRef>),
+    /// `[N]T`; the length expression is kept as source text.
+    Array {
+        len: String,
+        elem: Box<TypeRef>,
+    },
+    Map {
+        key: Box<TypeRef>,
+        value: Box<TypeRef>,
+    },
+    Struct(StructType),
+    /// Interfaces (including `any`-like literals): accepted and never descended.
+    Interface,
+    /// Channels, functions and anything else the validator does not support; the text
+    /// says what it was (`chan`, `func`, ...).
+    Unsupported(String),
+}
+
+/// Reference to a named type: the import path of its package and its name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NamedRef {
+    /// Import path of the declaring package (the current package's own path for local
+    /// types). For a qualified name whose import is unknown, the qualifier as written.
+    pub package: String,
+    pub name: String,
+    /// Type arguments of an instantiated generic type, if any.
+    pub type_args: Vec<TypeRef>,
+}
+
+/// Go's predeclared types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    String,
+    Bool,
+    Int,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Uint,
+    Uint8,
+    Uint16,
+    Uint32,
+    Uint64,
+    Uintptr,
+    Byte,
+    Rune,
+    Float32,
+    Float64,
+    Complex64,
+    Complex128,
+    /// `any` / `interface{}` written as the predeclared `any`.
+    Any,
+    Error,
+}
+
+impl Builtin {
+    /// Parses a predeclared type name.
+    pub fn from_name(name: &str) -> Option<Builtin> {
+        Some(match name {
+            "string" => Builtin::String,
+            "bool" => Builtin::Bool,
+            "int" => Builtin::Int,
+            "int8" => Builtin::Int8,
+            "int16" => Builtin::Int16,
+            "int32" => Builtin::Int32,
+            "int64" => Builtin::Int64,
+            "uint" => Builtin::Uint,
+            "uint8" => Builtin::Uint8,
+            "uint16" => Builtin::Uint16,
+            "uint32" => Builtin::Uint32,
+            "uint64" => Builtin::Uint64,
+            "uintptr" => Builtin::Uintptr,
+            "byte" => Builtin::Byte,
+            "rune" => Builtin::Rune,
+            "float32" => Builtin::Float32,
+            "float64" => Builtin::Float64,
+            "complex64" => Builtin::Complex64,
+            "complex128" => Builtin::Complex128,
+            "any" => Builtin::Any,
+            "error" => Builtin::Error,
+            _ => return None,
+        })
+    }
+
+    /// The Go spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::String => "string",
+            Builtin::Bool => "bool",
+            Builtin::Int => "int",
+            Builtin::Int8 => "int8",
+            Builtin::Int16 => "int16",
+            Builtin::Int32 => "int32",
+            Builtin::Int64 => "int64",
+            Builtin::Uint => "uint",
+            Builtin::Uint8 => "uint8",
+            Builtin::Uint16 => "uint16",
+            Builtin::Uint32 => "uint32",
+            Builtin::Uint64 => "uint64",
+            Builtin::Uintptr => "uintptr",
+            Builtin::Byte => "byte",
+            Builtin::Rune => "rune",
+            Builtin::Float32 => "float32",
+            Builtin::Float64 => "float64",
+            Builtin::Complex64 => "complex64",
+            Builtin::Complex128 => "complex128",
+            Builtin::Any => "any",
+            Builtin::Error => "error",
+        }
+    }
+
+    /// Integer types (gengo treats `int8`, `uint8` and `byte` alike as unsigned 8-bit).
+    pub fn is_integer(self) -> bool {
+        matches!(
+            self,
+            Builtin::Int
+                | Builtin::Int8
+                | Builtin::Int16
+                | Builtin::Int32
+                | Builtin::Int64
+                | Builtin::Uint
+                | Builtin::Uint8
+                | Builtin::Uint16
+                | Builtin::Uint32
+                | Builtin::Uint64
+                | Builtin::Uintptr
+                | Builtin::Byte
+                | Builtin::Rune
+        )
+    }
+
+    /// Floating point types.
+    pub fn is_float(self) -> bool {
+        matches!(self, Builtin::Float32 | Builtin::Float64)
+    }
+}
+
+/// A struct type literal.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct StructType {
+    pub fields: Vec<Field>,
+}
+
+/// One struct field (one per name: `A, B int` yields two fields).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Field {
+    /// Go field name; for an embedded field, the type's name (`T` for `*pkg.T`).
+    pub name: String,
+    pub embedded: bool,
+    pub ty: TypeRef,
+    /// The raw struct tag content without the backquotes or quotes
+    /// (`json:"name,omitempty" protobuf:"..."`), if any.
+    pub tag: Option<String>,
+    /// The field's doc comment block (lines directly above it).
+    pub doc: Comments,
+    pub loc: Loc,
+}
+
+impl Field {
+    /// Value of `key` in the struct tag, Go `reflect.StructTag.Get` style.
+    pub fn tag_value(&self, key: &str) -> Option<&str> {
+        struct_tag_lookup(self.tag.as_deref()?, key)
+    }
+
+    /// The JSON name per upstream rules (spec §2.4): with a non-empty `json` tag, the part
+    /// before the first comma, where an empty part or `-` means "no name" (`None`); without
+    /// one, `None` for embedded fields (inline) and the Go name otherwise.
+    pub fn json_name(&self) -> Option<&str> {
+        match self.tag_value("json") {
+            Some(v) if !v.is_empty() => {
+                let name = v.split(',').next().unwrap_or("");
+                (!name.is_empty() && name != "-").then_some(name)
+            }
+            _ if self.embedded => None,
+            _ => Some(self.name.as_str()),
+        }
+    }
+
+    /// Whether the field is exported (first rune upper-case).
+    pub fn is_exported(&self) -> bool {
+        self.name.chars().next().is_some_and(char::is_uppercase)
+    }
+}
+
+/// Go `reflect.StructTag.Lookup`: finds `key:"value"` in a conventional struct tag and
+/// unquotes the value. Malformed tags yield `None`, as in Go.
+pub fn struct_tag_lookup<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
+    let mut rest = tag;
+    loop {
+        rest = rest.trim_start_matches(' ');
+        if rest.is_empty() {
+            return None;
+        }
+        let name_end = rest
+            .find(|c: char| c <= ' ' || c == ':' || c == '"' || c == '\u{7f}')
+            .unwrap_or(rest.len());
+        if name_end == 0 || !rest[name_end..].starts_with(":\"") {
+            return None;
+        }
+        let name = &rest[..name_end];
+        let after = &rest[name_end + 2..];
+        // Find the closing quote, skipping escaped characters.
+        let bytes = after.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() && bytes[i] != b'"' {
+            if bytes[i] == b'\\' {
+                i += 1;
+            }
+            i += 1;
+        }
+        if i >= bytes.len() {
+            return None;
+        }
+        let value = &after[..i];
+        if name == key {
+            // Struct tag values in API types never contain escapes; returning the raw text
+            // keeps this borrow-only.
+            return Some(value);
+        }
+        rest = &after[i + 1..];
+    }
+}
+
+/// A constant declaration (`const C T = "v"`), after Go's implicit repetition in const
+/// groups has been applied.
+#[derive(Debug, Clone)]
+pub struct ConstDecl {
+    pub name: String,
+    /// The declared type, if any (after implicit repetition).
+    pub ty: Option<TypeRef>,
+    pub value: ConstValue,
+    pub doc: Comments,
+    pub loc: Loc,
+}
+
+/// The value of a constant, as far as a declaration reader can evaluate it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConstValue {
+    String(String),
+    Int(i128),
+    Float(f64),
+    Bool(bool),
+    /// Any other expression, kept as source text.
+    Expr(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(name: &str, embedded: bool, tag: Option<&str>) -> Field {
+        Field {
+            name: name.into(),
+            embedded,
+            ty: TypeRef::Builtin(Builtin::String),
+            tag: tag.map(Into::into),
+            doc: Comments::default(),
+            loc: Loc::default(),
+        }
+    }
+
+    #[test]
+    fn diagnostic_renders_with_caret() {
+        let file = SourceFile {
+            path: "types.go".into(),
+            text: "package x\n\t// +k8s:minimum=x\n".into(),
+        };
+        let loc = Loc {
+            file: 0,
+            line: 2,
+            col: 5,
+            offset: 14,
+        };
+        let d = Diagnostic::error("bad tag", Some(SourceSpan::from_loc(&file, loc, 3)));
+        assert_eq!(
+            d.to_string(),
+            "types.go:2:5: error: bad tag\n  |\n2 | \t// +k8s:minimum=x\n  | \t   ^^^"
+        );
+    }
+
+    #[test]
+    fn json_names_follow_upstream() {
+        assert_eq!(
+            field("A", false, Some(r#"json:"a,omitempty""#)).json_name(),
+            Some("a")
+        );
+        assert_eq!(field("A", false, None).json_name(), Some("A"));
+        assert_eq!(field("T", true, None).json_name(), None);
+        assert_eq!(
+            field("T", true, Some(r#"json:",inline""#)).json_name(),
+            None
+        );
+        assert_eq!(field("A", false, Some(r#"json:"-""#)).json_name(), None);
+        assert_eq!(
+            field("A", false, Some(r#"json:",omitempty""#)).json_name(),
+            None
+        );
+        assert_eq!(
+            field("A", false, Some(r#"json:"x  " protobuf:"1""#)).json_name(),
+            Some("x  ")
+        );
+        assert_eq!(
+            field("A", false, Some(r#"protobuf:"bytes,1,opt" json:"b""#)).json_name(),
+            Some("b")
+        );
+    }
+}
