@@ -1,0 +1,235 @@
+//! Field paths, rendered exactly like Go's `field.Path.String()`.
+//!
+//! [`PathRef`] is what validators receive while walking a value: a chain of borrowed links
+//! on the stack that costs nothing to extend. It is turned into an owned [`FieldPath`] only
+//! when an error is produced.
+
+use std::fmt;
+
+/// A borrowed, allocation-free field path; each link points at its parent.
+///
+/// `Nil` is Go's nil `*field.Path` (the root of a validated object), rendered `<nil>`.
+#[derive(Clone, Copy, Debug, Default)]
+pub enum PathRef<'a> {
+    /// The nil path.
+    #[default]
+    Nil,
+    /// `parent.name` (or just `name` when the parent is nil).
+    Child(&'a PathRef<'a>, &'a str),
+    /// `parent[i]`.
+    Index(&'a PathRef<'a>, usize),
+    /// `parent[k]`, the key inserted verbatim.
+    Key(&'a PathRef<'a>, &'a str),
+}
+
+impl<'a> PathRef<'a> {
+    /// The nil path.
+    pub const ROOT: PathRef<'static> = PathRef::Nil;
+
+    /// Returns the path of the member `name` below this path.
+    #[inline]
+    pub fn child(&'a self, name: &'a str) -> PathRef<'a> {
+        PathRef::Child(self, name)
+    }
+
+    /// Returns the path of list element `i` below this path.
+    #[inline]
+    pub fn index(&'a self, i: usize) -> PathRef<'a> {
+        PathRef::Index(self, i)
+    }
+
+    /// Returns the path of map entry `k` below this path.
+    #[inline]
+    pub fn key(&'a self, k: &'a str) -> PathRef<'a> {
+        PathRef::Key(self, k)
+    }
+
+    /// Reports whether this is the nil path.
+    #[inline]
+    pub fn is_nil(&self) -> bool {
+        matches!(self, PathRef::Nil)
+    }
+
+    /// Materialises the path as an owned [`FieldPath`].
+    pub fn to_path(&self) -> FieldPath {
+        let mut segments = Vec::new();
+        let mut cur = self;
+        // Iterative: path depth is bounded by the caller's traversal, but a loop costs nothing.
+        loop {
+            match cur {
+                PathRef::Nil => break,
+                PathRef::Child(parent, name) => {
+                    segments.push(Segment::Field((*name).to_owned()));
+                    cur = parent;
+                }
+                PathRef::Index(parent, i) => {
+                    segments.push(Segment::Index(*i));
+                    cur = parent;
+                }
+                PathRef::Key(parent, k) => {
+                    segments.push(Segment::Key((*k).to_owned()));
+                    cur = parent;
+                }
+            }
+        }
+        segments.reverse();
+        FieldPath { segments }
+    }
+}
+
+impl fmt::Display for PathRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.to_path(), f)
+    }
+}
+
+/// One element of a [`FieldPath`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Segment {
+    /// A member name (`.name`). Go renders an empty name as `[]`.
+    Field(String),
+    /// A list index (`[3]`).
+    Index(usize),
+    /// A map key (`[key]`, verbatim).
+    Key(String),
+}
+
+/// An owned field path. The empty path is Go's nil path and renders `<nil>`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FieldPath {
+    segments: Vec<Segment>,
+}
+
+impl FieldPath {
+    /// The nil path (Go's nil `*field.Path`).
+    pub fn root() -> FieldPath {
+        FieldPath::default()
+    }
+
+    /// A path with a single member name (Go's `field.NewPath(name)`).
+    pub fn new(name: &str) -> FieldPath {
+        FieldPath {
+            segments: vec![Segment::Field(name.to_owned())],
+        }
+    }
+
+    /// Returns the path of the member `name` below this one.
+    pub fn child(&self, name: &str) -> FieldPath {
+        self.with(Segment::Field(name.to_owned()))
+    }
+
+    /// Returns the path of list element `i` below this one.
+    pub fn index(&self, i: usize) -> FieldPath {
+        self.with(Segment::Index(i))
+    }
+
+    /// Returns the path of map entry `k` below this one.
+    pub fn key(&self, k: &str) -> FieldPath {
+        self.with(Segment::Key(k.to_owned()))
+    }
+
+    /// Reports whether this is the nil path.
+    pub fn is_nil(&self) -> bool {
+        self.segments.is_empty()
+    }
+
+    /// The segments from the root down.
+    pub fn segments(&self) -> &[Segment] {
+        &self.segments
+    }
+
+    /// Builds a path from segments (root first); no segments gives the nil path.
+    pub fn from_segments(segments: Vec<Segment>) -> FieldPath {
+        FieldPath { segments }
+    }
+
+    fn with(&self, segment: Segment) -> FieldPath {
+        let mut segments = Vec::with_capacity(self.segments.len() + 1);
+        segments.extend(self.segments.iter().cloned());
+        segments.push(segment);
+        FieldPath { segments }
+    }
+}
+
+impl From<&PathRef<'_>> for FieldPath {
+    fn from(p: &PathRef<'_>) -> Self {
+        p.to_path()
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.segments.is_empty() {
+            return f.write_str("<nil>");
+        }
+        for (i, seg) in self.segments.iter().enumerate() {
+            match seg {
+                Segment::Field(name) if name.is_empty() => f.write_str("[]")?,
+                Segment::Field(name) => {
+                    if i > 0 {
+                        f.write_str(".")?;
+                    }
+                    f.write_str(name)?;
+                }
+                Segment::Index(n) => write!(f, "[{n}]")?,
+                Segment::Key(k) => write!(f, "[{k}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_like_go() {
+        assert_eq!(FieldPath::root().to_string(), "<nil>");
+        assert_eq!(FieldPath::new("a").to_string(), "a");
+        assert_eq!(
+            FieldPath::new("a").child("b").index(0).key("k").to_string(),
+            "a.b[0][k]"
+        );
+        assert_eq!(FieldPath::root().child("a").to_string(), "a");
+        assert_eq!(FieldPath::root().index(0).to_string(), "[0]");
+        assert_eq!(FieldPath::root().key("k").to_string(), "[k]");
+        assert_eq!(FieldPath::root().index(0).child("x").to_string(), "[0].x");
+        assert_eq!(FieldPath::new("m").key("a.b]c").to_string(), "m[a.b]c]");
+        assert_eq!(FieldPath::new("m").key("").to_string(), "m[]");
+        // Go quirk: an empty member name renders as an empty subscript.
+        assert_eq!(FieldPath::new("").to_string(), "[]");
+        assert_eq!(
+            FieldPath::new("a").child("").child("b").to_string(),
+            "a[].b"
+        );
+        assert!(FieldPath::root().is_nil());
+        assert!(!FieldPath::root().index(1).is_nil());
+    }
+
+    #[test]
+    fn path_ref_matches_field_path() {
+        let root = PathRef::Nil;
+        assert_eq!(root.to_string(), "<nil>");
+        let spec = root.child("spec");
+        let items = spec.child("items");
+        let first = items.index(0);
+        let labels = first.child("labels");
+        let app = labels.key("app");
+        assert_eq!(app.to_string(), "spec.items[0].labels[app]");
+        assert_eq!(
+            app.to_path(),
+            FieldPath::new("spec")
+                .child("items")
+                .index(0)
+                .child("labels")
+                .key("app")
+        );
+        let idx = root.index(3);
+        assert_eq!(idx.to_string(), "[3]");
+        let k = root.key("x");
+        assert_eq!(k.to_string(), "[x]");
+        assert!(PathRef::ROOT.is_nil());
+        assert!(!spec.is_nil());
+    }
+}
