@@ -4,6 +4,7 @@
 //! checks behind the other tags.
 
 pub mod error;
+pub mod format;
 pub mod gofmt;
 pub mod operation;
 pub mod path;
@@ -12,5 +13,6 @@ pub use error::{
     BadValue, ErrorBody, ErrorList, ErrorListExt, ErrorType, FieldError, StabilityLevel,
     VALUE_OMITTED,
 };
+pub use format::{Format, validate_format};
 pub use operation::{Operation, OperationKind};
 pub use path::{FieldPath, PathRef, Segment};
