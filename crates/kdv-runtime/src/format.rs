@@ -1082,6 +1082,36 @@ mod tests {
     }
 
     #[test]
+    fn valid_values_allocate_nothing() {
+        let root = PathRef::Nil;
+        let spec = root.child("spec");
+        let path = spec.child("name");
+        let long_key = format!("{}/{}", "a".repeat(253), "b".repeat(63));
+        let cases: &[(Format, &str)] = &[
+            (Format::ShortName, "my-name"),
+            (Format::LongName, "a.b.example.com"),
+            (Format::LongNameCaseless, "Example.COM"),
+            (Format::LabelKey, "example.com/My_Key"),
+            (Format::LabelKey, &long_key),
+            (Format::PrefixedLabelKey, "example.com/key"),
+            (Format::LabelValue, ""),
+            (Format::LabelValue, "my_value"),
+            (Format::PathSegmentName, "segment"),
+            (Format::Uuid, "123e4567-e89b-12d3-a456-426614174000"),
+            (Format::ResourcePoolName, "pool/dev.example.com"),
+            (Format::ExtendedResourceName, "example.com/my-resource"),
+            (Format::ResourceFullyQualifiedName, "my-prefix/my_name"),
+        ];
+        let mut out = ErrorList::with_capacity(4);
+        for &(format, value) in cases {
+            let n =
+                crate::alloc_count::allocations(|| validate_format(format, &path, value, &mut out));
+            assert_eq!(n, 0, "{format} allocated for {value:?}");
+            assert!(out.is_empty(), "{format} rejected {value:?}");
+        }
+    }
+
+    #[test]
     fn appends_after_existing_errors() {
         let root = PathRef::Nil;
         let mut out = vec![FieldError::required(&root, "")];

@@ -3,6 +3,7 @@
 //! `field.Error`, the operation context, the `+k8s:format` validators and the scalar
 //! checks behind the other tags.
 
+pub mod check;
 pub mod error;
 pub mod format;
 pub mod gofmt;
@@ -16,3 +17,52 @@ pub use error::{
 pub use format::{Format, validate_format};
 pub use operation::{Operation, OperationKind};
 pub use path::{FieldPath, PathRef, Segment};
+
+/// Counts heap allocations made by the current thread, to prove validators allocate
+/// nothing on valid input.
+#[cfg(test)]
+pub(crate) mod alloc_count {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    struct Counting;
+
+    thread_local! {
+        static COUNT: Cell<usize> = const { Cell::new(0) };
+    }
+
+    // SAFETY: every call is forwarded unchanged to the system allocator; the counter is a
+    // const-initialised thread-local, which itself never allocates.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            COUNT.with(|c| c.set(c.get() + 1));
+            // SAFETY: same contract as the caller's.
+            unsafe { System.alloc(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: same contract as the caller's.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            COUNT.with(|c| c.set(c.get() + 1));
+            // SAFETY: same contract as the caller's.
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    #[global_allocator]
+    static GLOBAL: Counting = Counting;
+
+    /// Runs `f` and returns how many allocations it made on this thread.
+    pub(crate) fn allocations(f: impl FnOnce()) -> usize {
+        let before = COUNT.with(Cell::get);
+        f();
+        COUNT.with(Cell::get) - before
+    }
+
+    #[test]
+    fn counts_allocations() {
+        assert!(allocations(|| drop(std::hint::black_box(String::from("x")))) >= 1);
+        assert_eq!(allocations(|| drop(std::hint::black_box(String::new()))), 0);
+    }
+}
