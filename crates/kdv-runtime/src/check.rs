@@ -273,7 +273,8 @@ fn undefined_option_message(option: &str) -> String {
 
 /// `+k8s:enum` (spec §3.9). `members` must be sorted ascending and deduplicated (use
 /// [`EnumSet`], or a sorted static slice in generated code). A value that is not a member,
-/// or is excluded, gets `NotSupported(value, <supported members, sorted>)` with no origin; an
+/// or is excluded, gets `NotSupported(value, <supported members, sorted>)` with no origin
+/// (the bad value is a [`BadValue::named_string`], as enums are named types); an
 /// exclusion rule naming an undefined option gets
 /// `InternalError("undefined validation option \"<Opt>\"")`.
 pub fn enum_value<M: AsRef<str>, X: AsRef<str>>(
@@ -308,9 +309,10 @@ pub fn enum_value<M: AsRef<str>, X: AsRef<str>>(
     }
     // Members are sorted already; sorting again keeps the output right for unsorted input.
     supported.sort_unstable();
+    // An enum is always a named string type, which Go prints JSON-encoded.
     out.push(FieldError::not_supported(
         path,
-        BadValue::string(value),
+        BadValue::named_string(value),
         &supported,
     ));
 }
@@ -325,6 +327,19 @@ pub fn neq_string(path: &PathRef<'_>, value: &str, disallowed: &str, out: &mut E
         let detail = format!("must not be equal to {}", gofmt::quote(disallowed));
         out.push(
             FieldError::invalid(path, BadValue::string(value), detail).with_origin(origin::NEQ),
+        );
+    }
+}
+
+/// [`neq_string`] for a field of a named string type: the bad value is a
+/// [`BadValue::named_string`], as Go prints it JSON-encoded.
+#[inline]
+pub fn neq_named_string(path: &PathRef<'_>, value: &str, disallowed: &str, out: &mut ErrorList) {
+    if value == disallowed {
+        let detail = format!("must not be equal to {}", gofmt::quote(disallowed));
+        out.push(
+            FieldError::invalid(path, BadValue::named_string(value), detail)
+                .with_origin(origin::NEQ),
         );
     }
 }
@@ -580,7 +595,9 @@ pub fn if_option(
 
 /// `+k8s:validateFalse` / `validateTrue` (`FixedResult`): when `ok` is false,
 /// `Invalid(value(), "forced failure: <msg>")`, origin `validateFalse`. The bad value is
-/// built only on failure.
+/// built only on failure. Upstream passes the nilable form (a pointer for scalars and
+/// structs), which Go prints with `json.Marshal`: pass `BadValue::Json(..)`, or
+/// `BadValue::Null` for an absent value, to print the same text.
 #[inline]
 pub fn fixed_result(
     path: &PathRef<'_>,
@@ -905,6 +922,15 @@ mod tests {
         assert_eq!(out[0].origin, "");
         assert_eq!(out[0].error_type, ErrorType::NotSupported);
 
+        // Enums are named types: the value prints JSON-encoded.
+        let mut out = ErrorList::new();
+        enum_value(&f, "a<b", &set, none, &op, &mut out);
+        assert_eq!(
+            texts(&out),
+            ["f: Unsupported value: \"a\\u003cb\": supported values: \"a\", \"b\", \"c\""]
+        );
+        assert_eq!(out[0].bad_value, BadValue::named_string("a<b"));
+
         // Empty enum: everything rejected, no detail.
         let mut out = ErrorList::new();
         enum_value::<&str, &str>(&f, "", &[], &[], &op, &mut out);
@@ -1009,6 +1035,8 @@ mod tests {
         neq_int(&f, 5, 5, &mut out);
         neq_uint(&f, 7, 7, &mut out);
         neq_bool(&f, true, true, &mut out);
+        neq_named_string(&f, "x", "y", &mut out);
+        neq_named_string(&f, "<", "<", &mut out);
         assert_eq!(
             texts(&out),
             [
@@ -1017,6 +1045,7 @@ mod tests {
                 "f: Invalid value: 5: must not be equal to 5",
                 "f: Invalid value: 7: must not be equal to 7",
                 "f: Invalid value: true: must not be equal to true",
+                "f: Invalid value: \"\\u003c\": must not be equal to \"<\"",
             ]
         );
         assert!(out.iter().all(|e| e.origin == "neq"));

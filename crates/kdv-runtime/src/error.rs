@@ -113,8 +113,10 @@ impl fmt::Display for ErrorType {
     }
 }
 
-/// The offending value carried by an error, typed the way Go's `interface{}` would hold it
-/// (the type decides how `Error()` renders it).
+/// The offending value carried by an error. Go prints a bad value according to its dynamic
+/// type: exactly `string` is Go-quoted, exactly `bool`/`int64`/`int32`/`float64` use `%v`,
+/// and everything else (named types such as enums, `int`, pointers, structs, maps, slices)
+/// goes through `json.Marshal`. The variants pick the rendering accordingly.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BadValue {
     /// Go's `field.OmitValueType{}`: nothing is printed.
@@ -123,23 +125,29 @@ pub enum BadValue {
     Null,
     /// A bool: `%v`.
     Bool(bool),
-    /// A signed integer: decimal.
+    /// An integer: decimal.
     Int(i64),
     /// An unsigned integer: decimal.
     Uint(u64),
-    /// A float: `%v`.
+    /// A Go `float64`: `%v` (`1e+06`).
     Float(f64),
-    /// A string: Go-quoted.
+    /// A Go `string`: Go-quoted (`"a\x01"`).
     String(String),
-    /// An untyped (unstructured) value: scalars as the matching typed variant would print,
-    /// arrays and objects JSON-encoded like Go's `json.Marshal`.
+    /// Any other Go value, printed as `json.Marshal` prints it: objects with sorted keys,
+    /// strings with HTML escaping (`"a\u003cb"`), floats in ES6 style (`1000000`). Use it for
+    /// named string types (see [`BadValue::named_string`]), pointers and composite values.
     Json(serde_json::Value),
 }
 
 impl BadValue {
-    /// Shorthand for `BadValue::String(s.into())`.
+    /// Shorthand for `BadValue::String(s.into())`: a value of Go type `string`.
     pub fn string(s: impl Into<String>) -> BadValue {
         BadValue::String(s.into())
+    }
+
+    /// A value of a named Go string type (e.g. an enum type), which Go prints JSON-encoded.
+    pub fn named_string(s: impl Into<String>) -> BadValue {
+        BadValue::Json(serde_json::Value::String(s.into()))
     }
 
     /// Writes the value as Go's `ErrorBody` prints it (nothing for [`BadValue::Omitted`]).
@@ -152,24 +160,7 @@ impl BadValue {
             BadValue::Uint(u) => write!(out, "{u}"),
             BadValue::Float(f) => out.write_str(&gofmt::format_float_v(*f)),
             BadValue::String(s) => gofmt::write_quoted(out, s),
-            BadValue::Json(v) => match v {
-                serde_json::Value::Null => out.write_str("null"),
-                serde_json::Value::Bool(b) => out.write_str(if *b { "true" } else { "false" }),
-                serde_json::Value::String(s) => gofmt::write_quoted(out, s),
-                serde_json::Value::Number(n) => {
-                    if let Some(i) = n.as_i64() {
-                        write!(out, "{i}")
-                    } else if let Some(u) = n.as_u64() {
-                        write!(out, "{u}")
-                    } else {
-                        // A decoded JSON number that is not an integer is a float64 in Go.
-                        out.write_str(&gofmt::format_float_v(n.as_f64().unwrap_or(f64::NAN)))
-                    }
-                }
-                serde_json::Value::Array(_) | serde_json::Value::Object(_) => {
-                    out.write_str(&gofmt::to_json(v))
-                }
-            },
+            BadValue::Json(v) => out.write_str(&gofmt::to_json(v)),
         }
     }
 }
@@ -856,10 +847,19 @@ mod tests {
             render(BadValue::Json(json!("s"))),
             "f: Invalid value: \"s\": d"
         );
+        // A plain string is Go-quoted; a named string type goes through json.Marshal.
+        assert_eq!(
+            render(BadValue::string("a<b\u{1}")),
+            "f: Invalid value: \"a<b\\x01\": d"
+        );
+        assert_eq!(
+            render(BadValue::named_string("a<b\u{1}")),
+            "f: Invalid value: \"a\\u003cb\\u0001\": d"
+        );
         assert_eq!(render(BadValue::Json(json!(2))), "f: Invalid value: 2: d");
         assert_eq!(
             render(BadValue::Json(json!(2.5e7))),
-            "f: Invalid value: 2.5e+07: d"
+            "f: Invalid value: 25000000: d"
         );
         assert_eq!(
             render(BadValue::Json(json!(false))),

@@ -101,21 +101,32 @@ impl std::fmt::Display for Format {
     }
 }
 
-/// Validates `value` against `format`, appending one error per violated rule (with the
-/// format's origin). Allocates nothing when the value is valid.
+/// Validates `value` (of Go type `string`) against `format`, appending one error per
+/// violated rule (with the format's origin). Allocates nothing when the value is valid.
 pub fn validate_format(format: Format, path: &PathRef<'_>, value: &str, out: &mut ErrorList) {
+    validate(format, path, value, false, out);
+}
+
+/// [`validate_format`] for a field of a named string type. Where upstream reports the typed
+/// value itself (all formats but `k8s-uuid` and the resource-name formats, which convert to
+/// `string` first), the bad value is a [`BadValue::named_string`], which Go prints
+/// JSON-encoded.
+pub fn validate_format_named(format: Format, path: &PathRef<'_>, value: &str, out: &mut ErrorList) {
+    validate(format, path, value, true, out);
+}
+
+fn validate(format: Format, path: &PathRef<'_>, value: &str, named: bool, out: &mut ErrorList) {
+    let simple = |messages: &dyn Fn(&str, &mut Vec<String>), out: &mut ErrorList| {
+        simple(format, path, value, named, out, messages)
+    };
     match format {
-        Format::ShortName => simple(format, path, value, out, dns1123_label_messages),
-        Format::LongName => simple(format, path, value, out, |v, m| {
-            dns1123_subdomain_messages(v, false, m)
-        }),
-        Format::LongNameCaseless => simple(format, path, value, out, |v, m| {
-            dns1123_subdomain_messages(v, true, m)
-        }),
-        Format::LabelKey => simple(format, path, value, out, label_key_messages),
-        Format::PrefixedLabelKey => simple(format, path, value, out, prefixed_label_key_messages),
-        Format::LabelValue => simple(format, path, value, out, label_value_messages),
-        Format::PathSegmentName => simple(format, path, value, out, path_segment_name_messages),
+        Format::ShortName => simple(&dns1123_label_messages, out),
+        Format::LongName => simple(&|v, m| dns1123_subdomain_messages(v, false, m), out),
+        Format::LongNameCaseless => simple(&|v, m| dns1123_subdomain_messages(v, true, m), out),
+        Format::LabelKey => simple(&label_key_messages, out),
+        Format::PrefixedLabelKey => simple(&prefixed_label_key_messages, out),
+        Format::LabelValue => simple(&label_value_messages, out),
+        Format::PathSegmentName => simple(&path_segment_name_messages, out),
         Format::Uuid => uuid(path, value, out),
         Format::ResourcePoolName => resource_pool_name(path, value, out),
         Format::ExtendedResourceName => extended_resource_name(path, value, out),
@@ -397,15 +408,19 @@ fn simple(
     format: Format,
     path: &PathRef<'_>,
     value: &str,
+    named: bool,
     out: &mut ErrorList,
-    messages: impl Fn(&str, &mut Vec<String>),
+    messages: &dyn Fn(&str, &mut Vec<String>),
 ) {
     let mut msgs = Vec::new();
     messages(value, &mut msgs);
     for msg in msgs {
-        out.push(
-            FieldError::invalid(path, BadValue::string(value), msg).with_origin(format.origin()),
-        );
+        let bad = if named {
+            BadValue::named_string(value)
+        } else {
+            BadValue::string(value)
+        };
+        out.push(FieldError::invalid(path, bad, msg).with_origin(format.origin()));
     }
 }
 
@@ -1109,6 +1124,28 @@ mod tests {
             assert_eq!(n, 0, "{format} allocated for {value:?}");
             assert!(out.is_empty(), "{format} rejected {value:?}");
         }
+    }
+
+    #[test]
+    fn named_string_types_print_json() {
+        let root = PathRef::Nil;
+        let f = root.child("f");
+        let mut out = ErrorList::new();
+        validate_format_named(Format::ShortName, &f, "a<b", &mut out);
+        validate_format_named(Format::Uuid, &f, "a<b", &mut out);
+        assert_eq!(out[0].bad_value, BadValue::named_string("a<b"));
+        assert!(
+            out[0]
+                .to_string()
+                .starts_with("f: Invalid value: \"a\\u003cb\": a lowercase RFC 1123 label")
+        );
+        assert_eq!(
+            out[1].to_string(),
+            "f: Invalid value: \"a<b\": must be a lowercase UUID in 8-4-4-4-12 format"
+        );
+        let mut out = ErrorList::new();
+        validate_format_named(Format::LabelValue, &f, "ok", &mut out);
+        assert!(out.is_empty());
     }
 
     #[test]

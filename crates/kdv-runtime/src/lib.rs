@@ -2,6 +2,25 @@
 //! and generated code: field paths, field errors rendered exactly like Kubernetes'
 //! `field.Error`, the operation context, the `+k8s:format` validators and the scalar
 //! checks behind the other tags.
+//!
+//! ```
+//! use kdv_runtime::{check, validate_format, ErrorList, Format, Operation, PathRef};
+//!
+//! let root = PathRef::Nil;
+//! let spec = root.child("spec");
+//! let replicas = spec.child("replicas");
+//! let name = spec.child("name");
+//! let mut errs = ErrorList::new();
+//! check::minimum_int(&replicas, 0, 1, &mut errs);
+//! check::immutable(&name, &Operation::update(), &mut errs);
+//! validate_format(Format::ShortName, &name, "my-name", &mut errs); // valid: nothing added
+//! let texts: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+//! assert_eq!(texts, [
+//!     "spec.replicas: Invalid value: 0: must be greater than or equal to 1",
+//!     "spec.name: Invalid value: null: field is immutable",
+//! ]);
+//! assert_eq!(errs[0].origin, "minimum");
+//! ```
 
 pub mod check;
 pub mod error;
@@ -14,7 +33,7 @@ pub use error::{
     BadValue, ErrorBody, ErrorList, ErrorListExt, ErrorType, FieldError, StabilityLevel,
     VALUE_OMITTED,
 };
-pub use format::{Format, validate_format};
+pub use format::{Format, validate_format, validate_format_named};
 pub use operation::{Operation, OperationKind};
 pub use path::{FieldPath, PathRef, Segment};
 
