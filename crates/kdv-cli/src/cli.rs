@@ -1,0 +1,148 @@
+//! Command line syntax (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Declarative validation for Kubernetes-style APIs: validate manifests against Go API types
+/// carrying `+k8s:` tags, and lint those tags.
+#[derive(Debug, Parser)]
+#[command(name = "kdv", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate YAML/JSON manifests against the types of a Go package.
+    ///
+    /// Exit status: 0 all documents valid, 1 some invalid, 2 usage or input error (unreadable
+    /// or malformed file, unknown kind, broken types).
+    Validate(ValidateArgs),
+    /// Report tag misuse and parse errors in a Go package, with file:line:col.
+    ///
+    /// Exit status: 0 no findings, 1 findings, 2 the package cannot be read.
+    Lint(LintArgs),
+}
+
+/// Output format of `kdv validate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// One line per error, `<file>#<document>: <error>`; summary on stderr.
+    Text,
+    /// One JSON object with every document, its errors and a summary.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Directory of the Go package that declares the types (`types.go`, `doc.go`).
+    #[arg(long, value_name = "DIR")]
+    pub types: PathBuf,
+
+    /// Validate every document as this type (`Name` or `pkg/path.Name`) instead of choosing
+    /// the type by each document's apiVersion and kind.
+    #[arg(long = "type", value_name = "NAME")]
+    pub type_name: Option<String>,
+
+    /// Validate as an UPDATE against this old revision; documents are paired by position.
+    /// Needs exactly one PATH, a file or `-`.
+    #[arg(long, value_name = "FILE")]
+    pub old: Option<String>,
+
+    /// Output format.
+    #[arg(long, short = 'o', value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+
+    /// Define a validation option for `+k8s:ifEnabled`/`+k8s:ifDisabled` and enum
+    /// exclusions: `NAME` (enabled) or `NAME=false`. Repeatable.
+    #[arg(long = "option", value_name = "NAME[=true|false]", value_parser = parse_option)]
+    pub options: Vec<(String, bool)>,
+
+    /// Validate a request to this subresource (`status`, `/scale`); default: the main
+    /// resource.
+    #[arg(long, value_name = "PATH")]
+    pub subresource: Option<String>,
+
+    /// Manifest files or directories (searched recursively for *.yaml, *.yml, *.json);
+    /// `-` reads standard input. `x.old.yaml` next to `x.yaml` makes `x` an UPDATE.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Directory of the Go package to lint.
+    #[arg(long, value_name = "DIR")]
+    pub types: PathBuf,
+}
+
+/// `NAME` → (NAME, true); `NAME=true|false` → (NAME, value).
+fn parse_option(text: &str) -> Result<(String, bool), String> {
+    let (name, value) = match text.split_once('=') {
+        None => (text, true),
+        Some((name, "true")) => (name, true),
+        Some((name, "false")) => (name, false),
+        Some((_, other)) => {
+            return Err(format!("option value must be true or false, not {other:?}"));
+        }
+    };
+    if name.is_empty() {
+        return Err("option name is empty".to_string());
+    }
+    Ok((name.to_string(), value))
+}
+
+/// `status`, `/status`, `a/b` → path components; `/` or empty → the main resource.
+pub fn subresource_parts(path: &str) -> Vec<String> {
+    path.split('/')
+        .filter(|part| !part.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn options_parse() {
+        assert_eq!(parse_option("Foo"), Ok(("Foo".into(), true)));
+        assert_eq!(parse_option("Foo=true"), Ok(("Foo".into(), true)));
+        assert_eq!(parse_option("Foo=false"), Ok(("Foo".into(), false)));
+        assert!(parse_option("Foo=no").is_err());
+        assert!(parse_option("=true").is_err());
+        assert!(parse_option("").is_err());
+    }
+
+    #[test]
+    fn subresources_split() {
+        assert_eq!(subresource_parts("status"), vec!["status"]);
+        assert_eq!(subresource_parts("/status"), vec!["status"]);
+        assert_eq!(subresource_parts("/a/b/"), vec!["a", "b"]);
+        assert!(subresource_parts("/").is_empty());
+    }
+
+    #[test]
+    fn validate_arguments() {
+        let cli = Cli::try_parse_from([
+            "kdv", "validate", "--types", "api", "--option", "A", "--option", "B=false", "-o",
+            "json", "x.yaml", "-",
+        ])
+        .unwrap();
+        let Command::Validate(args) = cli.command else {
+            panic!("expected validate")
+        };
+        assert_eq!(args.options, vec![("A".into(), true), ("B".into(), false)]);
+        assert_eq!(args.output, OutputFormat::Json);
+        assert_eq!(args.paths, vec!["x.yaml", "-"]);
+        assert!(Cli::try_parse_from(["kdv", "validate", "--types", "api"]).is_err());
+    }
+}

@@ -1,0 +1,306 @@
+//! `kdv validate`: manifests × Go types → field errors.
+
+use std::io::Write;
+use std::path::Path;
+
+use kdv_rules::{RuleSet, TypeId};
+use kdv_runtime::{Operation, OperationKind};
+use serde_json::Value;
+
+use super::{error_count, load_types, write_diagnostics};
+use crate::cli::{OutputFormat, ValidateArgs, subresource_parts};
+use crate::error::CliError;
+use crate::input::{self, Document, InputError, Job, Loaded, Source};
+use crate::output::{self, DocumentResult, Report};
+
+/// Runs `kdv validate`; results go to `out`, diagnostics, input errors and the text summary
+/// to `err`. Returns the exit status (0 valid, 1 invalid, 2 input errors).
+pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, CliError> {
+    let jobs_or_plan = check_usage(args)?;
+    let (compiled, diagnostics) = load_types(&args.types)?;
+    write_diagnostics(err, &diagnostics)?;
+    let errors = error_count(&diagnostics);
+    if errors > 0 {
+        return Err(CliError::TypesInvalid {
+            dir: args.types.clone(),
+            count: errors,
+        });
+    }
+    let rules = &compiled.rules;
+    let selector = TypeSelector::new(rules, args.type_name.as_deref(), &args.types)?;
+
+    let mut report = Report::default();
+    let jobs = match jobs_or_plan {
+        Some(job) => vec![job],
+        None => {
+            let (jobs, problems) = input::plan(&args.paths);
+            report.input_errors.extend(problems);
+            jobs
+        }
+    };
+
+    let base = base_operation(args);
+    for job in &jobs {
+        validate_job(rules, &selector, &base, job, &mut report);
+    }
+
+    match args.output {
+        OutputFormat::Text => output::write_text(&report, out, err)?,
+        OutputFormat::Json => output::write_json(&report, out)?,
+    }
+    Ok(report.exit_code())
+}
+
+/// Checks the arguments that clap cannot check alone. With `--old`, returns the single job.
+fn check_usage(args: &ValidateArgs) -> Result<Option<Job>, CliError> {
+    let stdin_uses = args.paths.iter().filter(|p| *p == "-").count()
+        + usize::from(args.old.as_deref() == Some("-"));
+    if stdin_uses > 1 {
+        return Err(CliError::Usage(
+            "standard input (`-`) can be read only once".to_string(),
+        ));
+    }
+    let Some(old) = &args.old else {
+        return Ok(None);
+    };
+    let [path] = args.paths.as_slice() else {
+        return Err(CliError::Usage(format!(
+            "--old needs exactly one PATH to compare with, got {}",
+            args.paths.len()
+        )));
+    };
+    let source = |arg: &str, what: &str| -> Result<Source, CliError> {
+        if arg == "-" {
+            return Ok(Source::Stdin);
+        }
+        if Path::new(arg).is_dir() {
+            return Err(CliError::Usage(format!(
+                "{what} {arg} is a directory; --old compares two files \
+                 (in a directory, name old revisions x.old.yaml next to x.yaml)"
+            )));
+        }
+        Ok(Source::File(arg.into()))
+    };
+    Ok(Some(Job {
+        new: source(path, "PATH")?,
+        old: Some(source(old, "--old")?),
+    }))
+}
+
+fn base_operation(args: &ValidateArgs) -> Operation {
+    let mut op = Operation::create();
+    for (name, enabled) in &args.options {
+        op.options.insert(name.clone(), *enabled);
+    }
+    if let Some(path) = &args.subresource {
+        op.subresources = subresource_parts(path);
+    }
+    op
+}
+
+fn load(source: &Source) -> Result<Loaded, InputError> {
+    let text = source.read()?;
+    input::parse(&source.display_name(), &text, source.syntax())
+}
+
+fn validate_job(
+    rules: &RuleSet,
+    selector: &TypeSelector,
+    base: &Operation,
+    job: &Job,
+    report: &mut Report,
+) {
+    let file = job.new.display_name();
+    let new = match load(&job.new) {
+        Ok(loaded) => loaded,
+        Err(e) => return report.input_errors.push(e),
+    };
+    report.empty += new.empty;
+    let old = match &job.old {
+        None => None,
+        Some(source) => match load(source) {
+            Ok(loaded) => Some((source.display_name(), loaded)),
+            Err(e) => return report.input_errors.push(e),
+        },
+    };
+    if let Some((old_file, old)) = &old
+        && old.documents.len() != new.documents.len()
+    {
+        return report.input_errors.push(InputError::file(
+            &file,
+            format!(
+                "has {} but its old revision {old_file} has {}; documents are paired by position",
+                count(new.documents.len()),
+                count(old.documents.len())
+            ),
+        ));
+    }
+
+    for (i, doc) in new.documents.iter().enumerate() {
+        let old_doc = old.as_ref().map(|(name, loaded)| (name, &loaded.documents[i]));
+        let ty = match selector.select(&doc.value) {
+            Ok(ty) => ty,
+            Err(message) => {
+                report
+                    .input_errors
+                    .push(InputError::document(&file, doc.index, doc.line, message));
+                continue;
+            }
+        };
+        if let Some((old_file, old_doc)) = old_doc
+            && let Err(message) = same_kind(&doc.value, old_file, old_doc)
+        {
+            report
+                .input_errors
+                .push(InputError::document(&file, doc.index, doc.line, message));
+            continue;
+        }
+        let mut op = base.clone();
+        if old_doc.is_some() {
+            op.kind = OperationKind::Update;
+        }
+        let errors = kdv_eval::validate(rules, ty, &op, &doc.value, old_doc.map(|(_, d)| &d.value));
+        report.documents.push(DocumentResult {
+            file: file.clone(),
+            document: doc.index,
+            line: doc.line,
+            kind: string_field(&doc.value, "kind").map(str::to_string),
+            type_name: selector.qualified_name(ty),
+            operation: op.kind,
+            old_file: old_doc.map(|(name, _)| name.clone()),
+            errors,
+        });
+    }
+}
+
+fn count(n: usize) -> String {
+    format!("{n} document{}", if n == 1 { "" } else { "s" })
+}
+
+fn string_field<'a>(value: &'a Value, name: &str) -> Option<&'a str> {
+    value.get(name)?.as_str()
+}
+
+/// An UPDATE compares two revisions of one object: the old document must have the same
+/// apiVersion and kind.
+fn same_kind(new: &Value, old_file: &str, old: &Document) -> Result<(), String> {
+    for field in ["apiVersion", "kind"] {
+        let (a, b) = (string_field(new, field), string_field(&old.value, field));
+        if a != b {
+            return Err(format!(
+                "its old revision ({old_file}#{}) has {field} {}, not {}",
+                old.index,
+                quoted_or_none(b),
+                quoted_or_none(a)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn quoted_or_none(value: Option<&str>) -> String {
+    value.map_or_else(|| "(none)".to_string(), |v| format!("{v:?}"))
+}
+
+/// Chooses the type each document is validated as.
+struct TypeSelector<'r> {
+    rules: &'r RuleSet,
+    fixed: Option<TypeId>,
+    /// `group/version Kind` of every root, for messages.
+    known: Vec<String>,
+}
+
+impl<'r> TypeSelector<'r> {
+    fn new(rules: &'r RuleSet, name: Option<&str>, dir: &Path) -> Result<Self, CliError> {
+        let known: Vec<String> = rules
+            .roots()
+            .map(|r| match &r.group {
+                Some(group) if !group.is_empty() => format!("{group}/{} {}", r.version, r.kind),
+                _ => format!("{} {}", r.version, r.kind),
+            })
+            .collect();
+        let fixed = match name {
+            None => None,
+            Some(name) => Some(rules.find_type(name).ok_or_else(|| CliError::UnknownType {
+                name: name.to_string(),
+                dir: dir.to_path_buf(),
+                known: known.clone(),
+            })?),
+        };
+        Ok(TypeSelector {
+            rules,
+            fixed,
+            known,
+        })
+    }
+
+    /// The type for a document: the `--type`, else the root for its apiVersion and kind.
+    fn select(&self, value: &Value) -> Result<TypeId, String> {
+        if let Some(ty) = self.fixed {
+            return Ok(ty);
+        }
+        let Some(object) = value.as_object() else {
+            return Err(format!(
+                "document is {}, not an object with apiVersion and kind; pass --type to name its type",
+                json_kind(value)
+            ));
+        };
+        let kind = match object.get("kind") {
+            Some(Value::String(kind)) if !kind.is_empty() => kind,
+            Some(Value::String(_)) | None => {
+                return Err(
+                    "document has no kind; set apiVersion and kind, or pass --type".to_string(),
+                );
+            }
+            Some(other) => return Err(format!("kind must be a string, not {}", json_kind(other))),
+        };
+        let api_version = match object.get("apiVersion") {
+            Some(Value::String(v)) if !v.is_empty() => v,
+            Some(Value::String(_)) | None => {
+                return Err(format!(
+                    "document of kind {kind:?} has no apiVersion; set it, or pass --type"
+                ));
+            }
+            Some(other) => {
+                return Err(format!(
+                    "apiVersion must be a string, not {}",
+                    json_kind(other)
+                ));
+            }
+        };
+        self.rules
+            .root_for_kind(api_version, kind)
+            .ok_or_else(|| self.unknown_kind(api_version, kind))
+    }
+
+    fn unknown_kind(&self, api_version: &str, kind: &str) -> String {
+        let known = if self.known.is_empty() {
+            "the types declare no root kinds (see +k8s:validation-gen in doc.go)".to_string()
+        } else {
+            format!("known: {}", self.known.join(", "))
+        };
+        format!("unknown kind {kind:?} in apiVersion {api_version:?} ({known})")
+    }
+
+    /// `pkg/path.Name` for roots, else the Go name.
+    fn qualified_name(&self, ty: TypeId) -> String {
+        self.rules
+            .roots()
+            .find(|r| r.id == ty)
+            .map_or_else(
+                || self.rules.type_name(ty).to_string(),
+                |r| format!("{}.{}", r.package, r.name),
+            )
+    }
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,71 @@
+//! Errors that stop a command before it has results; printed as `error: ...`, exit status 2.
+
+use std::io;
+use std::path::PathBuf;
+
+/// A problem that stops a command.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The Go package could not be read at all.
+    #[error("cannot load Go types from {}: {message}", dir.display())]
+    TypesUnreadable { dir: PathBuf, message: String },
+
+    /// The Go package has errors (shown before this message), so its rules are incomplete.
+    #[error(
+        "the types in {} have {count} error{} (shown above); `kdv lint --types {}` lists them",
+        dir.display(),
+        if *count == 1 { "" } else { "s" },
+        dir.display()
+    )]
+    TypesInvalid { dir: PathBuf, count: usize },
+
+    /// `--type NAME` names no type of the package.
+    #[error("--type {name}: no such type in {}{}", dir.display(), known_list(known))]
+    UnknownType {
+        name: String,
+        dir: PathBuf,
+        known: Vec<String>,
+    },
+
+    /// Arguments that parse but do not fit together.
+    #[error("{0}")]
+    Usage(String),
+
+    /// Writing the output failed.
+    #[error("cannot write output: {0}")]
+    Output(#[from] io::Error),
+}
+
+fn known_list(known: &[String]) -> String {
+    if known.is_empty() {
+        "; it declares no root types (see +k8s:validation-gen in doc.go)".to_string()
+    } else {
+        format!("; root types: {}", known.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages() {
+        let e = CliError::TypesInvalid {
+            dir: "api".into(),
+            count: 1,
+        };
+        assert_eq!(
+            e.to_string(),
+            "the types in api have 1 error (shown above); `kdv lint --types api` lists them"
+        );
+        let e = CliError::UnknownType {
+            name: "Gadget".into(),
+            dir: "api".into(),
+            known: vec!["demo.kdv.dev/v1 Widget".into()],
+        };
+        assert_eq!(
+            e.to_string(),
+            "--type Gadget: no such type in api; root types: demo.kdv.dev/v1 Widget"
+        );
+    }
+}

@@ -1,0 +1,107 @@
+//! Finding manifest files and loading their documents, with the location of every
+//! document and of every syntax error.
+
+mod discover;
+mod parse;
+
+#[allow(unused_imports)]
+pub use discover::{Job, Source, plan};
+#[allow(unused_imports)]
+pub use parse::{Document, Loaded, Syntax, parse};
+
+use std::fmt;
+
+/// A problem with an input (unreadable file, malformed YAML/JSON, a document that cannot be
+/// matched to a type). Rendered as `file:line:col: message`, or with less location when it
+/// is not known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    /// The file as the user named it (`<stdin>` for standard input).
+    pub file: String,
+    /// Index of the document in its stream, when the problem belongs to one document.
+    pub document: Option<usize>,
+    /// 1-based line, when known.
+    pub line: Option<u64>,
+    /// 1-based column (characters), when known.
+    pub column: Option<u64>,
+    pub message: String,
+}
+
+impl InputError {
+    /// A problem with a whole file (no position).
+    pub fn file(file: impl Into<String>, message: impl Into<String>) -> InputError {
+        InputError {
+            file: file.into(),
+            document: None,
+            line: None,
+            column: None,
+            message: message.into(),
+        }
+    }
+
+    /// A problem at a position in a file.
+    pub fn at(
+        file: impl Into<String>,
+        line: u64,
+        column: u64,
+        message: impl Into<String>,
+    ) -> InputError {
+        InputError {
+            file: file.into(),
+            document: None,
+            line: Some(line),
+            column: Some(column),
+            message: message.into(),
+        }
+    }
+
+    /// A problem with one document, which starts at `line`.
+    pub fn document(
+        file: impl Into<String>,
+        document: usize,
+        line: u64,
+        message: impl Into<String>,
+    ) -> InputError {
+        InputError {
+            file: file.into(),
+            document: Some(document),
+            line: Some(line),
+            column: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
+        }
+        if let Some(document) = self.document {
+            write!(f, ": document #{document}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_with_as_much_location_as_known() {
+        assert_eq!(
+            InputError::at("a.yaml", 3, 7, "bad").to_string(),
+            "a.yaml:3:7: bad"
+        );
+        assert_eq!(InputError::file("a.yaml", "bad").to_string(), "a.yaml: bad");
+        assert_eq!(
+            InputError::document("a.yaml", 2, 9, "unknown kind").to_string(),
+            "a.yaml:9: document #2: unknown kind"
+        );
+    }
+}
