@@ -1,1 +1,45 @@
-//! kdv-rules
+//! The `+k8s:` tag registry and the rule IR.
+//!
+//! [`compile`] reads a [`Universe`] (from any frontend), resolves the Go type model the way
+//! upstream validation-gen sees it (one-deep typedefs, transparent aliases, embedded fields,
+//! JSON names), extracts and checks the `+k8s:` tags of every type, field and constant
+//! against the [registry](catalog), and lowers them into a [`RuleSet`]: the IR every backend
+//! consumes. Misuse is reported as [`Diagnostic`]s pointing at the tag; a tag with an error
+//! contributes no rule, everything else still compiles.
+
+mod discover;
+mod gotypes;
+pub mod ir;
+mod lower;
+pub mod registry;
+mod shapes;
+mod tags;
+
+pub use ir::*;
+pub use kdv_model::{Diagnostic, Severity, Universe};
+pub use registry::{ArgDoc, Scope, Stability, TagDoc, catalog, is_known_tag, tag_doc};
+
+/// The result of [`compile`]: the rules, and every diagnostic found on the way.
+#[derive(Debug, Clone, Default)]
+pub struct Compiled {
+    pub rules: RuleSet,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Compiled {
+    /// Whether any diagnostic is an error (warnings do not count).
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Compiles the tags of every package of `universe` into rules.
+pub fn compile(universe: &Universe) -> Compiled {
+    let (rules, diagnostics) = discover::run(universe);
+    Compiled { rules, diagnostics }
+}
+
+#[cfg(test)]
+mod tests;

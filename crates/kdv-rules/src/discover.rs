@@ -1,0 +1,850 @@
+//! Type discovery (spec §4.1): walks every named type of the universe, evaluates the tags of
+//! types, fields and constants in upstream's order, resolves deferred validations, and builds
+//! the [`RuleSet`] (field blocks, iterations, `has_validations`, roots).
+
+use std::collections::HashMap;
+
+use kdv_model::{Comments, Diagnostic, Package, Severity, SourceSpan, TypeDecl, Universe};
+use kdv_tags::{TagValue, go_quote};
+
+use crate::gotypes::{Kind, Member, NamedIdx, NamedKind, Ty};
+use crate::ir::{
+    Calls, Check, Equality, FieldAccess, FieldPathRule, FieldRules, RootInfo, RuleSet, TypeId,
+    TypeKind, TypeRules, Validation,
+};
+use crate::lower::{Ctx, DeferScope, LowerError, Lowered, Lowerer};
+use crate::registry::Scope;
+use crate::shapes::decode_access;
+use crate::tags::each_key::for_each_key;
+use crate::tags::each_val::for_each_val;
+
+/// Depth limit for nested type discovery (each level is a distinct named type).
+const MAX_DISCOVERY_DEPTH: usize = 200;
+
+/// Tag name recorded on the synthetic calls of element iterations and type functions.
+const ITERATE: &str = "(iteration)";
+
+/// Tag name recorded on the synthetic nil-element check.
+const PTR_SLICE_NO_NILS: &str = "(PtrSliceNoNils)";
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    New,
+    InProgress,
+    Done,
+}
+
+/// The node a type reference leads to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Node {
+    Named(NamedIdx),
+    Other,
+    NonIncluded,
+}
+
+/// A candidate iteration calling `target`'s function, kept only if `target` has validations.
+struct Iteration {
+    validation: Validation,
+    target: NamedIdx,
+}
+
+struct Child<'u> {
+    member: Member<'u>,
+    node: Option<NamedIdx>,
+    validations: Vec<Validation>,
+    comments: usize,
+    key_iterations: Vec<Iteration>,
+    val_iterations: Vec<Iteration>,
+}
+
+#[derive(Default)]
+struct TypeNode<'u> {
+    validations: Vec<Validation>,
+    comments: usize,
+    opaque: bool,
+    key_iterations: Vec<Iteration>,
+    val_iterations: Vec<Iteration>,
+    fields: Vec<Child<'u>>,
+}
+
+struct Discoverer<'u> {
+    lw: Lowerer<'u>,
+    states: Vec<State>,
+    nodes: Vec<TypeNode<'u>>,
+    consts_by_type: HashMap<Ty, Vec<usize>>,
+    depth: usize,
+}
+
+/// Compiles a universe into a rule set plus diagnostics.
+pub(crate) fn run(universe: &Universe) -> (RuleSet, Vec<Diagnostic>) {
+    let lw = Lowerer::new(universe);
+    let n = lw.g.named.len();
+    let mut d = Discoverer {
+        lw,
+        states: vec![State::New; n],
+        nodes: (0..n).map(|_| TypeNode::default()).collect(),
+        consts_by_type: HashMap::new(),
+        depth: 0,
+    };
+    d.init_constants();
+    for idx in 0..n {
+        d.discover_named(idx);
+    }
+    d.finish(universe)
+}
+
+fn member_span(m: &Member<'_>) -> Option<SourceSpan> {
+    let file = m.pkg.files.get(m.field.loc.file as usize)?;
+    Some(SourceSpan::from_loc(
+        file,
+        m.field.loc,
+        m.field.name.len().max(1) as u32,
+    ))
+}
+
+fn decl_span(pkg: &Package, decl: &TypeDecl) -> Option<SourceSpan> {
+    let file = pkg.files.get(decl.loc.file as usize)?;
+    Some(SourceSpan::from_loc(
+        file,
+        decl.loc,
+        decl.name.len().max(1) as u32,
+    ))
+}
+
+fn error(message: String, span: Option<SourceSpan>) -> LowerError {
+    LowerError {
+        message,
+        span,
+        severity: Severity::Error,
+    }
+}
+
+fn warning(message: String, span: Option<SourceSpan>) -> LowerError {
+    LowerError {
+        message,
+        span,
+        severity: Severity::Warning,
+    }
+}
+
+fn non_included(path: &str, what: &str, t: &str, tag: &str) -> String {
+    format!(
+        "{path}: {what} {t} is in a non-included package; either add this package to validation-gen's --readonly-pkg flag, or add {tag} to the field to skip validation"
+    )
+}
+
+impl<'u> Discoverer<'u> {
+    fn init_constants(&mut self) {
+        for ci in 0..self.lw.g.consts.len() {
+            let c = self.lw.g.consts[ci].clone();
+            let tags = self.lw.extract_tags(c.pkg, &c.decl.doc);
+            self.lw
+                .const_tags
+                .push(tags.iter().map(|t| t.tag.clone()).collect());
+            if !tags.is_empty() {
+                let ty = c.ty.clone().unwrap_or(Ty::Interface);
+                let ctx = Ctx::new(Scope::Const, ty, String::new());
+                let v = self.lw.lower_tags(&ctx, &tags);
+                // Constants only carry metadata; nothing they produce is run.
+                drop(v);
+            }
+            if let Some(ty) = c.ty {
+                self.consts_by_type.entry(ty).or_default().push(ci);
+            }
+        }
+    }
+
+    fn node_of(&self, t: &Ty) -> Node {
+        match self.lw.g.non_pointer(t) {
+            Ty::Named(i) => Node::Named(*i),
+            Ty::Foreign { .. } => Node::NonIncluded,
+            _ => Node::Other,
+        }
+    }
+
+    /// `verifySupportedType`.
+    fn verify(&self, t: &Ty) -> Result<(), String> {
+        let g = &self.lw.g;
+        match t {
+            Ty::Builtin(_) | Ty::Struct(_) | Ty::Interface | Ty::Foreign { .. } => Ok(()),
+            Ty::Named(i) => match &g.named[*i].kind {
+                NamedKind::Alias(Ty::Pointer(_)) => {
+                    Err("typedefs to pointers are not supported".into())
+                }
+                _ => Ok(()),
+            },
+            Ty::Pointer(e) => match g.kind(&g.native(e)) {
+                Kind::Pointer => Err("pointers to pointers are not supported".into()),
+                Kind::Slice | Kind::Array => Err("pointers to lists are not supported".into()),
+                Kind::Map => Err("pointers to maps are not supported".into()),
+                _ => Ok(()),
+            },
+            Ty::Array(_) => Err("fixed-size arrays are not supported".into()),
+            Ty::Slice(e) => match g.native(e) {
+                Ty::Slice(inner) => match g.native(&inner) {
+                    Ty::Builtin(
+                        kdv_model::Builtin::Byte
+                        | kdv_model::Builtin::Uint8
+                        | kdv_model::Builtin::Int8,
+                    ) => Ok(()),
+                    _ => Err("lists of lists are not supported".into()),
+                },
+                Ty::Map(..) => Err("lists of maps are not supported".into()),
+                _ => Ok(()),
+            },
+            Ty::Map(k, v) => {
+                if !matches!(g.native(k), Ty::Builtin(kdv_model::Builtin::String)) {
+                    return Err("maps with non-string keys are not supported".into());
+                }
+                match g.kind(&g.native(v)) {
+                    Kind::Pointer => Err("maps of pointers are not supported".into()),
+                    Kind::Map => Err("maps of maps are not supported".into()),
+                    _ => Ok(()),
+                }
+            }
+            Ty::Unsupported(what) => {
+                let mut kind = what.clone();
+                if let Some(first) = kind.get_mut(0..1) {
+                    first.make_ascii_uppercase();
+                }
+                Err(format!("kind {kind} is not supported"))
+            }
+        }
+    }
+
+    /// `discoverType` for a child type: verifies the shape and discovers named types.
+    fn discover_child(&mut self, t: &Ty, path: &str) -> Result<(), String> {
+        if let Err(msg) = self.verify(t) {
+            return Err(format!(
+                "field {path} ({}): {msg}",
+                self.lw.g.type_string(t)
+            ));
+        }
+        match t {
+            Ty::Pointer(e) => self.discover_child(e, path),
+            Ty::Named(i) => {
+                self.discover_named(*i);
+                Ok(())
+            }
+            Ty::Slice(e) | Ty::Array(e) => self.discover_child(e, &format!("{path}[vals]")),
+            Ty::Map(k, v) => {
+                self.discover_child(k, &format!("{path}[keys]"))?;
+                self.discover_child(v, &format!("{path}[vals]"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn is_map_of_slices(&self, t: &Ty) -> bool {
+        matches!(self.lw.g.base(t), Ty::Map(_, v) if matches!(*v, Ty::Slice(_)))
+    }
+
+    fn discover_named(&mut self, idx: NamedIdx) {
+        if self.states[idx] != State::New {
+            return;
+        }
+        if self.depth >= MAX_DISCOVERY_DEPTH {
+            // Left New: a shallower walk (the top-level loop) discovers it later.
+            return;
+        }
+        self.depth += 1;
+        self.states[idx] = State::InProgress;
+        self.discover_named_inner(idx);
+        self.states[idx] = State::Done;
+        self.depth -= 1;
+    }
+
+    fn discover_named_inner(&mut self, idx: NamedIdx) {
+        let named = &self.lw.g.named[idx];
+        let (pkg, decl, kind) = (named.pkg, named.decl, named.kind.clone());
+        let path = named.qualified();
+        let this = Ty::Named(idx);
+        if let Err(msg) = self.verify(&this) {
+            self.lw.report(error(
+                format!("field {path} ({path}): {msg}"),
+                decl_span(pkg, decl),
+            ));
+            return;
+        }
+        match &kind {
+            NamedKind::Alias(u) => {
+                if let Err(msg) = self.discover_child(u, &path) {
+                    self.lw.report(error(msg, decl_span(pkg, decl)));
+                    return;
+                }
+            }
+            NamedKind::Struct(members) => self.discover_struct(idx, members, &path),
+        }
+
+        // Type-level tags, after the fields (so field-level state is known).
+        let mut ctx = Ctx::new(Scope::Type, this.clone(), path.clone());
+        ctx.constants = self.consts_by_type.get(&this).cloned().unwrap_or_default();
+        let tags = self.lw.extract_tags(pkg, &decl.doc);
+        let mut v = self.lw.lower_tags(&ctx, &tags);
+        if !v.is_empty() && self.is_map_of_slices(&this) {
+            self.lw.report(error(
+                format!("field {path}: validation for map of slices is not supported"),
+                decl_span(pkg, decl),
+            ));
+            v = Lowered::default();
+        }
+        let deferred = std::mem::take(&mut v.deferred);
+        {
+            let node = &mut self.nodes[idx];
+            node.validations.extend(v.functions);
+            node.comments += v.comments;
+            node.opaque |= v.opaque_type;
+        }
+
+        if let NamedKind::Alias(_) = &kind {
+            self.type_iterations(idx, &path, v.opaque_key, v.opaque_val, pkg, decl);
+        }
+
+        let mut results = Vec::new();
+        self.lw.resolve_deferred(
+            deferred,
+            &|| format!("type {path} at path {path}"),
+            &mut |_, res| results.push(res),
+        );
+        let node = &mut self.nodes[idx];
+        for res in results {
+            node.validations.extend(res.functions);
+            node.comments += res.comments;
+            node.opaque |= res.opaque_type;
+        }
+    }
+
+    fn call(target: NamedIdx) -> Validation {
+        Validation::new(ITERATE, Check::CallType(TypeId(target as u32)))
+    }
+
+    fn type_iterations(
+        &mut self,
+        idx: NamedIdx,
+        path: &str,
+        opaque_key: bool,
+        opaque_val: bool,
+        pkg: &'u Package,
+        decl: &'u TypeDecl,
+    ) {
+        let this = Ty::Named(idx);
+        let native = self.lw.g.native(&this);
+        let (key, val) = match &native {
+            Ty::Slice(e) | Ty::Array(e) => (None, Some((**e).clone())),
+            Ty::Map(k, v) => (Some((**k).clone()), Some((**v).clone())),
+            _ => return,
+        };
+        if let Some(k) = key {
+            match self.node_of(&k) {
+                Node::NonIncluded if !opaque_key => self.lw.report(warning(
+                    non_included(
+                        path,
+                        "key type",
+                        &self.lw.g.type_string(&k),
+                        "+k8s:eachKey=+k8s:opaqueType",
+                    ),
+                    decl_span(pkg, decl),
+                )),
+                Node::Named(j) if !opaque_key => {
+                    let v = for_each_key(Self::call(j));
+                    self.nodes[idx].key_iterations.push(Iteration {
+                        validation: v,
+                        target: j,
+                    });
+                }
+                _ => {}
+            }
+        }
+        if let Some(e) = val {
+            match self.node_of(&e) {
+                Node::NonIncluded if !opaque_val => self.lw.report(warning(
+                    non_included(
+                        path,
+                        "value type",
+                        &self.lw.g.type_string(&e),
+                        "+k8s:eachVal=+k8s:opaqueType",
+                    ),
+                    decl_span(pkg, decl),
+                )),
+                Node::Named(j) if !opaque_val => {
+                    let v = for_each_val(&mut self.lw, path, &this, Self::call(j));
+                    self.nodes[idx].val_iterations.push(Iteration {
+                        validation: v,
+                        target: j,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn discover_struct(&mut self, idx: NamedIdx, members: &[Member<'u>], path: &str) {
+        let this = Ty::Named(idx);
+        let mut children = Vec::new();
+        let mut pending = Vec::new();
+        for m in members {
+            if !m.is_exported() {
+                continue;
+            }
+            let json = m.json_name();
+            let child_path = format!("{path}.{}", if json.is_empty() { m.name() } else { json });
+            if let Err(msg) = self.discover_child(&m.ty, &child_path) {
+                self.lw.report(error(msg, member_span(m)));
+                continue;
+            }
+            let mut ctx = Ctx::new(Scope::Field, m.ty.clone(), child_path.clone());
+            ctx.member = Some(m.clone());
+            ctx.parent_ty = Some(this.clone());
+            let tags = self.lw.extract_tags(m.pkg, &m.field.doc);
+            let mut v = self.lw.lower_tags(&ctx, &tags);
+            if !v.is_empty() && self.is_map_of_slices(&m.ty) {
+                self.lw.report(error(
+                    format!("field {child_path}: validation for map of slices is not supported"),
+                    member_span(m),
+                ));
+                v = Lowered::default();
+            }
+            let mut node = match self.node_of(&m.ty) {
+                Node::Named(j) => Some(j),
+                _ => None,
+            };
+            let field_kind = self.lw.g.kind(self.lw.g.non_pointer(&m.ty));
+            if matches!(field_kind, Kind::Struct | Kind::Alias | Kind::Foreign) {
+                if self.node_of(&m.ty) == Node::NonIncluded && !v.opaque_type {
+                    self.lw.report(warning(
+                        non_included(
+                            &child_path,
+                            "type",
+                            &self.lw.g.type_string(&m.ty),
+                            "+k8s:opaqueType",
+                        ),
+                        member_span(m),
+                    ));
+                } else if v.opaque_type {
+                    node = None;
+                }
+            }
+            let mut child = Child {
+                member: m.clone(),
+                node,
+                validations: std::mem::take(&mut v.functions),
+                comments: v.comments,
+                key_iterations: Vec::new(),
+                val_iterations: Vec::new(),
+            };
+            self.field_iterations(&mut child, &child_path, v.opaque_key, v.opaque_val);
+            pending.push(std::mem::take(&mut v.deferred));
+            children.push(child);
+        }
+
+        // Deferred validations of each field, in field order.
+        let type_name = self.lw.g.type_string(&this);
+        for (child, deferred) in children.iter_mut().zip(pending) {
+            let mut results = Vec::new();
+            let field_name = child.member.name().to_string();
+            self.lw.resolve_deferred(
+                deferred,
+                &|| format!("field {field_name} of type {type_name}"),
+                &mut |scope, res| results.push((scope, res)),
+            );
+            for (scope, res) in results {
+                match scope {
+                    DeferScope::This => {
+                        child.validations.extend(res.functions);
+                        child.comments += res.comments;
+                    }
+                    DeferScope::Parent => {
+                        let node = &mut self.nodes[idx];
+                        node.validations.extend(res.functions);
+                        node.comments += res.comments;
+                    }
+                }
+            }
+        }
+        self.nodes[idx].fields = children;
+    }
+
+    fn field_iterations(
+        &mut self,
+        child: &mut Child<'u>,
+        path: &str,
+        opaque_key: bool,
+        opaque_val: bool,
+    ) {
+        let m = child.member.clone();
+        let (key, val) = match &m.ty {
+            Ty::Slice(e) => (None, Some((**e).clone())),
+            Ty::Map(k, v) => (Some((**k).clone()), Some((**v).clone())),
+            _ => return,
+        };
+        if let Some(k) = key {
+            match self.node_of(&k) {
+                Node::NonIncluded if !opaque_key => self.lw.report(warning(
+                    non_included(
+                        path,
+                        "key type",
+                        &self.lw.g.type_string(&k),
+                        "+k8s:eachKey=+k8s:opaqueType",
+                    ),
+                    member_span(&m),
+                )),
+                Node::Named(j) if !opaque_key => child.key_iterations.push(Iteration {
+                    validation: for_each_key(Self::call(j)),
+                    target: j,
+                }),
+                _ => {}
+            }
+        }
+        if let Some(e) = val {
+            match self.node_of(&e) {
+                Node::NonIncluded if !opaque_val => self.lw.report(warning(
+                    non_included(
+                        path,
+                        "value type",
+                        &self.lw.g.type_string(&e),
+                        "+k8s:eachVal=+k8s:opaqueType",
+                    ),
+                    member_span(&m),
+                )),
+                Node::Named(j) if !opaque_val => {
+                    let v = for_each_val(&mut self.lw, path, &m.ty, Self::call(j));
+                    child.val_iterations.push(Iteration {
+                        validation: v,
+                        target: j,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `hasValidations` for every named type: reachability of anything emitable.
+    fn has_validations(&self) -> Vec<bool> {
+        let n = self.nodes.len();
+        let mut hv: Vec<bool> = self
+            .nodes
+            .iter()
+            .map(|node| {
+                !node.validations.is_empty()
+                    || node.comments > 0
+                    || (!node.opaque
+                        && node
+                            .fields
+                            .iter()
+                            .any(|c| !c.validations.is_empty() || c.comments > 0))
+            })
+            .collect();
+        // Monotone fixpoint over the dependency edges.
+        loop {
+            let mut changed = false;
+            for i in 0..n {
+                if hv[i] || self.nodes[i].opaque {
+                    continue;
+                }
+                let node = &self.nodes[i];
+                let via_iterations = node
+                    .key_iterations
+                    .iter()
+                    .chain(&node.val_iterations)
+                    .any(|it| hv[it.target]);
+                let via_fields = node.fields.iter().any(|c| {
+                    c.key_iterations
+                        .iter()
+                        .chain(&c.val_iterations)
+                        .any(|it| hv[it.target])
+                        || c.node.is_some_and(|j| hv[j])
+                });
+                if via_iterations || via_fields {
+                    hv[i] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return hv;
+            }
+        }
+    }
+
+    fn finish(mut self, universe: &Universe) -> (RuleSet, Vec<Diagnostic>) {
+        let hv = self.has_validations();
+        let nodes = std::mem::take(&mut self.nodes);
+        let mut types = Vec::with_capacity(nodes.len());
+        for (idx, node) in nodes.into_iter().enumerate() {
+            let named = self.lw.g.named[idx].clone();
+            let this = Ty::Named(idx);
+            let shape = self.lw.shape(&this);
+            let iterations = node
+                .key_iterations
+                .into_iter()
+                .chain(node.val_iterations)
+                .filter(|it| hv[it.target])
+                .map(|it| it.validation)
+                .collect();
+            let mut fields = Vec::new();
+            if !node.opaque {
+                for child in node.fields {
+                    if let Some(f) = self.field_rules(&named.pkg.path, child, &hv) {
+                        fields.push(f);
+                    }
+                }
+            }
+            types.push(TypeRules {
+                name: named.decl.name.clone(),
+                package: named.pkg.path.clone(),
+                package_name: named.pkg.name.clone(),
+                kind: match named.kind {
+                    NamedKind::Struct(_) => TypeKind::Struct,
+                    NamedKind::Alias(_) => TypeKind::Typedef,
+                },
+                shape,
+                has_validations: hv[idx],
+                validations: Calls::from_ordered(node.validations),
+                iterations,
+                opaque: node.opaque,
+                fields,
+                subresources: Vec::new(),
+            });
+        }
+        let mut rules = RuleSet {
+            types,
+            shapes: Vec::new(),
+            roots: Vec::new(),
+            by_name: HashMap::new(),
+        };
+        self.select_roots(universe, &mut rules);
+        rules.shapes = std::mem::take(&mut self.lw.shapes.shapes);
+        (rules, self.lw.diagnostics)
+    }
+
+    fn field_rules(&mut self, pkg_path: &str, child: Child<'u>, hv: &[bool]) -> Option<FieldRules> {
+        let g = &self.lw.g;
+        let m = &child.member;
+        let type_call = child.node.filter(|&j| hv[j]).map(|j| TypeId(j as u32));
+        let mut validations = child.validations;
+        if let Ty::Slice(e) = g.native(&m.ty)
+            && matches!(*e, Ty::Pointer(_))
+        {
+            let propagates = child.node.is_some_and(|j| hv[j]);
+            if !validations.is_empty() || propagates {
+                validations.insert(
+                    0,
+                    Validation::new(PTR_SLICE_NO_NILS, Check::NoNilElements).short_circuit(),
+                );
+            }
+        }
+        let iterations: Vec<Validation> = child
+            .key_iterations
+            .into_iter()
+            .chain(child.val_iterations)
+            .filter(|it| hv[it.target])
+            .map(|it| it.validation)
+            .collect();
+        if validations.is_empty() && type_call.is_none() && iterations.is_empty() {
+            return None;
+        }
+        let json = m.json_name().to_string();
+        let path = if json.is_empty() {
+            FieldPathRule::Parent {
+                root_segment: g.local_type_string(&m.ty, pkg_path),
+            }
+        } else {
+            FieldPathRule::Child(json.clone())
+        };
+        let access = decode_access(g, m).unwrap_or(FieldAccess::Skip);
+        let equality = if g.is_direct_comparable(&g.base(&m.ty)) {
+            Equality::Direct
+        } else {
+            Equality::Semantic
+        };
+        let ty = m.ty.clone();
+        let go_name = m.name().to_string();
+        let shape = self.lw.shape(&ty);
+        Some(FieldRules {
+            go_name,
+            json_name: json,
+            access,
+            path,
+            shape,
+            equality,
+            validations: Calls::from_ordered(validations),
+            type_call,
+            iterations,
+        })
+    }
+
+    fn select_roots(&mut self, universe: &Universe, rules: &mut RuleSet) {
+        let mut roots = Vec::new();
+        for pkg in universe.packages.values() {
+            let Some(filters) = self.package_filters(pkg) else {
+                continue;
+            };
+            let group = raw_values(&pkg.doc, "groupName").into_iter().next();
+            for decl in &pkg.types {
+                if decl.is_alias || decl.is_generic {
+                    continue;
+                }
+                let Some(idx) = self.lw.g.lookup(&pkg.path, &decl.name) else {
+                    continue;
+                };
+                if !self.is_root(idx, &filters) {
+                    continue;
+                }
+                roots.push(RootInfo {
+                    id: TypeId(idx as u32),
+                    name: decl.name.clone(),
+                    package: pkg.path.clone(),
+                    group: group.clone(),
+                    version: pkg.name.clone(),
+                    kind: decl.name.clone(),
+                });
+                rules.types[idx].subresources = subresources(decl);
+            }
+        }
+        roots.sort_by(|a, b| {
+            (a.package.as_str(), a.name.as_str()).cmp(&(b.package.as_str(), b.name.as_str()))
+        });
+        for (idx, t) in rules.types.iter().enumerate() {
+            rules
+                .by_name
+                .insert(format!("{}.{}", t.package, t.name), TypeId(idx as u32));
+        }
+        for r in &roots {
+            rules.by_name.entry(r.name.clone()).or_insert(r.id);
+        }
+        // Bare names of non-roots: first package in import-path order.
+        let mut order: Vec<usize> = (0..rules.types.len()).collect();
+        order.sort_by(|&a, &b| rules.types[a].package.cmp(&rules.types[b].package));
+        for idx in order {
+            rules
+                .by_name
+                .entry(rules.types[idx].name.clone())
+                .or_insert(TypeId(idx as u32));
+        }
+        rules.roots = roots;
+    }
+
+    /// The `+k8s:validation-gen=` filters of a package, `None` when it has none (or they are
+    /// invalid, which is reported).
+    fn package_filters(&mut self, pkg: &Package) -> Option<Vec<String>> {
+        let values = raw_values(&pkg.doc, "k8s:validation-gen");
+        if values.is_empty() {
+            return None;
+        }
+        let span = pkg.doc.lines.first().and_then(|l| {
+            pkg.files
+                .get(l.loc.file as usize)
+                .map(|f| SourceSpan::from_loc(f, l.loc, l.text.len().max(1) as u32))
+        });
+        if values.len() == 1 && values[0].is_empty() {
+            self.lw.report(error(
+                "found package tag \"k8s:validation-gen\" with no value".into(),
+                span,
+            ));
+            return None;
+        }
+        for v in &values {
+            let ok = v == "*"
+                || ["TypesWithField=", "TypesWithSuffix="]
+                    .iter()
+                    .any(|p| v.strip_prefix(p).is_some_and(|rest| !rest.is_empty()));
+            if !ok {
+                self.lw.report(error(
+                    format!(
+                        "unknown value for package tag \"k8s:validation-gen\": {}",
+                        go_quote(v)
+                    ),
+                    span.clone(),
+                ));
+                return None;
+            }
+        }
+        Some(values)
+    }
+
+    fn is_root(&self, idx: NamedIdx, filters: &[String]) -> bool {
+        let named = &self.lw.g.named[idx];
+        let decl = named.decl;
+        if !decl.name.chars().next().is_some_and(char::is_uppercase) {
+            return false;
+        }
+        let main = |c: &Comments| raw_values(c, "k8s:validation-gen");
+        let (first, second) = (main(&decl.doc), main(&decl.second_doc));
+        if first == ["false"] || second == ["false"] {
+            return false;
+        }
+        if first == ["true"] || second == ["true"] {
+            return true;
+        }
+        if let NamedKind::Struct(members) = &named.kind
+            && members.iter().any(|m| {
+                m.field.embedded
+                    && matches!(&m.ty, Ty::Foreign { package, name }
+                        if package == "k8s.io/apimachinery/pkg/apis/meta/v1" && name == "ListMeta")
+            })
+        {
+            return false;
+        }
+        filters.iter().any(|f| {
+            if f == "*" {
+                return true;
+            }
+            if let Some(field) = f.strip_prefix("TypesWithField=") {
+                return match &named.kind {
+                    NamedKind::Struct(members) => members.iter().any(|m| m.name() == field),
+                    NamedKind::Alias(_) => false,
+                };
+            }
+            if let Some(suffix) = f.strip_prefix("TypesWithSuffix=") {
+                return decl.name.ends_with(suffix);
+            }
+            false
+        })
+    }
+}
+
+/// Values of a legacy (raw-valued) tag such as `+k8s:validation-gen=*` in a comment block.
+fn raw_values(comments: &Comments, name: &str) -> Vec<String> {
+    let lines: Vec<&str> = comments.lines.iter().map(|l| l.text.as_str()).collect();
+    kdv_tags::extract(lines)
+        .into_iter()
+        .filter(|e| e.name == name)
+        .map(|e| match e.parse_raw() {
+            Ok(t) => match t.value {
+                TagValue::Raw(s) => s,
+                other => other.as_str().unwrap_or("").to_string(),
+            },
+            Err(_) => e
+                .text
+                .split_once('=')
+                .map(|(_, v)| v.trim().to_string())
+                .unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// The subresource paths a root accepts (§2.8).
+fn subresources(decl: &TypeDecl) -> Vec<String> {
+    let values = |name: &str| -> Vec<String> {
+        let lines: Vec<&str> = decl
+            .second_doc
+            .lines
+            .iter()
+            .chain(&decl.doc.lines)
+            .map(|l| l.text.as_str())
+            .collect();
+        kdv_tags::extract(lines)
+            .into_iter()
+            .filter(|e| e.name == name)
+            .filter_map(|e| e.parse().ok())
+            .filter_map(|t| t.value.as_str().map(str::to_string))
+            .collect()
+    };
+    let mut out = values("k8s:supportsSubresource");
+    match values("k8s:isSubresource").into_iter().next() {
+        Some(s) => out.push(s),
+        None => out.push("/".to_string()),
+    }
+    out.sort();
+    out.dedup();
+    out
+}

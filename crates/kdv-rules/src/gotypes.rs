@@ -1,0 +1,471 @@
+//! The resolved Go type graph, as gengo presents it to upstream's validators: named types are
+//! either structs (with members, copied through `type X OtherStruct`) or type definitions
+//! whose underlying type is a type *literal* (the one-deep typedef rule, spec §2.2); true
+//! aliases (`type X = Y`) are transparent.
+
+use std::collections::HashMap;
+
+use kdv_model::{
+    Builtin, ConstDecl, Field, NamedRef, Package, StructType, TypeDecl, TypeRef, Universe,
+};
+
+/// Index into [`Graph::named`].
+pub(crate) type NamedIdx = usize;
+
+/// Index into [`Graph::anon`].
+pub(crate) type AnonIdx = usize;
+
+/// Depth limit for resolving chains of aliases and typedefs (input can be cyclic).
+const MAX_RESOLVE_DEPTH: usize = 64;
+
+/// A resolved type reference.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Ty {
+    Builtin(Builtin),
+    /// A named struct or typedef in the universe.
+    Named(NamedIdx),
+    /// A named type the universe does not contain (another module): never descended.
+    Foreign {
+        package: String,
+        name: String,
+    },
+    Pointer(Box<Ty>),
+    Slice(Box<Ty>),
+    Array(Box<Ty>),
+    Map(Box<Ty>, Box<Ty>),
+    /// An anonymous struct literal.
+    Struct(AnonIdx),
+    Interface,
+    /// Channels, funcs, generic instantiations, cyclic definitions.
+    Unsupported(String),
+}
+
+/// gengo's type kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Builtin,
+    Struct,
+    /// A type definition of a non-struct type (gengo "Alias").
+    Alias,
+    Pointer,
+    Slice,
+    Array,
+    Map,
+    Interface,
+    Unsupported,
+    /// A named type of unknown kind from outside the universe.
+    Foreign,
+}
+
+impl Kind {
+    /// gengo's spelling of the kind (used in error messages).
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Kind::Builtin => "Builtin",
+            Kind::Struct => "Struct",
+            Kind::Alias => "Alias",
+            Kind::Pointer => "Pointer",
+            Kind::Slice => "Slice",
+            Kind::Array => "Array",
+            Kind::Map => "Map",
+            Kind::Interface => "Interface",
+            Kind::Unsupported => "Unsupported",
+            Kind::Foreign => "Struct",
+        }
+    }
+}
+
+/// One struct member with where it was declared (for diagnostics).
+#[derive(Debug, Clone)]
+pub(crate) struct Member<'u> {
+    pub field: &'u Field,
+    /// The package whose source declares the member (differs from the struct's package for
+    /// `type X other.Struct` copies).
+    pub pkg: &'u Package,
+    pub ty: Ty,
+}
+
+impl Member<'_> {
+    /// Go field name.
+    pub(crate) fn name(&self) -> &str {
+        &self.field.name
+    }
+
+    /// Upstream's JSON name (empty when none).
+    pub(crate) fn json_name(&self) -> &str {
+        self.field.json_name().unwrap_or("")
+    }
+
+    /// Exported (first rune upper case).
+    pub(crate) fn is_exported(&self) -> bool {
+        self.field.is_exported()
+    }
+}
+
+/// What a named type is.
+#[derive(Debug, Clone)]
+pub(crate) enum NamedKind<'u> {
+    Struct(Vec<Member<'u>>),
+    Alias(Ty),
+}
+
+/// A named type of the universe.
+#[derive(Debug, Clone)]
+pub(crate) struct Named<'u> {
+    pub pkg: &'u Package,
+    pub decl: &'u TypeDecl,
+    pub kind: NamedKind<'u>,
+}
+
+impl Named<'_> {
+    /// `pkg/path.Name`, gengo's `Name.String()`.
+    pub(crate) fn qualified(&self) -> String {
+        format!("{}.{}", self.pkg.path, self.decl.name)
+    }
+}
+
+/// An anonymous struct literal.
+#[derive(Debug, Clone)]
+pub(crate) struct Anon<'u> {
+    pub members: Vec<Member<'u>>,
+}
+
+/// A constant with its resolved type.
+#[derive(Debug, Clone)]
+pub(crate) struct Const<'u> {
+    pub pkg: &'u Package,
+    pub decl: &'u ConstDecl,
+    pub ty: Option<Ty>,
+}
+
+/// The resolved graph of all named types of a universe.
+pub(crate) struct Graph<'u> {
+    pub named: Vec<Named<'u>>,
+    pub anon: Vec<Anon<'u>>,
+    /// All constants of all packages, package by package in declaration order.
+    pub consts: Vec<Const<'u>>,
+    index: HashMap<(&'u str, &'u str), NamedIdx>,
+}
+
+enum State<'u> {
+    Todo,
+    InProgress,
+    Done(NamedKind<'u>),
+}
+
+impl<'u> Graph<'u> {
+    /// Resolves every named type of every package.
+    pub(crate) fn build(universe: &'u Universe) -> Graph<'u> {
+        let mut index = HashMap::new();
+        let mut decls: Vec<(&'u Package, &'u TypeDecl)> = Vec::new();
+        for pkg in universe.packages.values() {
+            for decl in &pkg.types {
+                if decl.is_alias || decl.is_generic {
+                    continue;
+                }
+                index.insert((pkg.path.as_str(), decl.name.as_str()), decls.len());
+                decls.push((pkg, decl));
+            }
+        }
+        let mut b = Builder {
+            universe,
+            index: &index,
+            decls: &decls,
+            states: decls.iter().map(|_| State::Todo).collect(),
+            anon: Vec::new(),
+        };
+        for i in 0..decls.len() {
+            b.kind_of(i, 0);
+        }
+        let mut consts = Vec::new();
+        for pkg in universe.packages.values() {
+            for decl in &pkg.consts {
+                let ty = decl.ty.as_ref().map(|r| b.resolve(pkg, r, 0));
+                consts.push(Const { pkg, decl, ty });
+            }
+        }
+        let Builder { states, anon, .. } = b;
+        let named = decls
+            .iter()
+            .zip(states)
+            .map(|(&(pkg, decl), st)| Named {
+                pkg,
+                decl,
+                kind: match st {
+                    State::Done(k) => k,
+                    // Cycles (`type A B; type B A`) are invalid Go; keep them inert.
+                    _ => NamedKind::Alias(Ty::Unsupported("cyclic type definition".into())),
+                },
+            })
+            .collect();
+        Graph {
+            named,
+            anon,
+            consts,
+            index,
+        }
+    }
+
+    /// Looks up a named type.
+    pub(crate) fn lookup(&self, package: &str, name: &str) -> Option<NamedIdx> {
+        self.index.get(&(package, name)).copied()
+    }
+
+    /// gengo kind of a type.
+    pub(crate) fn kind(&self, t: &Ty) -> Kind {
+        match t {
+            Ty::Builtin(_) => Kind::Builtin,
+            Ty::Named(i) => match self.named[*i].kind {
+                NamedKind::Struct(_) => Kind::Struct,
+                NamedKind::Alias(_) => Kind::Alias,
+            },
+            Ty::Foreign { .. } => Kind::Foreign,
+            Ty::Pointer(_) => Kind::Pointer,
+            Ty::Slice(_) => Kind::Slice,
+            Ty::Array(_) => Kind::Array,
+            Ty::Map(..) => Kind::Map,
+            Ty::Struct(_) => Kind::Struct,
+            Ty::Interface => Kind::Interface,
+            Ty::Unsupported(_) => Kind::Unsupported,
+        }
+    }
+
+    /// `NativeType`: strips typedef layers, keeping pointer depth.
+    pub(crate) fn native(&self, t: &Ty) -> Ty {
+        let mut depth = 0;
+        let mut ptrs = 0;
+        let mut cur = t.clone();
+        loop {
+            depth += 1;
+            if depth > MAX_RESOLVE_DEPTH {
+                break;
+            }
+            match cur {
+                Ty::Named(i) => match &self.named[i].kind {
+                    NamedKind::Alias(u) => cur = u.clone(),
+                    NamedKind::Struct(_) => break,
+                },
+                Ty::Pointer(e) => {
+                    ptrs += 1;
+                    cur = *e;
+                }
+                _ => break,
+            }
+        }
+        for _ in 0..ptrs {
+            cur = Ty::Pointer(Box::new(cur));
+        }
+        cur
+    }
+
+    /// `NonPointer`: strips pointers.
+    pub(crate) fn non_pointer<'t>(&self, mut t: &'t Ty) -> &'t Ty {
+        while let Ty::Pointer(e) = t {
+            t = e;
+        }
+        t
+    }
+
+    /// `NonPointer(NativeType(t))`.
+    pub(crate) fn base(&self, t: &Ty) -> Ty {
+        self.non_pointer(&self.native(t)).clone()
+    }
+
+    /// Whether the type is nilable (pointer, map, slice, interface after typedefs).
+    pub(crate) fn is_nilable(&self, t: &Ty) -> bool {
+        matches!(
+            self.kind(&self.native(t)),
+            Kind::Pointer | Kind::Map | Kind::Slice | Kind::Interface
+        )
+    }
+
+    /// Whether `==` is safe (no pointers, slices, maps, interfaces anywhere).
+    pub(crate) fn is_direct_comparable(&self, t: &Ty) -> bool {
+        self.direct_comparable(t, 0)
+    }
+
+    fn direct_comparable(&self, t: &Ty, depth: usize) -> bool {
+        if depth > MAX_RESOLVE_DEPTH {
+            return false;
+        }
+        match t {
+            Ty::Builtin(_) => true,
+            Ty::Named(i) => match &self.named[*i].kind {
+                NamedKind::Struct(members) => members
+                    .iter()
+                    .all(|m| self.direct_comparable(&m.ty, depth + 1)),
+                NamedKind::Alias(u) => self.direct_comparable(u, depth + 1),
+            },
+            Ty::Struct(a) => self.anon[*a]
+                .members
+                .iter()
+                .all(|m| self.direct_comparable(&m.ty, depth + 1)),
+            Ty::Array(e) => self.direct_comparable(e, depth + 1),
+            _ => false,
+        }
+    }
+
+    /// Struct members of a (native) struct type.
+    pub(crate) fn members(&self, t: &Ty) -> Option<&[Member<'u>]> {
+        match t {
+            Ty::Named(i) => match &self.named[*i].kind {
+                NamedKind::Struct(m) => Some(m),
+                NamedKind::Alias(_) => None,
+            },
+            Ty::Struct(a) => Some(&self.anon[*a].members),
+            _ => None,
+        }
+    }
+
+    /// The member with the given upstream JSON name (`util.GetMemberByJSON`).
+    pub(crate) fn member_by_json(&self, t: &Ty, json: &str) -> Option<&Member<'u>> {
+        self.members(t)?.iter().find(|m| m.json_name() == json)
+    }
+
+    /// gengo's `Type.String()`.
+    pub(crate) fn type_string(&self, t: &Ty) -> String {
+        match t {
+            Ty::Builtin(b) => builtin_name(*b).to_string(),
+            Ty::Named(i) => self.named[*i].qualified(),
+            Ty::Foreign { package, name } => {
+                if package.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{package}.{name}")
+                }
+            }
+            Ty::Pointer(e) => format!("*{}", self.type_string(e)),
+            Ty::Slice(e) => format!("[]{}", self.type_string(e)),
+            Ty::Array(e) => format!("[]{}", self.type_string(e)),
+            Ty::Map(k, v) => format!("map[{}]{}", self.type_string(k), self.type_string(v)),
+            Ty::Struct(_) => "struct{...}".to_string(),
+            Ty::Interface => "interface{}".to_string(),
+            Ty::Unsupported(s) => s.clone(),
+        }
+    }
+
+    /// The type as written in the generated package for the package `from` (the runtime path
+    /// segment of an inline embedded field of a root object, §2.4).
+    pub(crate) fn local_type_string(&self, t: &Ty, from: &str) -> String {
+        match t {
+            Ty::Pointer(e) => self.local_type_string(e, from),
+            Ty::Named(i) => {
+                let n = &self.named[*i];
+                if n.pkg.path == from {
+                    n.decl.name.clone()
+                } else {
+                    format!("{}.{}", n.pkg.name, n.decl.name)
+                }
+            }
+            Ty::Foreign { package, name } => {
+                let short = package.rsplit('/').next().unwrap_or(package);
+                if short.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{short}.{name}")
+                }
+            }
+            other => self.type_string(other),
+        }
+    }
+}
+
+/// gengo's builtin names: `int8`, `uint8` and `byte` are one builtin, `byte`; `rune` is
+/// `int32`.
+pub(crate) fn builtin_name(b: Builtin) -> &'static str {
+    match b {
+        Builtin::Int8 | Builtin::Uint8 | Builtin::Byte => "byte",
+        Builtin::Rune => "int32",
+        other => other.name(),
+    }
+}
+
+struct Builder<'u, 'a> {
+    universe: &'u Universe,
+    index: &'a HashMap<(&'u str, &'u str), NamedIdx>,
+    decls: &'a [(&'u Package, &'u TypeDecl)],
+    states: Vec<State<'u>>,
+    anon: Vec<Anon<'u>>,
+}
+
+impl<'u> Builder<'u, '_> {
+    fn kind_of(&mut self, i: NamedIdx, depth: usize) -> Option<NamedKind<'u>> {
+        match self.states.get(i) {
+            Some(State::Done(k)) => return Some(k.clone()),
+            Some(State::InProgress) | None => return None,
+            Some(State::Todo) => {}
+        }
+        if depth > MAX_RESOLVE_DEPTH {
+            return None;
+        }
+        self.states[i] = State::InProgress;
+        let (pkg, decl) = self.decls[i];
+        let def = self.resolve(pkg, &decl.def, depth + 1);
+        let kind = match def {
+            Ty::Struct(a) => NamedKind::Struct(self.anon[a].members.clone()),
+            Ty::Named(j) => match self.kind_of(j, depth + 1) {
+                Some(NamedKind::Struct(m)) => NamedKind::Struct(m),
+                Some(NamedKind::Alias(u)) => NamedKind::Alias(u),
+                None => NamedKind::Alias(Ty::Unsupported("cyclic type definition".into())),
+            },
+            other => NamedKind::Alias(other),
+        };
+        self.states[i] = State::Done(kind.clone());
+        Some(kind)
+    }
+
+    fn resolve(&mut self, pkg: &'u Package, r: &'u TypeRef, depth: usize) -> Ty {
+        if depth > MAX_RESOLVE_DEPTH {
+            return Ty::Unsupported("type nesting too deep".into());
+        }
+        match r {
+            TypeRef::Builtin(Builtin::Any | Builtin::Error) => Ty::Interface,
+            TypeRef::Builtin(b) => Ty::Builtin(*b),
+            TypeRef::Named(n) => self.resolve_named(n, depth),
+            TypeRef::Pointer(e) => Ty::Pointer(Box::new(self.resolve(pkg, e, depth + 1))),
+            TypeRef::Slice(e) => Ty::Slice(Box::new(self.resolve(pkg, e, depth + 1))),
+            TypeRef::Array { elem, .. } => Ty::Array(Box::new(self.resolve(pkg, elem, depth + 1))),
+            TypeRef::Map { key, value } => Ty::Map(
+                Box::new(self.resolve(pkg, key, depth + 1)),
+                Box::new(self.resolve(pkg, value, depth + 1)),
+            ),
+            TypeRef::Struct(st) => self.anon_struct(pkg, st, depth),
+            TypeRef::Interface => Ty::Interface,
+            TypeRef::Unsupported(s) => Ty::Unsupported(s.clone()),
+        }
+    }
+
+    fn anon_struct(&mut self, pkg: &'u Package, st: &'u StructType, depth: usize) -> Ty {
+        let members = st
+            .fields
+            .iter()
+            .map(|f| Member {
+                field: f,
+                pkg,
+                ty: self.resolve(pkg, &f.ty, depth + 1),
+            })
+            .collect();
+        self.anon.push(Anon { members });
+        Ty::Struct(self.anon.len() - 1)
+    }
+
+    fn resolve_named(&mut self, n: &'u NamedRef, depth: usize) -> Ty {
+        if !n.type_args.is_empty() {
+            return Ty::Unsupported(format!("{}.{}[...]", n.package, n.name));
+        }
+        if let Some(&i) = self.index.get(&(n.package.as_str(), n.name.as_str())) {
+            return Ty::Named(i);
+        }
+        match self.universe.type_decl(&n.package, &n.name) {
+            Some(decl) if decl.is_alias => match self.universe.packages.get(&n.package) {
+                Some(p) => self.resolve(p, &decl.def, depth + 1),
+                None => Ty::Unsupported(n.name.clone()),
+            },
+            Some(_) => Ty::Unsupported(format!("{}.{}", n.package, n.name)),
+            None => Ty::Foreign {
+                package: n.package.clone(),
+                name: n.name.clone(),
+            },
+        }
+    }
+}

@@ -1,0 +1,569 @@
+//! The rule IR: the single source of truth every backend (interpreter, code generation, docs,
+//! schema emission) consumes. Nothing here refers to tags or Go syntax; everything a backend
+//! needs is resolved at compile time (list-map keys, enum members, formats, JSON names, value
+//! shapes for Go zero values and typed equality).
+//!
+//! Layout:
+//! * [`RuleSet`] holds every discovered named type as a [`TypeRules`] (indexed by [`TypeId`])
+//!   and the [`Shape`] arena (indexed by [`ShapeId`]) describing how Go would decode a JSON
+//!   value of each type.
+//! * A type's validation function is [`TypeRules::validations`] (type-level calls, already
+//!   partitioned into cohorts), then its key/value iterations, then (unless opaque) one
+//!   [`FieldRules`] block per struct field in declaration order.
+//! * A [`Validation`] is one emitted function: a [`Check`] plus flags, stability and the tag
+//!   it came from. Wrappers (`eachVal`, `subfield`, `ifEnabled`, ...) hold exactly one inner
+//!   validation, as upstream does.
+
+use std::collections::HashMap;
+
+pub use kdv_runtime::Format;
+
+/// Index of a named type in a [`RuleSet`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(pub u32);
+
+/// Index of a value shape in a [`RuleSet`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ShapeId(pub u32);
+
+/// How Go's `encoding/json` decodes a value of some type: enough to produce Go zero values
+/// for absent fields, to check JSON kinds, and to compare values the way Go would
+/// (`Semantic.DeepEqual`, `==`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// `string` (`named: false`) or a named string type (`named: true`; Go prints values of
+    /// named types JSON-encoded in errors).
+    String { named: bool },
+    /// `bool`.
+    Bool,
+    /// An integer type as Go holds it (the real width and signedness, e.g. `int8` is signed).
+    Int(IntKind),
+    /// `float32` (32) or `float64` (64).
+    Float(u8),
+    /// `[]byte`: a base64 string in JSON.
+    Bytes,
+    /// `*T`.
+    Pointer(ShapeId),
+    /// `[]T`.
+    Slice(ShapeId),
+    /// `map[string]T` (only string-based keys are supported).
+    Map(ShapeId),
+    /// A struct: its JSON-visible fields.
+    Struct(StructShape),
+    /// An interface, or a type the compiler could not see (another module, unsupported
+    /// kinds): any JSON is accepted and compared structurally.
+    Any,
+}
+
+impl Shape {
+    /// Whether a Go value of this shape can be nil (pointer, slice, map, interface).
+    pub fn is_nilable(&self) -> bool {
+        matches!(
+            self,
+            Shape::Pointer(_) | Shape::Slice(_) | Shape::Map(_) | Shape::Any | Shape::Bytes
+        )
+    }
+}
+
+/// Width and signedness of a Go integer type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct IntKind {
+    pub bits: u8,
+    pub signed: bool,
+}
+
+impl IntKind {
+    /// Smallest value of the type.
+    pub fn min(self) -> i128 {
+        if self.signed {
+            -(1i128 << (self.bits - 1))
+        } else {
+            0
+        }
+    }
+
+    /// Largest value of the type.
+    pub fn max(self) -> i128 {
+        if self.signed {
+            (1i128 << (self.bits - 1)) - 1
+        } else {
+            (1i128 << self.bits) - 1
+        }
+    }
+}
+
+/// The JSON-visible fields of a struct, in declaration order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StructShape {
+    pub fields: Vec<StructField>,
+}
+
+/// One field of a [`StructShape`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct StructField {
+    /// The Go field name.
+    pub go_name: String,
+    pub access: FieldAccess,
+    pub shape: ShapeId,
+}
+
+/// Where a struct field's value lives in the JSON object of its struct (Go `encoding/json`
+/// rules, case-sensitive as the Kubernetes decoder is).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldAccess {
+    /// The value of this key of the object.
+    Key(String),
+    /// An embedded struct without a JSON name: its fields are read from the same object.
+    /// For an embedded pointer, the pointer is allocated iff one of `keys` (the JSON keys the
+    /// embedded struct owns, transitively) is present.
+    Inline { keys: Vec<String> },
+    /// Never decoded (`json:"-"`): always the zero value.
+    Skip,
+}
+
+/// How the interpreter decides "unchanged" for ratcheting: Go `==` on the nilable form for
+/// directly comparable types, else `equality.Semantic.DeepEqual`. Both compare the same way on
+/// JSON values (nil and empty collections are equal, absent is the zero value); the
+/// distinction is kept for code generation and docs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Equality {
+    Direct,
+    Semantic,
+}
+
+/// Stability marks applied to the errors of a validation (`+k8s:alpha` / `+k8s:beta`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    Alpha,
+    Beta,
+}
+
+/// One emitted validation function.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Validation {
+    pub check: Check,
+    /// On failure, skip the non-short-circuit validations of the cohort (and, for the
+    /// default cohort, the rest of the block); errors are marked ShortCircuit.
+    pub short_circuit: bool,
+    /// Errors are discarded (only the short-circuit effect remains).
+    pub non_error: bool,
+    /// Named cohort (`subfield`, `item`, `validateFalse(cohort: ...)`), `None` = default.
+    pub cohort: Option<String>,
+    /// Stability mark applied to the errors this function returns.
+    pub level: Option<Level>,
+    /// The tag that produced it (`k8s:minimum`), for docs and diagnostics.
+    pub tag: &'static str,
+}
+
+impl Validation {
+    /// A validation with default flags, no cohort and no level.
+    pub fn new(tag: &'static str, check: Check) -> Validation {
+        Validation {
+            check,
+            short_circuit: false,
+            non_error: false,
+            cohort: None,
+            level: None,
+            tag,
+        }
+    }
+
+    /// Sets the ShortCircuit flag.
+    pub fn short_circuit(mut self) -> Validation {
+        self.short_circuit = true;
+        self
+    }
+
+    /// Sets the NonError flag.
+    pub fn non_error(mut self) -> Validation {
+        self.non_error = true;
+        self
+    }
+}
+
+/// What a [`Validation`] checks. The value it is applied to (in nilable form) is implied by
+/// where the validation sits: a type, a field, a list element, a map key, a subfield.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Check {
+    /// `+k8s:required` (and `+k8s:optional` with a non-zero `+default`): unset →
+    /// `Required(path, "")`.
+    Required(Presence),
+    /// `+k8s:optional`: unset → `Required(path, "optional value was not specified")`
+    /// (used with NonError: it only short-circuits).
+    Optional(Presence),
+    /// `+k8s:forbidden`: set → `Forbidden(path, "")`.
+    Forbidden(Presence),
+    /// Integer lower bound (origin `minimum`).
+    Minimum(i128),
+    /// Integer upper bound (origin `maximum`).
+    Maximum(i128),
+    /// Minimum length in characters (origin `minLength`).
+    MinLength(i64),
+    /// Maximum length in characters (origin `maxLength`).
+    MaxLength(i64),
+    /// Maximum length in bytes (origin `maxBytes`).
+    MaxBytes(i64),
+    /// Minimum list length (origin `minItems`).
+    MinItems(i64),
+    /// Maximum list length (origin `maxItems`).
+    MaxItems(i64),
+    /// Minimum map size (origin `minProperties`).
+    MinProperties(i64),
+    /// Maximum map size (origin `maxProperties`).
+    MaxProperties(i64),
+    /// A string format (origin `format=<name>`).
+    Format(Format),
+    /// Enum membership.
+    Enum(EnumSpec),
+    /// Value must differ from the literal (origin `neq`).
+    Neq(Literal),
+    /// On Update: `Invalid(path, nil, "field is immutable")` (origin `immutable`).
+    Immutable,
+    /// `validateTrue` (pass) / `validateFalse` (fail with `forced failure: <message>`).
+    Fixed { pass: bool, message: String },
+    /// List uniqueness: duplicates reported at `path[j]` in ascending index order.
+    Unique(ItemMatch),
+    /// Synthetic `PtrSliceNoNils`: each nil element → `Required(path[i], "")`.
+    NoNilElements,
+    /// `+k8s:eachVal` on a list: run `inner` on each element (nil pointer elements skipped),
+    /// skipping correlated unchanged elements on Update.
+    EachListVal {
+        /// How to find the correlated old element (`None`: no correlation).
+        matching: Option<ItemMatch>,
+        /// Whether a correlated element is unchanged (`None`: a match implies unchanged).
+        equiv: Option<Equality>,
+        inner: Box<Validation>,
+    },
+    /// `+k8s:eachVal` on a map: run `inner` on each value at `path[key]`, skipping unchanged
+    /// values of keys present in the old map on Update.
+    EachMapVal {
+        equiv: Equality,
+        inner: Box<Validation>,
+    },
+    /// `+k8s:eachKey`: run `inner` on each key (at the map's own path), skipping keys that
+    /// exist in the old map on Update.
+    EachMapKey { inner: Box<Validation> },
+    /// `+k8s:subfield(name)`: run `inner` on a member of the struct at `path.name`, skipped
+    /// on Update when the member is unchanged.
+    Subfield {
+        /// JSON name (path segment).
+        name: String,
+        /// Where the member lives in the struct's JSON object.
+        access: FieldAccess,
+        /// Shape of the member's type.
+        shape: ShapeId,
+        equiv: Equality,
+        inner: Box<Validation>,
+    },
+    /// `+k8s:ifEnabled(option)` (`enabled == true`) / `+k8s:ifDisabled(option)`: run
+    /// `inner` only when the option has that value; undefined option → InternalError.
+    IfOption {
+        option: String,
+        enabled: bool,
+        inner: Box<Validation>,
+    },
+    /// Call another type's validation function on the value.
+    CallType(TypeId),
+}
+
+impl Check {
+    /// Whether the upstream runtime function takes arguments beyond the standard ones. When
+    /// such a function is wrapped (eachVal, subfield, ...), upstream applies its own stability
+    /// mark; an argument-less function is passed by reference and its mark is lost.
+    pub fn takes_extra_args(&self) -> bool {
+        !matches!(
+            self,
+            Check::Required(_)
+                | Check::Optional(_)
+                | Check::Forbidden(_)
+                | Check::Immutable
+                | Check::Format(_)
+                | Check::CallType(_)
+                | Check::NoNilElements
+        )
+    }
+
+    /// The wrapped validation of a wrapper check.
+    pub fn inner(&self) -> Option<&Validation> {
+        match self {
+            Check::EachListVal { inner, .. }
+            | Check::EachMapVal { inner, .. }
+            | Check::EachMapKey { inner }
+            | Check::Subfield { inner, .. }
+            | Check::IfOption { inner, .. } => Some(inner),
+            _ => None,
+        }
+    }
+}
+
+/// How "unset" is decided for required/optional/forbidden (spec §2.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Presence {
+    /// A value type: unset when equal to its zero value.
+    Value,
+    /// A pointer: unset when nil.
+    Pointer,
+    /// A slice: unset when empty.
+    Slice,
+    /// A map: unset when empty.
+    Map,
+}
+
+/// Enum membership rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnumSpec {
+    /// Member values, sorted ascending, without duplicates.
+    pub members: Vec<String>,
+    /// Conditional exclusions, in constant declaration order.
+    pub exclusions: Vec<EnumExclusion>,
+}
+
+/// `+k8s:ifEnabled(option)=+k8s:enumExclude` (`exclude_when == true`) or `ifDisabled`
+/// (`false`) on an enum constant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnumExclusion {
+    pub value: String,
+    pub option: String,
+    pub exclude_when: bool,
+}
+
+/// A scalar literal from a tag payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Literal {
+    String(String),
+    Int(i128),
+    Bool(bool),
+}
+
+/// How two list elements are identified as "the same item".
+#[derive(Debug, Clone, PartialEq)]
+pub enum ItemMatch {
+    /// Whole-element `==` (directly comparable elements).
+    Direct,
+    /// Whole-element `Semantic.DeepEqual`.
+    Semantic,
+    /// List-map keys: all key fields equal (pointer keys: both nil, or both set and equal).
+    Keys(Vec<KeyField>),
+}
+
+/// One list-map key field of the element struct.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyField {
+    /// JSON name of the key member.
+    pub name: String,
+    pub access: FieldAccess,
+    /// Shape of the member (a scalar, or a pointer to one).
+    pub shape: ShapeId,
+}
+
+/// Validation calls of one type or field, partitioned as upstream's `run_calls` executes
+/// them: the default cohort first (if any), then named cohorts in order of first appearance;
+/// within a cohort, short-circuit functions first, both groups keeping their order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Calls {
+    pub cohorts: Vec<Cohort>,
+}
+
+impl Calls {
+    /// Partitions `list` (in emission order) into cohorts.
+    pub fn from_ordered(list: Vec<Validation>) -> Calls {
+        let mut cohorts: Vec<Cohort> = Vec::new();
+        let has_default = list.iter().any(|v| v.cohort.is_none());
+        if has_default {
+            cohorts.push(Cohort::default());
+        }
+        for v in list {
+            let idx = match &v.cohort {
+                None => 0,
+                Some(name) => match cohorts
+                    .iter()
+                    .position(|c| c.name.as_deref() == Some(name.as_str()))
+                {
+                    Some(i) => i,
+                    None => {
+                        cohorts.push(Cohort {
+                            name: Some(name.clone()),
+                            ..Cohort::default()
+                        });
+                        cohorts.len() - 1
+                    }
+                },
+            };
+            let cohort = &mut cohorts[idx];
+            if v.short_circuit {
+                cohort.short_circuit.push(v);
+            } else {
+                cohort.regular.push(v);
+            }
+        }
+        Calls { cohorts }
+    }
+
+    /// True when there is nothing to call.
+    pub fn is_empty(&self) -> bool {
+        self.cohorts.is_empty()
+    }
+
+    /// All validations, cohort by cohort, short-circuit ones first.
+    pub fn iter(&self) -> impl Iterator<Item = &Validation> {
+        self.cohorts
+            .iter()
+            .flat_map(|c| c.short_circuit.iter().chain(c.regular.iter()))
+    }
+}
+
+/// One cohort of [`Calls`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Cohort {
+    /// `None` for the default cohort.
+    pub name: Option<String>,
+    /// Short-circuit functions, in order; all run even after one fails.
+    pub short_circuit: Vec<Validation>,
+    /// The other functions, run only if no short-circuit function failed.
+    pub regular: Vec<Validation>,
+}
+
+/// What kind of named type a [`TypeRules`] describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TypeKind {
+    Struct,
+    /// A type definition of a non-struct type (`type X string`, `type L []T`).
+    Typedef,
+}
+
+/// The validation function of one named type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeRules {
+    /// Go type name.
+    pub name: String,
+    /// Import path of the declaring package.
+    pub package: String,
+    /// Package clause name (used where Go prints `%T`).
+    pub package_name: String,
+    pub kind: TypeKind,
+    /// Shape of a value of this type (not a pointer).
+    pub shape: ShapeId,
+    /// Whether calling the function can produce anything (transitively). Callers skip calls
+    /// to types without validations; validating such a root yields no errors.
+    pub has_validations: bool,
+    /// Type-level validations.
+    pub validations: Calls,
+    /// Key and value iterations of a typedef'd map/list (calls of the key/element type's
+    /// function), run after the type-level validations.
+    pub iterations: Vec<Validation>,
+    /// `+k8s:opaqueType`: fields are not descended.
+    pub opaque: bool,
+    /// Field blocks of a struct, in declaration order (fields without anything to run are
+    /// left out).
+    pub fields: Vec<FieldRules>,
+    /// Subresource paths a root accepts (`/` unless `+k8s:isSubresource`), §2.8.
+    pub subresources: Vec<String>,
+}
+
+impl TypeRules {
+    /// `pkg/path.Name`.
+    pub fn qualified_name(&self) -> String {
+        format!("{}.{}", self.package, self.name)
+    }
+}
+
+/// Where a field's runtime path comes from (§2.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldPathRule {
+    /// `parent.Child(name)`.
+    Child(String),
+    /// No JSON name: the parent path itself, or, when the parent path is nil (a field of a
+    /// root object), a single segment with the field's Go type name as upstream renders it.
+    Parent { root_segment: String },
+}
+
+/// The block of one struct field (§4.3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldRules {
+    /// Go field name.
+    pub go_name: String,
+    /// Upstream's JSON name (empty for inline/`-`/`,omitempty` tags).
+    pub json_name: String,
+    /// Where the value lives in the parent's JSON object.
+    pub access: FieldAccess,
+    pub path: FieldPathRule,
+    /// Shape of the field's type (including a pointer).
+    pub shape: ShapeId,
+    /// Ratchet check kind.
+    pub equality: Equality,
+    /// Field-level validations.
+    pub validations: Calls,
+    /// The field type's validation function, if it has validations and the field is not
+    /// opaque.
+    pub type_call: Option<TypeId>,
+    /// Key then value iterations of an unnamed map/list field.
+    pub iterations: Vec<Validation>,
+}
+
+/// A root type selected by the package's `+k8s:validation-gen` filters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RootInfo {
+    pub id: TypeId,
+    /// Go type name (the kind).
+    pub name: String,
+    /// Import path of the package.
+    pub package: String,
+    /// `+groupName=` of the package, if any.
+    pub group: Option<String>,
+    /// Package name (the version).
+    pub version: String,
+    /// Type name.
+    pub kind: String,
+}
+
+/// Everything the backends need: the validation functions of all discovered named types,
+/// the value shapes, and the roots.
+#[derive(Debug, Clone, Default)]
+pub struct RuleSet {
+    pub types: Vec<TypeRules>,
+    pub shapes: Vec<Shape>,
+    pub roots: Vec<RootInfo>,
+    pub(crate) by_name: HashMap<String, TypeId>,
+}
+
+impl RuleSet {
+    /// Finds a type by `Name` or `pkg/path.Name`. A bare name that several packages declare
+    /// resolves to a root if one is named so, else to the first package in import-path order.
+    pub fn find_type(&self, name: &str) -> Option<TypeId> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The root types, in sorted order of their qualified names.
+    pub fn roots(&self) -> impl Iterator<Item = RootInfo> + '_ {
+        self.roots.iter().cloned()
+    }
+
+    /// The root type for `apiVersion` (`group/version` or `version`) and `kind`.
+    pub fn root_for_kind(&self, api_version: &str, kind: &str) -> Option<TypeId> {
+        let (group, version) = match api_version.rsplit_once('/') {
+            Some((g, v)) => (g, v),
+            None => ("", api_version),
+        };
+        self.roots
+            .iter()
+            .find(|r| {
+                r.kind == kind && r.version == version && r.group.as_deref().unwrap_or("") == group
+            })
+            .map(|r| r.id)
+    }
+
+    /// The Go name of a type.
+    pub fn type_name(&self, id: TypeId) -> &str {
+        &self.types[id.0 as usize].name
+    }
+
+    /// The rules of a type.
+    pub fn type_rules(&self, id: TypeId) -> &TypeRules {
+        &self.types[id.0 as usize]
+    }
+
+    /// A shape by id.
+    pub fn shape(&self, id: ShapeId) -> &Shape {
+        &self.shapes[id.0 as usize]
+    }
+}

@@ -1,0 +1,476 @@
+//! Lowering of tags to IR: the per-element context handed to each tag, the result type
+//! (functions, deferred callbacks, opacity), the registry checks (scope, signature) and the
+//! shared state that stateful tags (list metadata, subfield short-circuit inheritance) use.
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use kdv_model::{Comments, Diagnostic, Loc, Package, Severity, SourceFile, SourceSpan, Universe};
+use kdv_tags::{Span, Tag, go_quote};
+
+use crate::gotypes::{Graph, Member, Ty};
+use crate::ir::{Check, Level, ShapeId, Validation};
+use crate::registry::{self, Scope};
+use crate::shapes::Shapes;
+
+/// A tag lowering function.
+pub(crate) type LowerFn =
+    for<'u> fn(&mut Lowerer<'u>, &Ctx<'u>, &Tag) -> Result<Lowered<'u>, LowerError>;
+
+/// Where a tag line is in the source: the file and the location of the first byte of the tag
+/// text (right after the `+`). Spans from `kdv-tags` are relative to that byte.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Site<'u> {
+    pub file: &'u SourceFile,
+    pub loc: Loc,
+}
+
+impl Site<'_> {
+    /// The source span of `span` within the tag text.
+    pub(crate) fn span(&self, span: Span) -> SourceSpan {
+        let start = span.start as u32;
+        let loc = Loc {
+            col: self.loc.col + start,
+            offset: self.loc.offset + start,
+            ..self.loc
+        };
+        SourceSpan::from_loc(
+            self.file,
+            loc,
+            (span.end.saturating_sub(span.start)).max(1) as u32,
+        )
+    }
+}
+
+/// A tag parsed from a comment line, with where it came from.
+#[derive(Debug, Clone)]
+pub(crate) struct SitedTag<'u> {
+    pub tag: Tag,
+    pub site: Option<Site<'u>>,
+}
+
+/// A lowering error: upstream's message and, when known, where it points.
+#[derive(Debug, Clone)]
+pub(crate) struct LowerError {
+    pub message: String,
+    pub span: Option<SourceSpan>,
+    pub severity: Severity,
+}
+
+impl LowerError {
+    /// Prepends `prefix` to the message.
+    pub(crate) fn prefixed(mut self, prefix: &str) -> LowerError {
+        self.message.insert_str(0, prefix);
+        self
+    }
+
+    fn into_diagnostic(self) -> Diagnostic {
+        Diagnostic {
+            severity: self.severity,
+            message: self.message,
+            span: self.span,
+        }
+    }
+}
+
+/// One term of a list-item selector (`k8s:item(key: value)`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SelectorTerm {
+    pub field: String,
+    pub value: String,
+}
+
+/// The element a tag is evaluated for (upstream `validators.Context`).
+#[derive(Debug, Clone)]
+pub(crate) struct Ctx<'u> {
+    pub scope: Scope,
+    /// The type of the element (for fields, the field's type as written).
+    pub ty: Ty,
+    /// Generator path: identifies the element for cross-tag bookkeeping.
+    pub path: String,
+    /// The struct member, for field scope.
+    pub member: Option<Member<'u>>,
+    /// The enclosing type (struct for fields, list/map for values and keys).
+    pub parent_ty: Option<Ty>,
+    /// Selector for list values (`Some(empty)` = all items).
+    pub list_selector: Option<Vec<SelectorTerm>>,
+    /// Constants of the type, for type scope.
+    pub constants: Vec<usize>,
+    /// Stability context from an enclosing `alpha`/`beta`.
+    pub level: Option<Level>,
+    /// Where the tag currently being lowered is written.
+    pub site: Option<Site<'u>>,
+}
+
+impl<'u> Ctx<'u> {
+    /// A context for `scope` on `ty` at `path`.
+    pub(crate) fn new(scope: Scope, ty: Ty, path: String) -> Ctx<'u> {
+        Ctx {
+            scope,
+            ty,
+            path,
+            member: None,
+            parent_ty: None,
+            list_selector: None,
+            constants: Vec::new(),
+            level: None,
+            site: None,
+        }
+    }
+
+    /// An error pointing at `span` of the current tag.
+    pub(crate) fn error(&self, span: Span, message: impl Into<String>) -> LowerError {
+        LowerError {
+            message: message.into(),
+            span: self.site.map(|s| s.span(span)),
+            severity: Severity::Error,
+        }
+    }
+
+    /// An error pointing at the tag's value (or its name when there is no value).
+    pub(crate) fn value_error(&self, tag: &Tag, message: impl Into<String>) -> LowerError {
+        self.error(tag.value_span.unwrap_or(tag.name_span), message)
+    }
+
+    /// An error pointing at the tag's name.
+    pub(crate) fn tag_error(&self, tag: &Tag, message: impl Into<String>) -> LowerError {
+        self.error(tag.name_span, message)
+    }
+}
+
+/// Deferred results go to the element itself or to its parent (the struct of a field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DeferScope {
+    This,
+    Parent,
+}
+
+/// The body of a deferred callback.
+pub(crate) type DeferredFn<'u> =
+    Box<dyn FnOnce(&mut Lowerer<'u>) -> Result<Lowered<'u>, LowerError> + 'u>;
+
+/// A callback run after all tags of an element (and its siblings) are known.
+pub(crate) struct Deferred<'u> {
+    pub scope: DeferScope,
+    pub callback: DeferredFn<'u>,
+}
+
+impl<'u> Deferred<'u> {
+    /// A deferred callback for this context.
+    pub(crate) fn this(
+        f: impl FnOnce(&mut Lowerer<'u>) -> Result<Lowered<'u>, LowerError> + 'u,
+    ) -> Deferred<'u> {
+        Deferred {
+            scope: DeferScope::This,
+            callback: Box::new(f),
+        }
+    }
+}
+
+/// What lowering one or more tags produced (upstream `Validations`).
+#[derive(Default)]
+pub(crate) struct Lowered<'u> {
+    pub functions: Vec<Validation>,
+    pub deferred: Vec<Deferred<'u>>,
+    /// Count of generator comments (they make an element "have validations" upstream).
+    pub comments: usize,
+    pub opaque_type: bool,
+    pub opaque_key: bool,
+    pub opaque_val: bool,
+}
+
+impl<'u> Lowered<'u> {
+    /// A result with one function.
+    pub(crate) fn function(v: Validation) -> Lowered<'u> {
+        Lowered {
+            functions: vec![v],
+            ..Lowered::default()
+        }
+    }
+
+    /// Appends `other`.
+    pub(crate) fn add(&mut self, other: Lowered<'u>) {
+        self.functions.extend(other.functions);
+        self.deferred.extend(other.deferred);
+        self.comments += other.comments;
+        self.opaque_type |= other.opaque_type;
+        self.opaque_key |= other.opaque_key;
+        self.opaque_val |= other.opaque_val;
+    }
+
+    /// Upstream `HasEmitable`.
+    pub(crate) fn has_emitable(&self) -> bool {
+        !self.functions.is_empty() || self.comments > 0 || !self.deferred.is_empty()
+    }
+
+    /// Upstream `Empty`.
+    pub(crate) fn is_empty(&self) -> bool {
+        !self.has_emitable() && !self.opaque_type && !self.opaque_key && !self.opaque_val
+    }
+}
+
+/// A function wrapping each produced validation (given the scope of the deferral it came
+/// from).
+pub(crate) type WrapFn<'u> = Rc<dyn Fn(Validation, DeferScope) -> Validation + 'u>;
+
+/// Applies `wrap` to every function, including those deferred callbacks produce later.
+pub(crate) fn wrap_functions<'u>(v: Lowered<'u>, wrap: WrapFn<'u>) -> Lowered<'u> {
+    wrap_with_scope(v, wrap, DeferScope::This)
+}
+
+fn wrap_with_scope<'u>(v: Lowered<'u>, wrap: WrapFn<'u>, scope: DeferScope) -> Lowered<'u> {
+    let Lowered {
+        functions,
+        deferred,
+        comments,
+        opaque_type,
+        opaque_key,
+        opaque_val,
+    } = v;
+    let functions = functions.into_iter().map(|f| wrap(f, scope)).collect();
+    let deferred = deferred
+        .into_iter()
+        .map(|d| {
+            let wrap = wrap.clone();
+            let scope = d.scope;
+            let callback = d.callback;
+            Deferred {
+                scope,
+                callback: Box::new(move |lw: &mut Lowerer<'u>| {
+                    let inner = callback(lw)?;
+                    Ok(wrap_with_scope(inner, wrap, scope))
+                }),
+            }
+        })
+        .collect();
+    Lowered {
+        functions,
+        deferred,
+        comments,
+        opaque_type,
+        opaque_key,
+        opaque_val,
+    }
+}
+
+/// Prepares a validation for use inside a wrapper: upstream passes argument-less functions
+/// by reference, which drops their stability mark.
+pub(crate) fn inner(mut v: Validation) -> Box<Validation> {
+    if !v.check.takes_extra_args() {
+        v.level = None;
+    }
+    Box::new(v)
+}
+
+/// A wrapper validation around `f`, inheriting its flags; `make` builds the wrapper's check
+/// from the prepared inner validation.
+pub(crate) fn wrap_one(
+    tag: &'static str,
+    f: Validation,
+    make: impl FnOnce(Box<Validation>) -> Check,
+) -> Validation {
+    let (short_circuit, non_error) = (f.short_circuit, f.non_error);
+    Validation {
+        check: make(inner(f)),
+        short_circuit,
+        non_error,
+        cohort: None,
+        level: None,
+        tag,
+    }
+}
+
+/// List semantics recorded by `listType`/`unique`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ListSemantic {
+    Atomic,
+    Set,
+    Map,
+}
+
+/// One list-map key member.
+#[derive(Debug, Clone)]
+pub(crate) struct ListKey<'u> {
+    pub name: String,
+    pub member: Member<'u>,
+}
+
+/// Metadata of one list (field or type), keyed by generator path.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ListMeta<'u> {
+    /// `Some(true)` = single (atomic), `Some(false)` = shared (set/map).
+    pub ownership_single: Option<bool>,
+    pub semantic: Option<ListSemantic>,
+    pub keys: Vec<ListKey<'u>>,
+    pub custom_unique: bool,
+    pub level: Option<Level>,
+}
+
+/// Shared state of one compilation.
+pub(crate) struct Lowerer<'u> {
+    pub g: Graph<'u>,
+    pub shapes: Shapes,
+    pub list_meta: HashMap<String, ListMeta<'u>>,
+    pub lists_generated: HashSet<String>,
+    pub subfield_short_circuits_done: HashSet<String>,
+    /// Types tagged `+k8s:opaqueType` (as `NonPointer(NativeType)`).
+    pub opaque_types: HashSet<Ty>,
+    /// Members tagged `+k8s:opaqueType`, by [`Lowerer::member_key`].
+    pub opaque_members: HashSet<String>,
+    /// Parsed tags of each constant of [`Graph::consts`].
+    pub const_tags: Vec<Vec<Tag>>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<'u> Lowerer<'u> {
+    /// A lowerer for `universe`.
+    pub(crate) fn new(universe: &'u Universe) -> Lowerer<'u> {
+        Lowerer {
+            g: Graph::build(universe),
+            shapes: Shapes::new(),
+            list_meta: HashMap::new(),
+            lists_generated: HashSet::new(),
+            subfield_short_circuits_done: HashSet::new(),
+            opaque_types: HashSet::new(),
+            opaque_members: HashSet::new(),
+            const_tags: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Identifies the member of a field-scope context: its struct type and Go name.
+    pub(crate) fn member_key(&self, ctx: &Ctx<'u>) -> Option<String> {
+        let member = ctx.member.as_ref()?;
+        let parent = ctx.parent_ty.as_ref()?;
+        Some(format!(
+            "{}#{}",
+            self.g.type_string(&self.g.base(parent)),
+            member.name()
+        ))
+    }
+
+    /// Records a diagnostic.
+    pub(crate) fn report(&mut self, e: LowerError) {
+        self.diagnostics.push(e.into_diagnostic());
+    }
+
+    /// The shape of a type.
+    pub(crate) fn shape(&mut self, t: &Ty) -> ShapeId {
+        self.shapes.of(&self.g, t)
+    }
+
+    /// Upstream `ExtractTags`: the registered tags of a comment block, parsed and sorted by
+    /// name (stable). Parse failures are reported and skipped.
+    pub(crate) fn extract_tags(
+        &mut self,
+        pkg: &'u Package,
+        comments: &'u Comments,
+    ) -> Vec<SitedTag<'u>> {
+        let lines: Vec<&str> = comments.lines.iter().map(|l| l.text.as_str()).collect();
+        let mut out = Vec::new();
+        for ext in kdv_tags::extract(lines) {
+            if !registry::is_known_tag(ext.name) {
+                continue;
+            }
+            let line = &comments.lines[ext.line_index];
+            let site = pkg.files.get(line.loc.file as usize).map(|file| Site {
+                file,
+                loc: Loc {
+                    col: line.loc.col + ext.offset as u32,
+                    offset: line.loc.offset + ext.offset as u32,
+                    ..line.loc
+                },
+            });
+            match kdv_tags::parse_tag(ext.text) {
+                Ok(tag) => out.push(SitedTag { tag, site }),
+                Err(e) => self.report(LowerError {
+                    message: format!("failed to parse tags: {}", e.message),
+                    span: site.map(|s| s.span(e.span)),
+                    severity: Severity::Error,
+                }),
+            }
+        }
+        out.sort_by(|a, b| a.tag.name.cmp(&b.tag.name));
+        out
+    }
+
+    /// Upstream `ExtractTagValidations` for top-level tags: each tag is checked and lowered
+    /// in order; a failing tag is reported and contributes nothing.
+    pub(crate) fn lower_tags(&mut self, ctx: &Ctx<'u>, tags: &[SitedTag<'u>]) -> Lowered<'u> {
+        let mut acc = Lowered::default();
+        for t in tags {
+            let mut c = ctx.clone();
+            c.site = t.site;
+            match self.lower_tag(&c, &t.tag) {
+                Ok(v) => acc.add(v),
+                Err(e) => self.report(e),
+            }
+        }
+        acc
+    }
+
+    /// Checks and lowers one tag (top-level or chained).
+    pub(crate) fn lower_tag(
+        &mut self,
+        ctx: &Ctx<'u>,
+        tag: &Tag,
+    ) -> Result<Lowered<'u>, LowerError> {
+        let Some(doc) = registry::tag_doc(&tag.name) else {
+            return Err(ctx.tag_error(tag, format!("unknown tag {}", go_quote(&tag.name))));
+        };
+        let Some(lower) = registry::lower_fn(&tag.name) else {
+            return Err(ctx.tag_error(tag, format!("unknown tag {}", go_quote(&tag.name))));
+        };
+        let quoted = go_quote(doc.name);
+        if !doc.scopes.contains(&ctx.scope) {
+            return Err(ctx.tag_error(
+                tag,
+                format!(
+                    "tag {quoted} cannot be specified on {}",
+                    ctx.scope.description()
+                ),
+            ));
+        }
+        if let Err(msg) = registry::type_check(tag, doc) {
+            return Err(ctx.tag_error(tag, format!("tag {quoted}: {msg}")));
+        }
+        lower(self, ctx, tag).map_err(|e| e.prefixed(&format!("tag {quoted}: ")))
+    }
+
+    /// Runs deferred callbacks until none are left (at most 10 rounds, as upstream), passing
+    /// each result to `sink` with its scope.
+    pub(crate) fn resolve_deferred(
+        &mut self,
+        deferred: Vec<Deferred<'u>>,
+        what: &dyn Fn() -> String,
+        sink: &mut dyn FnMut(DeferScope, Lowered<'u>),
+    ) {
+        let mut pending = deferred;
+        let mut depth = 0;
+        while !pending.is_empty() {
+            depth += 1;
+            if depth > 10 {
+                self.report(LowerError {
+                    message: format!(
+                        "deferred validation recursion depth exceeded 10 for {}",
+                        what()
+                    ),
+                    span: None,
+                    severity: Severity::Error,
+                });
+                return;
+            }
+            let mut next = Vec::new();
+            for d in pending {
+                match (d.callback)(self) {
+                    Ok(mut res) => {
+                        next.append(&mut res.deferred);
+                        sink(d.scope, res);
+                    }
+                    Err(e) => self.report(e),
+                }
+            }
+            pending = next;
+        }
+    }
+}

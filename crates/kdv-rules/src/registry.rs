@@ -1,0 +1,347 @@
+//! The tag registry: what each `+k8s:` tag accepts (scopes, arguments, payload, stability),
+//! its documentation, and the dispatch from a tag name to its lowering function. Docs and
+//! lint are generated from [`catalog`].
+
+use kdv_tags::{Tag, ValueType, go_quote};
+
+use crate::lower::LowerFn;
+use crate::tags;
+
+/// Where a tag is written (upstream `Scope`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scope {
+    /// A type declaration.
+    Type,
+    /// A struct field.
+    Field,
+    /// The values of a list (through `eachVal`/`item`).
+    ListVal,
+    /// The keys of a map (through `eachKey`).
+    MapKey,
+    /// The values of a map (through `eachVal`).
+    MapVal,
+    /// A constant declaration.
+    Const,
+}
+
+impl Scope {
+    /// Upstream's wording, used in `cannot be specified on <scope>`.
+    pub fn description(self) -> &'static str {
+        match self {
+            Scope::Type => "type definitions",
+            Scope::Field => "struct fields",
+            Scope::ListVal => "list values",
+            Scope::MapKey => "map keys",
+            Scope::MapVal => "map values",
+            Scope::Const => "constant values",
+        }
+    }
+}
+
+/// Stability level of a tag (its semantics may change while Alpha/Beta).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stability {
+    Alpha,
+    Beta,
+    Stable,
+}
+
+impl Stability {
+    /// `Alpha`, `Beta` or `Stable`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stability::Alpha => "Alpha",
+            Stability::Beta => "Beta",
+            Stability::Stable => "Stable",
+        }
+    }
+}
+
+/// One documented argument of a tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArgDoc {
+    /// Argument name; empty for the positional argument.
+    pub name: &'static str,
+    /// `String`, `Int` or `Bool`.
+    pub ty: ValueType,
+    pub required: bool,
+    pub description: &'static str,
+}
+
+/// Everything the registry knows about a tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TagDoc {
+    /// Full tag name, e.g. `k8s:minimum`.
+    pub name: &'static str,
+    pub stability: Stability,
+    /// Where the tag may be written.
+    pub scopes: &'static [Scope],
+    /// Documented arguments.
+    pub args: &'static [ArgDoc],
+    /// Arguments with undocumented names are accepted (`k8s:item`).
+    pub accepts_unknown_args: bool,
+    /// Payload type (`ValueType::None` when the tag takes no value).
+    pub payload: ValueType,
+    /// The payload must be given.
+    pub payload_required: bool,
+    /// What the payload means.
+    pub payload_description: &'static str,
+    /// One-paragraph description.
+    pub description: &'static str,
+    /// An example use, as written in a Go comment.
+    pub example: &'static str,
+}
+
+impl TagDoc {
+    /// The documented argument called `name` (empty = positional).
+    pub fn arg(&self, name: &str) -> Option<&ArgDoc> {
+        self.args.iter().find(|a| a.name == name)
+    }
+}
+
+/// Shorthand for the scope list most value tags share.
+pub(crate) const VALUE_SCOPES: &[Scope] = &[
+    Scope::Type,
+    Scope::Field,
+    Scope::ListVal,
+    Scope::MapKey,
+    Scope::MapVal,
+];
+
+/// Every registered tag, sorted by name.
+pub fn catalog() -> &'static [TagDoc] {
+    &CATALOG
+}
+
+/// The documentation of a registered tag.
+pub fn tag_doc(name: &str) -> Option<&'static TagDoc> {
+    CATALOG.iter().find(|d| d.name == name)
+}
+
+/// Whether `name` is a registered validation tag.
+pub fn is_known_tag(name: &str) -> bool {
+    tag_doc(name).is_some()
+}
+
+static CATALOG: [TagDoc; 45] = [
+    tags::levels::ALPHA,
+    tags::levels::BETA,
+    tags::custom_unique::DOC,
+    tags::pending::CUSTOM_VALIDATION,
+    tags::pending::DEPENDENT_FORBIDDEN,
+    tags::pending::DEPENDENT_REQUIRED,
+    tags::each_key::DOC,
+    tags::each_val::DOC,
+    tags::enumeration::DOC,
+    tags::enum_exclude::DOC,
+    tags::required::FORBIDDEN,
+    tags::format::DOC,
+    tags::options::IF_DISABLED,
+    tags::options::IF_ENABLED,
+    tags::pending::IF_MODE,
+    tags::immutable::DOC,
+    tags::pending::ITEM,
+    tags::list_map_key::DOC,
+    tags::list_type::DOC,
+    tags::limits::MAX_BYTES,
+    tags::limits::MAX_ITEMS,
+    tags::limits::MAX_LENGTH,
+    tags::limits::MAX_PROPERTIES,
+    tags::limits::MAXIMUM,
+    tags::limits::MIN_ITEMS,
+    tags::limits::MIN_LENGTH,
+    tags::limits::MIN_PROPERTIES,
+    tags::limits::MINIMUM,
+    tags::pending::MODE_DISCRIMINATOR,
+    tags::pending::MONOTONIC,
+    tags::neq::DOC,
+    tags::opaque::DOC,
+    tags::required::OPTIONAL,
+    tags::required::REQUIRED,
+    tags::subfield::DOC,
+    tags::pending::UNION_DISCRIMINATOR,
+    tags::pending::UNION_MEMBER,
+    tags::unique::DOC,
+    tags::pending::UPDATE,
+    tags::testing::VALIDATE_ERROR,
+    tags::testing::VALIDATE_FALSE,
+    tags::testing::VALIDATE_TRUE,
+    tags::testing::VALIDATE_TRUE_ALPHA,
+    tags::testing::VALIDATE_TRUE_BETA,
+    tags::pending::ZERO_OR_ONE_OF_MEMBER,
+];
+
+/// The lowering function of a registered tag.
+pub(crate) fn lower_fn(name: &str) -> Option<LowerFn> {
+    Some(match name {
+        "k8s:alpha" => tags::levels::lower_alpha,
+        "k8s:beta" => tags::levels::lower_beta,
+        "k8s:customUnique" => tags::custom_unique::lower,
+        "k8s:eachKey" => tags::each_key::lower,
+        "k8s:eachVal" => tags::each_val::lower,
+        "k8s:enum" => tags::enumeration::lower,
+        "k8s:enumExclude" => tags::enum_exclude::lower,
+        "k8s:forbidden" => tags::required::lower_forbidden,
+        "k8s:format" => tags::format::lower,
+        "k8s:ifDisabled" => tags::options::lower_if_disabled,
+        "k8s:ifEnabled" => tags::options::lower_if_enabled,
+        "k8s:immutable" => tags::immutable::lower,
+        "k8s:listMapKey" => tags::list_map_key::lower,
+        "k8s:listType" => tags::list_type::lower,
+        "k8s:maxBytes" => tags::limits::lower_max_bytes,
+        "k8s:maxItems" => tags::limits::lower_max_items,
+        "k8s:maxLength" => tags::limits::lower_max_length,
+        "k8s:maxProperties" => tags::limits::lower_max_properties,
+        "k8s:maximum" => tags::limits::lower_maximum,
+        "k8s:minItems" => tags::limits::lower_min_items,
+        "k8s:minLength" => tags::limits::lower_min_length,
+        "k8s:minProperties" => tags::limits::lower_min_properties,
+        "k8s:minimum" => tags::limits::lower_minimum,
+        "k8s:neq" => tags::neq::lower,
+        "k8s:opaqueType" => tags::opaque::lower,
+        "k8s:optional" => tags::required::lower_optional,
+        "k8s:required" => tags::required::lower_required,
+        "k8s:subfield" => tags::subfield::lower,
+        "k8s:unique" => tags::unique::lower,
+        "k8s:validateError" => tags::testing::lower_validate_error,
+        "k8s:validateFalse" => tags::testing::lower_validate_false,
+        "k8s:validateTrue" | "k8s:validateTrueAlpha" | "k8s:validateTrueBeta" => {
+            tags::testing::lower_validate_true
+        }
+        "k8s:customValidation"
+        | "k8s:dependentForbidden"
+        | "k8s:dependentRequired"
+        | "k8s:ifMode"
+        | "k8s:item"
+        | "k8s:modeDiscriminator"
+        | "k8s:monotonic"
+        | "k8s:unionDiscriminator"
+        | "k8s:unionMember"
+        | "k8s:update"
+        | "k8s:zeroOrOneOfMember" => tags::pending::lower,
+        _ => return None,
+    })
+}
+
+/// Upstream `typeCheck`: the tag's arguments and value against its documented signature.
+/// Arguments are rendered as upstream's `%q` of a `codetags.Arg` prints them
+/// ([`kdv_tags::Arg::to_go_string`]).
+pub(crate) fn type_check(tag: &Tag, doc: &TagDoc) -> Result<(), String> {
+    for doc_arg in doc.args {
+        let found = tag
+            .args
+            .iter()
+            .find(|a| a.name.as_deref().unwrap_or("") == doc_arg.name);
+        match found {
+            Some(arg) => {
+                let got = arg.value.value_type();
+                if got != doc_arg.ty {
+                    return Err(format!(
+                        "argument {} has wrong type: got {}, want {}",
+                        arg.to_go_string(),
+                        got.as_str(),
+                        doc_arg.ty.as_str()
+                    ));
+                }
+            }
+            None if doc_arg.required => {
+                return Err(if doc_arg.name.is_empty() {
+                    format!(
+                        "missing required positional argument of type {}",
+                        doc_arg.ty.as_str()
+                    )
+                } else {
+                    format!(
+                        "missing named argument {} of type {}",
+                        go_quote(doc_arg.name),
+                        doc_arg.ty.as_str()
+                    )
+                });
+            }
+            None => {}
+        }
+    }
+    for arg in &tag.args {
+        let name = arg.name.as_deref().unwrap_or("");
+        if doc.arg(name).is_none() && !doc.accepts_unknown_args {
+            return Err(format!(
+                "unrecognized named argument {}",
+                arg.to_go_string()
+            ));
+        }
+    }
+    let value_type = tag.value_type();
+    if value_type == ValueType::None {
+        if doc.payload_required {
+            return Err(format!(
+                "missing required tag value of type {}",
+                doc.payload.as_str()
+            ));
+        }
+    } else if doc.payload != ValueType::Raw && value_type != doc.payload {
+        return Err(format!(
+            "tag value has wrong type: got {}, want {}",
+            value_type.as_str(),
+            doc.payload.as_str()
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalog_is_sorted_and_dispatchable() {
+        let names: Vec<&str> = catalog().iter().map(|d| d.name).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        assert_eq!(names, sorted);
+        sorted.dedup();
+        assert_eq!(names.len(), sorted.len());
+        for d in catalog() {
+            assert!(lower_fn(d.name).is_some(), "{} has no lowering", d.name);
+            assert!(!d.scopes.is_empty(), "{}", d.name);
+            assert!(!d.description.is_empty(), "{}", d.name);
+            assert!(d.example.contains(d.name), "{}", d.name);
+        }
+    }
+
+    #[test]
+    fn type_check_messages() {
+        let doc = tags::limits::MINIMUM;
+        let tag = kdv_tags::parse_tag("k8s:minimum").unwrap();
+        assert_eq!(
+            type_check(&tag, &doc).unwrap_err(),
+            "missing required tag value of type int"
+        );
+        let tag = kdv_tags::parse_tag("k8s:minimum=\"x\"").unwrap();
+        assert_eq!(
+            type_check(&tag, &doc).unwrap_err(),
+            "tag value has wrong type: got string, want int"
+        );
+        let tag = kdv_tags::parse_tag("k8s:minimum(x)=1").unwrap();
+        assert_eq!(
+            type_check(&tag, &doc).unwrap_err(),
+            "unrecognized named argument \"x\""
+        );
+        let doc = tags::subfield::DOC;
+        let tag = kdv_tags::parse_tag("k8s:subfield=+k8s:required").unwrap();
+        assert_eq!(
+            type_check(&tag, &doc).unwrap_err(),
+            "missing required positional argument of type string"
+        );
+        let tag = kdv_tags::parse_tag("k8s:subfield(1)=+k8s:required").unwrap();
+        assert_eq!(
+            type_check(&tag, &doc).unwrap_err(),
+            "argument 1 has wrong type: got int, want string"
+        );
+        let doc = tags::testing::VALIDATE_FALSE;
+        let tag = kdv_tags::parse_tag("k8s:validateFalse(flags: 1)").unwrap();
+        assert_eq!(
+            type_check(&tag, &doc).unwrap_err(),
+            "argument flags: 1 has wrong type: got int, want string"
+        );
+    }
+}

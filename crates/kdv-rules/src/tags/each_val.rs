@@ -1,0 +1,178 @@
+//! `+k8s:eachVal=+<tag>`, and the element iteration wrappers it shares with discovery.
+
+use std::rc::Rc;
+
+use kdv_tags::{Tag, ValueType};
+
+use super::list_type::{element_equality, key_match, list_elem};
+use crate::gotypes::{Kind, Ty};
+use crate::ir::{Check, Equality, ItemMatch, Validation};
+use crate::lower::{
+    Ctx, Deferred, ListSemantic, LowerError, Lowered, Lowerer, wrap_functions, wrap_one,
+};
+use crate::registry::{Scope, Stability, TagDoc, VALUE_SCOPES};
+
+/// `+k8s:eachVal`.
+pub(crate) const DOC: TagDoc = TagDoc {
+    name: "k8s:eachVal",
+    stability: Stability::Stable,
+    scopes: VALUE_SCOPES,
+    args: &[],
+    accepts_unknown_args: false,
+    payload: ValueType::Tag,
+    payload_required: true,
+    payload_description: "<tag>: the validation to apply to each value",
+    description: "Applies the chained tag to every value of a list or map. On update, values correlated with an unchanged old value (by list-map key, set membership or map key) are skipped.",
+    example: "+k8s:eachVal=+k8s:minLength=1",
+};
+
+/// Lowers `+k8s:eachVal`.
+pub(crate) fn lower<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    let native = lw.g.native(&ctx.ty);
+    let (scope, elem) = match &native {
+        Ty::Slice(e) | Ty::Array(e) => (Scope::ListVal, (**e).clone()),
+        Ty::Map(_, v) => (Scope::MapVal, (**v).clone()),
+        other => {
+            return Err(ctx.tag_error(
+                tag,
+                format!(
+                    "can only be used on list or map types ({})",
+                    lw.g.kind(other).name()
+                ),
+            ));
+        }
+    };
+    let mut elem_ctx = Ctx::new(scope, elem, format!("{}[(vals)]", ctx.path));
+    elem_ctx.parent_ty = Some(ctx.ty.clone());
+    elem_ctx.level = ctx.level;
+    elem_ctx.site = ctx.site;
+    if scope == Scope::ListVal {
+        elem_ctx.list_selector = Some(Vec::new());
+    }
+    let Some(payload) = tag.value_tag() else {
+        return Err(ctx.value_error(tag, "missing validation tag"));
+    };
+    let validations = lw.lower_tag(&elem_ctx, payload)?;
+    let mut result = Lowered {
+        opaque_val: validations.opaque_type,
+        comments: validations.comments,
+        ..Lowered::default()
+    };
+    let Lowered {
+        functions,
+        deferred,
+        ..
+    } = validations;
+    if !functions.is_empty() {
+        // Deferred so that list metadata from tags sorting after eachVal is known.
+        let path = ctx.path.clone();
+        let ty = ctx.ty.clone();
+        result.deferred.push(Deferred::this(move |lw| {
+            Ok(wrap_each_val(
+                lw,
+                &path,
+                &ty,
+                Lowered {
+                    functions,
+                    ..Lowered::default()
+                },
+            ))
+        }));
+    }
+    if !deferred.is_empty() {
+        let path = ctx.path.clone();
+        let ty = ctx.ty.clone();
+        result.deferred.push(Deferred::this(move |lw| {
+            let mut resolved = Lowered::default();
+            for d in deferred {
+                resolved.add((d.callback)(lw)?);
+            }
+            Ok(wrap_each_val(lw, &path, &ty, resolved))
+        }));
+    }
+    if result.is_empty() {
+        return Err(ctx.tag_error(tag, "no validation functions found"));
+    }
+    Ok(result)
+}
+
+/// How list elements correlate with the old list (`match`, `equiv`), from the list metadata
+/// of `path` or else of the list type `ty`.
+pub(crate) fn list_correlation(
+    lw: &mut Lowerer<'_>,
+    path: &str,
+    ty: &Ty,
+) -> (Option<ItemMatch>, Option<Equality>) {
+    let lm = lw
+        .list_meta
+        .get(path)
+        .or_else(|| lw.list_meta.get(&lw.g.type_string(ty)))
+        .cloned();
+    let Some(elem) = list_elem(lw, ty) else {
+        return (None, None);
+    };
+    let eq = element_equality(lw, &elem);
+    match lm.and_then(|lm| lm.semantic.map(|s| (s, lm))) {
+        Some((ListSemantic::Map, lm)) => (Some(key_match(lw, &lm)), Some(eq)),
+        Some((ListSemantic::Set, _)) => (
+            Some(match eq {
+                Equality::Direct => ItemMatch::Direct,
+                Equality::Semantic => ItemMatch::Semantic,
+            }),
+            None,
+        ),
+        _ => (None, None),
+    }
+}
+
+/// Wraps each validation of `v` in the element loop of the list or map `ty` (at `path`).
+pub(crate) fn wrap_each_val<'u>(
+    lw: &mut Lowerer<'u>,
+    path: &str,
+    ty: &Ty,
+    v: Lowered<'u>,
+) -> Lowered<'u> {
+    let native = lw.g.native(ty);
+    let opaque = v.opaque_type;
+    let wrapped = if lw.g.kind(&native) == Kind::Map {
+        let equiv = match &native {
+            Ty::Map(_, e) => element_equality(lw, e),
+            _ => Equality::Semantic,
+        };
+        wrap_functions(
+            v,
+            Rc::new(move |f: Validation, _| {
+                wrap_one(DOC.name, f, |inner| Check::EachMapVal { equiv, inner })
+            }),
+        )
+    } else {
+        let (matching, equiv) = list_correlation(lw, path, ty);
+        wrap_functions(
+            v,
+            Rc::new(move |f: Validation, _| {
+                let matching = matching.clone();
+                wrap_one(DOC.name, f, |inner| Check::EachListVal {
+                    matching,
+                    equiv,
+                    inner,
+                })
+            }),
+        )
+    };
+    Lowered {
+        opaque_val: opaque,
+        ..wrapped
+    }
+}
+
+/// Upstream `ForEachVal`: the element loop calling `f` (a type's validation function).
+pub(crate) fn for_each_val(lw: &mut Lowerer<'_>, path: &str, ty: &Ty, f: Validation) -> Validation {
+    let mut out = wrap_each_val(lw, path, ty, Lowered::function(f)).functions;
+    // One function in, one function out.
+    out.pop()
+        .unwrap_or_else(|| Validation::new(DOC.name, Check::NoNilElements))
+}

@@ -1,0 +1,103 @@
+//! `+k8s:ifEnabled(<option>)=+<tag>` and `+k8s:ifDisabled(<option>)=+<tag>`.
+
+use std::rc::Rc;
+
+use kdv_tags::{Tag, ValueType};
+
+use crate::ir::{Check, Validation};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, wrap_functions, wrap_one};
+use crate::registry::{ArgDoc, Scope, Stability, TagDoc};
+
+const SCOPES: &[Scope] = &[
+    Scope::Type,
+    Scope::Field,
+    Scope::ListVal,
+    Scope::MapKey,
+    Scope::MapVal,
+    Scope::Const,
+];
+
+const ARGS: &[ArgDoc] = &[ArgDoc {
+    name: "",
+    ty: ValueType::String,
+    required: true,
+    description: "<option>: the name of a validation option (feature gate)",
+}];
+
+/// `+k8s:ifEnabled`.
+pub(crate) const IF_ENABLED: TagDoc = TagDoc {
+    name: "k8s:ifEnabled",
+    stability: Stability::Stable,
+    scopes: SCOPES,
+    args: ARGS,
+    accepts_unknown_args: false,
+    payload: ValueType::Tag,
+    payload_required: true,
+    payload_description: "<tag>: the validation to apply when the option is enabled",
+    description: "Applies the chained tag only when the named validation option is enabled. An option the operation does not define is an internal error.",
+    example: "+k8s:ifEnabled(MyFeature)=+k8s:required",
+};
+
+/// `+k8s:ifDisabled`.
+pub(crate) const IF_DISABLED: TagDoc = TagDoc {
+    name: "k8s:ifDisabled",
+    stability: Stability::Stable,
+    scopes: SCOPES,
+    args: ARGS,
+    accepts_unknown_args: false,
+    payload: ValueType::Tag,
+    payload_required: true,
+    payload_description: "<tag>: the validation to apply when the option is disabled",
+    description: "Applies the chained tag only when the named validation option is disabled. An option the operation does not define is an internal error.",
+    example: "+k8s:ifDisabled(MyFeature)=+k8s:forbidden",
+};
+
+fn lower_if<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+    enabled: bool,
+) -> Result<Lowered<'u>, LowerError> {
+    let Some(option) = tag.positional() else {
+        return Err(ctx.tag_error(tag, "missing required option name positional argument"));
+    };
+    let option = option.value.as_str().to_string();
+    let Some(payload) = tag.value_tag() else {
+        return Err(ctx.value_error(tag, "missing validation tag"));
+    };
+    let v = lw.lower_tag(ctx, payload)?;
+    let name = if enabled {
+        IF_ENABLED.name
+    } else {
+        IF_DISABLED.name
+    };
+    Ok(wrap_functions(
+        v,
+        Rc::new(move |f: Validation, _| {
+            let option = option.clone();
+            wrap_one(name, f, |inner| Check::IfOption {
+                option,
+                enabled,
+                inner,
+            })
+        }),
+    ))
+}
+
+/// Lowers `+k8s:ifEnabled`.
+pub(crate) fn lower_if_enabled<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    lower_if(lw, ctx, tag, true)
+}
+
+/// Lowers `+k8s:ifDisabled`.
+pub(crate) fn lower_if_disabled<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    lower_if(lw, ctx, tag, false)
+}
