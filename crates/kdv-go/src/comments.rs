@@ -88,6 +88,20 @@ impl CommentIndex {
         }
     }
 
+    /// gengo's `CommentLines` for something declared on `line`.
+    pub(crate) fn closest_for(
+        &self,
+        line: u32,
+        src: &str,
+        comments: &[RawComment],
+        file: u32,
+    ) -> Comments {
+        self.ending_on(line as i64 - 1)
+            .map_or_else(Comments::default, |g| {
+                comment_lines(src, &comments[g.first..g.end], file)
+            })
+    }
+
     /// gengo's `CommentLines` and `SecondClosestCommentLines` for something declared on
     /// `line`.
     pub(crate) fn doc_for(

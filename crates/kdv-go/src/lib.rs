@@ -8,6 +8,35 @@
 //!
 //! Syntax errors never abort: each becomes a [`Diagnostic`] and parsing resumes at the
 //! next top-level declaration.
+//!
+//! ```
+//! use std::path::PathBuf;
+//! use kdv_model::{ConstValue, TypeRef};
+//!
+//! let src = r#"package v1
+//!
+//! import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+//!
+//! // +k8s:enum
+//! type Phase string
+//!
+//! const PhaseRunning Phase = "Running"
+//!
+//! type Widget struct {
+//!     metav1.TypeMeta `json:",inline"`
+//!     // +k8s:required
+//!     Phase Phase `json:"phase"`
+//! }
+//! "#;
+//! let (pkg, diags) = kdv_go::load_sources("example.com/api/v1", &[(PathBuf::from("types.go"), src.into())]);
+//! assert!(diags.is_empty());
+//! let widget = pkg.type_decl("Widget").unwrap();
+//! let TypeRef::Struct(s) = &widget.def else { unreachable!() };
+//! assert_eq!(s.fields[0].json_name(), None); // embedded, inline
+//! assert_eq!(s.fields[1].json_name(), Some("phase"));
+//! assert_eq!(s.fields[1].doc.lines[0].text, " +k8s:required");
+//! assert_eq!(pkg.consts[0].value, ConstValue::String("Running".into()));
+//! ```
 
 mod build;
 mod comments;
@@ -72,9 +101,20 @@ pub enum LoadError {
 
 /// Parses one file. `file_index` is stored in every [`Loc`]. Since a single file does not
 /// know its package's import path, references to the package's own types get an empty
-/// `NamedRef::package`; [`load_sources`] and the loaders fill in the real path.
+/// `NamedRef::package`; use [`parse_file_in_package`] (or the loaders) to fill it in.
 pub fn parse_file(path: &Path, text: &str, file_index: u32) -> (ParsedFile, Vec<Diagnostic>) {
     parser::parse(path, text, file_index, "")
+}
+
+/// [`parse_file`] for a file of the package with import path `package_path`: references
+/// to the package's own types carry that path.
+pub fn parse_file_in_package(
+    path: &Path,
+    text: &str,
+    file_index: u32,
+    package_path: &str,
+) -> (ParsedFile, Vec<Diagnostic>) {
+    parser::parse(path, text, file_index, package_path)
 }
 
 /// Builds a package from in-memory files (path, text); `package_path` is its import path.

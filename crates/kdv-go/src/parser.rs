@@ -509,6 +509,11 @@ impl Parser<'_> {
             .doc_for(t.line, self.src, &self.comments, self.file)
     }
 
+    fn doc(&self, t: Token) -> Comments {
+        self.index
+            .closest_for(t.line, self.src, &self.comments, self.file)
+    }
+
     /// With `[` current after a type name: does it open a type parameter list rather than
     /// an array length? Go reads `[N]T` and `[P *C]T` as arrays; an identifier followed by
     /// something that cannot continue an expression (`[T any]`, `[K comparable, V any]`,
@@ -805,7 +810,7 @@ impl Parser<'_> {
                 ty = TypeRef::Pointer(Box::new(ty));
             }
             let tag = self.field_tag();
-            let (doc, _) = self.docs(name);
+            let doc = self.doc(name);
             fields.push(Field {
                 name: self.text(name).to_string(),
                 embedded: true,
@@ -824,7 +829,7 @@ impl Parser<'_> {
         let ty = self.parse_type()?;
         let tag = self.field_tag();
         for name in names {
-            let (doc, _) = self.docs(name);
+            let doc = self.doc(name);
             fields.push(Field {
                 name: self.text(name).to_string(),
                 embedded: false,
@@ -969,7 +974,7 @@ impl Parser<'_> {
                     ty: ty.clone(),
                 },
             );
-            let (doc, _) = self.docs(name);
+            let doc = self.doc(name);
             self.out.consts.push(ConstDecl {
                 name: name_text,
                 ty,
