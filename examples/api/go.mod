@@ -1,0 +1,3 @@
+module demo.kdv.dev/api
+
+go 1.22
