@@ -1,1 +1,38 @@
-//! kdv-eval
+//! The interpreter: a [`RuleSet`] × a JSON value (× the old value) × an [`Operation`] →
+//! field errors, exactly as upstream's generated validation functions would report them
+//! (spec §4, §5).
+//!
+//! The traversal follows upstream: a type's function runs its type-level validations
+//! (cohorts, short-circuits), its key/value iterations and then, unless opaque, each field
+//! block — ratchet check, field validations, the field type's function, element loops.
+//! Values are read as Go would decode them: an absent non-pointer field is its zero value,
+//! `null` is nil for pointers and collections. Validating a valid object allocates nothing
+//! (paths are built on the stack); only large lists (more than [`PAIRWISE_LIMIT`] items)
+//! allocate an index for uniqueness and old-item correlation.
+
+mod eval;
+mod list;
+mod value;
+
+use kdv_rules::{RuleSet, TypeId};
+use kdv_runtime::{ErrorList, Operation};
+use serde_json::Value;
+
+pub use list::PAIRWISE_LIMIT;
+
+/// Validates `new` (and, on Update, `old`) as a value of type `ty`. The root is validated
+/// with the nil path and is never ratcheted. A JSON value whose kind cannot be decoded into
+/// the Go type yields one `FieldValueTypeInvalid` error at its path and is not validated
+/// further.
+pub fn validate(
+    rules: &RuleSet,
+    ty: TypeId,
+    op: &Operation,
+    new: &Value,
+    old: Option<&Value>,
+) -> ErrorList {
+    eval::run(rules, ty, op, new, old)
+}
+
+#[cfg(test)]
+mod tests;

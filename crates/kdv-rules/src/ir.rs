@@ -46,8 +46,8 @@ pub enum Shape {
     Pointer(ShapeId),
     /// `[]T`.
     Slice(ShapeId),
-    /// `map[string]T` (only string-based keys are supported).
-    Map(ShapeId),
+    /// `map[K]V` (only string-based keys are supported; `key` is a string shape).
+    Map { key: ShapeId, value: ShapeId },
     /// A struct: its JSON-visible fields.
     Struct(StructShape),
     /// An interface, or a type the compiler could not see (another module, unsupported
@@ -60,7 +60,7 @@ impl Shape {
     pub fn is_nilable(&self) -> bool {
         matches!(
             self,
-            Shape::Pointer(_) | Shape::Slice(_) | Shape::Map(_) | Shape::Any | Shape::Bytes
+            Shape::Pointer(_) | Shape::Slice(_) | Shape::Map { .. } | Shape::Any | Shape::Bytes
         )
     }
 }
@@ -319,13 +319,8 @@ pub struct EnumSpec {
 }
 
 /// `+k8s:ifEnabled(option)=+k8s:enumExclude` (`exclude_when == true`) or `ifDisabled`
-/// (`false`) on an enum constant.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EnumExclusion {
-    pub value: String,
-    pub option: String,
-    pub exclude_when: bool,
-}
+/// (`false`) on an enum constant (the runtime's type, so backends pass it through).
+pub use kdv_runtime::check::EnumExclusion;
 
 /// A scalar literal from a tag payload.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -64,7 +64,10 @@ impl Shapes {
                             Shape::Slice(self.of(g, e))
                         }
                     }
-                    Ty::Map(_, v) => Shape::Map(self.of(g, v)),
+                    Ty::Map(k, v) => Shape::Map {
+                        key: self.of(g, k),
+                        value: self.of(g, v),
+                    },
                     Ty::Struct(a) => {
                         let members = g.anon[*a].members.clone();
                         Shape::Struct(self.struct_shape(g, &members))

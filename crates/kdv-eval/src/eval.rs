@@ -1,0 +1,616 @@
+//! The traversal: type functions, field blocks, `run_calls` and the checks.
+
+use kdv_rules::{
+    Calls, Check, FieldPathRule, FieldRules, Level, Literal, Presence, RuleSet, Shape, ShapeId,
+    TypeId, TypeKind, Validation,
+};
+use kdv_runtime::check;
+use kdv_runtime::{BadValue, ErrorList, ErrorListExt, FieldError, Operation, PathRef};
+use serde_json::Value;
+
+use crate::list;
+use crate::value::{
+    MAX_DEPTH, Val, as_bool, as_int, as_str, deep_equal, deref, expected, field, is_zero,
+    json_kind, kind_ok, len, normalize,
+};
+
+pub(crate) struct Eval<'r> {
+    pub rules: &'r RuleSet,
+    pub op: &'r Operation,
+    pub out: ErrorList,
+    depth: usize,
+    too_deep: bool,
+}
+
+/// Whether `path` (e.g. `/status`) is the operation's subresource path, without building it.
+fn subresource_is(op: &Operation, path: &str) -> bool {
+    if op.subresources.is_empty() {
+        return path == "/";
+    }
+    let Some(rest) = path.strip_prefix('/') else {
+        return false;
+    };
+    let mut parts = rest.split('/');
+    for s in &op.subresources {
+        if parts.next() != Some(s.as_str()) {
+            return false;
+        }
+    }
+    parts.next().is_none()
+}
+
+pub(crate) fn run(
+    rules: &RuleSet,
+    ty: TypeId,
+    op: &Operation,
+    new: &Value,
+    old: Option<&Value>,
+) -> ErrorList {
+    let mut ev = Eval {
+        rules,
+        op,
+        out: Vec::new(),
+        depth: 0,
+        too_deep: false,
+    };
+    let t = rules.type_rules(ty);
+    let root = PathRef::Nil;
+    let new_val = normalize(rules, t.shape, Some(new));
+    ev.type_check(t.shape, new_val, &root, 0);
+    if !t.has_validations {
+        return ev.out;
+    }
+    if !t.subresources.is_empty() && !t.subresources.iter().any(|s| subresource_is(op, s)) {
+        let prefix = if rules.shape(t.shape).is_nilable() && t.kind == TypeKind::Typedef {
+            ""
+        } else {
+            "*"
+        };
+        ev.out.push(FieldError::internal(
+            &root,
+            format!(
+                "no validation found for {prefix}{}.{}, subresource: {}",
+                t.package_name,
+                t.name,
+                op.subresource_path()
+            ),
+        ));
+        return ev.out;
+    }
+    if !kind_ok(rules, t.shape, new_val) {
+        return ev.out;
+    }
+    let old_val = match old {
+        None | Some(Value::Null) => Val::Nil,
+        Some(v) if kind_ok(rules, t.shape, Val::Json(v)) => Val::Json(v),
+        Some(_) => Val::Nil,
+    };
+    ev.validate_type(ty, &root, new_val, old_val);
+    ev.out
+}
+
+impl<'r> Eval<'r> {
+    /// The decoding pass: one `FieldValueTypeInvalid` per JSON value of the wrong kind.
+    fn type_check(&mut self, shape: ShapeId, v: Val<'_>, path: &PathRef<'_>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let Val::Json(j) = v else {
+            return;
+        };
+        if j.is_null() {
+            return;
+        }
+        let rules = self.rules;
+        if !kind_ok(rules, shape, v) {
+            let detail = format!("expected {}, got {}", expected(rules, shape), json_kind(j));
+            self.out.push(FieldError::type_invalid(
+                path,
+                BadValue::Json(j.clone()),
+                detail,
+            ));
+            return;
+        }
+        match rules.shape(shape) {
+            Shape::Pointer(e) => self.type_check(*e, v, path, depth + 1),
+            Shape::Slice(e) => {
+                for (i, x) in v.array().iter().enumerate() {
+                    let p = path.index(i);
+                    self.type_check(*e, Val::Json(x), &p, depth + 1);
+                }
+            }
+            Shape::Map { value, .. } => {
+                if let Some(m) = v.object() {
+                    for (k, x) in m {
+                        let p = path.key(k);
+                        self.type_check(*value, Val::Json(x), &p, depth + 1);
+                    }
+                }
+            }
+            Shape::Struct(st) => {
+                let Some(obj) = v.object() else { return };
+                for f in &st.fields {
+                    match &f.access {
+                        kdv_rules::FieldAccess::Key(k) => {
+                            if let Some(x) = obj.get(k.as_str()) {
+                                let p = path.child(k);
+                                self.type_check(f.shape, Val::Json(x), &p, depth + 1);
+                            }
+                        }
+                        kdv_rules::FieldAccess::Inline { .. } => {
+                            self.type_check(f.shape, v, path, depth + 1)
+                        }
+                        kdv_rules::FieldAccess::Skip => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn enter(&mut self, path: &PathRef<'_>) -> bool {
+        if self.depth >= MAX_DEPTH {
+            if !self.too_deep {
+                self.too_deep = true;
+                self.out.push(FieldError::internal(
+                    path,
+                    "value nesting exceeds the validation depth limit",
+                ));
+            }
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    /// A type's validation function (`Validate_T`).
+    pub(crate) fn validate_type(
+        &mut self,
+        id: TypeId,
+        path: &PathRef<'_>,
+        v: Val<'_>,
+        old: Val<'_>,
+    ) {
+        let rules = self.rules;
+        let t = rules.type_rules(id);
+        if !t.has_validations || !self.enter(path) {
+            return;
+        }
+        if self.run_calls(&t.validations, path, t.shape, v, old) {
+            for it in &t.iterations {
+                self.call_marked(it, path, t.shape, v, old);
+            }
+            // A nil struct is not descended (upstream would dereference nil).
+            if !(t.opaque || (t.kind == TypeKind::Struct && v.is_nil())) {
+                for f in &t.fields {
+                    self.field_block(f, path, v, old);
+                }
+            }
+        }
+        self.depth -= 1;
+    }
+
+    /// One struct field's block (§4.3).
+    fn field_block(
+        &mut self,
+        f: &FieldRules,
+        parent_path: &PathRef<'_>,
+        parent: Val<'_>,
+        parent_old: Val<'_>,
+    ) {
+        let rules = self.rules;
+        let v = field(rules, parent, &f.access, f.shape);
+        if !kind_ok(rules, f.shape, v) {
+            return;
+        }
+        let correlated = !parent_old.is_nil();
+        let old = if correlated {
+            let o = field(rules, parent_old, &f.access, f.shape);
+            if kind_ok(rules, f.shape, o) {
+                o
+            } else {
+                Val::Nil
+            }
+        } else {
+            Val::Nil
+        };
+        if correlated && self.op.is_update() && deep_equal(rules, f.shape, v, old) {
+            return;
+        }
+        let nil = PathRef::Nil;
+        let path = match &f.path {
+            FieldPathRule::Child(name) => parent_path.child(name),
+            FieldPathRule::Parent { root_segment } => {
+                if parent_path.is_nil() {
+                    nil.child(root_segment)
+                } else {
+                    *parent_path
+                }
+            }
+        };
+        if !self.run_calls(&f.validations, &path, f.shape, v, old) {
+            return;
+        }
+        if let Some(tid) = f.type_call {
+            self.validate_type(tid, &path, v, old);
+        }
+        for it in &f.iterations {
+            self.call_marked(it, &path, f.shape, v, old);
+        }
+    }
+
+    /// `run_calls`: cohorts in order; within a cohort all short-circuit validations run
+    /// first, then (if none failed) the others. Returns false when a default-cohort
+    /// short-circuit failed (the caller stops).
+    fn run_calls(
+        &mut self,
+        calls: &Calls,
+        path: &PathRef<'_>,
+        shape: ShapeId,
+        v: Val<'_>,
+        old: Val<'_>,
+    ) -> bool {
+        for cohort in &calls.cohorts {
+            let mut early = false;
+            for val in &cohort.short_circuit {
+                let start = self.out.len();
+                self.call_marked(val, path, shape, v, old);
+                if self.out.len() > start {
+                    early = true;
+                    if val.non_error {
+                        self.out.truncate(start);
+                    } else {
+                        self.out[start..].mark_short_circuit();
+                    }
+                }
+            }
+            if early {
+                if cohort.name.is_none() {
+                    return false;
+                }
+                continue;
+            }
+            for val in &cohort.regular {
+                let start = self.out.len();
+                self.call_marked(val, path, shape, v, old);
+                if val.non_error {
+                    self.out.truncate(start);
+                }
+            }
+        }
+        true
+    }
+
+    /// Calls a wrapped validation (inside an element loop) with its stability mark.
+    pub(crate) fn call_inner(
+        &mut self,
+        val: &Validation,
+        path: &PathRef<'_>,
+        shape: ShapeId,
+        v: Val<'_>,
+        old: Val<'_>,
+    ) {
+        self.call_marked(val, path, shape, v, old);
+    }
+
+    /// Calls a validation and applies its stability mark to what it returned.
+    fn call_marked(
+        &mut self,
+        val: &Validation,
+        path: &PathRef<'_>,
+        shape: ShapeId,
+        v: Val<'_>,
+        old: Val<'_>,
+    ) {
+        let start = self.out.len();
+        self.call(val, path, shape, v, old);
+        match val.level {
+            Some(Level::Alpha) => {
+                self.out[start..].mark_alpha();
+            }
+            Some(Level::Beta) => {
+                self.out[start..].mark_beta();
+            }
+            None => {}
+        }
+    }
+
+    fn is_set(&self, p: Presence, shape: ShapeId, v: Val<'_>) -> bool {
+        match p {
+            Presence::Pointer => !v.is_nil(),
+            Presence::Slice | Presence::Map => len(self.rules, shape, v) > 0,
+            Presence::Value => !is_zero(self.rules, shape, v),
+        }
+    }
+
+    /// Whether the (dereferenced) shape is a named string type.
+    fn named_string(&self, shape: ShapeId) -> bool {
+        matches!(
+            self.rules.shape(deref(self.rules, shape)),
+            Shape::String { named: true }
+        )
+    }
+
+    /// Go prints values of named string types JSON-encoded: retype string bad values of the
+    /// errors appended since `start`.
+    fn retype_named(&mut self, start: usize, shape: ShapeId) {
+        if !self.named_string(shape) {
+            return;
+        }
+        for e in &mut self.out[start..] {
+            if let BadValue::String(s) = &mut e.bad_value {
+                let s = std::mem::take(s);
+                e.bad_value = BadValue::named_string(s);
+            }
+        }
+    }
+
+    /// Executes one check.
+    fn call(
+        &mut self,
+        val: &Validation,
+        path: &PathRef<'_>,
+        shape: ShapeId,
+        v: Val<'_>,
+        old: Val<'_>,
+    ) {
+        let rules = self.rules;
+        let out_start = self.out.len();
+        match &val.check {
+            Check::Required(p) => {
+                if !self.is_set(*p, shape, v) {
+                    check::required(path, &mut self.out);
+                }
+            }
+            Check::Optional(p) => {
+                if !self.is_set(*p, shape, v) {
+                    check::optional_unset(path, &mut self.out);
+                }
+            }
+            Check::Forbidden(p) => {
+                if self.is_set(*p, shape, v) {
+                    check::forbidden(path, &mut self.out);
+                }
+            }
+            Check::Minimum(bound) | Check::Maximum(bound) => {
+                let Shape::Int(kind) = rules.shape(deref(rules, shape)) else {
+                    return;
+                };
+                let Some(x) = as_int(v, *kind) else { return };
+                let is_min = matches!(val.check, Check::Minimum(_));
+                if kind.signed {
+                    let (x, b) = (
+                        x as i64,
+                        (*bound).clamp(i64::MIN as i128, i64::MAX as i128) as i64,
+                    );
+                    if is_min {
+                        check::minimum_int(path, x, b, &mut self.out);
+                    } else {
+                        check::maximum_int(path, x, b, &mut self.out);
+                    }
+                } else {
+                    let (x, b) = (x as u64, (*bound).clamp(0, u64::MAX as i128) as u64);
+                    if is_min {
+                        check::minimum_uint(path, x, b, &mut self.out);
+                    } else {
+                        check::maximum_uint(path, x, b, &mut self.out);
+                    }
+                }
+            }
+            Check::MinLength(n) | Check::MaxLength(n) | Check::MaxBytes(n) => {
+                let Some(s) = as_str(v) else { return };
+                match val.check {
+                    Check::MinLength(_) => check::min_length(path, s, *n, &mut self.out),
+                    Check::MaxLength(_) => check::max_length(path, s, *n, &mut self.out),
+                    _ => check::max_bytes(path, s, *n, &mut self.out),
+                }
+                self.retype_named(out_start, shape);
+            }
+            Check::MinItems(n) => check::min_items(path, len(rules, shape, v), *n, &mut self.out),
+            Check::MaxItems(n) => check::max_items(path, len(rules, shape, v), *n, &mut self.out),
+            Check::MinProperties(n) => {
+                check::min_properties(path, len(rules, shape, v), *n, &mut self.out)
+            }
+            Check::MaxProperties(n) => {
+                if !v.is_nil() {
+                    check::max_properties(path, len(rules, shape, v), *n, &mut self.out);
+                }
+            }
+            Check::Format(f) => {
+                let Some(s) = as_str(v) else { return };
+                if self.named_string(shape) {
+                    kdv_runtime::validate_format_named(*f, path, s, &mut self.out);
+                } else {
+                    kdv_runtime::validate_format(*f, path, s, &mut self.out);
+                }
+            }
+            Check::Enum(spec) => {
+                let Some(s) = as_str(v) else { return };
+                check::enum_value(
+                    path,
+                    s,
+                    &spec.members,
+                    &spec.exclusions,
+                    self.op,
+                    &mut self.out,
+                );
+            }
+            Check::Neq(lit) => self.neq(lit, path, shape, v),
+            Check::Immutable => check::immutable(path, self.op, &mut self.out),
+            Check::Fixed { pass, message } => {
+                check::fixed_result(
+                    path,
+                    || bad_value_nilable(rules, shape, v),
+                    *pass,
+                    message,
+                    &mut self.out,
+                );
+            }
+            Check::Unique(matching) => {
+                list::unique(self, matching, path, shape, v);
+            }
+            Check::NoNilElements => {
+                for (i, x) in v.array().iter().enumerate() {
+                    if x.is_null() {
+                        check::nil_list_item(&path.index(i), &mut self.out);
+                    }
+                }
+            }
+            Check::EachListVal {
+                matching,
+                equiv,
+                inner,
+            } => {
+                list::each_list_val(
+                    self,
+                    matching.as_ref(),
+                    equiv.is_some(),
+                    inner,
+                    path,
+                    shape,
+                    v,
+                    old,
+                );
+            }
+            Check::EachMapVal { inner, .. } => {
+                let Shape::Map { value, .. } = rules.shape(shape) else {
+                    return;
+                };
+                let Some(m) = v.object() else { return };
+                let old_map = old.object();
+                for (k, x) in m {
+                    let nv = normalize(rules, *value, Some(x));
+                    let ov = old_map.and_then(|o| o.get(k));
+                    if let Some(ov) = ov {
+                        let ov = normalize(rules, *value, Some(ov));
+                        if self.op.is_update() && deep_equal(rules, *value, nv, ov) {
+                            continue;
+                        }
+                        let p = path.key(k);
+                        self.call_marked(inner, &p, *value, nv, ov);
+                    } else {
+                        let p = path.key(k);
+                        self.call_marked(inner, &p, *value, nv, Val::Nil);
+                    }
+                }
+            }
+            Check::EachMapKey { inner } => {
+                let Shape::Map { key, .. } = rules.shape(shape) else {
+                    return;
+                };
+                let Some(m) = v.object() else { return };
+                let old_map = old.object();
+                for k in m.keys() {
+                    if self.op.is_update() && old_map.is_some_and(|o| o.contains_key(k)) {
+                        continue;
+                    }
+                    self.call_marked(inner, path, *key, Val::Key(k), Val::Nil);
+                }
+            }
+            Check::Subfield {
+                name,
+                access,
+                shape: sub_shape,
+                inner,
+                ..
+            } => {
+                // A nil struct has no members (upstream would dereference nil).
+                if v.is_nil() {
+                    return;
+                }
+                let nv = field(rules, v, access, *sub_shape);
+                let ov = if old.is_nil() {
+                    Val::Nil
+                } else {
+                    field(rules, old, access, *sub_shape)
+                };
+                if self.op.is_update() && !old.is_nil() && deep_equal(rules, *sub_shape, nv, ov) {
+                    return;
+                }
+                if !kind_ok(rules, *sub_shape, nv) {
+                    return;
+                }
+                let p = path.child(name);
+                self.call_marked(inner, &p, *sub_shape, nv, ov);
+            }
+            Check::IfOption {
+                option,
+                enabled,
+                inner,
+            } => {
+                if check::if_option(path, self.op, option, *enabled, &mut self.out) {
+                    self.call_marked(inner, path, shape, v, old);
+                }
+            }
+            Check::CallType(id) => self.validate_type(*id, path, v, old),
+        }
+    }
+
+    fn neq(&mut self, lit: &Literal, path: &PathRef<'_>, shape: ShapeId, v: Val<'_>) {
+        let rules = self.rules;
+        match (lit, rules.shape(deref(rules, shape))) {
+            (Literal::String(d), Shape::String { named }) => {
+                let Some(s) = as_str(v) else { return };
+                if *named {
+                    check::neq_named_string(path, s, d, &mut self.out);
+                } else {
+                    check::neq_string(path, s, d, &mut self.out);
+                }
+            }
+            (Literal::Bool(d), Shape::Bool) => {
+                if let Some(b) = as_bool(v) {
+                    check::neq_bool(path, b, *d, &mut self.out);
+                }
+            }
+            (Literal::Int(d), Shape::Int(kind)) => {
+                let Some(x) = as_int(v, *kind) else { return };
+                if kind.signed {
+                    if let Ok(d) = i64::try_from(*d) {
+                        check::neq_int(path, x as i64, d, &mut self.out);
+                    }
+                } else if let Ok(d) = u64::try_from(*d) {
+                    check::neq_uint(path, x as u64, d, &mut self.out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The bad value of a `validateFalse` error: the nilable value, JSON-encoded as Go prints a
+/// pointer (nil → `null`).
+fn bad_value_nilable(rules: &RuleSet, shape: ShapeId, v: Val<'_>) -> BadValue {
+    match v {
+        Val::Nil => BadValue::Null,
+        Val::Json(j) => BadValue::Json(j.clone()),
+        Val::Key(k) => BadValue::Json(Value::String(k.to_string())),
+        Val::Zero => BadValue::Json(zero_json(rules, shape)),
+    }
+}
+
+fn zero_json(rules: &RuleSet, shape: ShapeId) -> Value {
+    match rules.shape(deref(rules, shape)) {
+        Shape::String { .. } | Shape::Bytes => Value::String(String::new()),
+        Shape::Bool => Value::Bool(false),
+        Shape::Int(_) | Shape::Float(_) => Value::from(0),
+        Shape::Struct(_) => Value::Object(Default::default()),
+        _ => Value::Null,
+    }
+}
+
+/// The bad value of an element (duplicates): scalars as Go prints their type, others as
+/// JSON.
+pub(crate) fn bad_value_elem(rules: &RuleSet, shape: ShapeId, v: Val<'_>) -> BadValue {
+    match (rules.shape(shape), v) {
+        (Shape::String { named: false }, _) => {
+            BadValue::String(as_str(v).unwrap_or_default().to_string())
+        }
+        (Shape::Bool, _) => BadValue::Bool(as_bool(v).unwrap_or(false)),
+        (Shape::Int(k), _) => match as_int(v, *k) {
+            Some(i) if k.signed => BadValue::Int(i as i64),
+            Some(i) => BadValue::Uint(i as u64),
+            None => BadValue::Null,
+        },
+        _ => bad_value_nilable(rules, shape, v),
+    }
+}

@@ -1,0 +1,442 @@
+//! JSON values seen as Go would decode them into a given [`Shape`]: zero values for absent
+//! non-pointer fields, nil for absent pointers and collections, typed scalar reads, kind
+//! checks, and `Semantic.DeepEqual` — all without allocating.
+
+use std::hash::{Hash, Hasher};
+
+use kdv_rules::{FieldAccess, IntKind, RuleSet, Shape, ShapeId};
+use serde_json::{Map, Value};
+
+/// Recursion limit for walking values (deeper input is compared structurally / not walked).
+pub(crate) const MAX_DEPTH: usize = 512;
+
+/// A Go value in nilable form.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Val<'a> {
+    /// Nil (pointer, slice, map, interface), or absent (no old value).
+    Nil,
+    /// The zero value of a non-nilable type (present).
+    Zero,
+    /// A decoded JSON value (for a pointer: the non-nil pointee).
+    Json(&'a Value),
+    /// A map key (a string).
+    Key(&'a str),
+}
+
+impl<'a> Val<'a> {
+    /// Whether the value is nil/absent.
+    pub(crate) fn is_nil(self) -> bool {
+        matches!(self, Val::Nil)
+    }
+
+    /// The JSON object of a struct value (`None` for zero, nil, or a mismatched kind).
+    pub(crate) fn object(self) -> Option<&'a Map<String, Value>> {
+        match self {
+            Val::Json(Value::Object(m)) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The elements of a list value (empty for nil/zero/mismatch).
+    pub(crate) fn array(self) -> &'a [Value] {
+        match self {
+            Val::Json(Value::Array(a)) => a,
+            _ => &[],
+        }
+    }
+}
+
+/// The value of `shape` decoded from an optional JSON value: absent or `null` is nil for
+/// nilable shapes and the zero value otherwise.
+#[inline]
+pub(crate) fn normalize<'a>(rules: &RuleSet, shape: ShapeId, v: Option<&'a Value>) -> Val<'a> {
+    match v {
+        None | Some(Value::Null) => {
+            if rules.shape(shape).is_nilable() {
+                Val::Nil
+            } else {
+                Val::Zero
+            }
+        }
+        Some(v) => Val::Json(v),
+    }
+}
+
+/// Reads a struct field from a struct value (nil struct → the field's absent value).
+#[inline]
+pub(crate) fn field<'a>(
+    rules: &RuleSet,
+    parent: Val<'a>,
+    access: &FieldAccess,
+    shape: ShapeId,
+) -> Val<'a> {
+    let Some(obj) = parent.object() else {
+        return normalize(rules, shape, None);
+    };
+    match access {
+        FieldAccess::Key(k) => normalize(rules, shape, obj.get(k.as_str())),
+        FieldAccess::Inline { keys } => {
+            if matches!(rules.shape(shape), Shape::Pointer(_))
+                && !keys.iter().any(|k| obj.contains_key(k.as_str()))
+            {
+                Val::Nil
+            } else {
+                parent
+            }
+        }
+        FieldAccess::Skip => normalize(rules, shape, None),
+    }
+}
+
+/// The shape under any pointers.
+#[inline]
+pub(crate) fn deref(rules: &RuleSet, mut shape: ShapeId) -> ShapeId {
+    let mut guard = 0;
+    while let Shape::Pointer(e) = rules.shape(shape) {
+        shape = *e;
+        guard += 1;
+        if guard > 8 {
+            break;
+        }
+    }
+    shape
+}
+
+/// A string value (zero → `""`); `None` when nil or not a string.
+#[inline]
+pub(crate) fn as_str(v: Val<'_>) -> Option<&str> {
+    match v {
+        Val::Zero => Some(""),
+        Val::Json(Value::String(s)) => Some(s),
+        Val::Key(k) => Some(k),
+        _ => None,
+    }
+}
+
+/// A bool value (zero → `false`).
+#[inline]
+pub(crate) fn as_bool(v: Val<'_>) -> Option<bool> {
+    match v {
+        Val::Zero => Some(false),
+        Val::Json(Value::Bool(b)) => Some(*b),
+        _ => None,
+    }
+}
+
+/// An integer value of `kind` (zero → 0); `None` when nil, not an integer, or out of range.
+#[inline]
+pub(crate) fn as_int(v: Val<'_>, kind: IntKind) -> Option<i128> {
+    let n = match v {
+        Val::Zero => return Some(0),
+        Val::Json(Value::Number(n)) => n,
+        _ => return None,
+    };
+    let i = if let Some(i) = n.as_i64() {
+        i128::from(i)
+    } else {
+        i128::from(n.as_u64()?)
+    };
+    (kind.min()..=kind.max()).contains(&i).then_some(i)
+}
+
+/// A float value (zero → 0.0).
+#[inline]
+pub(crate) fn as_f64(v: Val<'_>) -> Option<f64> {
+    match v {
+        Val::Zero => Some(0.0),
+        Val::Json(Value::Number(n)) => n.as_f64(),
+        _ => None,
+    }
+}
+
+/// Length of a list, map or `[]byte` value (nil → 0).
+pub(crate) fn len(rules: &RuleSet, shape: ShapeId, v: Val<'_>) -> usize {
+    match (rules.shape(deref(rules, shape)), v) {
+        (Shape::Bytes, Val::Json(Value::String(s))) => base64_decoded_len(s),
+        (_, Val::Json(Value::Array(a))) => a.len(),
+        (_, Val::Json(Value::Object(m))) => m.len(),
+        _ => 0,
+    }
+}
+
+/// Whether `v` is the zero value of `shape` (nil counts as zero).
+pub(crate) fn is_zero(rules: &RuleSet, shape: ShapeId, v: Val<'_>) -> bool {
+    match v {
+        Val::Nil | Val::Zero => true,
+        _ => deep_equal(rules, shape, v, Val::Zero),
+    }
+}
+
+/// Human name of a JSON value's kind.
+pub(crate) fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// What a shape expects, for type errors.
+pub(crate) fn expected(rules: &RuleSet, shape: ShapeId) -> String {
+    match rules.shape(shape) {
+        Shape::String { .. } => "string".into(),
+        Shape::Bool => "boolean".into(),
+        Shape::Int(k) => format!("integer in range [{}, {}]", k.min(), k.max()),
+        Shape::Float(_) => "number".into(),
+        Shape::Bytes => "base64-encoded string".into(),
+        Shape::Pointer(e) => expected(rules, *e),
+        Shape::Slice(_) => "array".into(),
+        Shape::Map { .. } | Shape::Struct(_) => "object".into(),
+        Shape::Any => "any value".into(),
+    }
+}
+
+/// Whether the (non-null) JSON value has the kind `shape` decodes.
+pub(crate) fn kind_ok(rules: &RuleSet, shape: ShapeId, v: Val<'_>) -> bool {
+    let Val::Json(j) = v else {
+        return true;
+    };
+    if j.is_null() {
+        return true;
+    }
+    match rules.shape(shape) {
+        Shape::String { .. } => j.is_string(),
+        Shape::Bool => j.is_boolean(),
+        Shape::Int(k) => as_int(v, *k).is_some(),
+        Shape::Float(_) => j.is_number(),
+        Shape::Bytes => matches!(j, Value::String(s) if is_base64(s)),
+        Shape::Pointer(e) => kind_ok(rules, *e, v),
+        Shape::Slice(_) => j.is_array(),
+        Shape::Map { .. } | Shape::Struct(_) => j.is_object(),
+        Shape::Any => true,
+    }
+}
+
+fn b64_value(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
+}
+
+/// Go `base64.StdEncoding` validity (padding required; CR/LF ignored).
+pub(crate) fn is_base64(s: &str) -> bool {
+    let mut n = 0usize;
+    let mut pad = 0usize;
+    for b in s.bytes() {
+        match b {
+            b'\r' | b'\n' => continue,
+            b'=' => pad += 1,
+            _ if pad > 0 => return false,
+            _ if b64_value(b) => {}
+            _ => return false,
+        }
+        n += 1;
+    }
+    n.is_multiple_of(4) && pad <= 2
+}
+
+fn base64_decoded_len(s: &str) -> usize {
+    let n = s.bytes().filter(|b| !matches!(b, b'\r' | b'\n')).count();
+    let pad = s.bytes().rev().take_while(|&b| b == b'=').count().min(2);
+    (n / 4 * 3).saturating_sub(pad)
+}
+
+/// `Semantic.DeepEqual` (and `==` on the nilable form, which agrees on these shapes) under
+/// the Go type described by `shape`: nil and empty collections are equal, an absent field is
+/// its zero value, numbers compare as the Go type holds them.
+pub(crate) fn deep_equal(rules: &RuleSet, shape: ShapeId, a: Val<'_>, b: Val<'_>) -> bool {
+    eq_at(rules, shape, a, b, 0)
+}
+
+fn eq_at(rules: &RuleSet, shape: ShapeId, a: Val<'_>, b: Val<'_>, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return json_eq(a, b);
+    }
+    match rules.shape(shape) {
+        Shape::Pointer(e) => match (a.is_nil(), b.is_nil()) {
+            (true, true) => true,
+            (false, false) => eq_at(rules, *e, a, b, depth + 1),
+            _ => false,
+        },
+        Shape::String { .. } => match (as_str(a), as_str(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => json_eq(a, b),
+        },
+        Shape::Bool => match (as_bool(a), as_bool(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => json_eq(a, b),
+        },
+        Shape::Int(k) => match (as_int(a, *k), as_int(b, *k)) {
+            (Some(x), Some(y)) => x == y,
+            _ => json_eq(a, b),
+        },
+        Shape::Float(bits) => match (as_f64(a), as_f64(b)) {
+            (Some(x), Some(y)) => {
+                if *bits == 32 {
+                    (x as f32) == (y as f32)
+                } else {
+                    x == y
+                }
+            }
+            _ => json_eq(a, b),
+        },
+        Shape::Bytes => bytes_text(a) == bytes_text(b),
+        Shape::Slice(e) => {
+            let (xa, xb) = (a.array(), b.array());
+            xa.len() == xb.len()
+                && xa.iter().zip(xb).all(|(x, y)| {
+                    eq_at(
+                        rules,
+                        *e,
+                        normalize(rules, *e, Some(x)),
+                        normalize(rules, *e, Some(y)),
+                        depth + 1,
+                    )
+                })
+        }
+        Shape::Map { value, .. } => {
+            let (ma, mb) = (a.object(), b.object());
+            let (la, lb) = (ma.map_or(0, Map::len), mb.map_or(0, Map::len));
+            if la != lb {
+                return false;
+            }
+            let (Some(ma), Some(mb)) = (ma, mb) else {
+                return true;
+            };
+            ma.iter().all(|(k, x)| match mb.get(k) {
+                Some(y) => eq_at(
+                    rules,
+                    *value,
+                    normalize(rules, *value, Some(x)),
+                    normalize(rules, *value, Some(y)),
+                    depth + 1,
+                ),
+                None => false,
+            })
+        }
+        Shape::Struct(st) => st.fields.iter().all(|f| {
+            eq_at(
+                rules,
+                f.shape,
+                field(rules, a, &f.access, f.shape),
+                field(rules, b, &f.access, f.shape),
+                depth + 1,
+            )
+        }),
+        Shape::Any => json_eq(a, b),
+    }
+}
+
+fn bytes_text<'a>(v: Val<'a>) -> &'a str {
+    match v {
+        Val::Json(Value::String(s)) => s,
+        _ => "",
+    }
+}
+
+fn non_null<'a>(v: Val<'a>) -> Option<&'a Value> {
+    match v {
+        Val::Json(Value::Null) | Val::Nil | Val::Zero | Val::Key(_) => None,
+        Val::Json(x) => Some(x),
+    }
+}
+
+/// Structural JSON equality; absent, nil and `null` are equal; numbers compare by value.
+fn json_eq(a: Val<'_>, b: Val<'_>) -> bool {
+    let j = non_null;
+    match (a, b) {
+        (Val::Key(x), Val::Key(y)) => return x == y,
+        (Val::Key(x), Val::Json(Value::String(y))) | (Val::Json(Value::String(y)), Val::Key(x)) => {
+            return x == y;
+        }
+        _ => {}
+    }
+    match (j(a), j(b)) {
+        (None, None) => true,
+        (Some(x), Some(y)) => json_value_eq(x, y, 0),
+        _ => false,
+    }
+}
+
+fn json_value_eq(a: &Value, b: &Value, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(p), Some(q)) => p == q,
+            _ => match (x.as_u64(), y.as_u64()) {
+                (Some(p), Some(q)) => p == q,
+                _ => x.as_f64() == y.as_f64(),
+            },
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_value_eq(p, q, depth + 1))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, p)| y.get(k).is_some_and(|q| json_value_eq(p, q, depth + 1)))
+        }
+        _ => a == b,
+    }
+}
+
+/// A hash consistent with [`deep_equal`] under `shape`: equal values hash equally.
+pub(crate) fn deep_hash<H: Hasher>(rules: &RuleSet, shape: ShapeId, v: Val<'_>, h: &mut H) {
+    hash_at(rules, shape, v, h, 0);
+}
+
+fn hash_at<H: Hasher>(rules: &RuleSet, shape: ShapeId, v: Val<'_>, h: &mut H, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match rules.shape(shape) {
+        Shape::Pointer(e) => {
+            v.is_nil().hash(h);
+            if !v.is_nil() {
+                hash_at(rules, *e, v, h, depth + 1);
+            }
+        }
+        Shape::String { .. } => {
+            if let Some(s) = as_str(v) {
+                s.hash(h);
+            }
+        }
+        Shape::Bool => as_bool(v).hash(h),
+        Shape::Int(k) => as_int(v, *k).hash(h),
+        Shape::Float(_) => {
+            // -0.0 == 0.0, so both hash alike.
+            if let Some(f) = as_f64(v) {
+                (if f == 0.0 { 0.0f64 } else { f }).to_bits().hash(h);
+            }
+        }
+        Shape::Bytes => {
+            if let Val::Json(Value::String(s)) = v {
+                s.hash(h);
+            }
+        }
+        Shape::Slice(e) => {
+            let a = v.array();
+            a.len().hash(h);
+            for x in a {
+                hash_at(rules, *e, normalize(rules, *e, Some(x)), h, depth + 1);
+            }
+        }
+        // Maps and unknown values: hash only the size, which equality respects.
+        Shape::Map { .. } => v.object().map_or(0, Map::len).hash(h),
+        Shape::Struct(st) => {
+            for f in &st.fields {
+                hash_at(
+                    rules,
+                    f.shape,
+                    field(rules, v, &f.access, f.shape),
+                    h,
+                    depth + 1,
+                );
+            }
+        }
+        Shape::Any => {}
+    }
+}
