@@ -588,6 +588,50 @@ fn chain_depth_is_capped() {
 }
 
 #[test]
+fn huge_lines_parse_in_linear_time() {
+    let many_args = format!("x({})", vec!["a: 1"; 200_000].join(", "));
+    assert_eq!(parse_tag(&many_args).unwrap().args.len(), 200_000);
+
+    let long_string = format!("x=\"{}\"", "é".repeat(1_000_000));
+    assert_eq!(
+        parse_tag(&long_string)
+            .unwrap()
+            .value
+            .as_str()
+            .map(str::len),
+        Some(2_000_000)
+    );
+
+    let long_number = format!("x={}", "1".repeat(1_000_000));
+    let e = parse_tag(&long_number).unwrap_err();
+    assert!(
+        e.message.ends_with("at position 1000002"),
+        "{}",
+        &e.message[e.message.len() - 30..]
+    );
+
+    let unterminated = format!("x=`{}", "\\\\".repeat(500_000));
+    assert_eq!(
+        parse_tag(&unterminated).unwrap_err().message,
+        "unterminated string at position 1000003"
+    );
+
+    let lone_plus = "+".repeat(1_000_000);
+    assert_eq!(
+        parse_tag(&lone_plus).unwrap_err().message,
+        "unexpected character '+' at position 1"
+    );
+    assert_eq!(
+        parse_tag("+").unwrap_err().message,
+        "unexpected character '+' at position 1"
+    );
+    assert_eq!(
+        parse_tag_raw("+").unwrap_err().message,
+        "unexpected character '+' at position 1"
+    );
+}
+
+#[test]
 fn empty_value_after_arguments_is_no_value() {
     // The `+k8s:ifEnabled(Foo)=` quirk: no error, no value.
     let tag = parse_tag("k8s:ifEnabled(Foo)=").unwrap();
