@@ -253,6 +253,13 @@ impl<'r> Eval<'r> {
         for cohort in &calls.cohorts {
             let mut early = false;
             for val in &cohort.short_circuit {
+                if val.non_error
+                    && let Some(fails) = self.probe(val, path, shape, v, old)
+                {
+                    // Decided without building (and discarding) the error.
+                    early |= fails;
+                    continue;
+                }
                 let start = self.out.len();
                 self.call_marked(val, path, shape, v, old);
                 if self.out.len() > start {
@@ -271,11 +278,11 @@ impl<'r> Eval<'r> {
                 continue;
             }
             for val in &cohort.regular {
-                let start = self.out.len();
-                self.call_marked(val, path, shape, v, old);
+                // A non-short-circuit NonError validation has no observable effect.
                 if val.non_error {
-                    self.out.truncate(start);
+                    continue;
                 }
+                self.call_marked(val, path, shape, v, old);
             }
         }
         true
@@ -313,6 +320,62 @@ impl<'r> Eval<'r> {
             }
             None => {}
         }
+    }
+
+    /// Whether `val` would report anything, decided without allocating; `None` when the
+    /// check has to be run to know.
+    fn probe(
+        &self,
+        val: &Validation,
+        path: &PathRef<'_>,
+        shape: ShapeId,
+        v: Val<'_>,
+        old: Val<'_>,
+    ) -> Option<bool> {
+        let rules = self.rules;
+        Some(match &val.check {
+            Check::Required(p) | Check::Optional(p) => !self.is_set(*p, shape, v),
+            Check::Forbidden(p) => self.is_set(*p, shape, v),
+            Check::Immutable => self.op.is_update(),
+            Check::Fixed { pass, .. } => !pass,
+            Check::MinItems(n) => (len(rules, shape, v) as i64) < *n,
+            Check::MaxItems(n) => (len(rules, shape, v) as i64) > *n,
+            Check::MinProperties(n) => (len(rules, shape, v) as i64) < *n,
+            Check::MaxProperties(n) => !v.is_nil() && (len(rules, shape, v) as i64) > *n,
+            Check::IfOption {
+                option,
+                enabled,
+                inner,
+            } => match self.op.has_option(option) {
+                None => true,
+                Some(on) if on == *enabled => self.probe(inner, path, shape, v, old)?,
+                Some(_) => false,
+            },
+            Check::Subfield {
+                access,
+                shape: sub_shape,
+                inner,
+                ..
+            } => {
+                if v.is_nil() {
+                    return Some(false);
+                }
+                let nv = field(rules, v, access, *sub_shape);
+                let ov = if old.is_nil() {
+                    Val::Nil
+                } else {
+                    field(rules, old, access, *sub_shape)
+                };
+                if self.op.is_update() && !old.is_nil() && deep_equal(rules, *sub_shape, nv, ov) {
+                    return Some(false);
+                }
+                if !kind_ok(rules, *sub_shape, nv) {
+                    return Some(false);
+                }
+                self.probe(inner, path, *sub_shape, nv, ov)?
+            }
+            _ => return None,
+        })
     }
 
     fn is_set(&self, p: Presence, shape: ShapeId, v: Val<'_>) -> bool {

@@ -73,6 +73,9 @@ struct Discoverer<'u> {
     nodes: Vec<TypeNode<'u>>,
     consts_by_type: HashMap<Ty, Vec<usize>>,
     depth: usize,
+    /// Discovering types no root reaches: unsupported shapes are not reported (upstream
+    /// never looks at such types; they just cannot be validated).
+    unreachable: bool,
 }
 
 /// Compiles a universe into a rule set plus diagnostics.
@@ -85,12 +88,18 @@ pub(crate) fn run(universe: &Universe) -> (RuleSet, Vec<Diagnostic>) {
         nodes: (0..n).map(|_| TypeNode::default()).collect(),
         consts_by_type: HashMap::new(),
         depth: 0,
+        unreachable: false,
     };
     d.init_constants();
+    let roots = d.select_roots(universe);
+    for r in &roots {
+        d.discover_named(r.id.0 as usize);
+    }
+    d.unreachable = true;
     for idx in 0..n {
         d.discover_named(idx);
     }
-    d.finish(universe)
+    d.finish(roots)
 }
 
 fn member_span(m: &Member<'_>) -> Option<SourceSpan> {
@@ -151,6 +160,20 @@ impl<'u> Discoverer<'u> {
             if let Some(ty) = c.ty {
                 self.consts_by_type.entry(ty).or_default().push(ci);
             }
+        }
+    }
+
+    /// A type from a package outside the universe: a warning where a root reaches it.
+    fn non_included_warning(&mut self, w: LowerError) {
+        if !self.unreachable {
+            self.lw.report(w);
+        }
+    }
+
+    /// An unsupported type shape: an error where a root reaches it, else silently skipped.
+    fn shape_error(&mut self, message: String, span: Option<SourceSpan>) {
+        if !self.unreachable {
+            self.lw.report(error(message, span));
         }
     }
 
@@ -260,16 +283,16 @@ impl<'u> Discoverer<'u> {
         let path = named.qualified();
         let this = Ty::Named(idx);
         if let Err(msg) = self.verify(&this) {
-            self.lw.report(error(
+            self.shape_error(
                 format!("field {path} ({path}): {msg}"),
                 decl_span(pkg, decl),
-            ));
+            );
             return;
         }
         match &kind {
             NamedKind::Alias(u) => {
                 if let Err(msg) = self.discover_child(u, &path) {
-                    self.lw.report(error(msg, decl_span(pkg, decl)));
+                    self.shape_error(msg, decl_span(pkg, decl));
                     return;
                 }
             }
@@ -336,7 +359,7 @@ impl<'u> Discoverer<'u> {
         };
         if let Some(k) = key {
             match self.node_of(&k) {
-                Node::NonIncluded if !opaque_key => self.lw.report(warning(
+                Node::NonIncluded if !opaque_key => self.non_included_warning(warning(
                     non_included(
                         path,
                         "key type",
@@ -357,7 +380,7 @@ impl<'u> Discoverer<'u> {
         }
         if let Some(e) = val {
             match self.node_of(&e) {
-                Node::NonIncluded if !opaque_val => self.lw.report(warning(
+                Node::NonIncluded if !opaque_val => self.non_included_warning(warning(
                     non_included(
                         path,
                         "value type",
@@ -389,7 +412,7 @@ impl<'u> Discoverer<'u> {
             let json = m.json_name();
             let child_path = format!("{path}.{}", if json.is_empty() { m.name() } else { json });
             if let Err(msg) = self.discover_child(&m.ty, &child_path) {
-                self.lw.report(error(msg, member_span(m)));
+                self.shape_error(msg, member_span(m));
                 continue;
             }
             let mut ctx = Ctx::new(Scope::Field, m.ty.clone(), child_path.clone());
@@ -411,7 +434,7 @@ impl<'u> Discoverer<'u> {
             let field_kind = self.lw.g.kind(self.lw.g.non_pointer(&m.ty));
             if matches!(field_kind, Kind::Struct | Kind::Alias | Kind::Foreign) {
                 if self.node_of(&m.ty) == Node::NonIncluded && !v.opaque_type {
-                    self.lw.report(warning(
+                    self.non_included_warning(warning(
                         non_included(
                             &child_path,
                             "type",
@@ -479,7 +502,7 @@ impl<'u> Discoverer<'u> {
         };
         if let Some(k) = key {
             match self.node_of(&k) {
-                Node::NonIncluded if !opaque_key => self.lw.report(warning(
+                Node::NonIncluded if !opaque_key => self.non_included_warning(warning(
                     non_included(
                         path,
                         "key type",
@@ -497,7 +520,7 @@ impl<'u> Discoverer<'u> {
         }
         if let Some(e) = val {
             match self.node_of(&e) {
-                Node::NonIncluded if !opaque_val => self.lw.report(warning(
+                Node::NonIncluded if !opaque_val => self.non_included_warning(warning(
                     non_included(
                         path,
                         "value type",
@@ -565,7 +588,7 @@ impl<'u> Discoverer<'u> {
         }
     }
 
-    fn finish(mut self, universe: &Universe) -> (RuleSet, Vec<Diagnostic>) {
+    fn finish(mut self, roots: Vec<RootInfo>) -> (RuleSet, Vec<Diagnostic>) {
         let hv = self.has_validations();
         let nodes = std::mem::take(&mut self.nodes);
         let mut types = Vec::with_capacity(nodes.len());
@@ -611,7 +634,11 @@ impl<'u> Discoverer<'u> {
             roots: Vec::new(),
             by_name: HashMap::new(),
         };
-        self.select_roots(universe, &mut rules);
+        for r in &roots {
+            let decl = self.lw.g.named[r.id.0 as usize].decl;
+            rules.types[r.id.0 as usize].subresources = subresources(decl);
+        }
+        index_names(&mut rules, roots);
         rules.shapes = std::mem::take(&mut self.lw.shapes.shapes);
         (rules, self.lw.diagnostics)
     }
@@ -672,7 +699,9 @@ impl<'u> Discoverer<'u> {
         })
     }
 
-    fn select_roots(&mut self, universe: &Universe, rules: &mut RuleSet) {
+    /// The root types selected by each package's `+k8s:validation-gen` filters, sorted by
+    /// qualified name.
+    fn select_roots(&mut self, universe: &Universe) -> Vec<RootInfo> {
         let mut roots = Vec::new();
         for pkg in universe.packages.values() {
             let Some(filters) = self.package_filters(pkg) else {
@@ -697,30 +726,12 @@ impl<'u> Discoverer<'u> {
                     version: pkg.name.clone(),
                     kind: decl.name.clone(),
                 });
-                rules.types[idx].subresources = subresources(decl);
             }
         }
         roots.sort_by(|a, b| {
             (a.package.as_str(), a.name.as_str()).cmp(&(b.package.as_str(), b.name.as_str()))
         });
-        for (idx, t) in rules.types.iter().enumerate() {
-            rules
-                .by_name
-                .insert(format!("{}.{}", t.package, t.name), TypeId(idx as u32));
-        }
-        for r in &roots {
-            rules.by_name.entry(r.name.clone()).or_insert(r.id);
-        }
-        // Bare names of non-roots: first package in import-path order.
-        let mut order: Vec<usize> = (0..rules.types.len()).collect();
-        order.sort_by(|&a, &b| rules.types[a].package.cmp(&rules.types[b].package));
-        for idx in order {
-            rules
-                .by_name
-                .entry(rules.types[idx].name.clone())
-                .or_insert(TypeId(idx as u32));
-        }
-        rules.roots = roots;
+        roots
     }
 
     /// The `+k8s:validation-gen=` filters of a package, `None` when it has none (or they are
@@ -800,6 +811,28 @@ impl<'u> Discoverer<'u> {
             false
         })
     }
+}
+
+/// Indexes types by qualified and bare name (roots win bare names, then import-path order).
+fn index_names(rules: &mut RuleSet, roots: Vec<RootInfo>) {
+    for (idx, t) in rules.types.iter().enumerate() {
+        rules
+            .by_name
+            .insert(format!("{}.{}", t.package, t.name), TypeId(idx as u32));
+    }
+    for r in &roots {
+        rules.by_name.entry(r.name.clone()).or_insert(r.id);
+    }
+    // Bare names of non-roots: first package in import-path order.
+    let mut order: Vec<usize> = (0..rules.types.len()).collect();
+    order.sort_by(|&a, &b| rules.types[a].package.cmp(&rules.types[b].package));
+    for idx in order {
+        rules
+            .by_name
+            .entry(rules.types[idx].name.clone())
+            .or_insert(TypeId(idx as u32));
+    }
+    rules.roots = roots;
 }
 
 /// Values of a legacy (raw-valued) tag such as `+k8s:validation-gen=*` in a comment block.

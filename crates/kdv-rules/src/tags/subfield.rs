@@ -52,6 +52,17 @@ pub(crate) fn lower<'u>(
     }
     let base = lw.g.base(&ctx.ty);
     let kind = lw.g.kind(&base);
+    if kind == Kind::Foreign {
+        let mut e = ctx.tag_error(
+            tag,
+            format!(
+                "type {} is not loaded (its package is outside the universe); its subfields cannot be validated",
+                lw.g.type_string(&base)
+            ),
+        );
+        e.severity = kdv_model::Severity::Warning;
+        return Err(e);
+    }
     if kind != Kind::Struct {
         return Err(ctx.tag_error(
             tag,

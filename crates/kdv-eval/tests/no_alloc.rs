@@ -1,0 +1,192 @@
+//! Validating a valid object must not allocate (ARCHITECTURE.md invariant): paths live on
+//! the stack and errors are the only owned output. Counted with a global allocator that
+//! only counts on the thread that asked for it.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+// SAFETY: delegates to the system allocator; counting has no effect on memory.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.with(Cell::get) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.with(Cell::get) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_during(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    COUNTING.with(|c| c.set(true));
+    f();
+    COUNTING.with(|c| c.set(false));
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
+const SRC: &str = r#"
+// +k8s:validation-gen=*
+package p
+
+type Widget struct {
+	TypeMeta int
+	// +k8s:required
+	// +k8s:format=k8s-long-name
+	Name string `json:"name"`
+	// +k8s:optional
+	// +k8s:minimum=1
+	// +k8s:maximum=10
+	Replicas *int32 `json:"replicas"`
+	// +k8s:required
+	Mode Mode `json:"mode"`
+	// +k8s:listType=map
+	// +k8s:listMapKey=name
+	// +k8s:maxItems=16
+	// +k8s:eachVal=+k8s:immutable
+	Ports []Port `json:"ports"`
+	// +k8s:listType=set
+	// +k8s:eachVal=+k8s:format=k8s-short-name
+	Tags []string `json:"tags"`
+	// +k8s:eachKey=+k8s:format=k8s-label-key
+	// +k8s:eachVal=+k8s:format=k8s-label-value
+	Labels map[string]string `json:"labels"`
+	// +k8s:optional
+	// +k8s:subfield(host)=+k8s:maxLength=253
+	Endpoint *Endpoint `json:"endpoint"`
+	// +k8s:ifEnabled(Gate)=+k8s:maxLength=8
+	Gated string `json:"gated"`
+	// +k8s:optional
+	// +k8s:alpha=+k8s:minLength=2
+	Leveled string `json:"leveled"`
+	// +k8s:optional
+	// +k8s:neq="forbidden"
+	// +k8s:format=k8s-uuid
+	UID string `json:"uid"`
+}
+
+// +k8s:enum
+type Mode string
+
+const (
+	ModeFast Mode = "Fast"
+	ModeSlow Mode = "Slow"
+)
+
+type Port struct {
+	// +k8s:required
+	// +k8s:format=k8s-short-name
+	Name string `json:"name"`
+	// +k8s:minimum=1
+	// +k8s:maximum=65535
+	Number int32 `json:"number"`
+}
+
+type Endpoint struct {
+	// +k8s:required
+	Host string `json:"host"`
+	// +k8s:optional
+	Ports []int `json:"ports"`
+}
+"#;
+
+const VALID: &str = r#"{
+  "name": "widget.example.com",
+  "replicas": 3,
+  "mode": "Fast",
+  "ports": [{"name": "http", "number": 80}, {"name": "https", "number": 443}],
+  "tags": ["a", "b", "c"],
+  "labels": {"app": "web", "example.com/tier": "frontend"},
+  "endpoint": {"host": "svc.local", "ports": [1, 2]},
+  "gated": "short",
+  "leveled": "ok",
+  "uid": "0a1b2c3d-0000-4000-8000-000000000000"
+}"#;
+
+const CHANGED: &str = r#"{
+  "name": "widget.example.com",
+  "replicas": 4,
+  "mode": "Slow",
+  "ports": [{"name": "https", "number": 443}, {"name": "http", "number": 80}],
+  "tags": ["c", "a", "b", "d"],
+  "labels": {"app": "web", "example.com/tier": "backend", "new": "x"},
+  "endpoint": {"host": "other.local"},
+  "gated": "other",
+  "leveled": "yes",
+  "uid": "0a1b2c3d-0000-4000-8000-000000000001"
+}"#;
+
+#[test]
+fn valid_objects_do_not_allocate() {
+    let (pkg, diags) = kdv_go::load_sources(
+        "example.com/p",
+        &[(PathBuf::from("types.go"), SRC.to_string())],
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut universe = kdv_model::Universe::default();
+    universe.packages.insert(pkg.path.clone(), pkg);
+    let compiled = kdv_rules::compile(&universe);
+    assert!(!compiled.has_errors(), "{:?}", compiled.diagnostics);
+    let rules = compiled.rules;
+    let ty = rules.find_type("Widget").expect("Widget");
+    let valid: serde_json::Value = serde_json::from_str(VALID).expect("json");
+    let changed: serde_json::Value = serde_json::from_str(CHANGED).expect("json");
+    let create = kdv_runtime::Operation::create().with_option("Gate", true);
+    let update = kdv_runtime::Operation::update().with_option("Gate", true);
+
+    // Sanity: the objects are valid.
+    assert!(kdv_eval::validate(&rules, ty, &create, &valid, None).is_empty());
+    assert!(kdv_eval::validate(&rules, ty, &update, &changed, Some(&valid)).is_empty());
+
+    let mut errs = Vec::new();
+    let n = allocations_during(|| {
+        errs = kdv_eval::validate(&rules, ty, &create, &valid, None);
+    });
+    assert!(errs.is_empty());
+    assert_eq!(n, 0, "allocations validating a valid object on create");
+
+    let n = allocations_during(|| {
+        errs = kdv_eval::validate(&rules, ty, &update, &changed, Some(&valid));
+    });
+    assert!(errs.is_empty());
+    assert_eq!(n, 0, "allocations validating a valid object on update");
+
+    let n = allocations_during(|| {
+        errs = kdv_eval::validate(&rules, ty, &update, &valid, Some(&valid));
+    });
+    assert!(errs.is_empty());
+    assert_eq!(n, 0, "allocations validating an unchanged object");
+
+    // An invalid object allocates (errors are owned) — the counter works.
+    let invalid = serde_json::json!({"name": "Bad Name", "mode": "Fast"});
+    let n = allocations_during(|| {
+        errs = kdv_eval::validate(&rules, ty, &create, &invalid, None);
+    });
+    assert!(!errs.is_empty());
+    assert!(n > 0);
+}
