@@ -254,7 +254,7 @@ impl<'r> Eval<'r> {
             let mut early = false;
             for val in &cohort.short_circuit {
                 if val.non_error
-                    && let Some(fails) = self.probe(val, path, shape, v, old)
+                    && let Some(fails) = self.probe(val, shape, v, old)
                 {
                     // Decided without building (and discarding) the error.
                     early |= fails;
@@ -324,14 +324,7 @@ impl<'r> Eval<'r> {
 
     /// Whether `val` would report anything, decided without allocating; `None` when the
     /// check has to be run to know.
-    fn probe(
-        &self,
-        val: &Validation,
-        path: &PathRef<'_>,
-        shape: ShapeId,
-        v: Val<'_>,
-        old: Val<'_>,
-    ) -> Option<bool> {
+    fn probe(&self, val: &Validation, shape: ShapeId, v: Val<'_>, old: Val<'_>) -> Option<bool> {
         let rules = self.rules;
         Some(match &val.check {
             Check::Required(p) | Check::Optional(p) => !self.is_set(*p, shape, v),
@@ -348,7 +341,7 @@ impl<'r> Eval<'r> {
                 inner,
             } => match self.op.has_option(option) {
                 None => true,
-                Some(on) if on == *enabled => self.probe(inner, path, shape, v, old)?,
+                Some(on) if on == *enabled => self.probe(inner, shape, v, old)?,
                 Some(_) => false,
             },
             Check::Subfield {
@@ -372,7 +365,7 @@ impl<'r> Eval<'r> {
                 if !kind_ok(rules, *sub_shape, nv) {
                     return Some(false);
                 }
-                self.probe(inner, path, *sub_shape, nv, ov)?
+                self.probe(inner, *sub_shape, nv, ov)?
             }
             _ => return None,
         })
