@@ -1,8 +1,8 @@
 //! The traversal: type functions, field blocks, `run_calls` and the checks.
 
 use kdv_rules::{
-    Calls, Check, FieldPathRule, FieldRules, Level, Literal, Presence, RuleSet, Shape, ShapeId,
-    TypeId, TypeKind, Validation,
+    Calls, Check, FieldPathRule, FieldRules, ItemMatch, Level, Literal, Presence, RuleSet, Shape,
+    ShapeId, TypeId, TypeKind, UpdateConstraint, UpdateKind, Validation,
 };
 use kdv_runtime::check;
 use kdv_runtime::{BadValue, ErrorList, ErrorListExt, FieldError, Operation, PathRef};
@@ -599,6 +599,86 @@ impl<'r> Eval<'r> {
                 }
             }
             Check::CallType(id) => self.validate_type(*id, path, v, old),
+            Check::Monotonic => {
+                if !self.op.is_update() || v.is_nil() || old.is_nil() {
+                    return;
+                }
+                let Shape::Int(kind) = rules.shape(deref(rules, shape)) else {
+                    return;
+                };
+                let (Some(x), Some(o)) = (as_int(v, *kind), as_int(old, *kind)) else {
+                    return;
+                };
+                if kind.signed {
+                    check::monotonic_int(path, self.op, x as i64, o as i64, &mut self.out);
+                } else {
+                    check::monotonic_uint(path, self.op, x as u64, o as u64, &mut self.out);
+                }
+            }
+            Check::Update {
+                kind,
+                constraints,
+                matching,
+            } => self.update(*kind, constraints, matching.as_ref(), path, shape, v, old),
+        }
+    }
+
+    /// `+k8s:update` (spec §3.13), only on Update.
+    #[allow(clippy::too_many_arguments)]
+    fn update(
+        &mut self,
+        kind: UpdateKind,
+        constraints: &[UpdateConstraint],
+        matching: Option<&ItemMatch>,
+        path: &PathRef<'_>,
+        shape: ShapeId,
+        v: Val<'_>,
+        old: Val<'_>,
+    ) {
+        let rules = self.rules;
+        if !self.op.is_update() {
+            return;
+        }
+        let (old_set, new_set) = match kind {
+            UpdateKind::Pointer => (Some(!old.is_nil()), !v.is_nil()),
+            UpdateKind::Struct => ((!old.is_nil()).then_some(true), true),
+            UpdateKind::Value => (
+                (!old.is_nil()).then(|| !is_zero(rules, shape, old)),
+                !is_zero(rules, shape, v),
+            ),
+            UpdateKind::Slice | UpdateKind::Map => {
+                (Some(len(rules, shape, old) > 0), len(rules, shape, v) > 0)
+            }
+        };
+        check::update_transition(path, self.op, old_set, new_set, constraints, &mut self.out);
+        match kind {
+            UpdateKind::Slice => {
+                if let Some(m) = matching {
+                    list::update_items(self, m, constraints, path, shape, v, old);
+                }
+            }
+            UpdateKind::Map => {
+                let (new_map, old_map) = (v.object(), old.object());
+                if constraints.contains(&UpdateConstraint::NoAddItem)
+                    && let Some(nm) = new_map
+                {
+                    for k in nm.keys() {
+                        if !old_map.is_some_and(|o| o.contains_key(k)) {
+                            check::update_item_added(&path.key(k), &mut self.out);
+                        }
+                    }
+                }
+                if constraints.contains(&UpdateConstraint::NoRemoveItem)
+                    && let Some(om) = old_map
+                {
+                    for k in om.keys() {
+                        if !new_map.is_some_and(|n| n.contains_key(k)) {
+                            check::update_item_removed(&path.key(k), &mut self.out);
+                        }
+                    }
+                }
+            }
+            _ => {}
         }
     }
 

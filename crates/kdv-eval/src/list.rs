@@ -5,7 +5,7 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::Hasher;
 
-use kdv_rules::{ItemMatch, RuleSet, Shape, ShapeId, Validation};
+use kdv_rules::{ItemMatch, RuleSet, Shape, ShapeId, UpdateConstraint, Validation};
 use kdv_runtime::{PathRef, check};
 use serde_json::Value;
 
@@ -213,6 +213,47 @@ fn find_old<'a>(
                     element(rules, elem, is_ptr, &olds[j])
                         .filter(|ov| matches(rules, m, elem, *ov, nv))
                 })
+        }
+    }
+}
+
+/// The item part of `ValSliceUpdate` / `PtrSliceUpdate`: `NoAddItem` reports each new item
+/// without a match in the old list (at its index), `NoRemoveItem` each old item without a
+/// match in the new list (at the list's path). Nil pointer items are ignored.
+pub(crate) fn update_items(
+    ev: &mut Eval<'_>,
+    m: &ItemMatch,
+    constraints: &[UpdateConstraint],
+    path: &PathRef<'_>,
+    shape: ShapeId,
+    v: Val<'_>,
+    old: Val<'_>,
+) {
+    let rules = ev.rules;
+    let Some((elem, is_ptr)) = elem_shape(rules, shape) else {
+        return;
+    };
+    let (xs, olds) = (v.array(), old.array());
+    if constraints.contains(&UpdateConstraint::NoAddItem) {
+        let idx = (olds.len() > PAIRWISE_LIMIT).then(|| index(rules, m, elem, is_ptr, olds));
+        for (i, x) in xs.iter().enumerate() {
+            let Some(nv) = element(rules, elem, is_ptr, x) else {
+                continue;
+            };
+            if find_old(rules, m, elem, is_ptr, olds, idx.as_deref(), nv).is_none() {
+                check::update_item_added(&path.index(i), &mut ev.out);
+            }
+        }
+    }
+    if constraints.contains(&UpdateConstraint::NoRemoveItem) {
+        let idx = (xs.len() > PAIRWISE_LIMIT).then(|| index(rules, m, elem, is_ptr, xs));
+        for o in olds {
+            let Some(ov) = element(rules, elem, is_ptr, o) else {
+                continue;
+            };
+            if find_old(rules, m, elem, is_ptr, xs, idx.as_deref(), ov).is_none() {
+                check::update_item_removed(path, &mut ev.out);
+            }
         }
     }
 }

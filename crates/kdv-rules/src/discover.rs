@@ -418,6 +418,7 @@ impl<'u> Discoverer<'u> {
             let mut ctx = Ctx::new(Scope::Field, m.ty.clone(), child_path.clone());
             ctx.member = Some(m.clone());
             ctx.parent_ty = Some(this.clone());
+            ctx.parent_path = Some(path.to_string());
             let tags = self.lw.extract_tags(m.pkg, &m.field.doc);
             let mut v = self.lw.lower_tags(&ctx, &tags);
             if !v.is_empty() && self.is_map_of_slices(&m.ty) {

@@ -264,6 +264,34 @@ pub enum Check {
     },
     /// Call another type's validation function on the value.
     CallType(TypeId),
+    /// `+k8s:update=<constraints>` (merged per field, in upstream's constraint order): on
+    /// Update, forbids the given transitions (origin `update`).
+    Update {
+        kind: UpdateKind,
+        constraints: Vec<UpdateConstraint>,
+        /// Item identity for `NoAddItem`/`NoRemoveItem` on lists (`None`: none defined,
+        /// which is an internal error when those constraints are checked).
+        matching: Option<ItemMatch>,
+    },
+    /// `+k8s:monotonic`: on Update with both values present, `new < old` is an error.
+    Monotonic,
+}
+
+pub use kdv_runtime::check::UpdateConstraint;
+
+/// Which upstream update function applies, by the value's kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UpdateKind {
+    /// `UpdatePointer`: set-ness is nil-ness; runs even without an old value.
+    Pointer,
+    /// `UpdateStruct`: a non-pointer struct is always set.
+    Struct,
+    /// `UpdateValueByCompare` / `UpdateValueByReflect`: set-ness is non-zero-ness.
+    Value,
+    /// `ValSliceUpdate` / `PtrSliceUpdate`: set-ness is non-emptiness; items by identity.
+    Slice,
+    /// `UpdateMap`: set-ness is non-emptiness; items by key.
+    Map,
 }
 
 impl Check {
@@ -280,6 +308,7 @@ impl Check {
                 | Check::Format(_)
                 | Check::CallType(_)
                 | Check::NoNilElements
+                | Check::Monotonic
         )
     }
 

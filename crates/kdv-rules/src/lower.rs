@@ -92,6 +92,8 @@ pub(crate) struct Ctx<'u> {
     pub member: Option<Member<'u>>,
     /// The enclosing type (struct for fields, list/map for values and keys).
     pub parent_ty: Option<Ty>,
+    /// Generator path of the enclosing list/map, for values and keys.
+    pub parent_path: Option<String>,
     /// Selector for list values (`Some(empty)` = all items).
     pub list_selector: Option<Vec<SelectorTerm>>,
     /// Constants of the type, for type scope.
@@ -111,6 +113,7 @@ impl<'u> Ctx<'u> {
             path,
             member: None,
             parent_ty: None,
+            parent_path: None,
             list_selector: None,
             constants: Vec::new(),
             level: None,
@@ -317,6 +320,8 @@ pub(crate) struct Lowerer<'u> {
     pub opaque_types: HashSet<Ty>,
     /// Members tagged `+k8s:opaqueType`, by [`Lowerer::member_key`].
     pub opaque_members: HashSet<String>,
+    /// `+k8s:update` constraints collected per field path (and their stability level).
+    pub update_meta: HashMap<String, (Vec<kdv_runtime::check::UpdateConstraint>, Option<Level>)>,
     /// Parsed tags of each constant of [`Graph::consts`].
     pub const_tags: Vec<Vec<Tag>>,
     pub diagnostics: Vec<Diagnostic>,
@@ -333,6 +338,7 @@ impl<'u> Lowerer<'u> {
             subfield_short_circuits_done: HashSet::new(),
             opaque_types: HashSet::new(),
             opaque_members: HashSet::new(),
+            update_meta: HashMap::new(),
             const_tags: Vec::new(),
             diagnostics: Vec::new(),
         }

@@ -153,7 +153,7 @@ static CATALOG: [TagDoc; 45] = [
     tags::limits::MIN_PROPERTIES,
     tags::limits::MINIMUM,
     tags::pending::MODE_DISCRIMINATOR,
-    tags::pending::MONOTONIC,
+    tags::monotonic::DOC,
     tags::neq::DOC,
     tags::opaque::DOC,
     tags::required::OPTIONAL,
@@ -162,7 +162,7 @@ static CATALOG: [TagDoc; 45] = [
     tags::pending::UNION_DISCRIMINATOR,
     tags::pending::UNION_MEMBER,
     tags::unique::DOC,
-    tags::pending::UPDATE,
+    tags::update::DOC,
     tags::testing::VALIDATE_ERROR,
     tags::testing::VALIDATE_FALSE,
     tags::testing::VALIDATE_TRUE,
@@ -203,6 +203,8 @@ pub(crate) fn lower_fn(name: &str) -> Option<LowerFn> {
         "k8s:required" => tags::required::lower_required,
         "k8s:subfield" => tags::subfield::lower,
         "k8s:unique" => tags::unique::lower,
+        "k8s:update" => tags::update::lower,
+        "k8s:monotonic" => tags::monotonic::lower,
         "k8s:validateError" => tags::testing::lower_validate_error,
         "k8s:validateFalse" => tags::testing::lower_validate_false,
         "k8s:validateTrue" | "k8s:validateTrueAlpha" | "k8s:validateTrueBeta" => {
@@ -214,10 +216,8 @@ pub(crate) fn lower_fn(name: &str) -> Option<LowerFn> {
         | "k8s:ifMode"
         | "k8s:item"
         | "k8s:modeDiscriminator"
-        | "k8s:monotonic"
         | "k8s:unionDiscriminator"
         | "k8s:unionMember"
-        | "k8s:update"
         | "k8s:zeroOrOneOfMember" => tags::pending::lower,
         _ => return None,
     })

@@ -8,6 +8,7 @@ mod fixtures;
 mod lists;
 mod ratcheting;
 mod shortcircuit;
+mod update;
 
 use std::path::PathBuf;
 

@@ -45,6 +45,7 @@ pub(crate) fn lower<'u>(
         format!("{}[(keys)]", ctx.path),
     );
     key_ctx.parent_ty = Some(ctx.ty.clone());
+    key_ctx.parent_path = Some(ctx.path.clone());
     key_ctx.level = ctx.level;
     key_ctx.site = ctx.site;
     let Some(payload) = tag.value_tag() else {

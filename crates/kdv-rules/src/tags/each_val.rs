@@ -48,6 +48,7 @@ pub(crate) fn lower<'u>(
     };
     let mut elem_ctx = Ctx::new(scope, elem, format!("{}[(vals)]", ctx.path));
     elem_ctx.parent_ty = Some(ctx.ty.clone());
+    elem_ctx.parent_path = Some(ctx.path.clone());
     elem_ctx.level = ctx.level;
     elem_ctx.site = ctx.site;
     if scope == Scope::ListVal {

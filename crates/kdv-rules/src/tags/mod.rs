@@ -11,6 +11,7 @@ pub(crate) mod levels;
 pub(crate) mod limits;
 pub(crate) mod list_map_key;
 pub(crate) mod list_type;
+pub(crate) mod monotonic;
 pub(crate) mod neq;
 pub(crate) mod opaque;
 pub(crate) mod options;
@@ -19,6 +20,7 @@ pub(crate) mod required;
 pub(crate) mod subfield;
 pub(crate) mod testing;
 pub(crate) mod unique;
+pub(crate) mod update;
 
 use kdv_model::Builtin;
 use kdv_tags::Tag;

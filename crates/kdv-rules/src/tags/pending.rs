@@ -137,20 +137,6 @@ pub(crate) const MODE_DISCRIMINATOR: TagDoc = TagDoc {
     example: "+k8s:modeDiscriminator",
 };
 
-/// `+k8s:monotonic`.
-pub(crate) const MONOTONIC: TagDoc = TagDoc {
-    name: "k8s:monotonic",
-    stability: Stability::Alpha,
-    scopes: &[Scope::Type, Scope::Field],
-    args: &[],
-    accepts_unknown_args: false,
-    payload: ValueType::None,
-    payload_required: false,
-    payload_description: "",
-    description: "An integer that may not decrease on update.",
-    example: "+k8s:monotonic",
-};
-
 /// `+k8s:unionDiscriminator`.
 pub(crate) const UNION_DISCRIMINATOR: TagDoc = TagDoc {
     name: "k8s:unionDiscriminator",
@@ -182,20 +168,6 @@ pub(crate) const UNION_MEMBER: TagDoc = TagDoc {
     payload_description: "",
     description: "Declares a member of a union: exactly one member must be set.",
     example: "+k8s:unionMember",
-};
-
-/// `+k8s:update`.
-pub(crate) const UPDATE: TagDoc = TagDoc {
-    name: "k8s:update",
-    stability: Stability::Stable,
-    scopes: &[Scope::Field, Scope::ListVal, Scope::MapVal],
-    args: &[],
-    accepts_unknown_args: false,
-    payload: ValueType::String,
-    payload_required: false,
-    payload_description: "NoSet | NoUnset | NoModify | NoAddItem | NoRemoveItem",
-    description: "Restricts how a field may change on update.",
-    example: "+k8s:update=NoModify",
 };
 
 /// `+k8s:zeroOrOneOfMember`.

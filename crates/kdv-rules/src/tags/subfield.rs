@@ -86,6 +86,7 @@ pub(crate) fn lower<'u>(
     );
     sub_ctx.member = Some(member.clone());
     sub_ctx.parent_ty = Some(ctx.ty.clone());
+    sub_ctx.parent_path = Some(ctx.path.clone());
     sub_ctx.level = ctx.level;
     sub_ctx.site = ctx.site;
     let equiv = element_equality(lw, &member.ty);

@@ -1,0 +1,218 @@
+//! `+k8s:update=<constraint>` (spec §3.13): constraints are collected per field and merged
+//! into one short-circuit check once the field's tags are known.
+
+use kdv_tags::{Tag, ValueType};
+
+use super::list_type::{element_equality, key_match};
+use super::payload;
+use crate::gotypes::{Kind, Ty};
+use crate::ir::{Check, Equality, ItemMatch, UpdateConstraint, UpdateKind, Validation};
+use crate::lower::{Ctx, Deferred, ListSemantic, LowerError, Lowered, Lowerer};
+use crate::registry::{Scope, Stability, TagDoc};
+
+/// `+k8s:update`.
+pub(crate) const DOC: TagDoc = TagDoc {
+    name: "k8s:update",
+    stability: Stability::Stable,
+    scopes: &[Scope::Field, Scope::ListVal, Scope::MapVal],
+    args: &[],
+    accepts_unknown_args: false,
+    payload: ValueType::String,
+    payload_required: false,
+    payload_description: "NoSet | NoUnset | NoModify | NoAddItem | NoRemoveItem",
+    description: "Restricts how a field may change on update: NoSet (unset → set), NoUnset (set → unset), NoModify (set → different value), NoAddItem / NoRemoveItem (list items by identity, map entries by key). Repeat the tag to combine constraints.",
+    example: "+k8s:update=NoModify",
+};
+
+/// Lowers `+k8s:update`.
+pub(crate) fn lower<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    let value = payload(tag);
+    let Some(constraint) = UpdateConstraint::from_name(value) else {
+        return Err(ctx.value_error(tag, format!("unknown +k8s:update constraint: {value}")));
+    };
+    if matches!(ctx.scope, Scope::ListVal | Scope::MapVal) {
+        if constraint != UpdateConstraint::NoModify {
+            return Err(ctx.value_error(
+                tag,
+                format!(
+                    "+k8s:update={} does not apply to {}, attach it to the enclosing field",
+                    constraint.name(),
+                    ctx.scope.description()
+                ),
+            ));
+        }
+        if matches!(lw.g.kind(&lw.g.base(&ctx.ty)), Kind::Slice | Kind::Map) {
+            return Err(ctx.value_error(
+                tag,
+                "+k8s:update=NoModify cannot be applied to list/map elements that are themselves lists or maps",
+            ));
+        }
+        if ctx.scope == Scope::ListVal
+            && let Some(parent) = &ctx.parent_path
+            && let Some(lm) = lw.list_meta.get(parent)
+            && lm.semantic != Some(ListSemantic::Map)
+        {
+            let got = match lm.semantic {
+                Some(ListSemantic::Atomic) => "atomic",
+                Some(ListSemantic::Set) => "set",
+                _ => "",
+            };
+            return Err(ctx.value_error(
+                tag,
+                format!(
+                    "+k8s:eachVal=+k8s:update=NoModify requires the enclosing list to use listType=map or unique=map (got {got})"
+                ),
+            ));
+        }
+        let mut v = scalar_update(lw, &ctx.ty, vec![constraint]);
+        v.level = ctx.level;
+        return Ok(Lowered::function(v));
+    }
+    let entry = lw.update_meta.entry(ctx.path.clone()).or_default();
+    entry.1 = ctx.level;
+    if !entry.0.contains(&constraint) {
+        entry.0.push(constraint);
+    }
+    let constraints = entry.0.clone();
+    check_constraints(lw, ctx, &constraints).map_err(|m| ctx.value_error(tag, m))?;
+    let ctx = ctx.clone();
+    let span = tag.name_span;
+    Ok(Lowered {
+        deferred: vec![Deferred::this(move |lw| {
+            update_validations(lw, &ctx).map_err(|m| ctx.error(span, m))
+        })],
+        ..Lowered::default()
+    })
+}
+
+fn check_constraints(
+    lw: &Lowerer<'_>,
+    ctx: &Ctx<'_>,
+    constraints: &[UpdateConstraint],
+) -> Result<(), String> {
+    let t = lw.g.base(&ctx.ty);
+    let compound = matches!(lw.g.kind(&t), Kind::Slice | Kind::Map);
+    let pointer = matches!(ctx.ty, Ty::Pointer(_));
+    let is_struct = lw.g.kind(&t) == Kind::Struct;
+    for c in constraints {
+        match c {
+            UpdateConstraint::NoAddItem | UpdateConstraint::NoRemoveItem if !compound => {
+                return Err(format!(
+                    "+k8s:update={} can only be used on list or map fields",
+                    c.name()
+                ));
+            }
+            UpdateConstraint::NoModify if compound => {
+                return Err("+k8s:update=NoModify is not supported on list or map fields, use +k8s:eachVal=+k8s:update=NoModify for per-item immutability".into());
+            }
+            UpdateConstraint::NoSet | UpdateConstraint::NoUnset if is_struct && !pointer => {
+                return Err(format!(
+                    "+k8s:update={} cannot be used on non-pointer struct fields (they cannot be unset)",
+                    c.name()
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The update check of a scalar, pointer or struct value.
+fn scalar_update(lw: &Lowerer<'_>, ty: &Ty, constraints: Vec<UpdateConstraint>) -> Validation {
+    let kind = if matches!(ty, Ty::Pointer(_)) {
+        UpdateKind::Pointer
+    } else if lw.g.kind(&lw.g.base(ty)) == Kind::Struct {
+        UpdateKind::Struct
+    } else {
+        UpdateKind::Value
+    };
+    Validation::new(
+        DOC.name,
+        Check::Update {
+            kind,
+            constraints,
+            matching: None,
+        },
+    )
+    .short_circuit()
+}
+
+/// Upstream `getUpdateValidations`: once per field, the merged check.
+fn update_validations<'u>(lw: &mut Lowerer<'u>, ctx: &Ctx<'u>) -> Result<Lowered<'u>, String> {
+    let Some((mut constraints, level)) = lw.update_meta.remove(&ctx.path) else {
+        return Ok(Lowered::default());
+    };
+    if constraints.is_empty() {
+        return Ok(Lowered::default());
+    }
+    constraints.sort();
+    let t = lw.g.base(&ctx.ty);
+    let mut v = match lw.g.kind(&t) {
+        Kind::Slice => slice_update(lw, ctx, constraints)?,
+        Kind::Map => Validation::new(
+            DOC.name,
+            Check::Update {
+                kind: UpdateKind::Map,
+                constraints,
+                matching: None,
+            },
+        )
+        .short_circuit(),
+        _ => scalar_update(lw, &ctx.ty, constraints),
+    };
+    v.level = ctx.level.or(level);
+    Ok(Lowered::function(v))
+}
+
+fn slice_update(
+    lw: &mut Lowerer<'_>,
+    ctx: &Ctx<'_>,
+    constraints: Vec<UpdateConstraint>,
+) -> Result<Validation, String> {
+    let mut matching = None;
+    if constraints.iter().any(|c| {
+        matches!(
+            c,
+            UpdateConstraint::NoAddItem | UpdateConstraint::NoRemoveItem
+        )
+    }) {
+        let lm = lw
+            .list_meta
+            .get(&ctx.path)
+            .or_else(|| lw.list_meta.get(&lw.g.type_string(&ctx.ty)))
+            .cloned()
+            .ok_or("+k8s:update=NoAddItem/+k8s:update=NoRemoveItem require list metadata (+k8s:listType with listMapKey, or +k8s:unique) to determine item identity")?;
+        let elem = match lw.g.native(&ctx.ty) {
+            Ty::Slice(e) | Ty::Array(e) => *e,
+            _ => return Err("not a list".into()),
+        };
+        matching = Some(match lm.semantic {
+            Some(ListSemantic::Map) => {
+                if lm.keys.is_empty() {
+                    return Err("+k8s:update=NoAddItem/+k8s:update=NoRemoveItem require listMapKey to be set for listType=map".into());
+                }
+                key_match(lw, &lm)
+            }
+            Some(ListSemantic::Set) => match element_equality(lw, &elem) {
+                Equality::Direct => ItemMatch::Direct,
+                Equality::Semantic => ItemMatch::Semantic,
+            },
+            _ => {
+                return Err("+k8s:update=NoAddItem/+k8s:update=NoRemoveItem require listType=set, listType=map, unique=set, or unique=map to define item identity".into());
+            }
+        });
+    }
+    Ok(Validation::new(
+        DOC.name,
+        Check::Update {
+            kind: UpdateKind::Slice,
+            constraints,
+            matching,
+        },
+    )
+    .short_circuit())
+}
