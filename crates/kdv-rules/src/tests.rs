@@ -91,3 +91,338 @@ type T struct {
         "k8s:setByServer"
     );
 }
+
+/// Compiles a struct `T` whose single field `F` has the given tag lines and type, plus the
+/// helper types below, and returns the error messages.
+fn field_errors(tags: &[&str], ty: &str) -> Vec<String> {
+    let mut src = String::from("package p\n\ntype T struct {\n");
+    for t in tags {
+        src.push_str(&format!("\t// {t}\n"));
+    }
+    src.push_str(&format!("\tF {ty} `json:\"f\"`\n}}\n"));
+    src.push_str(
+        r#"
+type Item struct {
+	Key  string   `json:"key"`
+	Ptr  *string  `json:"ptr"`
+	List []string `json:"list"`
+	NoTag string
+}
+
+type Str string
+
+// +k8s:listType=set
+type Set []string
+"#,
+    );
+    let c = compile_go(&src);
+    c.diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.message.clone())
+        .collect()
+}
+
+#[test]
+fn registry_and_tag_errors_use_upstream_wording() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["+k8s:enum"],
+            "string",
+            "tag \"k8s:enum\" cannot be specified on struct fields",
+        ),
+        (
+            &["+k8s:optional"],
+            "Item",
+            "tag \"k8s:optional\": non-pointer structs cannot use the \"k8s:optional\" tag",
+        ),
+        (
+            &["+k8s:minimum=1"],
+            "string",
+            "tag \"k8s:minimum\": can only be used on integer types (string)",
+        ),
+        (
+            &["+k8s:minimum=-1"],
+            "uint8",
+            "tag \"k8s:minimum\": failed to parse tag payload: parsing \"-1\" as uint: strconv.ParseUint: parsing \"-1\": invalid syntax",
+        ),
+        (
+            &["+k8s:maximum=300"],
+            "int8",
+            "tag \"k8s:maximum\": failed to parse tag payload: value 300 does not fit in uint8 (range [0, 255])",
+        ),
+        (
+            &["+k8s:maxLength=-1"],
+            "*string",
+            "tag \"k8s:maxLength\": must be greater than or equal to zero",
+        ),
+        (
+            &["+k8s:maxLength=01"],
+            "string",
+            "tag \"k8s:maxLength\": failed to parse tag payload as int: \"01\" is not a valid int value",
+        ),
+        (
+            &["+k8s:maxItems=1"],
+            "Str",
+            "tag \"k8s:maxItems\": can only be used on list types (example.com/p.Str -> string)",
+        ),
+        (
+            &["+k8s:maxProperties=100001"],
+            "map[string]int",
+            "tag \"k8s:maxProperties\": must be less than or equal to 100000",
+        ),
+        (
+            &["+k8s:format=k8s-ip"],
+            "string",
+            "tag \"k8s:format\": unsupported validation format \"k8s-ip\"",
+        ),
+        (
+            &["+k8s:neq=5"],
+            "string",
+            "tag \"k8s:neq\": type mismatch: field is a string, but payload is of type int",
+        ),
+        (
+            &["+k8s:neq=\"x\""],
+            "[]string",
+            "tag \"k8s:neq\": can only be used on comparable types (e.g. string, int, bool), but got []string",
+        ),
+        (
+            &["+k8s:listType=map"],
+            "[]string",
+            "tag \"k8s:listType\": only lists of structs can be list-maps",
+        ),
+        (
+            &["+k8s:listType=bag"],
+            "[]string",
+            "tag \"k8s:listType\": unknown list type \"bag\"",
+        ),
+        (
+            &["+k8s:listType=set", "+k8s:unique=set"],
+            "[]string",
+            "tag \"k8s:unique\": unique tag may not be used with listType=set or listType=map",
+        ),
+        (
+            &["+k8s:listType=map"],
+            "[]Item",
+            "found listType=map or unique=map without listMapKey",
+        ),
+        (
+            &["+k8s:listType=set", "+k8s:listMapKey=key"],
+            "[]Item",
+            "found listMapKey without listType=map or unique=map",
+        ),
+        (
+            &["+k8s:unique=set"],
+            "[]string",
+            "listType must be specified - use listType=atomic, listType=set, or listType=map",
+        ),
+        (
+            &["+k8s:listType=atomic"],
+            "Set",
+            "found list metadata for both a field and its type: example.com/p.T.f",
+        ),
+        (
+            &["+k8s:listMapKey=nope"],
+            "[]Item",
+            "tag \"k8s:listMapKey\": no field for JSON name \"nope\"",
+        ),
+        (
+            &["+k8s:listType=map", "+k8s:listMapKey=list"],
+            "[]Item",
+            "tag \"k8s:listMapKey\": only primitive types and pointers to primitive types can be list-map keys, not []string",
+        ),
+        (
+            &["+k8s:eachVal=+k8s:required"],
+            "[]string",
+            "tag \"k8s:eachVal\": tag \"k8s:required\" cannot be specified on list values",
+        ),
+        (
+            &["+k8s:eachVal=+k8s:minimum=1"],
+            "map[string]string",
+            "tag \"k8s:eachVal\": tag \"k8s:minimum\": can only be used on integer types (string)",
+        ),
+        (
+            &["+k8s:eachKey=+k8s:maxLength=1"],
+            "[]string",
+            "tag \"k8s:eachKey\": can only be used on map types (Slice)",
+        ),
+        (
+            &["+k8s:eachVal=1"],
+            "[]string",
+            "tag \"k8s:eachVal\": tag value has wrong type: got int, want tag",
+        ),
+        (
+            &["+k8s:subfield(nope)=+k8s:required"],
+            "Item",
+            "tag \"k8s:subfield\": no field for json name \"nope\"",
+        ),
+        (
+            &["+k8s:subfield(key)=+k8s:subfield(key)=+k8s:required"],
+            "Item",
+            "tag \"k8s:subfield\": nested +k8s:subfield tags are unsupported; apply validations directly to the nested type instead",
+        ),
+        (
+            &["+k8s:subfield(key)=+k8s:required"],
+            "string",
+            "tag \"k8s:subfield\": can only be used on struct types: Builtin",
+        ),
+        (
+            &["+k8s:validateFalse(flags: \"Loud\")"],
+            "string",
+            "tag \"k8s:validateFalse\": can't decode tag payload: unknown flag: \"Loud\"",
+        ),
+        (
+            &["+k8s:validateError=\"boom\""],
+            "string",
+            "tag \"k8s:validateError\": forced error: \"boom\"",
+        ),
+        (
+            &["+k8s:ifEnabled=+k8s:required"],
+            "*string",
+            "tag \"k8s:ifEnabled\": missing required positional argument of type string",
+        ),
+        (
+            &["+k8s:alpha(since: \"v1\")=+k8s:required"],
+            "*string",
+            "tag \"k8s:alpha\": invalid kubernetes version format, expected <major>.<minor>, got v1",
+        ),
+        (
+            &["+k8s:update=Never"],
+            "string",
+            "tag \"k8s:update\": unknown +k8s:update constraint: Never",
+        ),
+        (
+            &["+k8s:update=NoModify"],
+            "[]string",
+            "tag \"k8s:update\": +k8s:update=NoModify is not supported on list or map fields, use +k8s:eachVal=+k8s:update=NoModify for per-item immutability",
+        ),
+        (
+            &["+k8s:update=NoSet"],
+            "Item",
+            "tag \"k8s:update\": +k8s:update=NoSet cannot be used on non-pointer struct fields (they cannot be unset)",
+        ),
+        (
+            &["+k8s:listType=atomic", "+k8s:update=NoAddItem"],
+            "[]string",
+            "+k8s:update=NoAddItem/+k8s:update=NoRemoveItem require listType=set, listType=map, unique=set, or unique=map to define item identity",
+        ),
+        (
+            &["+k8s:monotonic"],
+            "string",
+            "tag \"k8s:monotonic\": must be an integer type (got string)",
+        ),
+        (
+            &["+k8s:optional", "+default=0"],
+            "Item",
+            "tag \"k8s:optional\": unknown zero-value for type example.com/p.Item",
+        ),
+        (
+            &["+k8s:optional", "+default=null"],
+            "int",
+            "tag \"k8s:optional\": failed to parse default value \"null\": unmarshalled to nil",
+        ),
+        (
+            &["+k8s:minimum=1"],
+            "map[string][]string",
+            "tag \"k8s:minimum\": can only be used on integer types (map[string][]string)",
+        ),
+        (
+            &["+k8s:maxProperties=1"],
+            "map[string][]string",
+            "field example.com/p.T.f: validation for map of slices is not supported",
+        ),
+        (
+            &["+k8s:minimum=x"],
+            "int",
+            "tag \"k8s:minimum\": tag value has wrong type: got string, want int",
+        ),
+        (
+            &["+k8s:minimum=1 x"],
+            "int",
+            "failed to parse tags: unexpected character ' ' at position 14",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (tags, ty, want) in cases {
+        let got = field_errors(tags, ty);
+        // A failing tag can leave later checks failing too (e.g. list metadata); the first
+        // error is the tag's own.
+        if got.first().map(String::as_str) != Some(*want) {
+            failures.push(format!(
+                "{tags:?} on {ty}:\n   got {got:?}\n  want {want:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn unsupported_shapes_are_reported_for_reachable_types_only() {
+    let c = compile_go(
+        r#"
+// +k8s:validation-gen=*
+package p
+
+type Root struct {
+	M map[string]*int `json:"m"`
+	A [3]int `json:"a"`
+}
+
+// +k8s:validation-gen=false
+type Unused struct {
+	P **int `json:"p"`
+}
+"#,
+    );
+    assert_eq!(
+        messages(&c),
+        vec![
+            "field example.com/p.Root.m (map[string]*int): maps of pointers are not supported",
+            "field example.com/p.Root.a ([]int): fixed-size arrays are not supported",
+        ]
+    );
+}
+
+#[test]
+fn roots_follow_package_filters() {
+    let c = compile_go(
+        r#"
+// +k8s:validation-gen=TypesWithField=TypeMeta
+// +groupName=example.com
+package v1
+
+type Widget struct {
+	TypeMeta int
+}
+
+type Part struct{}
+
+// +k8s:validation-gen=true
+type Forced struct{}
+
+// +k8s:validation-gen=false
+type Excluded struct {
+	TypeMeta int
+}
+
+type internal struct {
+	TypeMeta int
+}
+"#,
+    );
+    assert!(c.diagnostics.is_empty(), "{:?}", messages(&c));
+    let names: Vec<String> = c.rules.roots().map(|r| r.kind).collect();
+    assert_eq!(names, vec!["Forced", "Widget"]);
+    let w = c
+        .rules
+        .root_for_kind("example.com/v1", "Widget")
+        .expect("root");
+    assert_eq!(c.rules.type_name(w), "Widget");
+    assert_eq!(c.rules.find_type("example.com/p.Widget"), Some(w));
+    assert!(c.rules.root_for_kind("v1", "Widget").is_none());
+    let c = compile_go("// +k8s:validation-gen=Bogus\npackage p\n");
+    assert_eq!(
+        messages(&c),
+        vec!["unknown value for package tag \"k8s:validation-gen\": \"Bogus\""]
+    );
+}

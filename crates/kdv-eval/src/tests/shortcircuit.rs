@@ -160,3 +160,67 @@ fn subfield_immutable_and_required_both_short_circuit() {
         strs(&["frozen.value: Invalid value: null: field is immutable [immutable] SC"])
     );
 }
+
+/// `tags/levels/mapvalidation`, `listset`, `uniquetag`: where stability marks land.
+#[test]
+fn stability_levels_through_wrappers() {
+    const SRC: &str = r#"
+package p
+
+type M struct {
+	// +k8s:eachVal=+k8s:maxLength=2
+	Plain map[string]string `json:"plain"`
+	// +k8s:alpha=+k8s:eachVal=+k8s:maxLength=2
+	AlphaEach map[string]string `json:"alphaEach"`
+	// +k8s:beta=+k8s:eachKey=+k8s:maxLength=2
+	BetaKeys map[string]string `json:"betaKeys"`
+	// +k8s:eachVal=+k8s:alpha=+k8s:maxLength=2
+	AlphaInner map[string]string `json:"alphaInner"`
+	// +k8s:eachVal=+k8s:alpha=+k8s:immutable
+	AlphaNoArgs map[string]string `json:"alphaNoArgs"`
+	// +k8s:alpha=+k8s:listType=set
+	Set []Item `json:"set"`
+	// +k8s:listType=set
+	// +k8s:eachVal=+k8s:subfield(value)=+k8s:beta=+k8s:minimum=10
+	Chained []Item `json:"chained"`
+	// +k8s:listType=atomic
+	// +k8s:alpha=+k8s:unique=set
+	AlphaUnique []string `json:"alphaUnique"`
+}
+
+type Item struct {
+	// +k8s:beta=+k8s:minimum=10
+	Value int `json:"value"`
+	S string `json:"s"`
+}
+"#;
+    let f = fixture(SRC);
+    assert_eq!(
+        f.create(
+            "M",
+            r#"{"plain": {"a": "foo"}, "alphaEach": {"a": "foo"}, "betaKeys": {"foo": "a"},
+                "alphaInner": {"a": "foo"}, "set": [{"value": 10}, {"value": 10}],
+                "chained": [{"value": 9, "s": "x"}], "alphaUnique": ["a", "a"]}"#
+        ),
+        strs(&[
+            "plain[a]: Too long: may not be more than 2 characters [maxLength]",
+            "alphaEach[a]: Too long: may not be more than 2 characters [maxLength] alpha",
+            "betaKeys: Too long: may not be more than 2 characters [maxLength] beta",
+            "alphaInner[a]: Too long: may not be more than 2 characters [maxLength] alpha",
+            "set[1]: Duplicate value: {\"value\":10} alpha",
+            "chained[0].value: Invalid value: 9: must be greater than or equal to 10 [minimum] beta",
+            "chained[0].value: Invalid value: 9: must be greater than or equal to 10 [minimum] beta",
+            "alphaUnique[1]: Duplicate value: \"a\" alpha",
+        ])
+    );
+    // An argument-less inner function loses its mark inside a wrapper (upstream passes it
+    // by reference).
+    assert_eq!(
+        f.update(
+            "M",
+            r#"{"alphaNoArgs": {"k": "new"}}"#,
+            r#"{"alphaNoArgs": {"k": "old"}}"#
+        ),
+        strs(&["alphaNoArgs[k]: Invalid value: null: field is immutable [immutable] SC"])
+    );
+}
