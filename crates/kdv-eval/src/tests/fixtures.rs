@@ -221,3 +221,162 @@ type Item struct {
         ])
     );
 }
+
+/// upstream `ExpectValidateFalseByPath`: `forced failure:` messages grouped by path.
+fn validate_false_by_path(errs: &kdv_runtime::ErrorList) -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut out: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for e in errs {
+        if let Some(msg) = e.detail.strip_prefix("forced failure: ") {
+            let path = e.field.to_string();
+            let path = if path == "<nil>" { String::new() } else { path };
+            out.entry(path).or_default().push(msg.to_string());
+        }
+    }
+    for v in out.values_mut() {
+        v.sort();
+    }
+    out
+}
+
+fn by_path(entries: &[(&str, &[&str])]) -> std::collections::BTreeMap<String, Vec<String>> {
+    entries
+        .iter()
+        .map(|(p, msgs)| {
+            let mut v: Vec<String> = msgs.iter().map(|s| s.to_string()).collect();
+            v.sort();
+            (p.to_string(), v)
+        })
+        .collect()
+}
+
+/// `tags/opaque`: opaque fields, elements and keys stop descent but keep their own tags.
+#[test]
+fn opaque_fields_elements_and_keys() {
+    const SRC: &str = r#"
+package p
+
+type S struct {
+	// +k8s:validateFalse="S.A"
+	A Other `json:"a"`
+	// +k8s:validateFalse="S.B"
+	// +k8s:opaqueType
+	B Other `json:"b"`
+	// +k8s:validateFalse="S.C"
+	// +k8s:eachVal=+k8s:validateFalse="S.C vals"
+	// +k8s:eachVal=+k8s:opaqueType
+	C []Other `json:"c"`
+	// +k8s:eachKey=+k8s:validateFalse="S.D keys"
+	// +k8s:eachVal=+k8s:validateFalse="S.D vals"
+	D map[OtherString]Other `json:"d"`
+	// +k8s:eachKey=+k8s:validateFalse="S.E keys"
+	// +k8s:eachKey=+k8s:opaqueType
+	// +k8s:eachVal=+k8s:opaqueType
+	E map[OtherString]Other `json:"e"`
+}
+
+// +k8s:validateFalse="type Other"
+type Other struct {
+	// +k8s:validateFalse="Other.F"
+	F string `json:"f"`
+}
+
+// +k8s:validateFalse="type OtherString"
+type OtherString string
+"#;
+    let f = fixture(SRC);
+    let errs = f.run(
+        "S",
+        &Operation::create(),
+        r#"{"c": [{}, {}], "d": {"a": {"f": "x"}, "b": {}}, "e": {"a": {}}}"#,
+        None,
+    );
+    assert_eq!(
+        validate_false_by_path(&errs),
+        by_path(&[
+            ("a", &["S.A", "type Other"]),
+            ("a.f", &["Other.F"]),
+            ("b", &["S.B"]),
+            ("c", &["S.C"]),
+            ("c[0]", &["S.C vals"]),
+            ("c[1]", &["S.C vals"]),
+            ("d", &["S.D keys", "S.D keys", "type OtherString", "type OtherString"]),
+            ("d[a]", &["S.D vals", "type Other"]),
+            ("d[a].f", &["Other.F"]),
+            ("d[b]", &["S.D vals", "type Other"]),
+            ("d[b].f", &["Other.F"]),
+            ("e", &["S.E keys"]),
+        ])
+    );
+}
+
+/// `ifEnabled` / `ifDisabled`: conditional validations; an undefined option is an internal
+/// error (no origin).
+#[test]
+fn option_gated_validations() {
+    const SRC: &str = r#"
+package p
+
+type G struct {
+	// +k8s:ifEnabled(Strict)=+k8s:maxLength=2
+	// +k8s:ifDisabled(Strict)=+k8s:maxLength=4
+	Name string `json:"name"`
+	// +k8s:ifEnabled(Strict)=+k8s:required
+	Must *string `json:"must"`
+}
+"#;
+    let f = fixture(SRC);
+    let run = |op: Operation, json: &str| render(&f.run("G", &op, json, None));
+    assert_eq!(
+        run(Operation::create(), r#"{"name": "abc"}"#),
+        strs(&[
+            "name: Internal error: undefined validation option \"Strict\"",
+            "name: Internal error: undefined validation option \"Strict\"",
+            "must: Internal error: undefined validation option \"Strict\" SC",
+        ])
+    );
+    assert_eq!(
+        run(Operation::create().with_option("Strict", true), r#"{"name": "abc"}"#),
+        strs(&[
+            "name: Too long: may not be more than 2 characters [maxLength]",
+            "must: Required value SC",
+        ])
+    );
+    assert!(run(Operation::create().with_option("Strict", false), r#"{"name": "abcd"}"#).is_empty());
+}
+
+/// Subresource dispatch (§2.8): a root only validates the subresources it accepts.
+#[test]
+fn subresource_dispatch() {
+    const SRC: &str = r#"
+// +k8s:validation-gen=*
+package p
+
+// +k8s:supportsSubresource="/status"
+type Root struct {
+	// +k8s:maxLength=1
+	S string `json:"s"`
+}
+
+// +k8s:isSubresource="/scale"
+type Scale struct {
+	// +k8s:minimum=1
+	Replicas int `json:"replicas"`
+}
+"#;
+    let f = fixture(SRC);
+    let op = |subs: &[&str]| Operation::create().with_subresources(subs.iter().copied());
+    assert_eq!(
+        render(&f.run("Root", &op(&["status"]), r#"{"s": "xx"}"#, None)),
+        strs(&["s: Too long: may not be more than 1 character [maxLength]"])
+    );
+    assert_eq!(render(&f.run("Root", &op(&[]), r#"{"s": "xx"}"#, None)).len(), 1);
+    assert_eq!(
+        render(&f.run("Root", &op(&["scale"]), r#"{"s": "xx"}"#, None)),
+        strs(&["<nil>: Internal error: no validation found for *p.Root, subresource: /scale"])
+    );
+    assert_eq!(
+        render(&f.run("Scale", &op(&[]), r#"{"replicas": 1}"#, None)),
+        strs(&["<nil>: Internal error: no validation found for *p.Scale, subresource: /"])
+    );
+    assert!(render(&f.run("Scale", &op(&["scale"]), r#"{"replicas": 1}"#, None)).is_empty());
+}
