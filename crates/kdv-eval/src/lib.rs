@@ -10,6 +10,8 @@
 //! (paths are built on the stack); only large lists (more than [`PAIRWISE_LIMIT`] items)
 //! allocate an index for uniqueness and old-item correlation.
 
+#![warn(missing_docs)]
+
 mod eval;
 mod list;
 mod value;

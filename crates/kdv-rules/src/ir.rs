@@ -33,7 +33,10 @@ pub struct ShapeId(pub u32);
 pub enum Shape {
     /// `string` (`named: false`) or a named string type (`named: true`; Go prints values of
     /// named types JSON-encoded in errors).
-    String { named: bool },
+    String {
+        /// A named type (`type X string`), not `string` itself.
+        named: bool,
+    },
     /// `bool`.
     Bool,
     /// An integer type as Go holds it (the real width and signedness, e.g. `int8` is signed).
@@ -47,7 +50,12 @@ pub enum Shape {
     /// `[]T`.
     Slice(ShapeId),
     /// `map[K]V` (only string-based keys are supported; `key` is a string shape).
-    Map { key: ShapeId, value: ShapeId },
+    Map {
+        /// Shape of the keys (a string shape).
+        key: ShapeId,
+        /// Shape of the values.
+        value: ShapeId,
+    },
     /// A struct: its JSON-visible fields.
     Struct(StructShape),
     /// An interface, or a type the compiler could not see (another module, unsupported
@@ -68,7 +76,9 @@ impl Shape {
 /// Width and signedness of a Go integer type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct IntKind {
+    /// Width in bits (8, 16, 32, 64).
     pub bits: u8,
+    /// Whether the type is signed.
     pub signed: bool,
 }
 
@@ -95,6 +105,7 @@ impl IntKind {
 /// The JSON-visible fields of a struct, in declaration order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StructShape {
+    /// The fields, in declaration order.
     pub fields: Vec<StructField>,
 }
 
@@ -103,7 +114,9 @@ pub struct StructShape {
 pub struct StructField {
     /// The Go field name.
     pub go_name: String,
+    /// Where the value is read from.
     pub access: FieldAccess,
+    /// Shape of the value.
     pub shape: ShapeId,
 }
 
@@ -116,7 +129,10 @@ pub enum FieldAccess {
     /// An embedded struct without a JSON name: its fields are read from the same object.
     /// For an embedded pointer, the pointer is allocated iff one of `keys` (the JSON keys the
     /// embedded struct owns, transitively) is present.
-    Inline { keys: Vec<String> },
+    Inline {
+        /// JSON keys owned by the embedded struct.
+        keys: Vec<String>,
+    },
     /// Never decoded (`json:"-"`): always the zero value.
     Skip,
 }
@@ -127,20 +143,25 @@ pub enum FieldAccess {
 /// distinction is kept for code generation and docs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Equality {
+    /// Go `==` (directly comparable types).
     Direct,
+    /// `equality.Semantic.DeepEqual`.
     Semantic,
 }
 
 /// Stability marks applied to the errors of a validation (`+k8s:alpha` / `+k8s:beta`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Level {
+    /// Marked `alpha`.
     Alpha,
+    /// Marked `beta`.
     Beta,
 }
 
 /// One emitted validation function.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Validation {
+    /// What is checked.
     pub check: Check,
     /// On failure, skip the non-short-circuit validations of the cohort (and, for the
     /// default cohort, the rest of the block); errors are marked ShortCircuit.
@@ -220,7 +241,12 @@ pub enum Check {
     /// On Update: `Invalid(path, nil, "field is immutable")` (origin `immutable`).
     Immutable,
     /// `validateTrue` (pass) / `validateFalse` (fail with `forced failure: <message>`).
-    Fixed { pass: bool, message: String },
+    Fixed {
+        /// `validateTrue*` passes, `validateFalse` fails.
+        pass: bool,
+        /// The tag payload.
+        message: String,
+    },
     /// List uniqueness: duplicates reported at `path[j]` in ascending index order.
     Unique(ItemMatch),
     /// Synthetic `PtrSliceNoNils`: each nil element → `Required(path[i], "")`.
@@ -232,17 +258,23 @@ pub enum Check {
         matching: Option<ItemMatch>,
         /// Whether a correlated element is unchanged (`None`: a match implies unchanged).
         equiv: Option<Equality>,
+        /// The wrapped validation.
         inner: Box<Validation>,
     },
     /// `+k8s:eachVal` on a map: run `inner` on each value at `path[key]`, skipping unchanged
     /// values of keys present in the old map on Update.
     EachMapVal {
+        /// How "unchanged" is decided.
         equiv: Equality,
+        /// The wrapped validation.
         inner: Box<Validation>,
     },
     /// `+k8s:eachKey`: run `inner` on each key (at the map's own path), skipping keys that
     /// exist in the old map on Update.
-    EachMapKey { inner: Box<Validation> },
+    EachMapKey {
+        /// The wrapped validation.
+        inner: Box<Validation>,
+    },
     /// `+k8s:subfield(name)`: run `inner` on a member of the struct at `path.name`, skipped
     /// on Update when the member is unchanged.
     Subfield {
@@ -252,14 +284,19 @@ pub enum Check {
         access: FieldAccess,
         /// Shape of the member's type.
         shape: ShapeId,
+        /// How "unchanged" is decided.
         equiv: Equality,
+        /// The wrapped validation.
         inner: Box<Validation>,
     },
     /// `+k8s:ifEnabled(option)` (`enabled == true`) / `+k8s:ifDisabled(option)`: run
     /// `inner` only when the option has that value; undefined option → InternalError.
     IfOption {
+        /// The option (feature gate) name.
         option: String,
+        /// Run when the option has this value.
         enabled: bool,
+        /// The wrapped validation.
         inner: Box<Validation>,
     },
     /// Call another type's validation function on the value.
@@ -267,7 +304,9 @@ pub enum Check {
     /// `+k8s:update=<constraints>` (merged per field, in upstream's constraint order): on
     /// Update, forbids the given transitions (origin `update`).
     Update {
+        /// Which kind of value the constraints apply to.
         kind: UpdateKind,
+        /// The constraints, in upstream order.
         constraints: Vec<UpdateConstraint>,
         /// Item identity for `NoAddItem`/`NoRemoveItem` on lists (`None`: none defined,
         /// which is an internal error when those constraints are checked).
@@ -354,8 +393,11 @@ pub use kdv_runtime::check::EnumExclusion;
 /// A scalar literal from a tag payload.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Literal {
+    /// A string (quoted or an identifier).
     String(String),
+    /// An integer.
     Int(i128),
+    /// `true` / `false`.
     Bool(bool),
 }
 
@@ -375,6 +417,7 @@ pub enum ItemMatch {
 pub struct KeyField {
     /// JSON name of the key member.
     pub name: String,
+    /// Where the value is read from.
     pub access: FieldAccess,
     /// Shape of the member (a scalar, or a pointer to one).
     pub shape: ShapeId,
@@ -385,6 +428,7 @@ pub struct KeyField {
 /// within a cohort, short-circuit functions first, both groups keeping their order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Calls {
+    /// The cohorts, in execution order.
     pub cohorts: Vec<Cohort>,
 }
 
@@ -450,6 +494,7 @@ pub struct Cohort {
 /// What kind of named type a [`TypeRules`] describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TypeKind {
+    /// A struct type (including `type X OtherStruct`).
     Struct,
     /// A type definition of a non-struct type (`type X string`, `type L []T`).
     Typedef,
@@ -464,6 +509,7 @@ pub struct TypeRules {
     pub package: String,
     /// Package clause name (used where Go prints `%T`).
     pub package_name: String,
+    /// Struct or typedef.
     pub kind: TypeKind,
     /// Shape of a value of this type (not a pointer).
     pub shape: ShapeId,
@@ -498,7 +544,10 @@ pub enum FieldPathRule {
     Child(String),
     /// No JSON name: the parent path itself, or, when the parent path is nil (a field of a
     /// root object), a single segment with the field's Go type name as upstream renders it.
-    Parent { root_segment: String },
+    Parent {
+        /// The segment used when the parent path is nil.
+        root_segment: String,
+    },
 }
 
 /// The block of one struct field (§4.3).
@@ -510,6 +559,7 @@ pub struct FieldRules {
     pub json_name: String,
     /// Where the value lives in the parent's JSON object.
     pub access: FieldAccess,
+    /// How the field's runtime path is formed.
     pub path: FieldPathRule,
     /// Shape of the field's type (including a pointer).
     pub shape: ShapeId,
@@ -527,6 +577,7 @@ pub struct FieldRules {
 /// A root type selected by the package's `+k8s:validation-gen` filters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RootInfo {
+    /// The type.
     pub id: TypeId,
     /// Go type name (the kind).
     pub name: String,
@@ -544,8 +595,11 @@ pub struct RootInfo {
 /// the value shapes, and the roots.
 #[derive(Debug, Clone, Default)]
 pub struct RuleSet {
+    /// Every discovered named type, indexed by [`TypeId`].
     pub types: Vec<TypeRules>,
+    /// Value shapes, indexed by [`ShapeId`].
     pub shapes: Vec<Shape>,
+    /// Root types, sorted by qualified name.
     pub roots: Vec<RootInfo>,
     pub(crate) by_name: HashMap<String, TypeId>,
 }

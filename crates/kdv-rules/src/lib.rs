@@ -7,6 +7,8 @@
 //! consumes. Misuse is reported as [`Diagnostic`]s pointing at the tag; a tag with an error
 //! contributes no rule, everything else still compiles.
 
+#![warn(missing_docs)]
+
 mod discover;
 mod gotypes;
 pub mod ir;
@@ -22,7 +24,9 @@ pub use registry::{ArgDoc, Scope, Stability, TagDoc, catalog, is_known_tag, tag_
 /// The result of [`compile`]: the rules, and every diagnostic found on the way.
 #[derive(Debug, Clone, Default)]
 pub struct Compiled {
+    /// The compiled rules.
     pub rules: RuleSet,
+    /// Errors and warnings, each pointing at its source.
     pub diagnostics: Vec<Diagnostic>,
 }
 

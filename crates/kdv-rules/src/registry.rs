@@ -41,8 +41,11 @@ impl Scope {
 /// Stability level of a tag (its semantics may change while Alpha/Beta).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Stability {
+    /// Semantics may change.
     Alpha,
+    /// Semantics will not change incompatibly; may still be refined.
     Beta,
+    /// Semantics are fixed.
     Stable,
 }
 
@@ -64,7 +67,9 @@ pub struct ArgDoc {
     pub name: &'static str,
     /// `String`, `Int` or `Bool`.
     pub ty: ValueType,
+    /// The argument must be given.
     pub required: bool,
+    /// What the argument means.
     pub description: &'static str,
 }
 
@@ -73,6 +78,7 @@ pub struct ArgDoc {
 pub struct TagDoc {
     /// Full tag name, e.g. `k8s:minimum`.
     pub name: &'static str,
+    /// Stability of the tag's semantics.
     pub stability: Stability,
     /// Where the tag may be written.
     pub scopes: &'static [Scope],

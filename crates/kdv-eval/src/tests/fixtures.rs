@@ -223,7 +223,9 @@ type Item struct {
 }
 
 /// upstream `ExpectValidateFalseByPath`: `forced failure:` messages grouped by path.
-fn validate_false_by_path(errs: &kdv_runtime::ErrorList) -> std::collections::BTreeMap<String, Vec<String>> {
+fn validate_false_by_path(
+    errs: &kdv_runtime::ErrorList,
+) -> std::collections::BTreeMap<String, Vec<String>> {
     let mut out: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for e in errs {
         if let Some(msg) = e.detail.strip_prefix("forced failure: ") {
@@ -299,7 +301,15 @@ type OtherString string
             ("c", &["S.C"]),
             ("c[0]", &["S.C vals"]),
             ("c[1]", &["S.C vals"]),
-            ("d", &["S.D keys", "S.D keys", "type OtherString", "type OtherString"]),
+            (
+                "d",
+                &[
+                    "S.D keys",
+                    "S.D keys",
+                    "type OtherString",
+                    "type OtherString"
+                ]
+            ),
             ("d[a]", &["S.D vals", "type Other"]),
             ("d[a].f", &["Other.F"]),
             ("d[b]", &["S.D vals", "type Other"]),
@@ -335,13 +345,22 @@ type G struct {
         ])
     );
     assert_eq!(
-        run(Operation::create().with_option("Strict", true), r#"{"name": "abc"}"#),
+        run(
+            Operation::create().with_option("Strict", true),
+            r#"{"name": "abc"}"#
+        ),
         strs(&[
             "name: Too long: may not be more than 2 characters [maxLength]",
             "must: Required value SC",
         ])
     );
-    assert!(run(Operation::create().with_option("Strict", false), r#"{"name": "abcd"}"#).is_empty());
+    assert!(
+        run(
+            Operation::create().with_option("Strict", false),
+            r#"{"name": "abcd"}"#
+        )
+        .is_empty()
+    );
 }
 
 /// Subresource dispatch (§2.8): a root only validates the subresources it accepts.
@@ -369,7 +388,10 @@ type Scale struct {
         render(&f.run("Root", &op(&["status"]), r#"{"s": "xx"}"#, None)),
         strs(&["s: Too long: may not be more than 1 character [maxLength]"])
     );
-    assert_eq!(render(&f.run("Root", &op(&[]), r#"{"s": "xx"}"#, None)).len(), 1);
+    assert_eq!(
+        render(&f.run("Root", &op(&[]), r#"{"s": "xx"}"#, None)).len(),
+        1
+    );
     assert_eq!(
         render(&f.run("Root", &op(&["scale"]), r#"{"s": "xx"}"#, None)),
         strs(&["<nil>: Internal error: no validation found for *p.Root, subresource: /scale"])
