@@ -19,7 +19,7 @@ use crate::tags::each_key::for_each_key;
 use crate::tags::each_val::for_each_val;
 
 /// Depth limit for nested type discovery (each level is a distinct named type).
-const MAX_DISCOVERY_DEPTH: usize = 200;
+const MAX_DISCOVERY_DEPTH: usize = 100;
 
 /// Tag name recorded on the synthetic calls of element iterations and type functions.
 const ITERATE: &str = "(iteration)";

@@ -437,8 +437,8 @@ impl<'u> Lowerer<'u> {
                 ),
             ));
         }
-        if let Err(msg) = registry::type_check(tag, doc) {
-            return Err(ctx.tag_error(tag, format!("tag {quoted}: {msg}")));
+        if let Err((msg, span)) = registry::type_check(tag, doc) {
+            return Err(ctx.error(span, format!("tag {quoted}: {msg}")));
         }
         lower(self, ctx, tag).map_err(|e| e.prefixed(&format!("tag {quoted}: ")))
     }

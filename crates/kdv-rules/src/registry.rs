@@ -2,7 +2,7 @@
 //! its documentation, and the dispatch from a tag name to its lowering function. Docs and
 //! lint are generated from [`catalog`].
 
-use kdv_tags::{Tag, ValueType, go_quote};
+use kdv_tags::{Span, Tag, ValueType, go_quote};
 
 use crate::lower::LowerFn;
 use crate::tags;
@@ -232,7 +232,7 @@ pub(crate) fn lower_fn(name: &str) -> Option<LowerFn> {
 /// Upstream `typeCheck`: the tag's arguments and value against its documented signature.
 /// Arguments are rendered as upstream's `%q` of a `codetags.Arg` prints them
 /// ([`kdv_tags::Arg::to_go_string`]).
-pub(crate) fn type_check(tag: &Tag, doc: &TagDoc) -> Result<(), String> {
+pub(crate) fn type_check(tag: &Tag, doc: &TagDoc) -> Result<(), (String, Span)> {
     for doc_arg in doc.args {
         let found = tag
             .args
@@ -242,16 +242,19 @@ pub(crate) fn type_check(tag: &Tag, doc: &TagDoc) -> Result<(), String> {
             Some(arg) => {
                 let got = arg.value.value_type();
                 if got != doc_arg.ty {
-                    return Err(format!(
-                        "argument {} has wrong type: got {}, want {}",
-                        arg.to_go_string(),
-                        got.as_str(),
-                        doc_arg.ty.as_str()
+                    return Err((
+                        format!(
+                            "argument {} has wrong type: got {}, want {}",
+                            arg.to_go_string(),
+                            got.as_str(),
+                            doc_arg.ty.as_str()
+                        ),
+                        arg.span,
                     ));
                 }
             }
             None if doc_arg.required => {
-                return Err(if doc_arg.name.is_empty() {
+                let msg = if doc_arg.name.is_empty() {
                     format!(
                         "missing required positional argument of type {}",
                         doc_arg.ty.as_str()
@@ -262,7 +265,8 @@ pub(crate) fn type_check(tag: &Tag, doc: &TagDoc) -> Result<(), String> {
                         go_quote(doc_arg.name),
                         doc_arg.ty.as_str()
                     )
-                });
+                };
+                return Err((msg, tag.name_span));
             }
             None => {}
         }
@@ -270,25 +274,31 @@ pub(crate) fn type_check(tag: &Tag, doc: &TagDoc) -> Result<(), String> {
     for arg in &tag.args {
         let name = arg.name.as_deref().unwrap_or("");
         if doc.arg(name).is_none() && !doc.accepts_unknown_args {
-            return Err(format!(
-                "unrecognized named argument {}",
-                arg.to_go_string()
+            return Err((
+                format!("unrecognized named argument {}", arg.to_go_string()),
+                arg.span,
             ));
         }
     }
     let value_type = tag.value_type();
     if value_type == ValueType::None {
         if doc.payload_required {
-            return Err(format!(
-                "missing required tag value of type {}",
-                doc.payload.as_str()
+            return Err((
+                format!(
+                    "missing required tag value of type {}",
+                    doc.payload.as_str()
+                ),
+                tag.name_span,
             ));
         }
     } else if doc.payload != ValueType::Raw && value_type != doc.payload {
-        return Err(format!(
-            "tag value has wrong type: got {}, want {}",
-            value_type.as_str(),
-            doc.payload.as_str()
+        return Err((
+            format!(
+                "tag value has wrong type: got {}, want {}",
+                value_type.as_str(),
+                doc.payload.as_str()
+            ),
+            tag.value_span.unwrap_or(tag.name_span),
         ));
     }
     Ok(())
@@ -319,34 +329,34 @@ mod tests {
         let doc = tags::limits::MINIMUM;
         let tag = kdv_tags::parse_tag("k8s:minimum").unwrap();
         assert_eq!(
-            type_check(&tag, &doc).unwrap_err(),
+            type_check(&tag, &doc).unwrap_err().0,
             "missing required tag value of type int"
         );
         let tag = kdv_tags::parse_tag("k8s:minimum=\"x\"").unwrap();
         assert_eq!(
-            type_check(&tag, &doc).unwrap_err(),
+            type_check(&tag, &doc).unwrap_err().0,
             "tag value has wrong type: got string, want int"
         );
         let tag = kdv_tags::parse_tag("k8s:minimum(x)=1").unwrap();
         assert_eq!(
-            type_check(&tag, &doc).unwrap_err(),
+            type_check(&tag, &doc).unwrap_err().0,
             "unrecognized named argument \"x\""
         );
         let doc = tags::subfield::DOC;
         let tag = kdv_tags::parse_tag("k8s:subfield=+k8s:required").unwrap();
         assert_eq!(
-            type_check(&tag, &doc).unwrap_err(),
+            type_check(&tag, &doc).unwrap_err().0,
             "missing required positional argument of type string"
         );
         let tag = kdv_tags::parse_tag("k8s:subfield(1)=+k8s:required").unwrap();
         assert_eq!(
-            type_check(&tag, &doc).unwrap_err(),
+            type_check(&tag, &doc).unwrap_err().0,
             "argument 1 has wrong type: got int, want string"
         );
         let doc = tags::testing::VALIDATE_FALSE;
         let tag = kdv_tags::parse_tag("k8s:validateFalse(flags: 1)").unwrap();
         assert_eq!(
-            type_check(&tag, &doc).unwrap_err(),
+            type_check(&tag, &doc).unwrap_err().0,
             "argument flags: 1 has wrong type: got int, want string"
         );
     }

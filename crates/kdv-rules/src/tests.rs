@@ -82,8 +82,12 @@ type T struct {
             "tag \"k8s:eachVal\": unknown tag \"k8s:setByServer\"",
         ]
     );
+    // A payload of the wrong type points at the payload.
     let span = c.diagnostics[0].span.as_ref().expect("span");
-    assert_eq!((span.line, span.col), (4, 6));
+    assert_eq!((span.line, span.col, span.len), (4, 18, 1));
+    // A tag that does not apply points at the tag name.
+    let span = c.diagnostics[1].span.as_ref().expect("span");
+    assert_eq!((span.line, span.col), (6, 6));
     let span = c.diagnostics[2].span.as_ref().expect("span");
     assert_eq!(span.line, 8);
     assert_eq!(
