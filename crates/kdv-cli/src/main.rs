@@ -32,9 +32,8 @@
 //! - If the Go types have errors (`kdv lint` shows them), nothing is validated: rules would
 //!   be missing silently.
 
-// Interim: the commands land once kdv-go, kdv-rules and kdv-eval are available.
-#![allow(dead_code)]
 mod cli;
+mod commands;
 mod error;
 mod input;
 mod output;
@@ -44,7 +43,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::cli::Cli;
+use crate::cli::{Cli, Command};
 use crate::error::CliError;
 
 /// Stack size of the thread that does the work: YAML deserialisation and validation recurse
@@ -83,6 +82,15 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(_cli: &Cli) -> Result<u8, CliError> {
-    Err(CliError::Usage("not available yet".into()))
+fn run(cli: &Cli) -> Result<u8, CliError> {
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut err = stderr.lock();
+    let code = match &cli.command {
+        Command::Validate(args) => commands::validate::run(args, &mut out, &mut err),
+        Command::Lint(args) => commands::lint::run(args, &mut out, &mut err),
+    };
+    out.flush()?;
+    code
 }

@@ -3,7 +3,8 @@
 use std::io::{self, Write};
 
 use kdv_runtime::{BadValue, FieldError, OperationKind, StabilityLevel};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::input::InputError;
 
@@ -107,44 +108,129 @@ pub fn write_text(report: &Report, out: &mut dyn Write, err: &mut dyn Write) -> 
 
 /// JSON output: one object `{"documents": [...], "inputErrors": [...], "summary": {...}}`.
 pub fn write_json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let value = report_json(report);
-    serde_json::to_writer_pretty(&mut *out, &value)?;
+    serde_json::to_writer_pretty(&mut *out, &JsonReport::new(report))?;
     writeln!(out)
 }
 
-fn report_json(report: &Report) -> Value {
-    let documents: Vec<Value> = report.documents.iter().map(document_json).collect();
-    let input_errors: Vec<Value> = report.input_errors.iter().map(input_error_json).collect();
-    json!({
-        "documents": documents,
-        "inputErrors": input_errors,
-        "summary": {
-            "documents": report.documents.len(),
-            "valid": report.valid(),
-            "invalid": report.invalid(),
-            "empty": report.empty,
-            "inputErrors": report.input_errors.len(),
-        },
-    })
+// The JSON shapes are structs rather than `serde_json::Value` maps so keys keep this order
+// (the workspace must not enable serde_json's `preserve_order`: error rendering relies on
+// sorted maps, as Go's encoding/json sorts them).
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonReport<'a> {
+    documents: Vec<JsonDocument<'a>>,
+    input_errors: Vec<JsonInputError<'a>>,
+    summary: JsonSummary,
 }
 
-fn document_json(doc: &DocumentResult) -> Value {
-    let mut object = Map::new();
-    object.insert("file".into(), doc.file.clone().into());
-    object.insert("document".into(), doc.document.into());
-    object.insert("line".into(), doc.line.into());
-    object.insert("kind".into(), doc.kind.clone().into());
-    object.insert("type".into(), doc.type_name.clone().into());
-    object.insert("operation".into(), operation_name(doc.operation).into());
-    if let Some(old) = &doc.old_file {
-        object.insert("oldFile".into(), old.clone().into());
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonDocument<'a> {
+    file: &'a str,
+    document: usize,
+    line: u64,
+    kind: Option<&'a str>,
+    #[serde(rename = "type")]
+    type_name: &'a str,
+    operation: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    old_file: Option<&'a str>,
+    valid: bool,
+    errors: Vec<JsonFieldError<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonFieldError<'a> {
+    #[serde(rename = "type")]
+    error_type: &'static str,
+    field: String,
+    /// Absent for an omitted value (Go's `OmitValueType`), which has no JSON form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bad_value: Option<Value>,
+    detail: &'a str,
+    origin: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stability: Option<&'static str>,
+    message: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonInputError<'a> {
+    file: &'a str,
+    document: Option<usize>,
+    line: Option<u64>,
+    column: Option<u64>,
+    message: &'a str,
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonSummary {
+    documents: usize,
+    valid: usize,
+    invalid: usize,
+    empty: usize,
+    input_errors: usize,
+}
+
+impl<'a> JsonReport<'a> {
+    fn new(report: &'a Report) -> Self {
+        JsonReport {
+            documents: report.documents.iter().map(JsonDocument::new).collect(),
+            input_errors: report
+                .input_errors
+                .iter()
+                .map(|e| JsonInputError {
+                    file: &e.file,
+                    document: e.document,
+                    line: e.line,
+                    column: e.column,
+                    message: &e.message,
+                    text: e.to_string(),
+                })
+                .collect(),
+            summary: JsonSummary {
+                documents: report.documents.len(),
+                valid: report.valid(),
+                invalid: report.invalid(),
+                empty: report.empty,
+                input_errors: report.input_errors.len(),
+            },
+        }
     }
-    object.insert("valid".into(), doc.errors.is_empty().into());
-    object.insert(
-        "errors".into(),
-        doc.errors.iter().map(field_error_json).collect(),
-    );
-    Value::Object(object)
+}
+
+impl<'a> JsonDocument<'a> {
+    fn new(doc: &'a DocumentResult) -> Self {
+        JsonDocument {
+            file: &doc.file,
+            document: doc.document,
+            line: doc.line,
+            kind: doc.kind.as_deref(),
+            type_name: &doc.type_name,
+            operation: operation_name(doc.operation),
+            old_file: doc.old_file.as_deref(),
+            valid: doc.errors.is_empty(),
+            errors: doc
+                .errors
+                .iter()
+                .map(|e| JsonFieldError {
+                    error_type: e.error_type.as_str(),
+                    field: e.field.to_string(),
+                    bad_value: bad_value_json(&e.bad_value),
+                    detail: &e.detail,
+                    origin: &e.origin,
+                    stability: (e.stability != StabilityLevel::Unknown)
+                        .then(|| e.stability.as_str()),
+                    message: e.to_string(),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Kubernetes' admission spelling of the operation.
@@ -153,23 +239,6 @@ pub fn operation_name(kind: OperationKind) -> &'static str {
         OperationKind::Create => "CREATE",
         OperationKind::Update => "UPDATE",
     }
-}
-
-fn field_error_json(e: &FieldError) -> Value {
-    let mut object = Map::new();
-    object.insert("type".into(), e.error_type.as_str().into());
-    object.insert("field".into(), e.field.to_string().into());
-    // An omitted value (Go's `OmitValueType`) has no JSON form; leave the key out.
-    if let Some(value) = bad_value_json(&e.bad_value) {
-        object.insert("badValue".into(), value);
-    }
-    object.insert("detail".into(), e.detail.clone().into());
-    object.insert("origin".into(), e.origin.clone().into());
-    if e.stability != StabilityLevel::Unknown {
-        object.insert("stability".into(), e.stability.as_str().into());
-    }
-    object.insert("message".into(), e.to_string().into());
-    Value::Object(object)
 }
 
 fn bad_value_json(value: &BadValue) -> Option<Value> {
@@ -186,21 +255,11 @@ fn bad_value_json(value: &BadValue) -> Option<Value> {
     })
 }
 
-fn input_error_json(e: &InputError) -> Value {
-    json!({
-        "file": e.file,
-        "document": e.document,
-        "line": e.line,
-        "column": e.column,
-        "message": e.message,
-        "text": e.to_string(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use kdv_runtime::PathRef;
+    use serde_json::json;
 
     fn sample() -> Report {
         let root = PathRef::Nil;
@@ -288,6 +347,12 @@ mod tests {
     fn json_shape() {
         let mut out = Vec::new();
         write_json(&sample(), &mut out).unwrap();
+        let text = String::from_utf8(out.clone()).unwrap();
+        // Keys in a reading order, not sorted.
+        assert!(
+            text.starts_with("{\n  \"documents\": [\n    {\n      \"file\": "),
+            "{text}"
+        );
         let value: Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(
             value["documents"][0]["errors"][0],

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use kdv_rules::{RuleSet, TypeId};
 use kdv_runtime::{Operation, OperationKind};
@@ -16,7 +17,7 @@ use crate::output::{self, DocumentResult, Report};
 /// Runs `kdv validate`; results go to `out`, diagnostics, input errors and the text summary
 /// to `err`. Returns the exit status (0 valid, 1 invalid, 2 input errors).
 pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, CliError> {
-    let jobs_or_plan = check_usage(args)?;
+    let explicit_job = check_usage(args)?;
     let (compiled, diagnostics) = load_types(&args.types)?;
     write_diagnostics(err, &diagnostics)?;
     let errors = error_count(&diagnostics);
@@ -30,7 +31,7 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
     let selector = TypeSelector::new(rules, args.type_name.as_deref(), &args.types)?;
 
     let mut report = Report::default();
-    let jobs = match jobs_or_plan {
+    let jobs = match explicit_job {
         Some(job) => vec![job],
         None => {
             let (jobs, problems) = input::plan(&args.paths);
@@ -40,8 +41,10 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
     };
 
     let base = base_operation(args);
-    for job in &jobs {
-        validate_job(rules, &selector, &base, job, &mut report);
+    for part in run_jobs(&jobs, |job| validate_job(rules, &selector, &base, job)) {
+        report.documents.extend(part.documents);
+        report.input_errors.extend(part.input_errors);
+        report.empty += part.empty;
     }
 
     match args.output {
@@ -103,7 +106,72 @@ fn load(source: &Source) -> Result<Loaded, InputError> {
     input::parse(&source.display_name(), &text, source.syntax())
 }
 
-fn validate_job(
+/// Runs `work` on every job, on as many threads as there are cores, and returns the
+/// results in job order (so output does not depend on scheduling). A panic in one job (a
+/// bug) becomes an input error for that job's file instead of ending the run.
+fn run_jobs<W>(jobs: &[Job], work: W) -> Vec<Report>
+where
+    W: Fn(&Job) -> Report + Sync,
+{
+    let guarded = |job: &Job| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(job))).unwrap_or_else(|_| {
+            let mut report = Report::default();
+            report.input_errors.push(InputError::file(
+                job.new.display_name(),
+                "internal error: validation panicked (please report this bug)",
+            ));
+            report
+        })
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(jobs.len());
+    if threads <= 1 {
+        return jobs.iter().map(guarded).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(job) = jobs.get(i) else { break };
+            done.push((i, guarded(job)));
+        }
+        done
+    };
+    let mut results: Vec<(usize, Report)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .stack_size(crate::WORKER_STACK_BYTES)
+                    .spawn_scoped(scope, worker)
+                    .ok()
+            })
+            .collect();
+        // If no thread could start, this thread does all the work.
+        let mut all = if handles.is_empty() {
+            worker()
+        } else {
+            Vec::new()
+        };
+        for handle in handles {
+            // Jobs catch their own panics, so a worker cannot die with work undone.
+            all.extend(handle.join().unwrap_or_default());
+        }
+        all
+    });
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, report)| report).collect()
+}
+
+/// Validates the documents of one job; its report holds the results and input errors.
+fn validate_job(rules: &RuleSet, selector: &TypeSelector, base: &Operation, job: &Job) -> Report {
+    let mut report = Report::default();
+    validate_job_into(rules, selector, base, job, &mut report);
+    report
+}
+
+fn validate_job_into(
     rules: &RuleSet,
     selector: &TypeSelector,
     base: &Operation,
@@ -137,7 +205,9 @@ fn validate_job(
     }
 
     for (i, doc) in new.documents.iter().enumerate() {
-        let old_doc = old.as_ref().map(|(name, loaded)| (name, &loaded.documents[i]));
+        let old_doc = old
+            .as_ref()
+            .map(|(name, loaded)| (name, &loaded.documents[i]));
         let ty = match selector.select(&doc.value) {
             Ok(ty) => ty,
             Err(message) => {
@@ -284,13 +354,10 @@ impl<'r> TypeSelector<'r> {
 
     /// `pkg/path.Name` for roots, else the Go name.
     fn qualified_name(&self, ty: TypeId) -> String {
-        self.rules
-            .roots()
-            .find(|r| r.id == ty)
-            .map_or_else(
-                || self.rules.type_name(ty).to_string(),
-                |r| format!("{}.{}", r.package, r.name),
-            )
+        self.rules.roots().find(|r| r.id == ty).map_or_else(
+            || self.rules.type_name(ty).to_string(),
+            |r| format!("{}.{}", r.package, r.name),
+        )
     }
 }
 

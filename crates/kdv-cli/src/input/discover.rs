@@ -99,6 +99,13 @@ pub fn plan(paths: &[String]) -> (Vec<Job>, Vec<InputError>) {
                 let mut files = Vec::new();
                 let mut visited = HashSet::new();
                 walk(&path, 0, &mut visited, &mut files, &mut errors);
+                // An empty directory is more likely a wrong path than nothing to check.
+                if files.is_empty() {
+                    errors.push(InputError::file(
+                        arg,
+                        "no *.yaml, *.yml or *.json files in this directory",
+                    ));
+                }
                 files.sort();
                 pair_directory_files(files, &mut jobs, &mut errors);
             }
@@ -392,6 +399,18 @@ mod tests {
                 ("y.yaml".into(), None),
                 ("-".into(), None),
             ]
+        );
+    }
+
+    #[test]
+    fn directory_without_manifests_is_reported() {
+        let s = Scratch::new("empty");
+        s.file("notes.txt");
+        let (jobs, errors) = plan(&[s.arg()]);
+        assert!(jobs.is_empty());
+        assert_eq!(
+            errors[0].message,
+            "no *.yaml, *.yml or *.json files in this directory"
         );
     }
 

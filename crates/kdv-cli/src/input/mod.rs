@@ -4,9 +4,7 @@
 mod discover;
 mod parse;
 
-#[allow(unused_imports)]
 pub use discover::{Job, Source, plan};
-#[allow(unused_imports)]
 pub use parse::{Document, Loaded, Syntax, parse};
 
 use std::fmt;

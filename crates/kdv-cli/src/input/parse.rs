@@ -19,9 +19,9 @@ use super::InputError;
 /// Deepest nesting of sequences and mappings accepted in a YAML document; the same as
 /// serde_json's fixed limit for JSON, so both syntaxes agree.
 pub const MAX_DEPTH: usize = 128;
-/// Most YAML nodes (after alias expansion) accepted in one stream.
+/// Most YAML nodes accepted in one stream, or twice its size in bytes if more.
 const MAX_NODES: usize = 1_000_000;
-/// Most parser events accepted in one stream.
+/// Most parser events accepted in one stream, or four times its size in bytes if more.
 const MAX_EVENTS: usize = 4_000_000;
 /// Most aliases (`*name`) accepted in one stream.
 const MAX_ALIASES: usize = 10_000;
@@ -70,12 +70,16 @@ pub fn parse(file: &str, text: &str, syntax: Syntax) -> Result<Loaded, InputErro
     }
 }
 
-fn yaml_options() -> serde_saphyr::Options {
+fn yaml_options(text: &str) -> serde_saphyr::Options {
+    // Budgets count the whole stream. Without aliases, nodes and events are bounded by the
+    // input's size, so these limits grow with it and a long stream of ordinary documents
+    // passes; what aliases can add is capped separately (MAX_ALIAS_EVENTS).
+    let scale = text.len().saturating_mul(2);
     serde_saphyr::options! {
         budget: serde_saphyr::budget! {
             max_depth: MAX_DEPTH,
-            max_nodes: MAX_NODES,
-            max_events: MAX_EVENTS,
+            max_nodes: MAX_NODES.max(scale),
+            max_events: MAX_EVENTS.max(scale.saturating_mul(2)),
             max_aliases: MAX_ALIASES,
             max_documents: MAX_DOCUMENTS,
             max_recorded_anchor_events: MAX_ALIAS_EVENTS,
@@ -95,8 +99,25 @@ fn yaml_options() -> serde_saphyr::Options {
 
 fn parse_yaml(file: &str, text: &str) -> Result<Loaded, InputError> {
     let values: Vec<Spanned<Value>> =
-        serde_saphyr::from_multiple_with_options(text, yaml_options())
+        serde_saphyr::from_multiple_with_options(text, yaml_options(text))
             .map_err(|e| yaml_error(file, &e))?;
+    // Usually no document is empty and the values are documents 0, 1, 2, ...; only when
+    // the marker count says otherwise are the documents located precisely.
+    if marker_document_count(text) == Some(values.len()) {
+        let documents = values
+            .into_iter()
+            .enumerate()
+            .map(|(index, spanned)| Document {
+                index,
+                line: spanned.referenced.line(),
+                value: spanned.value,
+            })
+            .collect();
+        return Ok(Loaded {
+            documents,
+            empty: 0,
+        });
+    }
     let roots = document_roots(file, text)?;
     let mut documents = Vec::with_capacity(values.len());
     for spanned in values {
@@ -114,19 +135,36 @@ fn parse_yaml(file: &str, text: &str) -> Result<Loaded, InputError> {
     Ok(Loaded { documents, empty })
 }
 
-/// The character offset of each document's root node, in stream order (empty documents
-/// included). serde-saphyr skips empty documents, so this second, cheap event pass is what
-/// numbers documents as written.
-fn document_roots(file: &str, text: &str) -> Result<Vec<u64>, InputError> {
-    // Without a marker the stream holds at most one document, and none when it is only
-    // blank lines and comments.
-    if !text.contains("---") && !text.contains("...") {
-        let has_content = text.lines().any(|line| {
+/// The number of documents in a stream whose only markers are `---` lines: one per marker,
+/// plus one if content precedes the first. `None` when the stream has `...` end markers
+/// (documents may then start without `---`). A `---` at the start of a line followed by a
+/// space or the line's end is always a document marker in YAML, even inside scalars.
+fn marker_document_count(text: &str) -> Option<usize> {
+    let mut markers = 0;
+    let mut content_before_first = false;
+    for line in text.lines() {
+        if is_marker(line, "---") {
+            markers += 1;
+        } else if is_marker(line, "...") {
+            return None;
+        } else if markers == 0 && !content_before_first {
             let line = line.trim_start();
-            !line.is_empty() && !line.starts_with('#')
-        });
-        return Ok(if has_content { vec![0] } else { Vec::new() });
+            content_before_first =
+                !line.is_empty() && !line.starts_with('#') && !line.starts_with('%');
+        }
     }
+    Some(markers + usize::from(content_before_first))
+}
+
+fn is_marker(line: &str, marker: &str) -> bool {
+    line.strip_prefix(marker)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t', '\r']))
+}
+
+/// The character offset of each document's root node, in stream order (empty documents
+/// included). serde-saphyr skips empty documents, so this second event pass is what
+/// numbers documents as written when some are empty.
+fn document_roots(file: &str, text: &str) -> Result<Vec<u64>, InputError> {
     let mut roots = Vec::new();
     let mut want_root = false;
     let mut parser = Parser::new_from_str(text);
@@ -137,7 +175,7 @@ fn document_roots(file: &str, text: &str) -> Result<Vec<u64>, InputError> {
                 file,
                 marker.line() as u64,
                 marker.col() as u64 + 1,
-                e.info().to_string(),
+                e.info(),
             )
         })?;
         match event {
@@ -178,11 +216,21 @@ fn yaml_message(error: &serde_saphyr::Error) -> String {
         }
         serde_saphyr::Error::DuplicateMappingKey { key: None, .. } => "duplicate key".to_string(),
         serde_saphyr::Error::Budget { breach, .. } => budget_message(breach),
-        other => serde_saphyr::UserMessageFormatter
-            .format_message(other)
-            .escape_debug()
-            .to_string(),
+        other => printable(&serde_saphyr::UserMessageFormatter.format_message(other)),
     }
+}
+
+/// Messages may quote input text; control characters in it would garble a terminal.
+fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn budget_message(breach: &BudgetBreach) -> String {
@@ -190,10 +238,9 @@ fn budget_message(breach: &BudgetBreach) -> String {
         BudgetBreach::Depth { .. } => {
             format!("document nests deeper than {MAX_DEPTH} levels")
         }
-        BudgetBreach::Nodes { .. } => format!(
-            "document has more than {MAX_NODES} values (after expanding aliases); \
-             is it an alias bomb?"
-        ),
+        BudgetBreach::Nodes { .. } => {
+            "input expands to too many values through aliases; is it an alias bomb?".to_string()
+        }
         BudgetBreach::Aliases { .. } => format!("document uses more than {MAX_ALIASES} aliases"),
         BudgetBreach::RecordedAnchorEvents { .. }
         | BudgetBreach::RecordedAnchorBytes { .. }
@@ -202,7 +249,8 @@ fn budget_message(breach: &BudgetBreach) -> String {
                 .to_string()
         }
         BudgetBreach::Events { .. } => {
-            format!("input is too large (more than {MAX_EVENTS} YAML events)")
+            "input expands to too many YAML events through aliases; is it an alias bomb?"
+                .to_string()
         }
         BudgetBreach::Documents { .. } => {
             format!("stream has more than {MAX_DOCUMENTS} documents")
@@ -390,6 +438,47 @@ mod tests {
             values(&loaded),
             vec![(0, 1, json!({"a": "---\ntext\n", "b": 1}))]
         );
+    }
+
+    #[test]
+    fn marker_counting() {
+        assert_eq!(marker_document_count("a: 1\n"), Some(1));
+        assert_eq!(
+            marker_document_count("# c\n%YAML 1.2\n---\na: 1\n"),
+            Some(1)
+        );
+        assert_eq!(marker_document_count("a: 1\n---\nb: 1\n--- # c\n"), Some(3));
+        assert_eq!(marker_document_count("a: |\n  ---x\n----\n"), Some(1));
+        assert_eq!(marker_document_count("---\na\n...\n"), None);
+        assert_eq!(marker_document_count("--- {a: 1}\r\n---\tb\r\n"), Some(2));
+    }
+
+    #[test]
+    fn trailing_and_leading_markers_with_empty_documents() {
+        let loaded = yaml("a: 1\n---\n").unwrap();
+        assert_eq!(values(&loaded), vec![(0, 1, json!({"a": 1}))]);
+        assert_eq!(loaded.empty, 1);
+        let loaded = yaml("# only a comment\n---\na: 1\n").unwrap();
+        assert_eq!(values(&loaded), vec![(0, 3, json!({"a": 1}))]);
+        assert_eq!(loaded.empty, 0);
+        let loaded = yaml("a: 1\n...\n---\nb: 2\n...\nc: 3\n").unwrap();
+        assert_eq!(
+            values(&loaded),
+            vec![
+                (0, 1, json!({"a": 1})),
+                (1, 4, json!({"b": 2})),
+                (2, 6, json!({"c": 3}))
+            ]
+        );
+    }
+
+    #[test]
+    fn budgets_grow_with_the_input() {
+        let small = yaml_options("a: 1").budget.unwrap();
+        assert_eq!((small.max_nodes, small.max_events), (MAX_NODES, MAX_EVENTS));
+        let big = yaml_options(&" ".repeat(10_000_000)).budget.unwrap();
+        assert_eq!((big.max_nodes, big.max_events), (20_000_000, 40_000_000));
+        assert_eq!(big.max_recorded_anchor_events, MAX_ALIAS_EVENTS);
     }
 
     #[test]

@@ -1,0 +1,519 @@
+//! End-to-end tests of the `kdv` binary on the examples and on fixtures: exit codes, text
+//! and JSON output (snapshots), updates, type selection, input errors and lint.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::Value;
+
+/// The workspace root: tests run there so paths in the output are short and stable.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+const API: &str = "examples/api";
+const MANIFESTS: &str = "examples/manifests";
+const FIXTURES: &str = "crates/kdv-cli/tests/fixtures";
+
+/// What one run printed.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// Exit status and both streams, for snapshots. Paths need no normalising: the tests
+    /// run in the workspace root and name every input with a relative `/` path.
+    fn transcript(&self) -> String {
+        format!(
+            "exit: {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!("stdout is not JSON ({e}):\n{}", self.stdout);
+        })
+    }
+}
+
+fn kdv(args: &[&str]) -> Run {
+    kdv_with_stdin(args, None)
+}
+
+fn kdv_with_stdin(args: &[&str], stdin: Option<&str>) -> Run {
+    let mut cmd = cargo_bin_cmd!("kdv");
+    cmd.current_dir(root()).args(args);
+    if let Some(input) = stdin {
+        cmd.write_stdin(input.to_string());
+    }
+    let output = cmd.output().expect("kdv runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+fn validate(extra: &[&str]) -> Run {
+    let mut args = vec!["validate", "--types", API];
+    args.extend_from_slice(extra);
+    kdv(&args)
+}
+
+fn manifest(name: &str) -> String {
+    format!("{MANIFESTS}/{name}")
+}
+
+fn fixture(name: &str) -> String {
+    format!("{FIXTURES}/{name}")
+}
+
+// ---------------------------------------------------------------------------------------
+// The examples
+
+/// Every example document with whether it is valid: the examples stay correct because this
+/// test says what each one demonstrates.
+const EXPECTED: &[(&str, usize, &str, bool)] = &[
+    ("bad-metadata.yaml", 0, "CREATE", false),
+    ("bad-ports.yaml", 0, "CREATE", false),
+    ("bad-required.yaml", 0, "CREATE", false),
+    ("bad-spec.yaml", 0, "CREATE", false),
+    ("fleet.yaml", 0, "CREATE", true),
+    ("fleet.yaml", 1, "CREATE", true),
+    ("fleet.yaml", 3, "CREATE", false),
+    ("ratchet.yaml", 0, "UPDATE", true),
+    ("storage-change.yaml", 0, "UPDATE", false),
+    ("widget-full.yaml", 0, "CREATE", true),
+    ("widget-minimal.yaml", 0, "CREATE", true),
+    ("widget.json", 0, "CREATE", true),
+];
+
+#[test]
+fn examples_are_what_they_claim_to_be() {
+    let run = validate(&["-o", "json", MANIFESTS]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let report = run.json();
+    let got: Vec<(String, usize, String, bool)> = report["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["file"]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches(&format!("{MANIFESTS}/"))
+                    .to_string(),
+                d["document"].as_u64().unwrap() as usize,
+                d["operation"].as_str().unwrap().to_string(),
+                d["valid"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, usize, String, bool)> = EXPECTED
+        .iter()
+        .map(|(f, d, o, v)| (f.to_string(), *d, o.to_string(), *v))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(report["inputErrors"], serde_json::json!([]));
+    assert_eq!(report["summary"]["empty"], 1);
+}
+
+#[test]
+fn examples_text_output() {
+    let run = validate(&[MANIFESTS]);
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!("examples_text", run.transcript());
+}
+
+#[test]
+fn examples_json_output() {
+    let run = validate(&["--output", "json", MANIFESTS]);
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!("examples_json", run.transcript());
+}
+
+#[test]
+fn each_invalid_example_has_errors_in_text() {
+    for name in [
+        "bad-metadata.yaml",
+        "bad-ports.yaml",
+        "bad-required.yaml",
+        "bad-spec.yaml",
+    ] {
+        let run = validate(&[&manifest(name)]);
+        assert_eq!(run.code, 1, "{name}: {}", run.transcript());
+        let prefix = format!("{}#0: ", manifest(name));
+        assert!(
+            !run.stdout.is_empty() && run.stdout.lines().all(|l| l.starts_with(&prefix)),
+            "{}",
+            run.transcript()
+        );
+        assert!(run.stderr.ends_with("1 document, 0 valid, 1 invalid\n"));
+    }
+}
+
+#[test]
+fn valid_examples_exit_zero() {
+    let run = validate(&[
+        &manifest("widget-minimal.yaml"),
+        &manifest("widget-full.yaml"),
+        &manifest("widget.json"),
+    ]);
+    assert_eq!(
+        run.transcript(),
+        "exit: 0\n--- stdout\n--- stderr\n3 documents, 3 valid, 0 invalid\n"
+    );
+}
+
+#[test]
+fn error_line_format() {
+    let run = validate(&[&manifest("bad-spec.yaml")]);
+    assert!(
+        run.stdout.contains(
+            "examples/manifests/bad-spec.yaml#0: spec.replicas: Invalid value: 0: must be greater than or equal to 1\n"
+        ),
+        "{}",
+        run.transcript()
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Updates
+
+#[test]
+fn sibling_old_revision_makes_an_update_that_ratchets() {
+    let run = validate(&[&manifest("ratchet.yaml")]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    // The same object as a CREATE is invalid: its label key was never valid.
+    let run = validate(&[&manifest("ratchet.old.yaml")]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    assert!(
+        run.stdout.contains("metadata.labels"),
+        "{}",
+        run.transcript()
+    );
+}
+
+#[test]
+fn changing_an_immutable_field_fails_the_update() {
+    let run = validate(&[&manifest("storage-change.yaml")]);
+    insta::assert_snapshot!("immutable_update", run.transcript());
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn explicit_old_file() {
+    // The pair of the directory convention, named explicitly.
+    let run = validate(&[
+        "--old",
+        &manifest("storage-change.old.yaml"),
+        &manifest("storage-change.yaml"),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let doc = &run.json()["documents"][0];
+    assert_eq!(doc["operation"], "UPDATE");
+    assert_eq!(doc["oldFile"], manifest("storage-change.old.yaml"));
+    assert_eq!(doc["errors"][0]["origin"], "immutable");
+    // The new revision against itself changes nothing.
+    let same = manifest("storage-change.yaml");
+    let run = validate(&["--old", &same, &same]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+}
+
+#[test]
+fn old_with_a_different_document_count_is_an_input_error() {
+    let run = validate(&[
+        "--old",
+        &manifest("widget-minimal.yaml"),
+        &fixture("manifests/two-widgets.yaml"),
+    ]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(run.stderr.contains(
+        "two-widgets.yaml: has 2 documents but its old revision examples/manifests/widget-minimal.yaml has 1 document; documents are paired by position"
+    ), "{}", run.transcript());
+}
+
+#[test]
+fn old_needs_exactly_one_file() {
+    let run = validate(&["--old", &manifest("widget-minimal.yaml"), MANIFESTS]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("error: PATH examples/manifests is a directory"),
+        "{}",
+        run.transcript()
+    );
+    let run = validate(&[
+        "--old",
+        &manifest("widget-minimal.yaml"),
+        &manifest("widget-full.yaml"),
+        &manifest("widget.json"),
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("--old needs exactly one PATH"),
+        "{}",
+        run.transcript()
+    );
+}
+
+#[test]
+fn old_of_a_different_kind_is_an_input_error() {
+    let run = validate(&[
+        "--old",
+        &fixture("manifests/spec-only.yaml"),
+        &manifest("widget-minimal.yaml"),
+    ]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .contains("has apiVersion (none), not \"demo.kdv.dev/v1\""),
+        "{}",
+        run.transcript()
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Type selection
+
+#[test]
+fn type_flag_validates_documents_without_kind() {
+    let spec_only = fixture("manifests/spec-only.yaml");
+    let run = validate(&["--type", "WidgetSpec", &spec_only]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    assert_eq!(
+        run.stdout,
+        format!("{spec_only}#0: replicas: Invalid value: 101: must be less than or equal to 100\n")
+    );
+    let run = validate(&["--type", "demo.kdv.dev/api.WidgetSpec", &spec_only]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    // Without --type the document cannot be matched.
+    let run = validate(&[&spec_only]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains(&format!(
+        "error: {spec_only}:2: document #0: document has no kind; set apiVersion and kind, or pass --type"
+    )), "{}", run.transcript());
+}
+
+#[test]
+fn unknown_kind_is_an_input_error() {
+    let run = validate(&[&fixture("manifests/unknown-kind.yaml")]);
+    insta::assert_snapshot!("unknown_kind", run.transcript());
+    assert_eq!(run.code, 2);
+}
+
+#[test]
+fn unknown_type_flag() {
+    let run = validate(&["--type", "Gadget", MANIFESTS]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "error: --type Gadget: no such type in examples/api; root types: demo.kdv.dev/v1 Widget\n"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Input errors
+
+#[test]
+fn malformed_yaml_reports_file_line_column() {
+    let run = validate(&[&fixture("manifests/malformed.yaml")]);
+    insta::assert_snapshot!("malformed_yaml", run.transcript());
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.starts_with(&format!(
+        "error: {}:7:",
+        fixture("manifests/malformed.yaml")
+    )));
+}
+
+#[test]
+fn duplicate_key_is_an_input_error() {
+    let run = validate(&[&fixture("manifests/duplicate-key.yaml")]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: {}:8:3: duplicate key \"replicas\"",
+            fixture("manifests/duplicate-key.yaml")
+        )),
+        "{}",
+        run.transcript()
+    );
+}
+
+#[test]
+fn input_errors_do_not_stop_other_files() {
+    let run = validate(&[
+        "-o",
+        "json",
+        &fixture("manifests/malformed.yaml"),
+        &manifest("widget-minimal.yaml"),
+    ]);
+    assert_eq!(run.code, 2);
+    let report = run.json();
+    assert_eq!(report["summary"]["documents"], 1);
+    assert_eq!(report["summary"]["valid"], 1);
+    assert_eq!(report["summary"]["inputErrors"], 1);
+    assert_eq!(
+        report["inputErrors"][0]["file"],
+        fixture("manifests/malformed.yaml")
+    );
+    assert_eq!(report["inputErrors"][0]["line"], 7);
+}
+
+#[test]
+fn missing_paths_are_input_errors() {
+    let run = validate(&["examples/manifests/nope.yaml"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("error: examples/manifests/nope.yaml: cannot read: "),
+        "{}",
+        run.transcript()
+    );
+}
+
+#[test]
+fn missing_types_dir() {
+    let run = kdv(&["validate", "--types", "no/such/dir", MANIFESTS]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("error: cannot load Go types from no/such/dir: "),
+        "{}",
+        run.transcript()
+    );
+    let run = kdv(&["lint", "--types", "no/such/dir"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("error: cannot load Go types from no/such/dir: "),
+        "{}",
+        run.transcript()
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        vec!["validate", MANIFESTS],
+        vec!["validate", "--types", API],
+        vec!["validate", "--types", API, "--option", "A=maybe", MANIFESTS],
+        vec!["validate", "--types", API, "--output", "xml", MANIFESTS],
+        vec!["validate", "--types", API, "-", "-"],
+        vec!["frobnicate"],
+        vec![],
+    ] {
+        let run = kdv(&args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.transcript());
+        assert!(!run.stderr.is_empty());
+    }
+    assert_eq!(kdv(&["--help"]).code, 0);
+    assert_eq!(kdv(&["validate", "--help"]).code, 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// Standard input, options
+
+#[test]
+fn stdin() {
+    let text = std::fs::read_to_string(root().join(manifest("bad-spec.yaml"))).unwrap();
+    let run = kdv_with_stdin(&["validate", "--types", API, "-"], Some(&text));
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.starts_with("<stdin>#0: spec."),
+        "{}",
+        run.transcript()
+    );
+    let json = r#"{"apiVersion": "demo.kdv.dev/v1", "kind": "Widget", "metadata": {"name": "x"}, "spec": {"replicas": 1, "image": "i"}}"#;
+    let run = kdv_with_stdin(&["validate", "--types", API, "-"], Some(json));
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let run = kdv_with_stdin(&["validate", "--types", API, "-"], Some("a: [\n"));
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with("error: <stdin>:"),
+        "{}",
+        run.transcript()
+    );
+}
+
+#[test]
+fn yaml_1_1_booleans_are_booleans() {
+    let run = validate(&[&fixture("manifests/yes-no.yaml")]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "{}#0: spec.image: Invalid value: true: expected string, got boolean\n",
+            fixture("manifests/yes-no.yaml")
+        )
+    );
+}
+
+#[test]
+fn directory_without_manifests_is_an_input_error() {
+    let run = validate(&["crates/kdv-cli/tests/fixtures/bad-api"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.starts_with(
+        "error: crates/kdv-cli/tests/fixtures/bad-api: no *.yaml, *.yml or *.json files in this directory\n"
+    ), "{}", run.transcript());
+}
+
+#[test]
+fn subresource_reaches_the_validator() {
+    // Widget declares no subresources, so upstream's dispatcher has no validation for one.
+    let run = validate(&["--subresource", "status", &manifest("widget-minimal.yaml")]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stdout,
+        "examples/manifests/widget-minimal.yaml#0: <nil>: Internal error: no validation found for *v1.Widget, subresource: /status\n"
+    );
+}
+
+#[test]
+fn options_are_accepted() {
+    let run = validate(&[
+        "--option",
+        "Foo",
+        "--option",
+        "Bar=false",
+        &manifest("widget-minimal.yaml"),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+}
+
+// ---------------------------------------------------------------------------------------
+// Lint
+
+#[test]
+fn lint_clean_package() {
+    let run = kdv(&["lint", "--types", API]);
+    assert_eq!(
+        run.transcript(),
+        "exit: 0\n--- stdout\n--- stderr\nexamples/api: no findings\n"
+    );
+}
+
+#[test]
+fn lint_reports_findings_with_positions() {
+    let run = kdv(&["lint", "--types", &fixture("bad-api")]);
+    insta::assert_snapshot!("lint_findings", run.transcript());
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn validate_refuses_broken_types() {
+    let run = kdv(&["validate", "--types", &fixture("bad-api"), MANIFESTS]);
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr.contains("`kdv lint --types"),
+        "{}",
+        run.transcript()
+    );
+}
