@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use crate::list;
 use crate::value::{
-    MAX_DEPTH, Val, as_bool, as_int, as_str, deep_equal, deref, expected, field, is_zero,
-    json_kind, kind_ok, len, normalize,
+    MAX_DEPTH, Val, as_bool, as_int, as_str, deep_equal, deref, field, is_zero, kind_ok, len,
+    normalize, type_error_detail,
 };
 
 pub(crate) struct Eval<'r> {
@@ -103,7 +103,7 @@ impl<'r> Eval<'r> {
         }
         let rules = self.rules;
         if !kind_ok(rules, shape, v) {
-            let detail = format!("expected {}, got {}", expected(rules, shape), json_kind(j));
+            let detail = type_error_detail(rules, shape, j);
             self.out.push(FieldError::type_invalid(
                 path,
                 BadValue::Json(j.clone()),

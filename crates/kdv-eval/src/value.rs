@@ -168,7 +168,7 @@ pub(crate) fn is_zero(rules: &RuleSet, shape: ShapeId, v: Val<'_>) -> bool {
 }
 
 /// Human name of a JSON value's kind.
-pub(crate) fn json_kind(v: &Value) -> &'static str {
+fn json_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
@@ -179,12 +179,30 @@ pub(crate) fn json_kind(v: &Value) -> &'static str {
     }
 }
 
+/// The detail of a decoding error: what the shape expects and what the JSON holds.
+pub(crate) fn type_error_detail(rules: &RuleSet, shape: ShapeId, got: &Value) -> String {
+    if let (Shape::Int(k), Value::Number(n)) = (rules.shape(deref(rules, shape)), got)
+        && (n.is_i64() || n.is_u64())
+    {
+        return format!(
+            "expected integer in range [{}, {}], got {n}",
+            k.min(),
+            k.max()
+        );
+    }
+    format!(
+        "expected {}, got {}",
+        expected(rules, shape),
+        json_kind(got)
+    )
+}
+
 /// What a shape expects, for type errors.
-pub(crate) fn expected(rules: &RuleSet, shape: ShapeId) -> String {
+fn expected(rules: &RuleSet, shape: ShapeId) -> String {
     match rules.shape(shape) {
         Shape::String { .. } => "string".into(),
         Shape::Bool => "boolean".into(),
-        Shape::Int(k) => format!("integer in range [{}, {}]", k.min(), k.max()),
+        Shape::Int(_) => "integer".into(),
         Shape::Float(_) => "number".into(),
         Shape::Bytes => "base64-encoded string".into(),
         Shape::Pointer(e) => expected(rules, *e),
