@@ -14,7 +14,7 @@ use crate::lexer::{RawComment, Token};
 
 /// A comment group: a range of indices into the file's comments.
 #[derive(Debug, Clone, Copy)]
-struct Group {
+pub(crate) struct Group {
     first: usize,
     /// One past the last comment.
     end: usize,
@@ -88,40 +88,31 @@ impl CommentIndex {
         }
     }
 
-    /// gengo's `CommentLines` for something declared on `line`.
-    pub(crate) fn closest_for(
-        &self,
-        line: u32,
-        src: &str,
-        comments: &[RawComment],
-        file: u32,
-    ) -> Comments {
+    /// gengo's `CommentLines` for something declared on `line`: the group ending on the
+    /// line above.
+    pub(crate) fn closest(&self, line: u32) -> Option<Group> {
         self.ending_on(line as i64 - 1)
-            .map_or_else(Comments::default, |g| {
-                comment_lines(src, &comments[g.first..g.end], file)
-            })
     }
 
-    /// gengo's `CommentLines` and `SecondClosestCommentLines` for something declared on
-    /// `line`.
-    pub(crate) fn doc_for(
-        &self,
-        line: u32,
-        src: &str,
-        comments: &[RawComment],
-        file: u32,
-    ) -> (Comments, Comments) {
-        let closest = self.ending_on(line as i64 - 1);
-        let second = match closest {
+    /// gengo's `SecondClosestCommentLines`: the group ending two lines above the closest
+    /// group, or two lines above `line` when there is no closest group.
+    pub(crate) fn second_closest(&self, line: u32) -> Option<Group> {
+        match self.closest(line) {
             Some(g) => self.ending_on(g.start_line as i64 - 2),
             None => self.ending_on(line as i64 - 2),
-        };
-        let render = |g: Option<Group>| {
-            g.map_or_else(Comments::default, |g| {
-                comment_lines(src, &comments[g.first..g.end], file)
-            })
-        };
-        (render(closest), render(second))
+        }
+    }
+}
+
+impl Group {
+    /// Source bytes the group spans (what rendering it copies, at most).
+    pub(crate) fn byte_len(&self, comments: &[RawComment]) -> usize {
+        (comments[self.end - 1].end - comments[self.first].start) as usize
+    }
+
+    /// The group's lines.
+    pub(crate) fn render(&self, src: &str, comments: &[RawComment], file: u32) -> Comments {
+        comment_lines(src, &comments[self.first..self.end], file)
     }
 }
 
@@ -172,9 +163,19 @@ mod tests {
     fn docs(src: &str, line: u32) -> (Vec<String>, Vec<String>) {
         let lexed = lex(src);
         let index = CommentIndex::build(&lexed.comments, &lexed.tokens);
-        let (a, b) = index.doc_for(line, src, &lexed.comments, 0);
-        let texts = |c: Comments| c.lines.into_iter().map(|l| l.text).collect();
-        (texts(a), texts(b))
+        let render = |g: Option<Group>| {
+            g.map_or_else(Vec::new, |g| {
+                g.render(src, &lexed.comments, 0)
+                    .lines
+                    .into_iter()
+                    .map(|l| l.text)
+                    .collect()
+            })
+        };
+        (
+            render(index.closest(line)),
+            render(index.second_closest(line)),
+        )
     }
 
     #[test]

@@ -38,6 +38,8 @@
 //! assert_eq!(pkg.consts[0].value, ConstValue::String("Running".into()));
 //! ```
 
+#![warn(missing_docs)]
+
 mod build;
 mod comments;
 mod consteval;
@@ -76,6 +78,7 @@ pub struct ParsedFile {
     pub doc: Comments,
     /// The `//go:build` expression above the package clause, if any.
     pub build_constraint: Option<String>,
+    /// Import specs in source order.
     pub imports: Vec<Import>,
     /// Named types in source order. References to types declared in the file's own
     /// package carry an empty package path (see [`parse_file`]).
@@ -90,13 +93,18 @@ pub enum LoadError {
     /// Reading a directory or file failed.
     #[error("cannot read {}: {source}", path.display())]
     Io {
+        /// The file or directory that could not be read.
         path: PathBuf,
+        /// The underlying error.
         #[source]
         source: std::io::Error,
     },
     /// The directory holds no Go files that would be compiled.
     #[error("no Go files in {}", dir.display())]
-    NoGoFiles { dir: PathBuf },
+    NoGoFiles {
+        /// The directory that was searched.
+        dir: PathBuf,
+    },
 }
 
 /// Parses one file. `file_index` is stored in every [`Loc`]. Since a single file does not
@@ -196,7 +204,8 @@ fn load_dir(
     for entry in std::fs::read_dir(dir).map_err(io(dir))? {
         let entry = entry.map_err(io(dir))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if build::file_name_selected(&name) && entry.file_type().map_err(io(dir))?.is_file() {
+        // `Path::is_file` follows symlinks, as the Go tool does.
+        if build::file_name_selected(&name) && entry.path().is_file() {
             names.push(name);
         }
     }

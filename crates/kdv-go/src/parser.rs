@@ -11,7 +11,7 @@ use kdv_model::{
     StructType, TypeDecl, TypeRef,
 };
 
-use crate::comments::{CommentIndex, comment_lines};
+use crate::comments::{CommentIndex, Group, comment_lines};
 use crate::consteval::{KnownConst, TypeNames, evaluate};
 use crate::lexer::{Kind, Lexed, RawComment, Token, lex};
 use crate::literal::unquote;
@@ -105,6 +105,23 @@ impl TypeNames for ConversionNames<'_> {
     }
 }
 
+/// Rough size of a type expression in nodes, to charge its copies. Recursion is bounded:
+/// the parser never builds types deeper than [`MAX_TYPE_DEPTH`].
+fn type_size(ty: &TypeRef) -> usize {
+    1 + match ty {
+        TypeRef::Pointer(t) | TypeRef::Slice(t) => type_size(t),
+        TypeRef::Array { len, elem } => len.len() + type_size(elem),
+        TypeRef::Map { key, value } => type_size(key) + type_size(value),
+        TypeRef::Struct(s) => s
+            .fields
+            .iter()
+            .map(|f| f.name.len() + f.tag.as_ref().map_or(0, String::len) + type_size(&f.ty))
+            .sum(),
+        TypeRef::Named(n) => n.package.len() + n.type_args.iter().map(type_size).sum::<usize>(),
+        TypeRef::Builtin(_) | TypeRef::Interface | TypeRef::Unsupported(_) => 0,
+    }
+}
+
 fn named(package: String, name: &str, type_args: Vec<TypeRef>) -> TypeRef {
     TypeRef::Named(NamedRef {
         package,
@@ -128,6 +145,8 @@ struct Parser<'a> {
     out: ParsedFile,
     diags: Vec<Diagnostic>,
     gave_up: bool,
+    copy_budget: usize,
+    budget_exhausted: bool,
 }
 
 /// Parses one file. Local type names are resolved to `package_path`.
@@ -174,6 +193,8 @@ pub(crate) fn parse(
         out,
         diags: Vec::new(),
         gave_up: false,
+        copy_budget: src.len().saturating_mul(16).saturating_add(1 << 20),
+        budget_exhausted: false,
     };
     for e in errors {
         p.push_diag(e.message, e.start as usize, e.len as usize, e.line, e.col);
@@ -504,14 +525,51 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn docs(&self, t: Token) -> (Comments, Comments) {
-        self.index
-            .doc_for(t.line, self.src, &self.comments, self.file)
+    fn docs(&mut self, t: Token) -> (Comments, Comments) {
+        let closest = self.index.closest(t.line);
+        let second = self.index.second_closest(t.line);
+        (self.render_doc(closest), self.render_doc(second))
     }
 
-    fn doc(&self, t: Token) -> Comments {
-        self.index
-            .closest_for(t.line, self.src, &self.comments, self.file)
+    fn doc(&mut self, t: Token) -> Comments {
+        let closest = self.index.closest(t.line);
+        self.render_doc(closest)
+    }
+
+    fn render_doc(&mut self, group: Option<Group>) -> Comments {
+        let Some(g) = group else {
+            return Comments::default();
+        };
+        if !self.charge(g.byte_len(&self.comments)) {
+            return Comments::default();
+        }
+        g.render(self.src, &self.comments, self.file)
+    }
+
+    /// Takes `amount` from the copy budget. The model repeats data that the source writes
+    /// once (a doc comment shared by `A, B int`, a type shared by several field names, an
+    /// expression repeated by a const group); the budget, linear in the input size, keeps
+    /// pathological input from costing quadratic time and memory. Real code uses a small
+    /// fraction of it.
+    fn charge(&mut self, amount: usize) -> bool {
+        if amount <= self.copy_budget {
+            self.copy_budget -= amount;
+            return true;
+        }
+        if !self.budget_exhausted {
+            self.budget_exhausted = true;
+            let t = self.tok();
+            self.push_diag(
+                "declarations repeat too much shared text (doc comments, types or constant \
+                 expressions); the rest of the file is read without them"
+                    .into(),
+                t.start as usize,
+                (t.end - t.start) as usize,
+                t.line,
+                t.col,
+            );
+        }
+        false
     }
 
     /// With `[` current after a type name: does it open a type parameter list rather than
@@ -828,6 +886,10 @@ impl Parser<'_> {
         }
         let ty = self.parse_type()?;
         let tag = self.field_tag();
+        let copies = (names.len() - 1).saturating_mul(type_size(&ty));
+        if !self.charge(copies) {
+            names.truncate(1);
+        }
         for name in names {
             let doc = self.doc(name);
             fields.push(Field {
@@ -946,6 +1008,11 @@ impl Parser<'_> {
                 self.report_at_token(name_index, "missing init expr for const declaration".into());
                 continue;
             };
+            let text_len = (self.toks[to - 1].end - self.toks[from].start) as usize;
+            let cost = text_len + ty.as_ref().map_or(0, type_size);
+            if !self.charge(cost) {
+                continue;
+            }
             let names = ConversionNames {
                 imports: &self.imports,
                 package_path: self.package_path,

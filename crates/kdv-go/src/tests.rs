@@ -829,3 +829,39 @@ fn loads_from_disk_with_go_mod() {
     ));
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn shared_copies_are_bounded() {
+    // Many names sharing one large type and one large doc comment: the model copies both
+    // per name, so the parser stops copying once a budget linear in the input is spent.
+    let names: Vec<String> = (0..20_000).map(|i| format!("F{i}")).collect();
+    let fields: String = (0..2_000).map(|i| format!("X{i} int; ")).collect();
+    let doc = format!("// {}\n", "x".repeat(200_000));
+    let src = format!(
+        "package p\ntype T struct {{\n{doc}{} struct {{ {fields} }}\n}}\n",
+        names.join(", ")
+    );
+    let start = std::time::Instant::now();
+    let (p, d) = load(&src);
+    assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+    assert!(
+        d[0].message.contains("repeat too much shared text"),
+        "{}",
+        render(&d)
+    );
+    assert!(p.type_decl("T").is_some());
+
+    let src = format!(
+        "package p\nconst (\n\tA = {}\n{}\n)\n",
+        "1 + ".repeat(20_000) + "1",
+        "\tB\n".repeat(20_000)
+    );
+    let (p, d) = load(&src);
+    assert!(
+        d[0].message.contains("repeat too much shared text"),
+        "{}",
+        render(&d)
+    );
+    assert!(p.consts.len() < 20_000);
+    assert_eq!(p.consts[0].value, ConstValue::Int(20_001));
+}
