@@ -1,16 +1,16 @@
-//! Numeric limits: `minimum`, `maximum`, `minLength`, `maxLength`, `maxBytes`, `minItems`,
-//! `maxItems`, `minProperties`, `maxProperties`.
+//! Helpers shared by the limit tags (`minimum`, `maximum`, `minLength`, `maxLength`,
+//! `maxBytes`, `minItems`, `maxItems`, `minProperties`, `maxProperties`).
 
 use kdv_model::Builtin;
 use kdv_tags::{Tag, ValueType};
 
 use super::{int_payload, is_string, payload, root_type_string};
 use crate::gotypes::{Kind, Ty};
-use crate::ir::{Check, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Scope, Stability, TagDoc, VALUE_SCOPES};
+use crate::lower::{Ctx, LowerError, Lowerer};
+use crate::registry::{Scope, Stability, TagDoc};
 
-const fn limit_doc(
+/// The common shape of a limit tag's documentation.
+pub(crate) const fn limit_doc(
     name: &'static str,
     scopes: &'static [Scope],
     payload_description: &'static str,
@@ -31,89 +31,8 @@ const fn limit_doc(
     }
 }
 
-/// `+k8s:minimum`.
-pub(crate) const MINIMUM: TagDoc = limit_doc(
-    "k8s:minimum",
-    VALUE_SCOPES,
-    "<integer>: the smallest allowed value",
-    "Requires an integer value to be at least the given bound. Absent (nil) values are not checked; zero values of non-pointer fields are.",
-    "+k8s:minimum=0",
-);
-
-/// `+k8s:maximum`.
-pub(crate) const MAXIMUM: TagDoc = limit_doc(
-    "k8s:maximum",
-    VALUE_SCOPES,
-    "<integer>: the largest allowed value",
-    "Requires an integer value to be at most the given bound. Absent (nil) values are not checked.",
-    "+k8s:maximum=100",
-);
-
-/// `+k8s:minLength`.
-pub(crate) const MIN_LENGTH: TagDoc = limit_doc(
-    "k8s:minLength",
-    VALUE_SCOPES,
-    "<non-negative integer>: the minimum number of characters",
-    "Requires a string to have at least the given number of characters (Unicode code points). A bound of 0 emits nothing.",
-    "+k8s:minLength=1",
-);
-
-/// `+k8s:maxLength`.
-pub(crate) const MAX_LENGTH: TagDoc = limit_doc(
-    "k8s:maxLength",
-    VALUE_SCOPES,
-    "<non-negative integer>: the maximum number of characters",
-    "Limits a string to the given number of characters (Unicode code points).",
-    "+k8s:maxLength=63",
-);
-
-/// `+k8s:maxBytes`.
-pub(crate) const MAX_BYTES: TagDoc = limit_doc(
-    "k8s:maxBytes",
-    VALUE_SCOPES,
-    "<non-negative integer>: the maximum number of bytes",
-    "Limits a string to the given number of bytes of its UTF-8 encoding.",
-    "+k8s:maxBytes=256",
-);
-
-/// `+k8s:minItems`.
-pub(crate) const MIN_ITEMS: TagDoc = limit_doc(
-    "k8s:minItems",
-    &[Scope::Type, Scope::Field, Scope::ListVal, Scope::MapVal],
-    "<non-negative integer>: the minimum number of items",
-    "Requires a list to have at least the given number of items; a missing list has none.",
-    "+k8s:minItems=1",
-);
-
-/// `+k8s:maxItems`.
-pub(crate) const MAX_ITEMS: TagDoc = limit_doc(
-    "k8s:maxItems",
-    &[Scope::Type, Scope::Field, Scope::ListVal, Scope::MapVal],
-    "<non-negative integer>: the maximum number of items",
-    "Limits a list to the given number of items. Short-circuits: an oversized list is not validated further.",
-    "+k8s:maxItems=16",
-);
-
-/// `+k8s:minProperties`.
-pub(crate) const MIN_PROPERTIES: TagDoc = limit_doc(
-    "k8s:minProperties",
-    &[Scope::Type, Scope::Field],
-    "<integer in [0, 100000]>: the minimum number of entries",
-    "Requires a string-keyed map to have at least the given number of entries; a missing map has none.",
-    "+k8s:minProperties=1",
-);
-
-/// `+k8s:maxProperties`.
-pub(crate) const MAX_PROPERTIES: TagDoc = limit_doc(
-    "k8s:maxProperties",
-    &[Scope::Type, Scope::Field],
-    "<integer in [0, 100000]>: the maximum number of entries",
-    "Limits a string-keyed map to the given number of entries. Short-circuits: an oversized map is not validated further.",
-    "+k8s:maxProperties=64",
-);
-
 /// gengo's signedness and bit width of an integer builtin (`int8` is unsigned `byte`).
-fn int_bits(b: Builtin) -> Result<(bool, u32), String> {
+pub(crate) fn int_bits(b: Builtin) -> Result<(bool, u32), String> {
     Ok(match b {
         Builtin::Int8 | Builtin::Uint8 | Builtin::Byte => (false, 8),
         Builtin::Int16 => (true, 16),
@@ -131,7 +50,7 @@ fn int_bits(b: Builtin) -> Result<(bool, u32), String> {
     })
 }
 
-fn int_bound(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<i128, LowerError> {
+pub(crate) fn int_bound(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<i128, LowerError> {
     let t = lw.g.base(&ctx.ty);
     let b = match t {
         Ty::Builtin(b) if b.is_integer() => b,
@@ -155,33 +74,7 @@ fn int_bound(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<i128, LowerEr
     parsed.map_err(|e| ctx.value_error(tag, format!("failed to parse tag payload: {e}")))
 }
 
-/// Lowers `+k8s:minimum`.
-pub(crate) fn lower_minimum<'u>(
-    lw: &mut Lowerer<'u>,
-    ctx: &Ctx<'u>,
-    tag: &Tag,
-) -> Result<Lowered<'u>, LowerError> {
-    let bound = int_bound(lw, ctx, tag)?;
-    Ok(Lowered::function(Validation::new(
-        MINIMUM.name,
-        Check::Minimum(bound),
-    )))
-}
-
-/// Lowers `+k8s:maximum`.
-pub(crate) fn lower_maximum<'u>(
-    lw: &mut Lowerer<'u>,
-    ctx: &Ctx<'u>,
-    tag: &Tag,
-) -> Result<Lowered<'u>, LowerError> {
-    let bound = int_bound(lw, ctx, tag)?;
-    Ok(Lowered::function(Validation::new(
-        MAXIMUM.name,
-        Check::Maximum(bound),
-    )))
-}
-
-fn require_string(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<(), LowerError> {
+pub(crate) fn require_string(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<(), LowerError> {
     let t = lw.g.base(&ctx.ty);
     if is_string(&t) {
         Ok(())
@@ -196,7 +89,7 @@ fn require_string(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<(), Lowe
     }
 }
 
-fn non_negative(ctx: &Ctx<'_>, tag: &Tag, v: i64) -> Result<i64, LowerError> {
+pub(crate) fn non_negative(ctx: &Ctx<'_>, tag: &Tag, v: i64) -> Result<i64, LowerError> {
     if v < 0 {
         Err(ctx.value_error(tag, "must be greater than or equal to zero"))
     } else {
@@ -204,54 +97,9 @@ fn non_negative(ctx: &Ctx<'_>, tag: &Tag, v: i64) -> Result<i64, LowerError> {
     }
 }
 
-const AS_INT: &str = "failed to parse tag payload as int";
+pub(crate) const AS_INT: &str = "failed to parse tag payload as int";
 
-/// Lowers `+k8s:minLength` (a bound ≤ 0 emits nothing).
-pub(crate) fn lower_min_length<'u>(
-    lw: &mut Lowerer<'u>,
-    ctx: &Ctx<'u>,
-    tag: &Tag,
-) -> Result<Lowered<'u>, LowerError> {
-    require_string(lw, ctx, tag)?;
-    let n = int_payload(ctx, tag, AS_INT)?;
-    if n <= 0 {
-        return Ok(Lowered::default());
-    }
-    Ok(Lowered::function(Validation::new(
-        MIN_LENGTH.name,
-        Check::MinLength(n),
-    )))
-}
-
-/// Lowers `+k8s:maxLength`.
-pub(crate) fn lower_max_length<'u>(
-    lw: &mut Lowerer<'u>,
-    ctx: &Ctx<'u>,
-    tag: &Tag,
-) -> Result<Lowered<'u>, LowerError> {
-    require_string(lw, ctx, tag)?;
-    let n = non_negative(ctx, tag, int_payload(ctx, tag, AS_INT)?)?;
-    Ok(Lowered::function(Validation::new(
-        MAX_LENGTH.name,
-        Check::MaxLength(n),
-    )))
-}
-
-/// Lowers `+k8s:maxBytes`.
-pub(crate) fn lower_max_bytes<'u>(
-    lw: &mut Lowerer<'u>,
-    ctx: &Ctx<'u>,
-    tag: &Tag,
-) -> Result<Lowered<'u>, LowerError> {
-    require_string(lw, ctx, tag)?;
-    let n = non_negative(ctx, tag, int_payload(ctx, tag, AS_INT)?)?;
-    Ok(Lowered::function(Validation::new(
-        MAX_BYTES.name,
-        Check::MaxBytes(n),
-    )))
-}
-
-fn require_list(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<(), LowerError> {
+pub(crate) fn require_list(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<(), LowerError> {
     let t = lw.g.native(&ctx.ty);
     match lw.g.kind(&t) {
         Kind::Slice | Kind::Array => Ok(()),
@@ -265,34 +113,11 @@ fn require_list(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<(), LowerE
     }
 }
 
-/// Lowers `+k8s:minItems`.
-pub(crate) fn lower_min_items<'u>(
-    lw: &mut Lowerer<'u>,
-    ctx: &Ctx<'u>,
+pub(crate) fn properties_bound(
+    lw: &Lowerer<'_>,
+    ctx: &Ctx<'_>,
     tag: &Tag,
-) -> Result<Lowered<'u>, LowerError> {
-    require_list(lw, ctx, tag)?;
-    let n = non_negative(ctx, tag, int_payload(ctx, tag, AS_INT)?)?;
-    Ok(Lowered::function(Validation::new(
-        MIN_ITEMS.name,
-        Check::MinItems(n),
-    )))
-}
-
-/// Lowers `+k8s:maxItems` (short-circuit).
-pub(crate) fn lower_max_items<'u>(
-    lw: &mut Lowerer<'u>,
-    ctx: &Ctx<'u>,
-    tag: &Tag,
-) -> Result<Lowered<'u>, LowerError> {
-    require_list(lw, ctx, tag)?;
-    let n = non_negative(ctx, tag, int_payload(ctx, tag, AS_INT)?)?;
-    Ok(Lowered::function(
-        Validation::new(MAX_ITEMS.name, Check::MaxItems(n)).short_circuit(),
-    ))
-}
-
-fn properties_bound(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<i64, LowerError> {
+) -> Result<i64, LowerError> {
     let t = lw.g.native(&ctx.ty);
     let Ty::Map(key, _) = &t else {
         return Err(ctx.tag_error(
@@ -317,29 +142,4 @@ fn properties_bound(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<i64, L
         return Err(ctx.value_error(tag, "must be less than or equal to 100000"));
     }
     Ok(n)
-}
-
-/// Lowers `+k8s:minProperties`.
-pub(crate) fn lower_min_properties<'u>(
-    lw: &mut Lowerer<'u>,
-    ctx: &Ctx<'u>,
-    tag: &Tag,
-) -> Result<Lowered<'u>, LowerError> {
-    let n = properties_bound(lw, ctx, tag)?;
-    Ok(Lowered::function(Validation::new(
-        MIN_PROPERTIES.name,
-        Check::MinProperties(n),
-    )))
-}
-
-/// Lowers `+k8s:maxProperties` (short-circuit).
-pub(crate) fn lower_max_properties<'u>(
-    lw: &mut Lowerer<'u>,
-    ctx: &Ctx<'u>,
-    tag: &Tag,
-) -> Result<Lowered<'u>, LowerError> {
-    let n = properties_bound(lw, ctx, tag)?;
-    Ok(Lowered::function(
-        Validation::new(MAX_PROPERTIES.name, Check::MaxProperties(n)).short_circuit(),
-    ))
 }
