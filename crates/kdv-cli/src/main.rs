@@ -13,14 +13,14 @@
 //!   usual capitalisations) are booleans and `0755` is octal. Quote them to get strings.
 //!   Unlike kubectl, mapping *keys* keep their spelling (`on:` is the key `"on"`).
 //! - A key given twice in one mapping or object is an error, as in kubectl's strict mode.
-//! - Limits against hostile input: 128 levels of nesting, one million values after alias
-//!   expansion, 10,000 aliases, 100,000 documents per stream. Past them the file is an input
-//!   error; nothing is silently cut.
+//! - Limits against hostile input: 128 levels of nesting, 10,000 aliases and 100,000 events
+//!   copied or replayed for anchors (alias bombs), 100,000 documents per stream. Past them
+//!   the file is an input error; nothing is silently cut.
 //! - Documents are numbered by position in the stream, counting empty ones (`#2` is always
 //!   the third document as written). Empty and `null` documents are skipped and counted in the
 //!   summary.
 //! - Malformed input is reported as `file:line:col: message`; the other files are still
-//!   validated, and the exit status is 2.
+//!   validated, and the exit status is 2. So is a directory with no manifests in it.
 //!
 //! # Types and updates
 //!

@@ -601,4 +601,74 @@ mod tests {
         assert_eq!(loaded.empty, 1);
         assert!(json_doc("").is_err());
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Any text, YAML or JSON, gives documents or an error: never a panic, and document
+        /// numbers stay within the stream.
+        #[test]
+        fn never_panics_on_arbitrary_text(text in "\\PC{0,200}") {
+            check_invariants(text);
+        }
+
+        /// Text made of YAML's structural pieces reaches deeper into the parser than
+        /// arbitrary characters do.
+        #[test]
+        fn never_panics_on_yaml_shaped_text(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "---\n", "...\n", "a: ", "b:\n", "  - ", "- ", "[", "]", "{", "}", ", ", "&x ",
+                "*x", "<<: *x\n", "\"q\"", "'s'", "|\n", ">\n", "  ", "\n", "# c\n", "null",
+                "~", "yes", "0755", "1.5", ".inf", "!!str ", "? ", ": ", "%YAML 1.2\n", "\t",
+            ]), 0..40)
+        ) {
+            check_invariants(parts.concat());
+        }
+    }
+
+    /// Document numbers and the empty count as the event pass alone gives them, to check
+    /// the marker-counting shortcut against.
+    fn precise_indexes(text: &str) -> (Vec<usize>, usize) {
+        let values: Vec<Spanned<Value>> =
+            serde_saphyr::from_multiple_with_options(text, yaml_options(text)).unwrap();
+        let roots = document_roots("p.yaml", text).unwrap();
+        let found: Vec<usize> = values
+            .iter()
+            .map(|v| {
+                let at = v.referenced.span().offset();
+                roots.partition_point(|&r| r <= at).saturating_sub(1)
+            })
+            .collect();
+        let empty = roots.len().saturating_sub(found.len());
+        (found, empty)
+    }
+
+    fn indexes(loaded: &Loaded) -> (Vec<usize>, usize) {
+        (
+            loaded.documents.iter().map(|d| d.index).collect(),
+            loaded.empty,
+        )
+    }
+
+    fn check_invariants(text: String) {
+        on_big_stack(move || {
+            for syntax in [Syntax::Yaml, Syntax::Json] {
+                match parse("p.yaml", &text, syntax) {
+                    Ok(loaded) => {
+                        if syntax == Syntax::Yaml {
+                            assert_eq!(indexes(&loaded), precise_indexes(&text), "{text:?}");
+                        }
+                        let total = loaded.documents.len() + loaded.empty;
+                        let mut last = None;
+                        for doc in &loaded.documents {
+                            assert!(doc.index < total, "{text:?}: {loaded:?}");
+                            assert!(last < Some(doc.index), "{text:?}: {loaded:?}");
+                            last = Some(doc.index);
+                        }
+                    }
+                    Err(e) => assert!(!e.message.is_empty()),
+                }
+            }
+        });
+    }
 }
