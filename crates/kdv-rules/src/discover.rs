@@ -709,22 +709,44 @@ impl<'u> Discoverer<'u> {
                 continue;
             };
             let group = raw_values(&pkg.doc, "groupName").into_iter().next();
-            for decl in &pkg.types {
+            // `+k8s:validation-gen-input=<path>`: the types live in another package.
+            let types_pkg = match raw_values(&pkg.doc, "k8s:validation-gen-input")
+                .into_iter()
+                .next()
+            {
+                Some(input) => match universe.packages.get(&input) {
+                    Some(p) => p,
+                    None => {
+                        self.lw.report(warning(
+                            format!(
+                                "package {} (named by +k8s:validation-gen-input) is not loaded",
+                                go_quote(&input)
+                            ),
+                            None,
+                        ));
+                        continue;
+                    }
+                },
+                None => pkg,
+            };
+            for decl in &types_pkg.types {
                 if decl.is_alias || decl.is_generic {
                     continue;
                 }
-                let Some(idx) = self.lw.g.lookup(&pkg.path, &decl.name) else {
+                let Some(idx) = self.lw.g.lookup(&types_pkg.path, &decl.name) else {
                     continue;
                 };
-                if !self.is_root(idx, &filters) {
+                if !self.is_root(idx, &filters)
+                    || roots.iter().any(|r: &RootInfo| r.id.0 as usize == idx)
+                {
                     continue;
                 }
                 roots.push(RootInfo {
                     id: TypeId(idx as u32),
                     name: decl.name.clone(),
-                    package: pkg.path.clone(),
+                    package: types_pkg.path.clone(),
                     group: group.clone(),
-                    version: pkg.name.clone(),
+                    version: types_pkg.name.clone(),
                     kind: decl.name.clone(),
                 });
             }
