@@ -151,9 +151,14 @@ fn kubernetes_api_parses_cleanly() {
     };
     let types = root.join("core/v1/types.go");
     let text = std::fs::read_to_string(&types).expect("core/v1/types.go");
-    let start = Instant::now();
-    let (file, d) = parse_file(&types, &text, 0);
-    let elapsed = start.elapsed();
+    // Best of a few runs: the figure is the parser's cost, not the machine's noise.
+    let mut elapsed = std::time::Duration::MAX;
+    let (mut file, mut d) = parse_file(&types, &text, 0);
+    for _ in 0..10 {
+        let start = Instant::now();
+        (file, d) = parse_file(&types, &text, 0);
+        elapsed = elapsed.min(start.elapsed());
+    }
     assert_eq!(count_errors(&d), 0, "{}", errors_of(&d));
     println!(
         "core/v1/types.go: {} lines, {} types, {} consts in {:?}",
