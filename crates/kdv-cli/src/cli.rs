@@ -10,9 +10,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[command(name = "kdv", version, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
+    /// What to do.
     pub command: Command,
 }
 
+/// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Validate YAML/JSON manifests against the types of a Go package.
@@ -35,6 +37,7 @@ pub enum OutputFormat {
     Json,
 }
 
+/// Arguments of `kdv validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     /// Directory of the Go package that declares the types (`types.go`, `doc.go`).
@@ -71,6 +74,7 @@ pub struct ValidateArgs {
     pub paths: Vec<String>,
 }
 
+/// Arguments of `kdv lint`.
 #[derive(Debug, Args)]
 pub struct LintArgs {
     /// Directory of the Go package to lint.

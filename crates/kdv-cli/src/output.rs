@@ -21,15 +21,18 @@ pub struct DocumentResult {
     pub kind: Option<String>,
     /// The Go type it was validated as (`pkg/path.Name`).
     pub type_name: String,
+    /// CREATE, or UPDATE when an old revision was given.
     pub operation: OperationKind,
     /// The old revision's file, for an UPDATE.
     pub old_file: Option<String>,
+    /// The field errors, in the validator's order; empty when valid.
     pub errors: Vec<FieldError>,
 }
 
 /// Everything one `kdv validate` run found.
 #[derive(Debug, Clone, Default)]
 pub struct Report {
+    /// The validated documents, in input order.
     pub documents: Vec<DocumentResult>,
     /// Problems that kept documents from being validated.
     pub input_errors: Vec<InputError>,

@@ -333,6 +333,19 @@ fn malformed_yaml_reports_file_line_column() {
 }
 
 #[test]
+fn malformed_json_reports_file_line_column() {
+    let run = validate(&[&fixture("manifests/malformed.json")]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: {}:4:26: trailing comma\n0 documents, 0 valid, 0 invalid, 1 input error\n",
+            fixture("manifests/malformed.json")
+        )
+    );
+}
+
+#[test]
 fn duplicate_key_is_an_input_error() {
     let run = validate(&[&fixture("manifests/duplicate-key.yaml")]);
     assert_eq!(run.code, 2);

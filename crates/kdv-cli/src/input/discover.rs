@@ -74,7 +74,9 @@ impl Source {
 /// One unit of work: a stream to validate and, for UPDATE validation, its old revision.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Job {
+    /// The stream to validate.
     pub new: Source,
+    /// Its old revision, for UPDATE validation.
     pub old: Option<Source>,
 }
 

@@ -22,6 +22,7 @@ pub struct InputError {
     pub line: Option<u64>,
     /// 1-based column (characters), when known.
     pub column: Option<u64>,
+    /// What is wrong, without the location.
     pub message: String,
 }
 

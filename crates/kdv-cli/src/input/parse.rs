@@ -48,6 +48,7 @@ pub struct Document {
     pub index: usize,
     /// 1-based line where the document's content starts.
     pub line: u64,
+    /// The document's content.
     pub value: Value,
 }
 
