@@ -1,0 +1,231 @@
+//! Go values → JSON, the way `encoding/json` would marshal them for the decoder the
+//! validator models: JSON names from struct tags, inline embedded structs merged into their
+//! parent, nil pointers/slices/maps omitted, `[]byte` as base64. Also the conversion of Go
+//! values into [`BadValue`]s for expected errors.
+
+use kdv_model::{Builtin, TypeRef};
+use kdv_runtime::BadValue;
+use serde_json::{Map, Number, Value as J};
+
+use crate::types::TypeEnv;
+use crate::value::Value;
+
+/// Nesting bound: deeper (or cyclic) values are an error.
+const MAX_DEPTH: usize = 200;
+
+/// Marshals a value.
+pub fn to_json(env: &TypeEnv<'_>, v: &Value) -> Result<J, String> {
+    marshal(env, v, 0)
+}
+
+fn is_byte(env: &TypeEnv<'_>, t: &TypeRef) -> bool {
+    matches!(
+        env.underlying(t),
+        TypeRef::Builtin(Builtin::Byte | Builtin::Uint8)
+    )
+}
+
+fn marshal(env: &TypeEnv<'_>, v: &Value, depth: usize) -> Result<J, String> {
+    if depth > MAX_DEPTH {
+        return Err("value nested too deeply (cycle?)".into());
+    }
+    let d = depth + 1;
+    Ok(match v {
+        Value::Nil | Value::Iface(None) => J::Null,
+        Value::Iface(Some(inner)) => marshal(env, inner, d)?,
+        Value::UntypedBool(b) | Value::Bool(_, b) => J::Bool(*b),
+        Value::UntypedInt(i) | Value::UntypedRune(i) | Value::Int(_, i) => int_json(*i)?,
+        Value::UntypedFloat(f) | Value::Float(_, f) => float_json(*f)?,
+        Value::UntypedString(s) | Value::Str(_, s) => J::String(s.clone()),
+        Value::Ptr(_, None) => J::Null,
+        Value::Ptr(_, Some(c)) => marshal(env, &c.borrow(), d)?,
+        Value::Slice(_, None) | Value::Map(_, None) => J::Null,
+        Value::Slice(t, Some(s)) => {
+            let elem_is_byte = match env.underlying(t) {
+                TypeRef::Slice(e) => is_byte(env, &e),
+                _ => false,
+            };
+            let s = s.borrow();
+            if elem_is_byte {
+                let bytes: Vec<u8> = s.iter().map(|b| b.as_int().unwrap_or(0) as u8).collect();
+                J::String(base64(&bytes))
+            } else {
+                J::Array(
+                    s.iter()
+                        .map(|e| marshal(env, e, d))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+        }
+        Value::Array(_, items) => J::Array(
+            items
+                .iter()
+                .map(|e| marshal(env, e, d))
+                .collect::<Result<_, _>>()?,
+        ),
+        Value::Map(_, Some(m)) => {
+            let mut obj = Map::new();
+            for (k, val) in m.borrow().iter() {
+                let key = match k.as_dynamic() {
+                    Value::Str(_, s) | Value::UntypedString(s) => s.clone(),
+                    other => match other.as_int() {
+                        Some(i) => i.to_string(),
+                        None => {
+                            return Err(format!("unsupported map key kind {}", other.kind_name()));
+                        }
+                    },
+                };
+                obj.insert(key, marshal(env, val, d)?);
+            }
+            J::Object(obj)
+        }
+        Value::Struct(t, fields) => {
+            let mut obj = Map::new();
+            struct_into(env, t, fields, &mut obj, d)?;
+            J::Object(obj)
+        }
+        Value::GoError(Some(s)) => J::String(s.to_string()),
+        Value::GoError(None) => J::Null,
+        other => return Err(format!("cannot marshal {} to JSON", other.kind_name())),
+    })
+}
+
+fn struct_into(
+    env: &TypeEnv<'_>,
+    t: &TypeRef,
+    values: &[Value],
+    obj: &mut Map<String, J>,
+    depth: usize,
+) -> Result<(), String> {
+    if depth > MAX_DEPTH {
+        return Err("value nested too deeply (cycle?)".into());
+    }
+    let Some(fields) = env.struct_fields(t) else {
+        return Err(format!("{} is not a struct type", env.type_string(t)));
+    };
+    for (f, v) in fields.iter().zip(values) {
+        if f.tag_value("json") == Some("-") {
+            continue;
+        }
+        match f.json_name() {
+            Some(name) => {
+                if !f.is_exported() {
+                    continue;
+                }
+                if v.is_nil() && !matches!(v, Value::Struct(..)) {
+                    // Absent and null decode alike.
+                    continue;
+                }
+                obj.insert(name.to_string(), marshal(env, v, depth + 1)?);
+            }
+            None if f.embedded => {
+                // Inline: the embedded struct's fields belong to the parent object.
+                let inner = match v {
+                    Value::Ptr(_, None) => continue,
+                    Value::Ptr(_, Some(c)) => c.borrow().clone(),
+                    other => other.clone(),
+                };
+                match inner {
+                    Value::Struct(it, iv) => struct_into(env, &it, &iv, obj, depth + 1)?,
+                    // An embedded non-struct without a name is encoded under its type name.
+                    other => {
+                        if f.is_exported() && !other.is_nil() {
+                            obj.insert(f.name.clone(), marshal(env, &other, depth + 1)?);
+                        }
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+fn int_json(i: i128) -> Result<J, String> {
+    if let Ok(x) = i64::try_from(i) {
+        Ok(J::Number(x.into()))
+    } else if let Ok(x) = u64::try_from(i) {
+        Ok(J::Number(x.into()))
+    } else {
+        Err(format!("integer {i} out of JSON range"))
+    }
+}
+
+fn float_json(f: f64) -> Result<J, String> {
+    if f.fract() == 0.0 && f.abs() < 9.0e15 {
+        // Go marshals integral floats without a fraction; keep them integral for the decoder.
+        return Ok(J::Number((f as i64).into()));
+    }
+    Number::from_f64(f)
+        .map(J::Number)
+        .ok_or_else(|| format!("unsupported float value {f}"))
+}
+
+/// Standard base64 with padding, as `encoding/json` encodes `[]byte`.
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The [`BadValue`] of an expected error built from a Go value (only its rendering and
+/// `ByValue` comparisons depend on it).
+pub fn to_bad_value(env: &TypeEnv<'_>, v: &Value) -> BadValue {
+    let builtin = |t: &TypeRef| match t {
+        TypeRef::Builtin(b) => Some(*b),
+        _ => None,
+    };
+    match v.as_dynamic() {
+        Value::Nil | Value::Iface(None) => BadValue::Null,
+        Value::UntypedString(s) => BadValue::String(s.clone()),
+        Value::Str(t, s) if builtin(t) == Some(Builtin::String) => BadValue::String(s.clone()),
+        Value::UntypedBool(b) => BadValue::Bool(*b),
+        Value::Bool(t, b) if builtin(t) == Some(Builtin::Bool) => BadValue::Bool(*b),
+        Value::UntypedInt(i) | Value::UntypedRune(i) => i64::try_from(*i)
+            .map(BadValue::Int)
+            .unwrap_or(BadValue::Null),
+        Value::Int(t, i) if builtin(t).is_some() => match i64::try_from(*i) {
+            Ok(x) => BadValue::Int(x),
+            Err(_) => u64::try_from(*i)
+                .map(BadValue::Uint)
+                .unwrap_or(BadValue::Null),
+        },
+        Value::UntypedFloat(f) => BadValue::Float(*f),
+        Value::Float(t, f) if builtin(t) == Some(Builtin::Float64) => BadValue::Float(*f),
+        Value::GoError(Some(s)) => BadValue::String(s.to_string()),
+        other => match to_json(env, other) {
+            Ok(J::Null) => BadValue::Null,
+            Ok(j) => BadValue::Json(j),
+            Err(_) => BadValue::Null,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_go() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"a"), "YQ==");
+        assert_eq!(base64(b"ab"), "YWI=");
+        assert_eq!(base64(b"abc"), "YWJj");
+        assert_eq!(base64(b"abcd"), "YWJjZA==");
+    }
+}

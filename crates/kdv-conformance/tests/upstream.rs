@@ -1,0 +1,52 @@
+//! Runs upstream's validation-gen conformance suite against kdv when
+//! `KDV_UPSTREAM_CODEGEN` names a kubernetes/code-generator checkout. Case failures do not
+//! fail this test (they measure kdv, and are printed); the test checks that the harness
+//! itself read every test file and found the cases.
+
+use kdv_conformance::{Outcome, RunOptions, run_validation_gen};
+
+#[test]
+fn validation_gen_suite() {
+    let Some(root) = std::env::var_os("KDV_UPSTREAM_CODEGEN") else {
+        println!("skipped: KDV_UPSTREAM_CODEGEN not set");
+        return;
+    };
+    let report = run_validation_gen(root.as_ref(), &RunOptions::default());
+    let verbose = std::env::var_os("KDV_CONFORMANCE_VERBOSE").is_some();
+    print!("{}", report.render_text(verbose));
+    if !verbose {
+        println!("failure causes:");
+        for c in report.causes().iter().take(25) {
+            println!(
+                "  {:5}  [{}] {}  (e.g. {})",
+                c.count,
+                c.kind.label(),
+                c.cause,
+                c.examples.join(", ")
+            );
+        }
+    }
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    // 115 doc_test.go + 2 validation_test.go.
+    assert!(
+        report.test_files >= 117,
+        "read {} test files",
+        report.test_files
+    );
+    let static_cases: usize = report
+        .packages
+        .iter()
+        .flat_map(|p| &p.cases)
+        .filter(|c| !c.id.contains("validate-false.json") && !c.id.ends_with("#coverage"))
+        .count();
+    assert!(static_cases >= 776, "found {static_cases} cases");
+    // The harness never panics: a panicking package shows up as a `#harness` case.
+    let panicked: Vec<&str> = report
+        .packages
+        .iter()
+        .flat_map(|p| &p.cases)
+        .filter(|c| c.id.ends_with("#harness") && matches!(c.outcome, Outcome::Failed(_)))
+        .map(|c| c.id.as_str())
+        .collect();
+    assert!(panicked.is_empty(), "harness panicked in {panicked:?}");
+}
