@@ -106,8 +106,13 @@ enum Flow {
 
 /// Statement budget per test function: a runaway loop is an error, not a hang.
 const MAX_STEPS: u64 = 5_000_000;
-/// Nesting bound for calls and expression evaluation.
-const MAX_DEPTH: u32 = 400;
+/// Nesting bound for calls and expression evaluation. Evaluation recurses on the Rust
+/// stack: callers run the interpreter on a thread with [`STACK_SIZE`] bytes of stack.
+const MAX_DEPTH: u32 = 300;
+
+/// Stack size the interpreter needs for [`MAX_DEPTH`] nested evaluations (debug builds
+/// have large frames).
+pub const STACK_SIZE: usize = 256 * 1024 * 1024;
 
 /// A reference to a storage location, for assignments.
 enum Place {
@@ -118,7 +123,7 @@ enum Place {
     MapEntry(MapRef, Value, TypeRef),
 }
 
-/// The interpreter.
+/// The interpreter. Run it on a thread with [`STACK_SIZE`] bytes of stack.
 pub struct Interp<'a, 'u> {
     pub ctx: &'a PackageCtx<'u>,
     pub harness: &'a mut dyn Harness,
@@ -959,6 +964,7 @@ impl<'a, 'u> Interp<'a, 'u> {
             });
         }
         match v {
+            Value::Nil if matches!(target, TypeRef::Unsupported(_)) => Ok(Value::Nil),
             Value::Nil => {
                 let z = self.zero(target);
                 match z {
@@ -1432,12 +1438,16 @@ impl<'a, 'u> Interp<'a, 'u> {
                 let neg = op == UnOp::Neg;
                 Ok(match v {
                     Value::UntypedInt(i) if op == UnOp::BitNot => Value::UntypedInt(!i),
-                    Value::UntypedInt(i) => Value::UntypedInt(if neg { -i } else { i }),
-                    Value::UntypedRune(i) => Value::UntypedRune(if neg { -i } else { i }),
+                    Value::UntypedInt(i) => {
+                        Value::UntypedInt(if neg { i.saturating_neg() } else { i })
+                    }
+                    Value::UntypedRune(i) => {
+                        Value::UntypedRune(if neg { i.saturating_neg() } else { i })
+                    }
                     Value::UntypedFloat(f) => Value::UntypedFloat(if neg { -f } else { f }),
                     Value::Int(t, i) => {
                         let r = match op {
-                            UnOp::Neg => -i,
+                            UnOp::Neg => i.saturating_neg(),
                             UnOp::BitNot => !i,
                             _ => i,
                         };
@@ -1609,13 +1619,13 @@ impl<'a, 'u> Interp<'a, 'u> {
                 if b == 0 {
                     return fail(line, "integer divide by zero");
                 }
-                Some(a / b)
+                a.checked_div(b)
             }
             Rem => {
                 if b == 0 {
                     return fail(line, "integer divide by zero");
                 }
-                Some(a % b)
+                a.checked_rem(b)
             }
             And => Some(a & b),
             Or => Some(a | b),
@@ -1708,7 +1718,7 @@ impl<'a, 'u> Interp<'a, 'u> {
                 for el in elems {
                     if let Some(k) = &el.key {
                         let i = self.eval(k, sc)?.as_int().unwrap_or(-1);
-                        if i < 0 {
+                        if !(0..1_000_000).contains(&i) {
                             return fail(line, "bad index in slice literal");
                         }
                         next = i as usize;

@@ -38,6 +38,9 @@ pub mod tojson;
 pub mod types;
 pub mod value;
 
+#[cfg(test)]
+mod tests;
+
 pub use report::{
     CaseFailure, CaseResult, CauseSummary, FailureKind, Outcome, PackageReport, Report,
 };

@@ -369,7 +369,7 @@ fn call_pkg(
             match (name, s0) {
                 ("Repeat", Some(s)) => {
                     let n = want_int(a.get(1).unwrap_or(&Value::Nil), line)?;
-                    if !(0..=10_000_000).contains(&(n * s.len() as i128)) {
+                    if !(0..=10_000_000).contains(&n.saturating_mul(s.len() as i128)) {
                         return fail(line, "strings.Repeat: bad count");
                     }
                     Ok(Value::string(s.repeat(n as usize)))

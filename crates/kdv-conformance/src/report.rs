@@ -50,6 +50,9 @@ pub struct CaseFailure {
     pub expected: String,
     /// What kdv produced, rendered.
     pub got: String,
+    /// The validated input as kdv saw it (operation, JSON of the new and old objects),
+    /// when the case reached kdv.
+    pub input: String,
 }
 
 /// The outcome of one case.
@@ -235,6 +238,9 @@ impl Report {
                             if !f.got.is_empty() {
                                 let _ = writeln!(out, "    got:      {}", indent(&f.got));
                             }
+                            if !f.input.is_empty() {
+                                let _ = writeln!(out, "    input:    {}", indent(&f.input));
+                            }
                         }
                         Outcome::Skipped(why) => {
                             let _ = writeln!(out, "  SKIP {}: {why}", c.id);
@@ -289,6 +295,7 @@ mod tests {
             reason: "r".into(),
             expected: "e".into(),
             got: "g".into(),
+            input: String::new(),
         })
     }
 

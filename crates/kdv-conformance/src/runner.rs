@@ -30,8 +30,28 @@ pub struct RunOptions {
 /// Where upstream keeps the fixtures, relative to the code-generator root.
 const OUTPUT_TESTS: &str = "cmd/validation-gen/output_tests";
 
-/// Runs every fixture package of the code-generator checkout at `codegen_root`.
+/// Runs every fixture package of the code-generator checkout at `codegen_root`. The work
+/// happens on a thread of its own with the stack the interpreter needs.
 pub fn run_validation_gen(codegen_root: &Path, options: &RunOptions) -> Report {
+    let root = codegen_root.to_path_buf();
+    let opts = options.clone();
+    let worker = std::thread::Builder::new()
+        .name("kdv-conformance".into())
+        .stack_size(crate::interp::STACK_SIZE)
+        .spawn(move || run_all(&root, &opts));
+    match worker.map_err(|e| e.to_string()).and_then(|h| {
+        h.join()
+            .map_err(|_| "the conformance run panicked".to_string())
+    }) {
+        Ok(r) => r,
+        Err(e) => Report {
+            errors: vec![e],
+            ..Report::default()
+        },
+    }
+}
+
+fn run_all(codegen_root: &Path, options: &RunOptions) -> Report {
     let root = codegen_root.join(OUTPUT_TESTS);
     let mut report = Report::default();
     if !root.is_dir() {
@@ -77,6 +97,7 @@ pub fn run_validation_gen(codegen_root: &Path, options: &RunOptions) -> Report {
                     reason: format!("harness panicked: {p}"),
                     expected: String::new(),
                     got: String::new(),
+                    input: String::new(),
                 }),
             }],
             compile_errors: Vec::new(),
@@ -151,6 +172,7 @@ fn harness_failure(cause: impl Into<String>, reason: impl Into<String>) -> CaseF
         reason: reason.into(),
         expected: String::new(),
         got: String::new(),
+        input: String::new(),
     }
 }
 
@@ -182,26 +204,16 @@ fn run_package(dir: &Path, rel: &str, files: &PackageFiles) -> PackageReport {
             }
         }
     }
-    let mut universe = match kdv_go::load_universe(dir) {
-        Ok((u, _)) => u,
-        Err(e) => {
-            fail_all(&mut report, "cannot load package", e.to_string());
-            return report;
-        }
-    };
     let extra: Vec<String> = parsed
         .iter()
         .flat_map(|(_, p)| p.file.imports.iter().map(|(_, path)| path.clone()))
         .collect();
-    load_test_imports(&mut universe, dir, &extra);
-    crate::shims::add_shims(&mut universe, &extra);
-    let Some(package_path) = package_path_of(&universe, dir) else {
-        fail_all(
-            &mut report,
-            "cannot load package",
-            "package not found in universe".into(),
-        );
-        return report;
+    let (universe, package_path) = match load_package_universe(dir, &extra) {
+        Ok(x) => x,
+        Err(e) => {
+            fail_all(&mut report, "cannot load package", e);
+            return report;
+        }
     };
     let compiled = compile_package(&universe, &package_path);
     if let Ok(c) = &compiled {
@@ -381,6 +393,7 @@ fn failure_with(kind: FailureKind, reason: &str) -> CaseFailure {
         reason: reason.to_string(),
         expected: String::new(),
         got: String::new(),
+        input: String::new(),
     }
 }
 
@@ -425,6 +438,27 @@ fn package_path_of(universe: &Universe, dir: &Path) -> Option<String> {
         .values()
         .find(|p| p.dir.as_deref().map(canon).as_deref() == Some(want.as_path()))
         .map(|p| p.path.clone())
+}
+
+/// Loads the package in `dir` with everything kdv and the interpreter need: the packages it
+/// imports (kdv-go), the packages named by `+k8s:validation-gen-input` and the test files'
+/// imports (`extra`), and the shims. Returns the universe and the package's import path.
+fn load_package_universe(dir: &Path, extra: &[String]) -> Result<(Universe, String), String> {
+    let (mut universe, _) = kdv_go::load_universe(dir).map_err(|e| e.to_string())?;
+    let package_path = package_path_of(&universe, dir)
+        .ok_or_else(|| "package not found in universe".to_string())?;
+    let mut wanted: Vec<String> = extra.to_vec();
+    if let Some(pkg) = universe.packages.get(&package_path) {
+        wanted.extend(pkg.doc.lines.iter().filter_map(|l| {
+            l.text
+                .trim()
+                .strip_prefix("+k8s:validation-gen-input=")
+                .map(|v| v.trim().to_string())
+        }));
+    }
+    load_test_imports(&mut universe, dir, &wanted);
+    crate::shims::add_shims(&mut universe, extra);
+    Ok((universe, package_path))
 }
 
 /// Test files may import sibling fixture packages the package itself does not; load those
@@ -511,13 +545,16 @@ impl PackageHarness<'_> {
         format!("{}/{}#{}", self.rel, self.func, self.counter)
     }
 
-    fn compiled(&self) -> Result<&CompiledPackage, CaseFailure> {
-        self.compiled.as_ref().map_err(|e| CaseFailure {
-            kind: FailureKind::Panic,
-            cause: "kdv-rules panicked".into(),
-            reason: e.clone(),
-            expected: String::new(),
-            got: String::new(),
+    fn compiled(&self) -> Result<&CompiledPackage, Box<CaseFailure>> {
+        self.compiled.as_ref().map_err(|e| {
+            Box::new(CaseFailure {
+                kind: FailureKind::Panic,
+                cause: "kdv-rules panicked".into(),
+                reason: e.clone(),
+                expected: String::new(),
+                got: String::new(),
+                input: String::new(),
+            })
         })
     }
 
@@ -526,32 +563,36 @@ impl PackageHarness<'_> {
         &self,
         env: &TypeEnv<'_>,
         t: &TesterState,
-    ) -> Result<(Vec<FieldError>, Dispatch), CaseFailure> {
+    ) -> Result<(Vec<FieldError>, Dispatch, String), Box<CaseFailure>> {
         let compiled = self.compiled()?;
         let value = t.value.clone().unwrap_iface();
         let (named_ref, nilable) = match &value {
             Value::Ptr(ty, _) => match env.unalias(ty) {
                 TypeRef::Named(n) => (n, false),
-                _ => return Ok((Vec::new(), Dispatch::NotRegistered(None))),
+                _ => return Ok((Vec::new(), Dispatch::NotRegistered(None), String::new())),
             },
             Value::Slice(ty, _) | Value::Map(ty, _) => match env.unalias(ty) {
                 TypeRef::Named(n) => (n, true),
-                _ => return Ok((Vec::new(), Dispatch::NotRegistered(None))),
+                _ => return Ok((Vec::new(), Dispatch::NotRegistered(None), String::new())),
             },
-            _ => return Ok((Vec::new(), Dispatch::NotRegistered(None))),
+            _ => return Ok((Vec::new(), Dispatch::NotRegistered(None), String::new())),
         };
         let Some(reg) = compiled
             .registration(&named_ref.package, &named_ref.name)
             .filter(|r| r.nilable == nilable)
         else {
             let key = (named_ref.package.clone(), named_ref.name.clone());
-            return Ok((Vec::new(), Dispatch::NotRegistered(Some(key))));
+            return Ok((
+                Vec::new(),
+                Dispatch::NotRegistered(Some(key)),
+                String::new(),
+            ));
         };
         if matches!(&value, Value::Ptr(_, None)) {
-            return Err(harness_failure(
+            return Err(Box::new(harness_failure(
                 "harness: nil object passed to Value",
                 "st.Value with a nil pointer (upstream would panic)",
-            ));
+            )));
         }
         let path = if t.subresources.is_empty() {
             "/".to_string()
@@ -577,7 +618,11 @@ impl PackageHarness<'_> {
                 &kdv_runtime::PathRef::Nil,
                 format!("no validation found for {type_name}, subresource: {path}"),
             );
-            return Ok((vec![e], Dispatch::Registered));
+            return Ok((
+                vec![e],
+                Dispatch::Registered,
+                format!("subresource path {path}"),
+            ));
         }
         let new = to_json(env, &value)
             .map_err(|e| harness_failure("harness: cannot convert value to JSON", e))?;
@@ -620,8 +665,22 @@ impl PackageHarness<'_> {
                 reason: p,
                 expected: String::new(),
                 got: String::new(),
+                input: String::new(),
             })?;
-        Ok((errs, Dispatch::Registered))
+        let input = format!(
+            "{} options={:?} subresources={:?}\nnew: {}\nold: {}",
+            if op.kind == OperationKind::Update {
+                "Update"
+            } else {
+                "Create"
+            },
+            op.options,
+            op.subresources,
+            new,
+            old.as_ref()
+                .map_or_else(|| "<absent>".to_string(), |o| o.to_string())
+        );
+        Ok((errs, Dispatch::Registered, input))
     }
 
     /// Classifies a failed comparison.
@@ -671,6 +730,7 @@ impl PackageHarness<'_> {
             reason,
             expected,
             got,
+            input: String::new(),
         }
     }
 
@@ -768,12 +828,9 @@ impl PackageHarness<'_> {
                 .and_then(|p| p.dir.clone());
             let result = match dir {
                 None => Err(format!("package {package} is not loaded")),
-                Some(dir) => match kdv_go::load_universe(&dir) {
-                    Ok((mut u, _)) => {
-                        crate::shims::add_shims(&mut u, &[]);
-                        compile_package(&u, package)
-                    }
-                    Err(e) => Err(e.to_string()),
+                Some(dir) => match load_package_universe(&dir, &[]) {
+                    Ok((u, path)) => compile_package(&u, &path),
+                    Err(e) => Err(e),
                 },
             };
             self.others.insert(package.to_string(), result);
@@ -810,14 +867,17 @@ impl Harness for PackageHarness<'_> {
             return;
         }
         let failure = match self.validate_tester(env, tester) {
-            Err(f) => Some(f),
-            Ok((got, dispatch)) => {
+            Err(f) => Some(*f),
+            Ok((got, dispatch, input)) => {
                 if dispatch == Dispatch::Registered
                     && let Some(r) = self.cases.get_mut(tester.case)
                 {
                     r.validated = true;
                 }
-                self.check(&dispatch, &expectation, &got)
+                self.check(&dispatch, &expectation, &got).map(|mut f| {
+                    f.input = input;
+                    f
+                })
             }
         };
         if let Some(r) = self.cases.get_mut(tester.case) {
@@ -1016,6 +1076,9 @@ fn diagnostic_message(d: &str) -> String {
     }
 }
 
+/// The validateFalse messages by path of one fixture type, or why they are unavailable.
+type FixtureResult = Result<BTreeMap<String, Vec<String>>, Box<CaseFailure>>;
+
 /// Runs a `validate-false.json` fixture: fills every registered type deterministically,
 /// validates it as a Create, and compares the validateFalse messages by path.
 fn run_fixture(
@@ -1049,12 +1112,12 @@ fn run_fixture(
                     reason: e.clone(),
                     expected: String::new(),
                     got: String::new(),
+                    input: String::new(),
                 }),
             )];
         }
     };
-    let mut got: BTreeMap<String, Result<BTreeMap<String, Vec<String>>, CaseFailure>> =
-        BTreeMap::new();
+    let mut got: BTreeMap<String, FixtureResult> = BTreeMap::new();
     for reg in &compiled.registered {
         let ty = named(&reg.package, &reg.name);
         let key = if reg.nilable {
@@ -1063,12 +1126,12 @@ fn run_fixture(
             it.env()
                 .type_string(&TypeRef::Pointer(Box::new(ty.clone())))
         };
-        let result = (|| -> Result<BTreeMap<String, Vec<String>>, CaseFailure> {
+        let result = (|| -> Result<BTreeMap<String, Vec<String>>, Box<CaseFailure>> {
             if reg.nilable {
-                return Err(harness_failure(
+                return Err(Box::new(harness_failure(
                     "harness: fixture of a nilable root type",
                     "randfill cannot fill a nilable root through an interface (upstream panics)",
-                ));
+                )));
             }
             let value = Filler::new()
                 .fill(it, &ty, 0)
@@ -1083,6 +1146,7 @@ fn run_fixture(
                     reason: p,
                     expected: String::new(),
                     got: String::new(),
+                    input: String::new(),
                 })?;
             Ok(validate_false_by_path(&errs))
         })();
@@ -1115,6 +1179,7 @@ fn run_fixture(
             reason,
             expected,
             got: gotten,
+            input: String::new(),
         }
     };
     if expected.is_empty() && got.is_empty() {
@@ -1136,9 +1201,10 @@ fn run_fixture(
                     ),
                     expected: render_by_path(&want),
                     got: String::new(),
+                    input: String::new(),
                 }),
             )),
-            Some(Err(f)) => out.push((id_of(ty), Some(f.clone()))),
+            Some(Err(f)) => out.push((id_of(ty), Some((**f).clone()))),
             Some(Ok(actual)) => {
                 if *actual == want {
                     out.push((id_of(ty), None));
@@ -1161,7 +1227,7 @@ fn run_fixture(
             continue;
         }
         let failure = match result {
-            Err(f) => f.clone(),
+            Err(f) => (**f).clone(),
             Ok(actual) => classify(
                 "fixture: type registered by kdv but absent from the fixture".into(),
                 format!("{ty} is registered by kdv but validate-false.json has no entry"),
