@@ -543,3 +543,60 @@ fn deep_recursion_is_an_error_not_a_crash() {
     .unwrap();
     assert_eq!(news(&r)[0]["a"], 20);
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A realistic body to mutate.
+    const BODY: &str = r#"
+	st := localSchemeBuilder.Test(t)
+	opts := func(enabled ...string) map[string]bool {
+		m := map[string]bool{"A": false}
+		for _, e := range enabled {
+			m[e] = true
+		}
+		return m
+	}
+	tests := []struct {
+		name  string
+		value any
+	}{{"a", &S{A: 1, Items: []*Item{{Key: "k"}, nil}}}, {"b", &S{P: new(3)}}}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st.Value(tc.value).Opts(opts("A")).ExpectMatches(field.ErrorMatcher{}.ByType().ByField(), field.ErrorList{
+				field.Invalid(field.NewPath("a").Index(i), nil, "x").WithOrigin("o"),
+			})
+		})
+	}
+	x := S{M: map[string]int{"k": 1}}
+	x.M["j"] = 2 + len(strings.Repeat("ab", 2))
+	st.Value(&x).OldValue(&x).ExpectValidateFalseByPath(map[string][]string{"a": {"b"}})
+"#;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+        #[test]
+        fn parser_never_panics(src in "[ -~\n\t{}()\\[\\]]{0,300}") {
+            let _ = parse_file(&src);
+            let _ = crate::parser::parse_stmts(&src);
+        }
+
+        #[test]
+        fn interpreter_never_panics_on_mutated_bodies(
+            cut in 0usize..800,
+            len in 0usize..20,
+            insert in "[ -~]{0,6}",
+        ) {
+            let mut body = BODY.to_string();
+            let start = cut.min(body.len());
+            let end = (start + len).min(body.len());
+            if body.is_char_boundary(start) && body.is_char_boundary(end) {
+                body.replace_range(start..end, &insert);
+            }
+            // Errors are fine; panics and hangs are not.
+            let _ = run(&body);
+        }
+    }
+}
