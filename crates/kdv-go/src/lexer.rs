@@ -4,11 +4,16 @@
 
 /// Token kinds. Operators that the declaration parser never distinguishes share `Op`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub enum Kind {
+    /// An identifier.
     Ident,
+    /// An integer literal.
     Int,
+    /// A floating-point literal.
     Float,
+    /// An imaginary literal.
     Imag,
+    /// A rune literal.
     Rune,
     /// Interpreted string literal `"..."`.
     Str,
@@ -18,71 +23,133 @@ pub(crate) enum Kind {
     Semi,
     /// `;` inserted at a newline or at the end of the file.
     AutoSemi,
+    /// End of input (always the last token).
     Eof,
     /// A character that cannot start a token (already reported by the lexer).
     Illegal,
     // Keywords.
+    /// The keyword `break`.
     Break,
+    /// The keyword `case`.
     Case,
+    /// The keyword `chan`.
     Chan,
+    /// The keyword `const`.
     Const,
+    /// The keyword `continue`.
     Continue,
+    /// The keyword `default`.
     Default,
+    /// The keyword `defer`.
     Defer,
+    /// The keyword `else`.
     Else,
+    /// The keyword `fallthrough`.
     Fallthrough,
+    /// The keyword `for`.
     For,
+    /// The keyword `func`.
     Func,
+    /// The keyword `go`.
     Go,
+    /// The keyword `goto`.
     Goto,
+    /// The keyword `if`.
     If,
+    /// The keyword `import`.
     Import,
+    /// The keyword `interface`.
     Interface,
+    /// The keyword `map`.
     Map,
+    /// The keyword `package`.
     Package,
+    /// The keyword `range`.
     Range,
+    /// The keyword `return`.
     Return,
+    /// The keyword `select`.
     Select,
+    /// The keyword `struct`.
     Struct,
+    /// The keyword `switch`.
     Switch,
+    /// The keyword `type`.
     Type,
+    /// The keyword `var`.
     Var,
     // Punctuation the parser looks at.
+    /// `(`
     LParen,
+    /// `)`
     RParen,
+    /// `[`
     LBrack,
+    /// `]`
     RBrack,
+    /// `{`
     LBrace,
+    /// `}`
     RBrace,
+    /// `,`
     Comma,
+    /// `.`
     Dot,
+    /// `...`
     Ellipsis,
+    /// `:`
     Colon,
+    /// `=`
     Assign,
+    /// `:=`
     Define,
+    /// `<-`
     Arrow,
+    /// `~`
     Tilde,
+    /// `*`
     Star,
+    /// `+`
     Plus,
+    /// `-`
     Minus,
+    /// `/`
     Slash,
+    /// `%`
     Percent,
+    /// `&`
     Amp,
+    /// `|`
     Pipe,
+    /// `^`
     Caret,
+    /// `<<`
     Shl,
+    /// `>>`
     Shr,
+    /// `&^`
     AndNot,
+    /// `!`
     Not,
+    /// `++`
     Inc,
+    /// `--`
     Dec,
+    /// `==`
     Eql,
+    /// `!=`
     Neq,
+    /// `<`
     Lss,
+    /// `<=`
     Leq,
+    /// `>`
     Gtr,
+    /// `>=`
     Geq,
+    /// `&&`
     LAnd,
+    /// `||`
     LOr,
     /// Compound assignment operators (`+=`, `<<=`, ...): never meaningful in declarations.
     OpAssign,
@@ -113,17 +180,17 @@ impl Kind {
     }
 
     /// True for `;` whether written or inserted.
-    pub(crate) fn is_semi(self) -> bool {
+    pub fn is_semi(self) -> bool {
         matches!(self, Kind::Semi | Kind::AutoSemi)
     }
 
     /// True for bracket-like tokens that open a nesting level.
-    pub(crate) fn is_open(self) -> bool {
+    pub fn is_open(self) -> bool {
         matches!(self, Kind::LParen | Kind::LBrack | Kind::LBrace)
     }
 
     /// True for bracket-like tokens that close a nesting level.
-    pub(crate) fn is_close(self) -> bool {
+    pub fn is_close(self) -> bool {
         matches!(self, Kind::RParen | Kind::RBrack | Kind::RBrace)
     }
 }
@@ -161,26 +228,36 @@ fn keyword(word: &str) -> Option<Kind> {
 
 /// One token. Positions are byte offsets; `line`/`col` are 1-based (col in bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Token {
+pub struct Token {
+    /// What the token is.
     pub kind: Kind,
+    /// Byte offset of the first byte.
     pub start: u32,
+    /// Byte offset just past the last byte.
     pub end: u32,
+    /// 1-based line.
     pub line: u32,
+    /// 1-based byte column.
     pub col: u32,
 }
 
 /// A comment as found in the source, with the frame (`//`, `/* */`) included in the range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct RawComment {
+pub struct RawComment {
+    /// Byte offset of the first byte.
     pub start: u32,
+    /// Byte offset just past the last byte.
     pub end: u32,
+    /// 1-based line of the first byte.
     pub line: u32,
+    /// 1-based byte column of the first byte.
     pub col: u32,
     /// Line of the comment's last byte (differs from `line` for multi-line `/* */`).
     pub end_line: u32,
     /// Number of tokens emitted before this comment: comments with the same value sit
     /// between the same two tokens.
     pub token_index: u32,
+    /// A `/* */` comment rather than a `//` one.
     pub block: bool,
     /// `/*` without a closing `*/`.
     pub unterminated: bool,
@@ -188,19 +265,27 @@ pub(crate) struct RawComment {
 
 /// A lexical error: byte range and message.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct LexError {
+pub struct LexError {
+    /// Byte offset of the problem.
     pub start: u32,
+    /// Length in bytes (at least 1).
     pub len: u32,
+    /// 1-based line.
     pub line: u32,
+    /// 1-based byte column.
     pub col: u32,
+    /// What is wrong, in Go's wording.
     pub message: String,
 }
 
 /// The token stream of one file. The last token is always `Eof`.
 #[derive(Debug, Default)]
-pub(crate) struct Lexed {
+pub struct Lexed {
+    /// The tokens, ending with `Eof`.
     pub tokens: Vec<Token>,
+    /// The comments, in source order.
     pub comments: Vec<RawComment>,
+    /// Lexical errors (at most a bounded number).
     pub errors: Vec<LexError>,
 }
 
@@ -221,7 +306,7 @@ struct Lexer<'a> {
 /// Tokenizes `src`. Never fails: problems are reported in [`Lexed::errors`] and the
 /// offending bytes become `Illegal` tokens or are folded into the nearest literal.
 /// The caller guarantees `src.len()` fits in `u32`.
-pub(crate) fn lex(src: &str) -> Lexed {
+pub fn lex(src: &str) -> Lexed {
     let mut lx = Lexer {
         src,
         bytes: src.as_bytes(),

@@ -43,7 +43,7 @@
 mod build;
 mod comments;
 mod consteval;
-mod lexer;
+pub mod lexer;
 mod literal;
 mod parser;
 
