@@ -16,6 +16,23 @@
 //! including those in `t.Run` subtests and loops); fixture cases are
 //! `<package>/validate-false.json#<Go type>`.
 //!
+//! Failures are classified ([`FailureKind`]) so that the right crate can act: the harness
+//! could not interpret the test, kdv does not implement a tag the package uses (from
+//! kdv-rules' "not supported by kdv yet" warnings), kdv-rules reported errors, the validated
+//! type is not a registered root in kdv, kdv panicked, or kdv's errors differ from upstream's
+//! expectation (grouped by the first missing/unexpected error's type and origin).
+//!
+//! Running the suite (the integration test prints the per-package table, totals and the top
+//! failure causes; set `KDV_CONFORMANCE_VERBOSE=1` for every failing case with expected vs
+//! got and the JSON kdv validated):
+//!
+//! ```text
+//! KDV_UPSTREAM_CODEGEN=/path/to/code-generator cargo test -p kdv-conformance --test upstream -- --nocapture
+//! ```
+//!
+//! Limitations: coverage tests (spec §10.7) are reported as skipped; `&x.f` pointers into
+//! the middle of a value are snapshots (no test file takes one); sub-slices copy.
+//!
 //! ```no_run
 //! use kdv_conformance::{run_validation_gen, RunOptions};
 //! let report = run_validation_gen("/path/to/code-generator".as_ref(), &RunOptions::default());
@@ -45,8 +62,3 @@ pub use report::{
     CaseFailure, CaseResult, CauseSummary, FailureKind, Outcome, PackageReport, Report,
 };
 pub use runner::{RunOptions, run_validation_gen};
-
-// Temporary: kdv-go's lexer is private until its author finishes; compile the same file here.
-#[path = "../../kdv-go/src/lexer.rs"]
-#[allow(dead_code, unreachable_pub, clippy::all)]
-mod golex;

@@ -4,7 +4,7 @@
 //! panics: a syntax error inside a function marks that function as broken and parsing
 //! continues with the next declaration.
 
-use crate::golex::{Kind, Token, lex};
+use kdv_go::lexer::{Kind, Token, lex};
 use crate::syntax::*;
 
 /// A syntax error with its line.
