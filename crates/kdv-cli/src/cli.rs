@@ -26,6 +26,34 @@ pub enum Command {
     ///
     /// Exit status: 0 no findings, 1 findings, 2 the package cannot be read.
     Lint(LintArgs),
+    /// Run upstream conformance suites against kdv.
+    #[command(subcommand)]
+    Conformance(ConformanceCommand),
+}
+
+/// The conformance suites.
+#[derive(Debug, Subcommand)]
+pub enum ConformanceCommand {
+    /// Run upstream validation-gen's tests (cmd/validation-gen/output_tests) from the
+    /// kubernetes/code-generator checkout named by KDV_UPSTREAM_CODEGEN; prints one line per
+    /// package and the totals. Without the variable it prints that it skipped.
+    ///
+    /// Exit status: 0 the suite ran (whatever the case outcomes) or was skipped, 2 the
+    /// checkout has no output_tests.
+    ValidationGen(ValidationGenArgs),
+}
+
+/// Arguments of `kdv conformance validation-gen`.
+#[derive(Debug, Args)]
+pub struct ValidationGenArgs {
+    /// Also print every failing case (expected vs got, the JSON kdv validated) and the
+    /// failure causes.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+
+    /// Only packages whose path under output_tests contains this text.
+    #[arg(long, value_name = "FILTER")]
+    pub package: Option<String>,
 }
 
 /// Output format of `kdv validate`.
@@ -148,5 +176,23 @@ mod tests {
         assert_eq!(args.output, OutputFormat::Json);
         assert_eq!(args.paths, vec!["x.yaml", "-"]);
         assert!(Cli::try_parse_from(["kdv", "validate", "--types", "api"]).is_err());
+    }
+
+    #[test]
+    fn conformance_arguments() {
+        let cli = Cli::try_parse_from([
+            "kdv",
+            "conformance",
+            "validation-gen",
+            "--verbose",
+            "--package",
+            "tags/minimum",
+        ])
+        .unwrap();
+        let Command::Conformance(ConformanceCommand::ValidationGen(args)) = cli.command else {
+            panic!("expected conformance validation-gen")
+        };
+        assert!(args.verbose);
+        assert_eq!(args.package.as_deref(), Some("tags/minimum"));
     }
 }
