@@ -8,6 +8,7 @@ use kdv_runtime::check;
 use kdv_runtime::{BadValue, ErrorList, ErrorListExt, FieldError, Operation, PathRef};
 use serde_json::Value;
 
+use crate::custom::{CustomValidators, EvalOptions};
 use crate::list;
 use crate::value::{
     MAX_DEPTH, Val, as_bool, as_int, as_str, deep_equal, deref, field, is_zero, kind_ok, len,
@@ -17,6 +18,7 @@ use crate::value::{
 pub(crate) struct Eval<'r> {
     pub rules: &'r RuleSet,
     pub op: &'r Operation,
+    pub custom: Option<&'r dyn CustomValidators>,
     pub out: ErrorList,
     depth: usize,
     too_deep: bool,
@@ -45,10 +47,12 @@ pub(crate) fn run(
     op: &Operation,
     new: &Value,
     old: Option<&Value>,
+    options: &EvalOptions<'_>,
 ) -> ErrorList {
     let mut ev = Eval {
         rules,
         op,
+        custom: options.custom_validators,
         out: Vec::new(),
         depth: 0,
         too_deep: false,
@@ -301,7 +305,7 @@ impl<'r> Eval<'r> {
     }
 
     /// Calls a validation and applies its stability mark to what it returned.
-    fn call_marked(
+    pub(crate) fn call_marked(
         &mut self,
         val: &Validation,
         path: &PathRef<'_>,
@@ -620,6 +624,16 @@ impl<'r> Eval<'r> {
                 constraints,
                 matching,
             } => self.update(*kind, constraints, matching.as_ref(), path, shape, v, old),
+            Check::Item {
+                criteria, inner, ..
+            } => list::item(self, criteria, inner, path, shape, v, old),
+            Check::Union(u) => self.union(u, path, shape, v, old),
+            Check::Discriminated(d) => self.discriminated(d, path, v, old),
+            Check::Dependency(d) => self.dependency(d, path, v, old),
+            Check::CustomValidation {
+                function_name,
+                package,
+            } => self.custom_validation(function_name, package, path, shape, v, old),
         }
     }
 
@@ -724,7 +738,7 @@ fn bad_value_nilable(rules: &RuleSet, shape: ShapeId, v: Val<'_>) -> BadValue {
     }
 }
 
-fn zero_json(rules: &RuleSet, shape: ShapeId) -> Value {
+pub(crate) fn zero_json(rules: &RuleSet, shape: ShapeId) -> Value {
     match rules.shape(deref(rules, shape)) {
         Shape::String { .. } | Shape::Bytes => Value::String(String::new()),
         Shape::Bool => Value::Bool(false),

@@ -12,20 +12,23 @@
 
 #![warn(missing_docs)]
 
+mod custom;
 mod eval;
 mod list;
+mod members;
 mod value;
 
 use kdv_rules::{RuleSet, TypeId};
 use kdv_runtime::{ErrorList, Operation};
 use serde_json::Value;
 
+pub use custom::{CustomCall, CustomFn, CustomRegistry, CustomValidators, EvalOptions};
 pub use list::PAIRWISE_LIMIT;
 
 /// Validates `new` (and, on Update, `old`) as a value of type `ty`. The root is validated
 /// with the nil path and is never ratcheted. A JSON value whose kind cannot be decoded into
 /// the Go type yields one `FieldValueTypeInvalid` error at its path and is not validated
-/// further.
+/// further. `+k8s:customValidation` functions are not run (see [`validate_with`]).
 pub fn validate(
     rules: &RuleSet,
     ty: TypeId,
@@ -33,7 +36,19 @@ pub fn validate(
     new: &Value,
     old: Option<&Value>,
 ) -> ErrorList {
-    eval::run(rules, ty, op, new, old)
+    eval::run(rules, ty, op, new, old, &EvalOptions::default())
+}
+
+/// [`validate`] with options: custom validation functions ([`EvalOptions`]).
+pub fn validate_with(
+    rules: &RuleSet,
+    ty: TypeId,
+    op: &Operation,
+    new: &Value,
+    old: Option<&Value>,
+    options: &EvalOptions<'_>,
+) -> ErrorList {
+    eval::run(rules, ty, op, new, old, options)
 }
 
 #[cfg(test)]

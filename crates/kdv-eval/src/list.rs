@@ -5,19 +5,21 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::Hasher;
 
-use kdv_rules::{ItemMatch, RuleSet, Shape, ShapeId, UpdateConstraint, Validation};
+use kdv_rules::{
+    ItemCriterion, ItemMatch, Literal, RuleSet, Shape, ShapeId, UpdateConstraint, Validation,
+};
 use kdv_runtime::{PathRef, check};
 use serde_json::Value;
 
 use crate::eval::{Eval, bad_value_elem};
-use crate::value::{Val, deep_equal, deep_hash, field, normalize};
+use crate::value::{Val, as_bool, as_int, as_str, deep_equal, deep_hash, deref, field, normalize};
 
 /// Lists with at most this many items are compared pairwise (no allocation); longer lists
 /// get a hash index.
 pub const PAIRWISE_LIMIT: usize = 16;
 
 /// The element shape of a list shape, and whether elements are pointers.
-fn elem_shape(rules: &RuleSet, shape: ShapeId) -> Option<(ShapeId, bool)> {
+pub(crate) fn elem_shape(rules: &RuleSet, shape: ShapeId) -> Option<(ShapeId, bool)> {
     match rules.shape(shape) {
         Shape::Slice(e) => Some((*e, matches!(rules.shape(*e), Shape::Pointer(_)))),
         _ => None,
@@ -25,7 +27,12 @@ fn elem_shape(rules: &RuleSet, shape: ShapeId) -> Option<(ShapeId, bool)> {
 }
 
 /// An element as a value (`None` for a nil element of a pointer list).
-fn element<'a>(rules: &RuleSet, elem: ShapeId, is_ptr: bool, x: &'a Value) -> Option<Val<'a>> {
+pub(crate) fn element<'a>(
+    rules: &RuleSet,
+    elem: ShapeId,
+    is_ptr: bool,
+    x: &'a Value,
+) -> Option<Val<'a>> {
     if is_ptr && x.is_null() {
         None
     } else {
@@ -256,4 +263,69 @@ pub(crate) fn update_items(
             }
         }
     }
+}
+
+/// Whether the (non-nil) element `e` has every criterion's key value. A pointer key must be
+/// non-nil and point to the value.
+pub(crate) fn item_matches(rules: &RuleSet, criteria: &[ItemCriterion], e: Val<'_>) -> bool {
+    criteria.iter().all(|c| {
+        let x = field(rules, e, &c.field.access, c.field.shape);
+        if x.is_nil() {
+            return false;
+        }
+        match &c.value {
+            Literal::String(s) => as_str(x) == Some(s.as_str()),
+            Literal::Bool(b) => as_bool(x) == Some(*b),
+            Literal::Int(i) => match rules.shape(deref(rules, c.field.shape)) {
+                Shape::Int(kind) => as_int(x, *kind) == Some(*i),
+                _ => false,
+            },
+        }
+    })
+}
+
+/// `ValSliceItem` / `PtrSliceItem`: runs `inner` on the first item matching the criteria
+/// (at its index), with the first matching old item; skipped on Update when that old item
+/// exists and is unchanged.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn item(
+    ev: &mut Eval<'_>,
+    criteria: &[ItemCriterion],
+    inner: &Validation,
+    path: &PathRef<'_>,
+    shape: ShapeId,
+    v: Val<'_>,
+    old: Val<'_>,
+) {
+    let rules = ev.rules;
+    let Some((elem, is_ptr)) = elem_shape(rules, shape) else {
+        return;
+    };
+    let Some((i, nv)) = find_item(rules, criteria, elem, is_ptr, v.array()) else {
+        return;
+    };
+    let ov = find_item(rules, criteria, elem, is_ptr, old.array()).map(|(_, o)| o);
+    if let Some(ov) = ov
+        && ev.op.is_update()
+        && deep_equal(rules, elem, nv, ov)
+    {
+        return;
+    }
+    let p = path.index(i);
+    ev.call_inner(inner, &p, elem, nv, ov.unwrap_or(Val::Nil));
+}
+
+/// The first (non-nil) item matching the criteria, with its index.
+fn find_item<'a>(
+    rules: &RuleSet,
+    criteria: &[ItemCriterion],
+    elem: ShapeId,
+    is_ptr: bool,
+    xs: &'a [Value],
+) -> Option<(usize, Val<'a>)> {
+    xs.iter().enumerate().find_map(|(i, x)| {
+        element(rules, elem, is_ptr, x)
+            .filter(|e| item_matches(rules, criteria, *e))
+            .map(|e| (i, e))
+    })
 }

@@ -314,6 +314,156 @@ pub enum Check {
     },
     /// `+k8s:monotonic`: on Update with both values present, `new < old` is an error.
     Monotonic,
+    /// `+k8s:item(key: value, ...)`: run `inner` on the first list item whose key fields
+    /// equal the criteria (at `path[index]`), skipped on Update when the first matching old
+    /// item is unchanged. Nil pointer items are never matched.
+    Item {
+        /// The key fields and their values, in list-map key order.
+        criteria: Vec<ItemCriterion>,
+        /// How "unchanged" is decided.
+        equiv: Equality,
+        /// The wrapped validation.
+        inner: Box<Validation>,
+    },
+    /// A union of struct fields or list items (`+k8s:unionMember`, `+k8s:zeroOrOneOfMember`,
+    /// optionally with a `+k8s:unionDiscriminator`), applied to the struct or list value.
+    Union(Box<Union>),
+    /// `+k8s:ifMode` rules of one struct field for one mode discriminator (upstream
+    /// `Discriminated`), applied to the struct value.
+    Discriminated(Box<Discriminated>),
+    /// `+k8s:dependentRequired` / `+k8s:dependentForbidden` between two fields of the struct
+    /// value.
+    Dependency(Box<Dependency>),
+    /// `+k8s:customValidation`: a hand-written function, found by upstream's naming
+    /// convention (`ValidateCustom_<Type>` or `ValidateCustom_<Struct>_<Field>`). kdv cannot
+    /// run Go code: backends call a registry of functions by name.
+    CustomValidation {
+        /// `ValidateCustom_...`.
+        function_name: String,
+        /// Import path of the package that declares the validated type (upstream looks the
+        /// function up in that type's generated package).
+        package: String,
+    },
+}
+
+/// One criterion of an item selector: a list-map key field and the value it must have.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemCriterion {
+    /// The key member of the element struct.
+    pub field: KeyField,
+    /// The required value (pointer keys must be non-nil and point to it).
+    pub value: Literal,
+}
+
+/// Whether a member of a union, a trigger or a dependent "is set".
+#[derive(Debug, Clone, PartialEq)]
+pub enum MemberSet {
+    /// A field of the struct value: pointer non-nil, list/map non-empty, scalar non-zero.
+    Field(FieldPresence),
+    /// The list value holds an item whose key fields equal these values.
+    Item(Vec<ItemCriterion>),
+}
+
+/// A struct field and how its set-ness is decided.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldPresence {
+    /// Where the value lives in the struct's JSON object.
+    pub access: FieldAccess,
+    /// Shape of the field's type.
+    pub shape: ShapeId,
+    /// Set-ness rule for the field's kind.
+    pub presence: Presence,
+}
+
+/// Which union function applies.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UnionKind {
+    /// `Union`: exactly one member must be set (origin `union`).
+    ExactlyOne,
+    /// `ZeroOrOneOfUnion`: at most one member may be set (origin `zeroOrOneOf`).
+    ZeroOrOne,
+    /// `DiscriminatedUnion`: the discriminator's value names the member that must be set;
+    /// the others must not be (origin `union`).
+    Discriminated {
+        /// JSON name of the discriminator (used in messages).
+        name: String,
+        /// Where the discriminator lives in the struct.
+        access: FieldAccess,
+        /// Shape of the discriminator (a string, or a pointer to one).
+        shape: ShapeId,
+    },
+}
+
+/// One member of a [`Union`], as named in messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnionMember {
+    /// The member's JSON name (struct fields) or selector segment (list items, e.g.
+    /// `tasks[{"name": "a"}]`).
+    pub name: String,
+    /// The discriminator value selecting it (`memberName`, default the Go field name).
+    pub discriminator_value: String,
+}
+
+/// A union check. `extractors[i]` decides whether member `i` is set; upstream orders
+/// list-item extractors by selector while members stay in tag order, and the two are
+/// paired by index, exactly as here.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Union {
+    /// Which function applies.
+    pub kind: UnionKind,
+    /// The members, in tag order.
+    pub members: Vec<UnionMember>,
+    /// Set-ness of each member.
+    pub extractors: Vec<MemberSet>,
+}
+
+/// The mode rules of one struct field (`+k8s:modeDiscriminator` + `+k8s:ifMode`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discriminated {
+    /// JSON name of the field (its path segment).
+    pub field: String,
+    /// Where the field lives in the struct.
+    pub access: FieldAccess,
+    /// Shape of the field's type.
+    pub shape: ShapeId,
+    /// How "unchanged" is decided for ratcheting.
+    pub equiv: Equality,
+    /// Where the discriminator lives in the struct.
+    pub discriminator_access: FieldAccess,
+    /// Shape of the discriminator (string or bool).
+    pub discriminator_shape: ShapeId,
+    /// The rules, sorted by mode value; the first whose value equals the discriminator
+    /// applies.
+    pub rules: Vec<ModeRule>,
+    /// Set-ness rule of the implicit `Forbidden` applied when no rule matches.
+    pub default_forbidden: Presence,
+    /// Stability mark of the implicit `Forbidden` (the level all rules share, if any).
+    pub default_level: Option<Level>,
+}
+
+/// The validations of one mode value, run in order: short-circuit functions append their
+/// errors and, after the last of them, any failure stops the rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModeRule {
+    /// The discriminator value (a string, or a bool for bool discriminators).
+    pub value: Literal,
+    /// The validations, in tag order, each with its own stability mark.
+    pub validations: Vec<Validation>,
+}
+
+/// `+k8s:dependentRequired` (`forbidden == false`) or `+k8s:dependentForbidden`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dependency {
+    /// Dependent must be unset (`dependentForbidden`) instead of set.
+    pub forbidden: bool,
+    /// JSON name of the trigger field (used in the message).
+    pub trigger: String,
+    /// Set-ness of the trigger.
+    pub trigger_set: FieldPresence,
+    /// JSON name of the dependent field (the error's path segment).
+    pub dependent: String,
+    /// Set-ness of the dependent.
+    pub dependent_set: FieldPresence,
 }
 
 pub use kdv_runtime::check::UpdateConstraint;
@@ -348,6 +498,7 @@ impl Check {
                 | Check::CallType(_)
                 | Check::NoNilElements
                 | Check::Monotonic
+                | Check::CustomValidation { .. }
         )
     }
 
@@ -358,6 +509,7 @@ impl Check {
             | Check::EachMapVal { inner, .. }
             | Check::EachMapKey { inner }
             | Check::Subfield { inner, .. }
+            | Check::Item { inner, .. }
             | Check::IfOption { inner, .. } => Some(inner),
             _ => None,
         }

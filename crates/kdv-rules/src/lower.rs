@@ -2,16 +2,18 @@
 //! (functions, deferred callbacks, opacity), the registry checks (scope, signature) and the
 //! shared state that stateful tags (list metadata, subfield short-circuit inheritance) use.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
 use kdv_model::{Comments, Diagnostic, Loc, Package, Severity, SourceFile, SourceSpan, Universe};
 use kdv_tags::{Span, Tag, go_quote};
 
 use crate::gotypes::{Graph, Member, Ty};
-use crate::ir::{Check, Level, ShapeId, Validation};
+use crate::ir::{Check, Level, Literal, ShapeId, Validation};
 use crate::registry::{self, Scope};
 use crate::shapes::Shapes;
+use crate::tags::modes::ModeGroup;
+use crate::tags::unions::UnionState;
 
 /// A tag lowering function.
 pub(crate) type LowerFn =
@@ -77,7 +79,7 @@ impl LowerError {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct SelectorTerm {
     pub field: String,
-    pub value: String,
+    pub value: Literal,
 }
 
 /// The element a tag is evaluated for (upstream `validators.Context`).
@@ -168,6 +170,16 @@ impl<'u> Deferred<'u> {
             callback: Box::new(f),
         }
     }
+
+    /// A deferred callback whose results belong to the parent (the struct of a field).
+    pub(crate) fn parent(
+        f: impl FnOnce(&mut Lowerer<'u>) -> Result<Lowered<'u>, LowerError> + 'u,
+    ) -> Deferred<'u> {
+        Deferred {
+            scope: DeferScope::Parent,
+            callback: Box::new(f),
+        }
+    }
 }
 
 /// What lowering one or more tags produced (upstream `Validations`).
@@ -221,7 +233,13 @@ pub(crate) fn wrap_functions<'u>(v: Lowered<'u>, wrap: WrapFn<'u>) -> Lowered<'u
     wrap_with_scope(v, wrap, DeferScope::This)
 }
 
-fn wrap_with_scope<'u>(v: Lowered<'u>, wrap: WrapFn<'u>, scope: DeferScope) -> Lowered<'u> {
+/// [`wrap_functions`], with the immediate functions of `v` seen as coming from a deferral of
+/// `scope`.
+pub(crate) fn wrap_with_scope<'u>(
+    v: Lowered<'u>,
+    wrap: WrapFn<'u>,
+    scope: DeferScope,
+) -> Lowered<'u> {
     let Lowered {
         functions,
         deferred,
@@ -324,6 +342,12 @@ pub(crate) struct Lowerer<'u> {
     pub update_meta: HashMap<String, (Vec<kdv_runtime::check::UpdateConstraint>, Option<Level>)>,
     /// Parsed tags of each constant of [`Graph::consts`].
     pub const_tags: Vec<Vec<Tag>>,
+    /// `+k8s:unionMember`/`unionDiscriminator` state by parent path, then union name.
+    pub unions: HashMap<String, BTreeMap<String, UnionState<'u>>>,
+    /// `+k8s:zeroOrOneOfMember` state by parent path, then union name.
+    pub zero_or_one_ofs: HashMap<String, BTreeMap<String, UnionState<'u>>>,
+    /// `+k8s:modeDiscriminator`/`ifMode` state by struct path, then group name.
+    pub modes: HashMap<String, BTreeMap<String, ModeGroup<'u>>>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -340,6 +364,9 @@ impl<'u> Lowerer<'u> {
             opaque_members: HashSet::new(),
             update_meta: HashMap::new(),
             const_tags: Vec::new(),
+            unions: HashMap::new(),
+            zero_or_one_ofs: HashMap::new(),
+            modes: HashMap::new(),
             diagnostics: Vec::new(),
         }
     }

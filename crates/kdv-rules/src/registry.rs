@@ -133,9 +133,9 @@ static CATALOG: [TagDoc; 45] = [
     tags::levels::ALPHA,
     tags::levels::BETA,
     tags::custom_unique::DOC,
-    tags::pending::CUSTOM_VALIDATION,
-    tags::pending::DEPENDENT_FORBIDDEN,
-    tags::pending::DEPENDENT_REQUIRED,
+    tags::custom_validation::DOC,
+    tags::dependent_forbidden::DOC,
+    tags::dependent_required::DOC,
     tags::each_key::DOC,
     tags::each_val::DOC,
     tags::enumeration::DOC,
@@ -144,9 +144,9 @@ static CATALOG: [TagDoc; 45] = [
     tags::format::DOC,
     tags::options::IF_DISABLED,
     tags::options::IF_ENABLED,
-    tags::pending::IF_MODE,
+    tags::if_mode::DOC,
     tags::immutable::DOC,
-    tags::pending::ITEM,
+    tags::item::DOC,
     tags::list_map_key::DOC,
     tags::list_type::DOC,
     tags::max_bytes::DOC,
@@ -158,15 +158,15 @@ static CATALOG: [TagDoc; 45] = [
     tags::min_length::DOC,
     tags::min_properties::DOC,
     tags::minimum::DOC,
-    tags::pending::MODE_DISCRIMINATOR,
+    tags::mode_discriminator::DOC,
     tags::monotonic::DOC,
     tags::neq::DOC,
     tags::opaque::DOC,
     tags::optional::DOC,
     tags::required::DOC,
     tags::subfield::DOC,
-    tags::pending::UNION_DISCRIMINATOR,
-    tags::pending::UNION_MEMBER,
+    tags::union_discriminator::DOC,
+    tags::union_member::DOC,
     tags::unique::DOC,
     tags::update::DOC,
     tags::testing::VALIDATE_ERROR,
@@ -174,7 +174,7 @@ static CATALOG: [TagDoc; 45] = [
     tags::testing::VALIDATE_TRUE,
     tags::testing::VALIDATE_TRUE_ALPHA,
     tags::testing::VALIDATE_TRUE_BETA,
-    tags::pending::ZERO_OR_ONE_OF_MEMBER,
+    tags::zero_or_one_of_member::DOC,
 ];
 
 /// The lowering function of a registered tag.
@@ -216,15 +216,15 @@ pub(crate) fn lower_fn(name: &str) -> Option<LowerFn> {
         "k8s:validateTrue" | "k8s:validateTrueAlpha" | "k8s:validateTrueBeta" => {
             tags::testing::lower_validate_true
         }
-        "k8s:customValidation"
-        | "k8s:dependentForbidden"
-        | "k8s:dependentRequired"
-        | "k8s:ifMode"
-        | "k8s:item"
-        | "k8s:modeDiscriminator"
-        | "k8s:unionDiscriminator"
-        | "k8s:unionMember"
-        | "k8s:zeroOrOneOfMember" => tags::pending::lower,
+        "k8s:customValidation" => tags::custom_validation::lower,
+        "k8s:dependentForbidden" => tags::dependent_forbidden::lower,
+        "k8s:dependentRequired" => tags::dependent_required::lower,
+        "k8s:ifMode" => tags::if_mode::lower,
+        "k8s:item" => tags::item::lower,
+        "k8s:modeDiscriminator" => tags::mode_discriminator::lower,
+        "k8s:unionDiscriminator" => tags::union_discriminator::lower,
+        "k8s:unionMember" => tags::union_member::lower,
+        "k8s:zeroOrOneOfMember" => tags::zero_or_one_of_member::lower,
         _ => return None,
     })
 }

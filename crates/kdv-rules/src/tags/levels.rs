@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use kdv_tags::{Tag, ValueType};
 
-use crate::ir::{Level, Validation};
+use crate::ir::{Check, Level, Validation};
 use crate::lower::{Ctx, LowerError, Lowered, Lowerer, wrap_functions};
 use crate::registry::{ArgDoc, Stability, TagDoc, VALUE_SCOPES};
 
@@ -81,7 +81,10 @@ fn lower_level<'u>(
     Ok(wrap_functions(
         v,
         Rc::new(move |mut f: Validation, _| {
-            f.level = Some(level);
+            // Mode checks carry the levels of their rules (upstream "self-managed").
+            if !matches!(f.check, Check::Discriminated(_)) {
+                f.level = Some(level);
+            }
             f
         }),
     ))

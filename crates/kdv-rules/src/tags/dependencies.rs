@@ -1,0 +1,119 @@
+//! What `+k8s:dependentRequired` and `+k8s:dependentForbidden` share (spec §3.30): the
+//! checks on the trigger and dependent fields, and the check emitted on the parent struct.
+
+use kdv_tags::{Tag, ValueType, go_quote};
+
+use super::unions::field_presence;
+use crate::gotypes::{Kind, Ty};
+use crate::ir::{Check, Dependency, Validation};
+use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer};
+use crate::registry::ArgDoc;
+
+/// The positional argument of both tags.
+pub(crate) const ARGS: &[ArgDoc] = &[ArgDoc {
+    name: "",
+    ty: ValueType::String,
+    required: true,
+    description: "<json name>: the sibling field",
+}];
+
+/// Lowers a dependency tag into a check deferred to the parent struct.
+pub(crate) fn lower<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+    tag_name: &'static str,
+    forbidden: bool,
+) -> Result<Lowered<'u>, LowerError> {
+    let Some(trigger) = ctx.member.clone() else {
+        return Err(ctx.tag_error(tag, "must be used on a struct field"));
+    };
+    let parent = ctx
+        .parent_ty
+        .as_ref()
+        .map(|p| lw.g.base(p))
+        .unwrap_or(Ty::Interface);
+    let parent_kind = lw.g.kind(&parent);
+    if parent_kind != Kind::Struct {
+        return Err(ctx.tag_error(
+            tag,
+            format!("parent type must be a struct (got {})", parent_kind.name()),
+        ));
+    }
+    if tag.args.len() != 1 {
+        return Err(ctx.tag_error(
+            tag,
+            format!(
+                "expected exactly one argument naming the dependent field, got {}",
+                tag.args.len()
+            ),
+        ));
+    }
+    let arg = &tag.args[0];
+    let dependent_name = arg.value.as_str().to_string();
+    let Some(dependent) = lw.g.member_by_json(&parent, &dependent_name).cloned() else {
+        return Err(ctx.error(
+            arg.span,
+            format!(
+                "no sibling field with JSON name {}",
+                go_quote(&dependent_name)
+            ),
+        ));
+    };
+    if dependent.name() == trigger.name() {
+        return Err(ctx.error(
+            arg.span,
+            format!(
+                "trigger and dependent field must be different (both are {})",
+                go_quote(&dependent_name)
+            ),
+        ));
+    }
+    let trigger_name = trigger
+        .field
+        .tag_value("json")
+        .map(|t| t.split(',').next().unwrap_or(""))
+        .unwrap_or("")
+        .to_string();
+    if trigger_name.is_empty() {
+        return Err(ctx.tag_error(
+            tag,
+            format!(
+                "trigger field {} has no JSON name",
+                go_quote(trigger.name())
+            ),
+        ));
+    }
+    for (role, m) in [("trigger", &trigger), ("dependent", &dependent)] {
+        let kind = lw.g.kind(&lw.g.native(&m.ty));
+        if !matches!(
+            kind,
+            Kind::Pointer | Kind::Map | Kind::Slice | Kind::Builtin
+        ) {
+            return Err(ctx.tag_error(
+                tag,
+                format!(
+                    "{role} field {} has unsupported type kind {}",
+                    go_quote(m.name()),
+                    kind.name()
+                ),
+            ));
+        }
+    }
+    let check = Dependency {
+        forbidden,
+        trigger: trigger_name,
+        trigger_set: field_presence(lw, &trigger),
+        dependent: dependent_name,
+        dependent_set: field_presence(lw, &dependent),
+    };
+    Ok(Lowered {
+        deferred: vec![Deferred::parent(move |_| {
+            Ok(Lowered::function(Validation::new(
+                tag_name,
+                Check::Dependency(Box::new(check)),
+            )))
+        })],
+        ..Lowered::default()
+    })
+}

@@ -1,0 +1,292 @@
+//! What `+k8s:modeDiscriminator` and `+k8s:ifMode` share (spec §3.25, §6.5): groups
+//! ("modalities") are recorded per struct path; the first `ifMode` deferred callback of a
+//! struct emits, for each group with a discriminator (in group-name order), one
+//! [`Check::Discriminated`] per member field (in Go-name order), and consumes the state.
+
+use std::collections::BTreeMap;
+
+use kdv_tags::{Tag, go_quote};
+
+use super::root_type_string;
+use crate::gotypes::{Kind, Member, Ty};
+use crate::ir::{
+    Check, Discriminated, FieldAccess, Level, Literal, ModeRule, Presence, Validation,
+};
+use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer};
+use crate::shapes::decode_access;
+
+use super::list_type::element_equality;
+
+/// Tag name recorded on the emitted checks (upstream attributes them to the discriminator).
+const TAG: &str = "k8s:modeDiscriminator";
+
+/// The name of the unnamed group.
+const DEFAULT_GROUP: &str = "default";
+
+/// One discriminator group of a struct.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ModeGroup<'u> {
+    /// The discriminator field.
+    pub discriminator: Option<Member<'u>>,
+    /// Member fields with rules, by Go name.
+    pub members: BTreeMap<String, MemberRules<'u>>,
+}
+
+/// The `ifMode` rules of one member field.
+#[derive(Debug, Clone)]
+pub(crate) struct MemberRules<'u> {
+    /// The field.
+    pub member: Member<'u>,
+    /// Rules in tag order.
+    pub rules: Vec<RuleState>,
+}
+
+/// One `ifMode` tag.
+#[derive(Debug, Clone)]
+pub(crate) struct RuleState {
+    /// The mode value as written.
+    pub value: String,
+    /// The payload's functions.
+    pub functions: Vec<Validation>,
+    /// Stability context of the tag.
+    pub level: Option<Level>,
+}
+
+fn is_group_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn modality(tag: &Tag) -> String {
+    tag.named("modality")
+        .map(|a| a.value.as_str().to_string())
+        .unwrap_or_default()
+}
+
+fn group<'a, 'u>(lw: &'a mut Lowerer<'u>, path: &str, name: &str) -> &'a mut ModeGroup<'u> {
+    let name = if name.is_empty() { DEFAULT_GROUP } else { name };
+    lw.modes
+        .entry(path.to_string())
+        .or_default()
+        .entry(name.to_string())
+        .or_default()
+}
+
+fn same_member(a: &Member<'_>, b: &Member<'_>) -> bool {
+    std::ptr::eq(a.field, b.field)
+}
+
+/// Records a `+k8s:modeDiscriminator`.
+pub(crate) fn record_discriminator<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<(), LowerError> {
+    if lw.g.kind(&lw.g.native(&ctx.ty)) == Kind::Pointer {
+        return Err(ctx.tag_error(tag, "can only be used on non-pointer types"));
+    }
+    let base = lw.g.base(&ctx.ty);
+    if !matches!(
+        base,
+        Ty::Builtin(kdv_model::Builtin::String | kdv_model::Builtin::Bool)
+    ) {
+        return Err(ctx.tag_error(
+            tag,
+            format!(
+                "can only be used on string or bool types ({})",
+                root_type_string(&lw.g, &ctx.ty, &base)
+            ),
+        ));
+    }
+    let (Some(member), Some(parent)) = (ctx.member.clone(), ctx.parent_path.clone()) else {
+        return Err(ctx.tag_error(tag, "can only be used on struct fields"));
+    };
+    let name = modality(tag);
+    if !name.is_empty() && !is_group_name(&name) {
+        return Err(ctx.tag_error(
+            tag,
+            format!(
+                "discriminator group name must match ^[a-zA-Z][a-zA-Z0-9_]*$, got {}",
+                go_quote(&name)
+            ),
+        ));
+    }
+    if name == DEFAULT_GROUP {
+        return Err(ctx.tag_error(
+            tag,
+            format!("discriminator group name {} is reserved", go_quote(&name)),
+        ));
+    }
+    let g = group(lw, &parent, &name);
+    if let Some(existing) = &g.discriminator
+        && !same_member(existing, &member)
+    {
+        return Err(ctx.tag_error(tag, format!("duplicate discriminator: {}", go_quote(&name))));
+    }
+    g.discriminator = Some(member);
+    Ok(())
+}
+
+/// Records an `+k8s:ifMode` rule (its payload lowered for the field itself) and returns the
+/// deferred callback emitting the struct's mode checks.
+pub(crate) fn record_rule<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    let Some(payload) = tag.value_tag() else {
+        return Err(ctx.value_error(tag, "missing required payload"));
+    };
+    let name = modality(tag);
+    if name == DEFAULT_GROUP {
+        return Err(ctx.tag_error(
+            tag,
+            format!("discriminator group name {} is reserved", go_quote(&name)),
+        ));
+    }
+    let value = match (tag.named("mode"), tag.positional()) {
+        (Some(a), _) | (None, Some(a)) => a.value.as_str().to_string(),
+        (None, None) => return Err(ctx.tag_error(tag, "missing required mode")),
+    };
+    let (Some(member), Some(parent)) = (ctx.member.clone(), ctx.parent_path.clone()) else {
+        return Err(ctx.tag_error(tag, "can only be used on struct fields"));
+    };
+    let lowered = lw.lower_tag(ctx, payload)?;
+    let rule = RuleState {
+        value,
+        functions: lowered.functions,
+        level: ctx.level,
+    };
+    let g = group(lw, &parent, &name);
+    let entry = g
+        .members
+        .entry(member.name().to_string())
+        .or_insert_with(|| MemberRules {
+            member: member.clone(),
+            rules: Vec::new(),
+        });
+    if !same_member(&entry.member, &member) {
+        return Err(ctx.tag_error(
+            tag,
+            format!(
+                "internal error: member mismatch for field {}",
+                go_quote(member.name())
+            ),
+        ));
+    }
+    entry.rules.push(rule);
+    let ctx = ctx.clone();
+    let span = tag.name_span;
+    Ok(Lowered {
+        deferred: vec![Deferred::parent(move |lw| {
+            generate(lw, &ctx).map_err(|m| ctx.error(span, m))
+        })],
+        ..Lowered::default()
+    })
+}
+
+/// Upstream `getDiscriminatorValidations`.
+fn generate<'u>(lw: &mut Lowerer<'u>, ctx: &Ctx<'u>) -> Result<Lowered<'u>, String> {
+    let (Some(parent_path), Some(parent_ty)) = (&ctx.parent_path, &ctx.parent_ty) else {
+        return Ok(Lowered::default());
+    };
+    if lw.g.kind(&lw.g.base(parent_ty)) != Kind::Struct {
+        return Ok(Lowered::default());
+    }
+    let Some(groups) = lw.modes.remove(parent_path) else {
+        return Ok(Lowered::default());
+    };
+    let mut out = Lowered::default();
+    for (name, group) in groups {
+        let Some(discriminator) = group.discriminator else {
+            if group.members.is_empty() {
+                continue;
+            }
+            return Err(if name == DEFAULT_GROUP {
+                "missing discriminator".to_string()
+            } else {
+                format!("missing discriminator for group {}", go_quote(&name))
+            });
+        };
+        for rules in group.members.values() {
+            out.functions
+                .push(member_validation(lw, &discriminator, rules)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Upstream `generateMemberFieldValidation`: one `Discriminated` check for a member field.
+fn member_validation(
+    lw: &mut Lowerer<'_>,
+    discriminator: &Member<'_>,
+    rules: &MemberRules<'_>,
+) -> Result<Validation, String> {
+    let member = &rules.member;
+    let field = match member.field.tag_value("json").filter(|t| !t.is_empty()) {
+        Some(json) => json.split(',').next().unwrap_or("").to_string(),
+        None => member.name().to_string(),
+    };
+    let default_forbidden = match lw.g.kind(&lw.g.native(&member.ty)) {
+        Kind::Slice => Presence::Slice,
+        Kind::Map => Presence::Map,
+        Kind::Pointer => Presence::Pointer,
+        Kind::Struct => {
+            return Err("discriminated member fields of struct type must be pointers".into());
+        }
+        _ => Presence::Value,
+    };
+    // Rules with the same value are merged in tag order; each function carries the level
+    // of its own rule.
+    let mut by_value: BTreeMap<String, Vec<Validation>> = BTreeMap::new();
+    for rule in &rules.rules {
+        let functions = by_value.entry(rule.value.clone()).or_default();
+        for f in &rule.functions {
+            let mut f = f.clone();
+            if rule.level.is_some() {
+                f.level = rule.level;
+            }
+            functions.push(f);
+        }
+    }
+    let default_level = match rules.rules.split_first() {
+        Some((first, rest)) if rest.iter().all(|r| r.level == first.level) => first.level,
+        _ => None,
+    };
+    let is_bool = matches!(
+        lw.g.base(&discriminator.ty),
+        Ty::Builtin(kdv_model::Builtin::Bool)
+    );
+    let mut mode_rules = Vec::new();
+    for (value, validations) in by_value {
+        let literal = if is_bool {
+            let b = kdv_tags::scalar::parse_bool(&value).map_err(|e| {
+                format!(
+                    "invalid discriminator value {}: cannot parse {} as bool: {e}",
+                    go_quote(&value),
+                    go_quote(&value)
+                )
+            })?;
+            Literal::Bool(b)
+        } else {
+            Literal::String(value)
+        };
+        mode_rules.push(ModeRule {
+            value: literal,
+            validations,
+        });
+    }
+    let check = Discriminated {
+        field,
+        access: decode_access(&lw.g, member).unwrap_or(FieldAccess::Skip),
+        shape: lw.shape(&member.ty),
+        equiv: element_equality(lw, &member.ty),
+        discriminator_access: decode_access(&lw.g, discriminator).unwrap_or(FieldAccess::Skip),
+        discriminator_shape: lw.shape(&discriminator.ty),
+        rules: mode_rules,
+        default_forbidden,
+        default_level,
+    };
+    Ok(Validation::new(TAG, Check::Discriminated(Box::new(check))))
+}
