@@ -69,6 +69,9 @@ type Widget struct {
 	// +k8s:listMapKey=name
 	// +k8s:maxItems=16
 	// +k8s:eachVal=+k8s:immutable
+	// +k8s:item(name: "http")=+k8s:subfield(number)=+k8s:maximum=100
+	// +k8s:item(name: "grpc")=+k8s:zeroOrOneOfMember
+	// +k8s:item(name: "https")=+k8s:zeroOrOneOfMember
 	Ports []Port `json:"ports"`
 	// +k8s:listType=set
 	// +k8s:eachVal=+k8s:format=k8s-short-name
@@ -87,7 +90,34 @@ type Widget struct {
 	// +k8s:optional
 	// +k8s:neq="forbidden"
 	// +k8s:format=k8s-uuid
+	// +k8s:customValidation
 	UID string `json:"uid"`
+	// +k8s:modeDiscriminator
+	Strategy string `json:"strategy"`
+	// +k8s:ifMode("Rolling")=+k8s:required
+	// +k8s:ifMode("Rolling")=+k8s:minimum=1
+	MaxSurge *int32 `json:"maxSurge"`
+	// +k8s:unionMember
+	// +k8s:optional
+	// +k8s:dependentRequired("replicas")
+	ByName *string `json:"byName"`
+	// +k8s:unionMember
+	// +k8s:optional
+	// +k8s:dependentForbidden("byName")
+	ByUID *string `json:"byUID"`
+	Source Source `json:"source"`
+}
+
+// +k8s:customValidation
+type Source struct {
+	// +k8s:unionDiscriminator
+	Type string `json:"type"`
+	// +k8s:unionMember
+	// +k8s:optional
+	Git *string `json:"git"`
+	// +k8s:unionMember
+	// +k8s:optional
+	Image *string `json:"image"`
 }
 
 // +k8s:enum
@@ -125,7 +155,11 @@ const VALID: &str = r#"{
   "endpoint": {"host": "svc.local", "ports": [1, 2]},
   "gated": "short",
   "leveled": "ok",
-  "uid": "0a1b2c3d-0000-4000-8000-000000000000"
+  "uid": "0a1b2c3d-0000-4000-8000-000000000000",
+  "strategy": "Rolling",
+  "maxSurge": 1,
+  "byName": "w",
+  "source": {"type": "Git", "git": "https://example.com/r.git"}
 }"#;
 
 const CHANGED: &str = r#"{
@@ -138,7 +172,10 @@ const CHANGED: &str = r#"{
   "endpoint": {"host": "other.local"},
   "gated": "other",
   "leveled": "yes",
-  "uid": "0a1b2c3d-0000-4000-8000-000000000001"
+  "uid": "0a1b2c3d-0000-4000-8000-000000000001",
+  "strategy": "Recreate",
+  "byUID": "u",
+  "source": {"type": "Image", "image": "nginx"}
 }"#;
 
 #[test]
@@ -158,34 +195,56 @@ fn valid_objects_do_not_allocate() {
     let changed: serde_json::Value = serde_json::from_str(CHANGED).expect("json");
     let create = kdv_runtime::Operation::create().with_option("Gate", true);
     let update = kdv_runtime::Operation::update().with_option("Gate", true);
+    // Custom validation functions that accept everything (an empty list does not allocate).
+    let mut registry = kdv_eval::CustomRegistry::new();
+    registry.register(
+        "ValidateCustom_Widget_UID",
+        |_: &kdv_eval::CustomCall<'_>| Vec::new(),
+    );
+    registry.register("ValidateCustom_Source", |_: &kdv_eval::CustomCall<'_>| {
+        Vec::new()
+    });
+    let options = kdv_eval::EvalOptions {
+        custom_validators: Some(&registry),
+    };
+    let run = |op: &kdv_runtime::Operation, new: &serde_json::Value, old| {
+        kdv_eval::validate_with(&rules, ty, op, new, old, &options)
+    };
 
     // Sanity: the objects are valid.
-    assert!(kdv_eval::validate(&rules, ty, &create, &valid, None).is_empty());
-    assert!(kdv_eval::validate(&rules, ty, &update, &changed, Some(&valid)).is_empty());
+    assert_eq!(run(&create, &valid, None), Vec::new());
+    assert_eq!(run(&update, &changed, Some(&valid)), Vec::new());
 
     let mut errs = Vec::new();
     let n = allocations_during(|| {
-        errs = kdv_eval::validate(&rules, ty, &create, &valid, None);
+        errs = run(&create, &valid, None);
     });
     assert!(errs.is_empty());
     assert_eq!(n, 0, "allocations validating a valid object on create");
 
     let n = allocations_during(|| {
-        errs = kdv_eval::validate(&rules, ty, &update, &changed, Some(&valid));
+        errs = run(&update, &changed, Some(&valid));
     });
     assert!(errs.is_empty());
     assert_eq!(n, 0, "allocations validating a valid object on update");
 
     let n = allocations_during(|| {
-        errs = kdv_eval::validate(&rules, ty, &update, &valid, Some(&valid));
+        errs = run(&update, &valid, Some(&valid));
     });
     assert!(errs.is_empty());
     assert_eq!(n, 0, "allocations validating an unchanged object");
 
-    // An invalid object allocates (errors are owned) — the counter works.
-    let invalid = serde_json::json!({"name": "Bad Name", "mode": "Fast"});
+    // Without a registry, custom validations are skipped (still without allocating).
     let n = allocations_during(|| {
-        errs = kdv_eval::validate(&rules, ty, &create, &invalid, None);
+        errs = kdv_eval::validate(&rules, ty, &create, &valid, None);
+    });
+    assert!(errs.is_empty());
+    assert_eq!(n, 0, "allocations validating without custom validators");
+
+    // An invalid object allocates (errors are owned) — the counter works.
+    let invalid = serde_json::json!({"name": "Bad Name", "mode": "Fast", "byName": "x"});
+    let n = allocations_during(|| {
+        errs = run(&create, &invalid, None);
     });
     assert!(!errs.is_empty());
     assert!(n > 0);

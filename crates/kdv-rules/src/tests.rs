@@ -430,3 +430,295 @@ type internal struct {
         vec!["unknown value for package tag \"k8s:validation-gen\": \"Bogus\""]
     );
 }
+
+#[test]
+fn union_item_mode_and_dependency_errors_use_upstream_wording() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["+k8s:unionMember"],
+            "Item",
+            "tag \"k8s:unionMember\": can only be used on nilable and primitive types (Struct)",
+        ),
+        (
+            &["+k8s:zeroOrOneOfMember(name: \"x\")"],
+            "*string",
+            "tag \"k8s:zeroOrOneOfMember\": unrecognized named argument name: \"x\"",
+        ),
+        (
+            &["+k8s:unionDiscriminator"],
+            "int",
+            "tag \"k8s:unionDiscriminator\": can only be used on string types (int)",
+        ),
+        (
+            &["+k8s:item(key: \"a\")=+k8s:required"],
+            "string",
+            "tag \"k8s:item\": can only be used on list types",
+        ),
+        (
+            &["+k8s:item(key: \"a\")=+k8s:required"],
+            "[]string",
+            "tag \"k8s:item\": can only be used on lists of structs",
+        ),
+        (
+            &["+k8s:item(key: \"a\")"],
+            "[]Item",
+            "tag \"k8s:item\": missing required tag value of type tag",
+        ),
+        (
+            &["+k8s:item(\"a\")=+k8s:required"],
+            "[]Item",
+            "tag \"k8s:item\": all arguments must be named",
+        ),
+        (
+            &["+k8s:item(key: \"a\", key: \"b\")=+k8s:required"],
+            "[]Item",
+            "tag \"k8s:item\": duplicate argument: \"key\"",
+        ),
+        (
+            &["+k8s:item(key: 0x10)=+k8s:required"],
+            "[]Item",
+            "tag \"k8s:item\": invalid value for argument \"key\": invalid integer: parsing \"0x10\" as int: strconv.Atoi: parsing \"0x10\": invalid syntax",
+        ),
+        (
+            &["+k8s:item()=+k8s:required"],
+            "[]Item",
+            "tag \"k8s:item\": no selection criteria was specified",
+        ),
+        (
+            &["+k8s:item(key: \"a\")=+k8s:validateFalse"],
+            "[]Item",
+            "found items with no list metadata - item tags require listType=map or unique=map with listMapKey",
+        ),
+        (
+            &[
+                "+k8s:listType=map",
+                "+k8s:listMapKey=key",
+                "+k8s:item(key: 1)=+k8s:validateFalse",
+            ],
+            "[]Item",
+            "type mismatch, field is string but value is not: 1",
+        ),
+        (
+            &[
+                "+k8s:listType=map",
+                "+k8s:listMapKey=key",
+                "+k8s:item(list: \"a\")=+k8s:validateFalse",
+            ],
+            "[]Item",
+            "missing required listMapKey fields: [key]",
+        ),
+        (
+            &[
+                "+k8s:listType=map",
+                "+k8s:listMapKey=key",
+                "+k8s:item(key: \"a\", ptr: \"b\")=+k8s:validateFalse",
+            ],
+            "[]Item",
+            "number of arguments (2) does not match number of listMapKey fields (1)",
+        ),
+        (
+            &["+k8s:modeDiscriminator"],
+            "*string",
+            "tag \"k8s:modeDiscriminator\": can only be used on non-pointer types",
+        ),
+        (&["+k8s:modeDiscriminator"], "Str", ""),
+        (
+            &["+k8s:modeDiscriminator"],
+            "int",
+            "tag \"k8s:modeDiscriminator\": can only be used on string or bool types (int)",
+        ),
+        (
+            &["+k8s:modeDiscriminator(modality: \"1x\")"],
+            "string",
+            "tag \"k8s:modeDiscriminator\": discriminator group name must match ^[a-zA-Z][a-zA-Z0-9_]*$, got \"1x\"",
+        ),
+        (
+            &["+k8s:modeDiscriminator(modality: \"default\")"],
+            "string",
+            "tag \"k8s:modeDiscriminator\": discriminator group name \"default\" is reserved",
+        ),
+        (
+            &["+k8s:ifMode(modality: \"g\")=+k8s:required"],
+            "*string",
+            "tag \"k8s:ifMode\": missing required mode",
+        ),
+        (
+            &["+k8s:ifMode(\"A\")=+k8s:required"],
+            "*string",
+            "missing discriminator",
+        ),
+        (
+            &["+k8s:ifMode(mode: \"A\", modality: \"g\")=+k8s:required"],
+            "*string",
+            "missing discriminator for group \"g\"",
+        ),
+        (
+            &["+k8s:dependentRequired(\"nope\")"],
+            "*string",
+            "tag \"k8s:dependentRequired\": no sibling field with JSON name \"nope\"",
+        ),
+        (
+            &["+k8s:dependentForbidden(\"f\")"],
+            "*string",
+            "tag \"k8s:dependentForbidden\": trigger and dependent field must be different (both are \"f\")",
+        ),
+        (
+            &["+k8s:dependentRequired"],
+            "*string",
+            "tag \"k8s:dependentRequired\": missing required positional argument of type string",
+        ),
+        (
+            &["+k8s:customValidation(x)"],
+            "string",
+            "tag \"k8s:customValidation\": unrecognized named argument \"x\"",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (tags, ty, want) in cases {
+        let got = field_errors(tags, ty);
+        let ok = if want.is_empty() {
+            got.is_empty()
+        } else {
+            got.first().map(String::as_str) == Some(*want)
+        };
+        if !ok {
+            failures.push(format!(
+                "{tags:?} on {ty}:\n   got {got:?}\n  want {want:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn member_errors_need_the_struct_around_them() {
+    let c = compile_go(
+        r#"package p
+
+type T struct {
+	// +k8s:unionMember
+	NoTag *string
+	// +k8s:zeroOrOneOfMember
+	NoName *string `json:",omitempty"`
+	// +k8s:modeDiscriminator
+	On bool `json:"on"`
+	// +k8s:ifMode("yes")=+k8s:required
+	A *string `json:"a"`
+	// +k8s:dependentRequired("on")
+	NoJSON *string
+	// +k8s:listType=map
+	// +k8s:listMapKey=n
+	// +k8s:item(n: 1)=+k8s:unionMember
+	Items []Inner `json:"items"`
+	// +k8s:dependentRequired("on")
+	Trigger Inner `json:"trigger"`
+}
+
+type Inner struct {
+	N int `json:"n"`
+}
+
+type U struct {
+	// +k8s:modeDiscriminator(modality: "s")
+	S string `json:"s"`
+	// +k8s:ifMode(mode: "x", modality: "s")=+k8s:validateFalse
+	St Inner `json:"st"`
+}
+"#,
+    );
+    let got: Vec<String> = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            "tag \"k8s:unionMember\": field \"NoTag\" is a union member but has no JSON struct field tag",
+            "tag \"k8s:zeroOrOneOfMember\": field \"NoName\" is a union member but has no JSON name",
+            "tag \"k8s:dependentRequired\": trigger field \"NoJSON\" has no JSON name",
+            "tag \"k8s:dependentRequired\": trigger field \"Trigger\" has unsupported type kind Struct",
+            "invalid discriminator value \"yes\": cannot parse \"yes\" as bool: \"yes\" is not a valid bool value",
+            "type mismatch, field is int but value is not: 1",
+            "discriminated member fields of struct type must be pointers",
+        ],
+    );
+}
+
+#[test]
+fn unions_modes_items_lower_to_their_checks() {
+    let c = compile_go(
+        r#"package p
+
+type T struct {
+	// +k8s:unionDiscriminator
+	D string `json:"d"`
+	// +k8s:unionMember
+	A *string `json:"a"`
+	// +k8s:alpha=+k8s:unionMember(memberName: "Bee")
+	B []string `json:"b"`
+	// +k8s:modeDiscriminator
+	M string `json:"m"`
+	// +k8s:beta=+k8s:ifMode("x")=+k8s:required
+	// +k8s:ifMode("w")=+k8s:minLength=2
+	F *string `json:"f"`
+	// +k8s:customValidation
+	C string `json:"c"`
+	// +k8s:listType=map
+	// +k8s:listMapKey=n
+	// +k8s:item(n: 1)=+k8s:validateFalse="one"
+	Items []Inner `json:"items"`
+}
+
+type Inner struct {
+	N int `json:"n"`
+}
+"#,
+    );
+    assert!(c.diagnostics.is_empty(), "{:?}", messages(&c));
+    let id = c.rules.find_type("T").expect("T");
+    let t = c.rules.type_rules(id);
+    let checks: Vec<&Validation> = t.validations.iter().collect();
+    assert_eq!(checks.len(), 2, "{checks:?}");
+    let Check::Union(u) = &checks[0].check else {
+        panic!("{:?}", checks[0])
+    };
+    assert!(matches!(&u.kind, UnionKind::Discriminated { name, .. } if name == "d"));
+    let members: Vec<(&str, &str)> = u
+        .members
+        .iter()
+        .map(|m| (m.name.as_str(), m.discriminator_value.as_str()))
+        .collect();
+    assert_eq!(members, vec![("a", "A"), ("b", "Bee")]);
+    // The first member's callback produces the union (no level).
+    assert_eq!(checks[0].level, None);
+    let Check::Discriminated(d) = &checks[1].check else {
+        panic!("{:?}", checks[1])
+    };
+    assert_eq!(checks[1].level, None);
+    assert_eq!(d.field, "f");
+    let values: Vec<&Literal> = d.rules.iter().map(|r| &r.value).collect();
+    assert_eq!(
+        values,
+        vec![&Literal::String("w".into()), &Literal::String("x".into())]
+    );
+    assert_eq!(d.rules[1].validations[0].level, Some(Level::Beta));
+    assert_eq!(d.rules[0].validations[0].level, None);
+    assert_eq!(d.default_level, None);
+    let custom = field(&c, "T", "c");
+    assert_eq!(
+        custom.validations.iter().next().map(|v| &v.check),
+        Some(&Check::CustomValidation {
+            function_name: "ValidateCustom_T_C".into(),
+            package: "example.com/p".into(),
+        })
+    );
+    let items = field(&c, "T", "items");
+    let item = items
+        .validations
+        .iter()
+        .find(|v| matches!(v.check, Check::Item { .. }))
+        .expect("item check");
+    assert_eq!(item.cohort.as_deref(), Some("{\"n\": 1}"));
+}

@@ -4,10 +4,15 @@
 //! written here in JSON.
 
 mod basics;
+mod custom;
+mod dependencies;
 mod fixtures;
+mod items;
 mod lists;
+mod modes;
 mod ratcheting;
 mod shortcircuit;
+mod unions;
 mod update;
 
 use std::path::PathBuf;
