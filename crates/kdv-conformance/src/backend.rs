@@ -161,15 +161,20 @@ impl CompiledPackage {
         }
     }
 
-    /// Validates with kdv-eval; a panic becomes `Err`.
+    /// Validates with kdv-eval (custom validation functions from `custom`); a panic
+    /// becomes `Err`.
     pub fn validate(
         &self,
         id: TypeId,
         op: &Operation,
         new: &serde_json::Value,
         old: Option<&serde_json::Value>,
+        custom: Option<&dyn kdv_eval::CustomValidators>,
     ) -> Result<ErrorList, String> {
-        catch(|| kdv_eval::validate(&self.rules, id, op, new, old))
+        let options = kdv_eval::EvalOptions {
+            custom_validators: custom,
+        };
+        catch(|| kdv_eval::validate_with(&self.rules, id, op, new, old, &options))
             .map_err(|p| format!("kdv-eval panicked: {p}"))
     }
 }

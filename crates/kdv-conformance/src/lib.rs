@@ -41,6 +41,7 @@
 
 pub mod backend;
 pub mod cli;
+pub mod custom;
 pub mod gorand;
 pub mod interp;
 pub mod library;

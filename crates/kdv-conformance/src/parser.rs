@@ -4,8 +4,8 @@
 //! panics: a syntax error inside a function marks that function as broken and parsing
 //! continues with the next declaration.
 
-use kdv_go::lexer::{Kind, Token, lex};
 use crate::syntax::*;
+use kdv_go::lexer::{Kind, Token, lex};
 
 /// A syntax error with its line.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -216,6 +216,7 @@ fn run_package(dir: &Path, rel: &str, files: &PackageFiles) -> PackageReport {
         }
     };
     let compiled = compile_package(&universe, &package_path);
+    let custom = crate::custom::GoCustomValidators::load(&universe);
     if let Ok(c) = &compiled {
         report.compile_errors = c.errors.clone();
         report.unimplemented_tags = c.unimplemented_tags.iter().cloned().collect();
@@ -270,6 +271,9 @@ fn run_package(dir: &Path, rel: &str, files: &PackageFiles) -> PackageReport {
         rel: rel.to_string(),
         package_path: package_path.clone(),
         compiled: &compiled,
+        custom: custom
+            .as_ref()
+            .map(|c| c as &dyn kdv_eval::CustomValidators),
         func: String::new(),
         counter: 0,
         cases: Vec::new(),
@@ -343,9 +347,10 @@ fn run_package(dir: &Path, rel: &str, files: &PackageFiles) -> PackageReport {
     }
     if let Some(fixture) = &files.fixture {
         harness.func = "validate-false.json".into();
+        let custom_ref = harness.custom;
         let results = {
             let mut it = Interp::new(&ctx, &mut harness);
-            run_fixture(&mut it, fixture, &compiled, rel)
+            run_fixture(&mut it, fixture, &compiled, custom_ref, rel)
         };
         for (id, failure) in results {
             match failure {
@@ -514,6 +519,8 @@ struct PackageHarness<'c> {
     rel: String,
     package_path: String,
     compiled: &'c Result<CompiledPackage, String>,
+    /// The package's `ValidateCustom_*` functions, interpreted.
+    custom: Option<&'c dyn kdv_eval::CustomValidators>,
     func: String,
     counter: usize,
     cases: Vec<CaseRecord>,
@@ -658,7 +665,7 @@ impl PackageHarness<'_> {
             subresources: t.subresources.clone(),
         };
         let errs = compiled
-            .validate(reg.id, &op, &new, old.as_ref())
+            .validate(reg.id, &op, &new, old.as_ref(), self.custom)
             .map_err(|p| CaseFailure {
                 kind: FailureKind::Panic,
                 cause: "kdv-eval panicked".into(),
@@ -927,6 +934,7 @@ impl Harness for PackageHarness<'_> {
             v @ Value::Ptr(_, Some(_)) => Some(to_json(env, &v)?),
             _ => None,
         };
+        let custom = self.custom;
         let compiled = self.compiled_for(env, package)?;
         let Some(id) = compiled
             .rules
@@ -941,7 +949,7 @@ impl Harness for PackageHarness<'_> {
         } else {
             Operation::create()
         };
-        compiled.validate(id, &op, &json, old_json.as_ref())
+        compiled.validate(id, &op, &json, old_json.as_ref(), custom)
     }
 
     fn fail_pending(&mut self, since: usize, kind: FailureKind, reason: &str) -> usize {
@@ -1085,6 +1093,7 @@ fn run_fixture(
     it: &mut Interp<'_, '_>,
     fixture: &Path,
     compiled: &Result<CompiledPackage, String>,
+    custom: Option<&dyn kdv_eval::CustomValidators>,
     rel: &str,
 ) -> Vec<(String, Option<CaseFailure>)> {
     let id_of = |t: &str| format!("{rel}/validate-false.json#{t}");
@@ -1139,7 +1148,7 @@ fn run_fixture(
             let json = to_json(it.env(), &value)
                 .map_err(|e| harness_failure("harness: cannot convert value to JSON", e))?;
             let errs = compiled
-                .validate(reg.id, &Operation::create(), &json, None)
+                .validate(reg.id, &Operation::create(), &json, None, custom)
                 .map_err(|p| CaseFailure {
                     kind: FailureKind::Panic,
                     cause: "kdv-eval panicked".into(),

@@ -600,3 +600,27 @@ mod never_panics {
         }
     }
 }
+
+#[test]
+fn json_decodes_back_into_go_values() {
+    let u = universe();
+    let ctx = PackageCtx {
+        env: TypeEnv::new(&u),
+        path: PKG.into(),
+        imports: HashMap::new(),
+        funcs: HashMap::new(),
+        globals: Rc::new(Scope::default()),
+    };
+    let mut rec = Recorder::default();
+    let it = Interp::new(&ctx, &mut rec);
+    let input = json!({
+        "e": 4, "a": 1, "p": 2, "m": {"k": 1}, "l": [1, 2], "inner": {"x": "y"},
+        "e2": "A", "b": "YWJj", "c": 97, "items": [{"key": "a", "data": 0}, null],
+        "byName": {"k": {"key": "k", "data": 0}}, "t": "x", "tp": "p", "ms": ["a"],
+        "mm": {"k": "v"}, "f": 1.5
+    });
+    let ty = crate::types::named(PKG, "S");
+    let v = crate::tojson::from_json(&it, &ty, &input).unwrap();
+    assert_eq!(to_json(it.env(), &v).unwrap(), input);
+    assert!(crate::tojson::from_json(&it, &ty, &json!({"a": "not a number"})).is_err());
+}

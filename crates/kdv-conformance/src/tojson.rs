@@ -216,6 +216,126 @@ pub fn to_bad_value(env: &TypeEnv<'_>, v: &Value) -> BadValue {
     }
 }
 
+/// JSON → Go value of type `ty`, as `encoding/json` would decode it (absent struct fields
+/// stay zero; `null` is nil or zero). Used to hand values to interpreted Go functions.
+pub fn from_json(it: &crate::interp::Interp<'_, '_>, ty: &TypeRef, j: &J) -> Result<Value, String> {
+    decode(it, ty, j, 0)
+}
+
+fn decode(
+    it: &crate::interp::Interp<'_, '_>,
+    ty: &TypeRef,
+    j: &J,
+    depth: usize,
+) -> Result<Value, String> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    if depth > MAX_DEPTH {
+        return Err("value nested too deeply".into());
+    }
+    let d = depth + 1;
+    let env = it.env();
+    if j.is_null() {
+        return Ok(it.zero(ty));
+    }
+    let under = env.underlying(ty);
+    let kind_err = || format!("cannot decode {j} into {}", env.type_string(ty));
+    Ok(match under {
+        TypeRef::Builtin(b) => match (b, j) {
+            (Builtin::String, J::String(s)) => Value::Str(ty.clone(), s.clone()),
+            (Builtin::Bool, J::Bool(v)) => Value::Bool(ty.clone(), *v),
+            (Builtin::Float32 | Builtin::Float64, J::Number(n)) => {
+                Value::Float(ty.clone(), n.as_f64().ok_or_else(kind_err)?)
+            }
+            (b, J::Number(n)) if b.is_integer() => {
+                let i = n
+                    .as_i64()
+                    .map(i128::from)
+                    .or_else(|| n.as_u64().map(i128::from))
+                    .ok_or_else(kind_err)?;
+                Value::Int(ty.clone(), i)
+            }
+            _ => return Err(kind_err()),
+        },
+        TypeRef::Pointer(elem) => {
+            let v = decode(it, &elem, j, d)?;
+            Value::Ptr(*elem, Some(crate::value::cell(v)))
+        }
+        TypeRef::Slice(elem) => {
+            if let (J::String(s), true) = (j, is_byte(env, &elem)) {
+                let bytes = unbase64(s).ok_or_else(kind_err)?;
+                let items = bytes
+                    .into_iter()
+                    .map(|b| Value::Int((*elem).clone(), i128::from(b)))
+                    .collect();
+                return Ok(Value::Slice(ty.clone(), Some(Rc::new(RefCell::new(items)))));
+            }
+            let J::Array(a) = j else {
+                return Err(kind_err());
+            };
+            let items = a
+                .iter()
+                .map(|x| decode(it, &elem, x, d))
+                .collect::<Result<Vec<_>, _>>()?;
+            Value::Slice(ty.clone(), Some(Rc::new(RefCell::new(items))))
+        }
+        TypeRef::Map { key, value } => {
+            let J::Object(o) = j else {
+                return Err(kind_err());
+            };
+            let mut entries = Vec::new();
+            for (k, v) in o {
+                let kv = decode(it, &key, &J::String(k.clone()), d)?;
+                entries.push((kv, decode(it, &value, v, d)?));
+            }
+            Value::Map(ty.clone(), Some(Rc::new(RefCell::new(entries))))
+        }
+        TypeRef::Struct(_) => {
+            let J::Object(o) = j else {
+                return Err(kind_err());
+            };
+            let Value::Struct(t, mut fields) = it.zero(ty) else {
+                return Err(kind_err());
+            };
+            let decls = env.struct_fields(ty).unwrap_or_default();
+            for (i, f) in decls.iter().enumerate() {
+                let slot = match f.json_name() {
+                    Some(name) if f.is_exported() => match o.get(name) {
+                        Some(v) => decode(it, &f.ty, v, d)?,
+                        None => continue,
+                    },
+                    None if f.embedded => decode(it, &f.ty, j, d)?,
+                    _ => continue,
+                };
+                if let Some(x) = fields.get_mut(i) {
+                    *x = slot;
+                }
+            }
+            Value::Struct(t, fields)
+        }
+        TypeRef::Interface => Value::Iface(None),
+        _ => return Err(kind_err()),
+    })
+}
+
+fn unbase64(s: &str) -> Option<Vec<u8>> {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = Vec::new();
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for c in s.bytes().filter(|c| *c != b'=') {
+        let v = ALPHABET.iter().position(|a| *a == c)? as u32;
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
