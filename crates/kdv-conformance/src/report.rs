@@ -86,6 +86,9 @@ pub struct PackageReport {
     pub compile_errors: Vec<String>,
     /// Tags the package uses that kdv does not implement yet.
     pub unimplemented_tags: Vec<String>,
+    /// Observations that are not test cases (e.g. kdv registers other root types than
+    /// upstream's generated `RegisterValidations`).
+    pub notes: Vec<String>,
 }
 
 impl PackageReport {
@@ -210,6 +213,9 @@ impl Report {
                 p.skipped()
             );
             if verbose {
+                for n in &p.notes {
+                    let _ = writeln!(out, "  note: {n}");
+                }
                 if !p.unimplemented_tags.is_empty() {
                     let _ = writeln!(
                         out,
@@ -326,6 +332,7 @@ mod tests {
                 ],
                 compile_errors: vec![],
                 unimplemented_tags: vec![],
+                notes: vec![],
             }],
             test_files: 1,
             errors: vec![],

@@ -102,6 +102,7 @@ fn run_all(codegen_root: &Path, options: &RunOptions) -> Report {
             }],
             compile_errors: Vec::new(),
             unimplemented_tags: Vec::new(),
+            notes: Vec::new(),
         });
         report.packages.push(pr);
     }
@@ -220,6 +221,9 @@ fn run_package(dir: &Path, rel: &str, files: &PackageFiles) -> PackageReport {
     if let Ok(c) = &compiled {
         report.compile_errors = c.errors.clone();
         report.unimplemented_tags = c.unimplemented_tags.iter().cloned().collect();
+        if let Some(note) = registration_note(dir, c) {
+            report.notes.push(note);
+        }
     }
     let env = TypeEnv::new(&universe);
     let mut imports = HashMap::new();
@@ -443,6 +447,51 @@ fn package_path_of(universe: &Universe, dir: &Path) -> Option<String> {
         .values()
         .find(|p| p.dir.as_deref().map(canon).as_deref() == Some(want.as_path()))
         .map(|p| p.path.clone())
+}
+
+/// Compares the root types kdv registers with those upstream's generated
+/// `RegisterValidations` (in `zz_generated.validations.go`) registers; a note when they
+/// differ.
+fn registration_note(dir: &Path, compiled: &CompiledPackage) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("zz_generated.validations.go")).ok()?;
+    let mut upstream = std::collections::BTreeSet::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("AddValidationFunc(") {
+        rest = &rest[i + "AddValidationFunc(".len()..];
+        let arg = rest.trim_start();
+        // `(*T)(nil)` or `(T)(nil)`.
+        if let Some(inner) = arg.strip_prefix('(')
+            && let Some(end) = inner.find(')')
+        {
+            // Compare type names only: `*types.T1` registers kdv's `types.T1` as `*T1`.
+            let t = inner[..end].trim();
+            let (star, name) = match t.strip_prefix('*') {
+                Some(n) => ("*", n),
+                None => ("", t),
+            };
+            let name = name.rsplit('.').next().unwrap_or(name);
+            upstream.insert(format!("{star}{name}"));
+        }
+    }
+    let ours: std::collections::BTreeSet<String> = compiled
+        .registered
+        .iter()
+        .map(|r| {
+            if r.nilable {
+                r.name.clone()
+            } else {
+                format!("*{}", r.name)
+            }
+        })
+        .collect();
+    if ours == upstream {
+        return None;
+    }
+    let only_up: Vec<_> = upstream.difference(&ours).cloned().collect();
+    let only_ours: Vec<_> = ours.difference(&upstream).cloned().collect();
+    Some(format!(
+        "registered roots differ from upstream's RegisterValidations: only upstream {only_up:?}, only kdv {only_ours:?}"
+    ))
 }
 
 /// Loads the package in `dir` with everything kdv and the interpreter need: the packages it

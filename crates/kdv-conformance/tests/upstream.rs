@@ -26,6 +26,11 @@ fn validation_gen_suite() {
             );
         }
     }
+    for p in &report.packages {
+        for n in &p.notes {
+            println!("note: {}: {n}", p.name);
+        }
+    }
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     // 115 doc_test.go + 2 validation_test.go.
     assert!(
