@@ -46,12 +46,17 @@ mod consteval;
 pub mod lexer;
 mod literal;
 mod parser;
+mod well_known;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use kdv_model::{
     Comments, ConstValue, Diagnostic, Loc, Package, Severity, SourceFile, TypeRef, Universe,
+};
+
+pub use well_known::{
+    add_well_known_packages, well_known_package, well_known_paths, well_known_source,
 };
 
 /// One `import` spec of a file.
@@ -156,8 +161,10 @@ pub fn load_package(dir: &Path) -> Result<(Package, Vec<Diagnostic>), LoadError>
 }
 
 /// Loads the package in `dir` and, transitively, every package it imports from the same
-/// Go module. Imports from outside the module stay unresolved (their `NamedRef`s point at
-/// packages the universe does not hold).
+/// Go module. Imports of well-known apimachinery packages that the module does not hold
+/// (`metav1`, `types`, `resource`, `intstr`) get kdv's built-in declarations
+/// ([`add_well_known_packages`]); other imports from outside the module stay unresolved
+/// (their `NamedRef`s point at packages the universe does not hold).
 pub fn load_universe(dir: &Path) -> Result<(Universe, Vec<Diagnostic>), LoadError> {
     let module = build::Module::find(dir);
     let (root, mut diags, imports) = load_dir(dir, module.as_ref())?;
@@ -188,6 +195,7 @@ pub fn load_universe(dir: &Path) -> Result<(Universe, Vec<Diagnostic>), LoadErro
             }
         }
     }
+    diags.extend(add_well_known_packages(&mut universe));
     Ok((universe, diags))
 }
 

@@ -865,3 +865,53 @@ fn shared_copies_are_bounded() {
     assert!(p.consts.len() < 20_000);
     assert_eq!(p.consts[0].value, ConstValue::Int(20_001));
 }
+
+#[test]
+fn well_known_packages_parse_cleanly() {
+    for path in crate::well_known_paths() {
+        let (p, d) = crate::well_known_package(path).expect("well known");
+        assert!(d.is_empty(), "{path}: {}", render(&d));
+        assert_eq!(p.path, path);
+        assert!(!p.types.is_empty(), "{path}");
+    }
+    assert!(crate::well_known_package("k8s.io/api/core/v1").is_none());
+    let (meta, _) = crate::well_known_package(crate::well_known::METAV1).unwrap();
+    let object_meta = ty(&meta, "ObjectMeta");
+    let json: Vec<Option<&str>> = fields(object_meta).iter().map(|f| f.json_name()).collect();
+    assert!(json.contains(&Some("ownerReferences")));
+    assert!(json.contains(&Some("creationTimestamp")));
+    let owner = ty(&meta, "OwnerReference");
+    let uid = fields(owner).iter().find(|f| f.name == "UID").unwrap();
+    assert_eq!(uid.ty, ext("k8s.io/apimachinery/pkg/types", "UID"));
+}
+
+#[test]
+fn load_universe_adds_unresolved_well_known_imports() {
+    let root = std::env::temp_dir().join(format!("kdv-go-wk-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("api")).unwrap();
+    std::fs::write(root.join("go.mod"), "module example.com/m\n").unwrap();
+    std::fs::write(
+        root.join("api/types.go"),
+        "package api\n\nimport (\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\t\"k8s.io/apimachinery/pkg/util/intstr\"\n\t\"k8s.io/other/pkg\"\n)\n\ntype T struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata\"`\n\tPort intstr.IntOrString `json:\"port\"`\n\tX pkg.X `json:\"x\"`\n}\n",
+    )
+    .unwrap();
+    let (u, d) = load_universe(&root.join("api")).unwrap();
+    assert!(d.is_empty(), "{}", render(&d));
+    let keys: Vec<&str> = u.packages.keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        [
+            "example.com/m/api",
+            // Imported by metav1.
+            "k8s.io/apimachinery/pkg/apis/meta/v1",
+            "k8s.io/apimachinery/pkg/types",
+            "k8s.io/apimachinery/pkg/util/intstr",
+        ]
+    );
+    assert!(
+        u.type_decl("k8s.io/apimachinery/pkg/apis/meta/v1", "ObjectMeta")
+            .is_some()
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

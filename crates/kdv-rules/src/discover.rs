@@ -795,6 +795,19 @@ impl<'u> Discoverer<'u> {
         Some(values)
     }
 
+    /// Whether `t` is `metav1.ListMeta` (loaded from the universe or not).
+    fn is_list_meta(&self, t: &Ty) -> bool {
+        const METAV1: &str = "k8s.io/apimachinery/pkg/apis/meta/v1";
+        match t {
+            Ty::Foreign { package, name } => package == METAV1 && name == "ListMeta",
+            Ty::Named(i) => {
+                let n = &self.lw.g.named[*i];
+                n.pkg.path == METAV1 && n.decl.name == "ListMeta"
+            }
+            _ => false,
+        }
+    }
+
     fn is_root(&self, idx: NamedIdx, filters: &[String]) -> bool {
         let named = &self.lw.g.named[idx];
         let decl = named.decl;
@@ -810,11 +823,9 @@ impl<'u> Discoverer<'u> {
             return true;
         }
         if let NamedKind::Struct(members) = &named.kind
-            && members.iter().any(|m| {
-                m.field.embedded
-                    && matches!(&m.ty, Ty::Foreign { package, name }
-                        if package == "k8s.io/apimachinery/pkg/apis/meta/v1" && name == "ListMeta")
-            })
+            && members
+                .iter()
+                .any(|m| m.field.embedded && self.is_list_meta(&m.ty))
         {
             return false;
         }

@@ -722,3 +722,51 @@ type Inner struct {
         .expect("item check");
     assert_eq!(item.cohort.as_deref(), Some("{\"n\": 1}"));
 }
+
+#[test]
+fn list_types_embedding_list_meta_are_not_roots() {
+    let src = r#"
+// +k8s:validation-gen=*
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+type Widget struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ObjectMeta `json:"metadata"`
+	// +k8s:required
+	Name string `json:"name"`
+}
+
+type WidgetList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata"`
+	Items []Widget `json:"items"`
+}
+
+// +k8s:validation-gen=true
+type ForcedList struct {
+	metav1.ListMeta `json:"metadata"`
+}
+"#;
+    for with_well_known in [false, true] {
+        let (pkg, diags) = kdv_go::load_sources(
+            "example.com/v1",
+            &[(PathBuf::from("types.go"), src.to_string())],
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        let mut universe = Universe::default();
+        universe.packages.insert(pkg.path.clone(), pkg);
+        if with_well_known {
+            assert!(kdv_go::add_well_known_packages(&mut universe).is_empty());
+        }
+        let c = compile(&universe);
+        assert!(!c.has_errors(), "{:?}", messages(&c));
+        let roots: Vec<String> = c.rules.roots().map(|r| r.name).collect();
+        assert_eq!(
+            roots,
+            ["ForcedList", "Widget"],
+            "well-known: {with_well_known}"
+        );
+    }
+}
