@@ -376,11 +376,7 @@ impl<'r> Eval<'r> {
     }
 
     fn is_set(&self, p: Presence, shape: ShapeId, v: Val<'_>) -> bool {
-        match p {
-            Presence::Pointer => !v.is_nil(),
-            Presence::Slice | Presence::Map => len(self.rules, shape, v) > 0,
-            Presence::Value => !is_zero(self.rules, shape, v),
-        }
+        crate::members::presence_set(self.rules, p, shape, v)
     }
 
     /// Whether the (dereferenced) shape is a named string type.

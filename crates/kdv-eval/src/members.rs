@@ -24,7 +24,7 @@ fn names(u: &Union, set: impl Fn(usize) -> bool) -> Vec<&str> {
 }
 
 /// Whether a value is set: pointer non-nil, list/map non-empty, scalar non-zero.
-fn presence_set(rules: &RuleSet, p: Presence, shape: ShapeId, v: Val<'_>) -> bool {
+pub(crate) fn presence_set(rules: &RuleSet, p: Presence, shape: ShapeId, v: Val<'_>) -> bool {
     match p {
         Presence::Pointer => !v.is_nil(),
         Presence::Slice | Presence::Map => len(rules, shape, v) > 0,

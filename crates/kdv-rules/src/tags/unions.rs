@@ -364,47 +364,26 @@ pub(crate) fn criterion(
         return Err(format!("no field with JSON name {}", go_quote(key)));
     };
     let member_base = lw.g.base(&member.ty);
-    let shown = |v: &Literal| match v {
+    let shown = match value {
         Literal::String(s) => s.clone(),
         Literal::Int(i) => i.to_string(),
         Literal::Bool(b) => b.to_string(),
     };
-    let ok = match &member_base {
-        Ty::Builtin(b) if *b == kdv_model::Builtin::String => {
-            if !matches!(value, Literal::String(_)) {
-                return Err(format!(
-                    "type mismatch, field is string but value is not: {}",
-                    shown(value)
-                ));
-            }
-            true
+    let mismatch = |kind: &str| format!("type mismatch, field is {kind} but value is not: {shown}");
+    match (&member_base, value) {
+        (Ty::Builtin(kdv_model::Builtin::String), Literal::String(_))
+        | (Ty::Builtin(kdv_model::Builtin::Bool), Literal::Bool(_)) => {}
+        (Ty::Builtin(b), Literal::Int(_)) if b.is_integer() => {}
+        (Ty::Builtin(kdv_model::Builtin::String), _) => return Err(mismatch("string")),
+        (Ty::Builtin(kdv_model::Builtin::Bool), _) => return Err(mismatch("bool")),
+        (Ty::Builtin(b), _) if b.is_integer() => return Err(mismatch("int")),
+        _ => {
+            return Err(format!(
+                "unsupported type {} for field {}",
+                lw.g.type_string(&member_base),
+                member.name()
+            ));
         }
-        Ty::Builtin(b) if *b == kdv_model::Builtin::Bool => {
-            if !matches!(value, Literal::Bool(_)) {
-                return Err(format!(
-                    "type mismatch, field is bool but value is not: {}",
-                    shown(value)
-                ));
-            }
-            true
-        }
-        Ty::Builtin(b) if b.is_integer() => {
-            if !matches!(value, Literal::Int(_)) {
-                return Err(format!(
-                    "type mismatch, field is int but value is not: {}",
-                    shown(value)
-                ));
-            }
-            true
-        }
-        _ => false,
-    };
-    if !ok {
-        return Err(format!(
-            "unsupported type {} for field {}",
-            lw.g.type_string(&member_base),
-            member.name()
-        ));
     }
     let shape = lw.shape(&member.ty);
     Ok(ItemCriterion {
