@@ -32,7 +32,11 @@ fn run(c: &mut Criterion, case: Case<'_>) {
         .rules
         .find_type(case.type_name)
         .unwrap_or_else(|| panic!("workload type {} not found", case.type_name));
-    let op = if case.old.is_some() { Operation::update() } else { Operation::create() };
+    let op = if case.old.is_some() {
+        Operation::update()
+    } else {
+        Operation::create()
+    };
     let validate = || kdv_eval::validate(case.rules, ty, &op, &case.new, case.old.as_ref());
     let errors = validate();
     assert_eq!(
@@ -52,8 +56,20 @@ fn run(c: &mut Criterion, case: Case<'_>) {
 fn flat(c: &mut Criterion) {
     let rules = compile("kdv.bench/flat", "flat.go", FLAT_GO);
     let cases = [
-        ("Flat_Minimum_Create_Valid", "MinimumStruct", minimum_object(1), None, 0),
-        ("Flat_Minimum_Create_Invalid12Errs", "MinimumStruct", minimum_object(0), None, 12),
+        (
+            "Flat_Minimum_Create_Valid",
+            "MinimumStruct",
+            minimum_object(1),
+            None,
+            0,
+        ),
+        (
+            "Flat_Minimum_Create_Invalid12Errs",
+            "MinimumStruct",
+            minimum_object(0),
+            None,
+            12,
+        ),
         (
             "Flat_Minimum_Update_Unchanged",
             "MinimumStruct",
@@ -61,7 +77,13 @@ fn flat(c: &mut Criterion) {
             Some(minimum_object(1)),
             0,
         ),
-        ("Flat_MaxLength_Create_Valid", "MaxLengthStruct", max_length_object(), None, 0),
+        (
+            "Flat_MaxLength_Create_Valid",
+            "MaxLengthStruct",
+            max_length_object(),
+            None,
+            0,
+        ),
         (
             "Flat_MaxLength_Update_Unchanged",
             "MaxLengthStruct",
@@ -69,7 +91,13 @@ fn flat(c: &mut Criterion) {
             Some(max_length_object()),
             0,
         ),
-        ("Flat_ShortName_Create_Valid", "ShortNameStruct", short_name_object("my-name-123"), None, 0),
+        (
+            "Flat_ShortName_Create_Valid",
+            "ShortNameStruct",
+            short_name_object("my-name-123"),
+            None,
+            0,
+        ),
         (
             "Flat_ShortName_Create_Invalid3Errs",
             "ShortNameStruct",
@@ -81,7 +109,14 @@ fn flat(c: &mut Criterion) {
     for (name, type_name, new, old, expected_errors) in cases {
         run(
             c,
-            Case { name: name.to_string(), rules: &rules, type_name, new, old, expected_errors },
+            Case {
+                name: name.to_string(),
+                rules: &rules,
+                type_name,
+                new,
+                old,
+                expected_errors,
+            },
         );
     }
 
@@ -89,7 +124,10 @@ fn flat(c: &mut Criterion) {
     let objects = [
         (rules.find_type("MinimumStruct"), minimum_object(1)),
         (rules.find_type("MaxLengthStruct"), max_length_object()),
-        (rules.find_type("ShortNameStruct"), short_name_object("my-name-123")),
+        (
+            rules.find_type("ShortNameStruct"),
+            short_name_object("my-name-123"),
+        ),
     ];
     let op = Operation::create();
     let all3 = || {
@@ -122,9 +160,24 @@ fn list_map(c: &mut Criterion) {
         let ty = "SingleKeyStruct";
         let cases = [
             ("Create", list_object(items.clone()), None, 0),
-            ("UpdateUnchanged", list_object(items.clone()), Some(list_object(items.clone())), 0),
-            ("UpdateSwapFirstLast", list_object(swapped), Some(list_object(items.clone())), 0),
-            ("UpdateAppendOne_1Err", list_object(appended), Some(list_object(items.clone())), 1),
+            (
+                "UpdateUnchanged",
+                list_object(items.clone()),
+                Some(list_object(items.clone())),
+                0,
+            ),
+            (
+                "UpdateSwapFirstLast",
+                list_object(swapped),
+                Some(list_object(items.clone())),
+                0,
+            ),
+            (
+                "UpdateAppendOne_1Err",
+                list_object(appended),
+                Some(list_object(items.clone())),
+                1,
+            ),
             ("CreateOneDup", list_object(dup), None, 1),
         ];
         for (variant, new, old, expected_errors) in cases {
@@ -145,7 +198,12 @@ fn list_map(c: &mut Criterion) {
         let prefix = format!("ListMap/MultiKey/N={n}");
         let cases = [
             ("Create", list_object(items.clone()), None, 0),
-            ("UpdateUnchanged", list_object(items.clone()), Some(list_object(items)), 0),
+            (
+                "UpdateUnchanged",
+                list_object(items.clone()),
+                Some(list_object(items)),
+                0,
+            ),
         ];
         for (variant, new, old, expected_errors) in cases {
             run(

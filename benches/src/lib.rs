@@ -19,7 +19,10 @@ pub const LISTMAP_GO: &str = include_str!("../workloads/listmap.go");
 pub fn compile(package_path: &str, file_name: &str, source: &str) -> RuleSet {
     let (package, diagnostics) =
         kdv_go::load_sources(package_path, &[(file_name.into(), source.to_string())]);
-    assert!(diagnostics.is_empty(), "workload {file_name}: {diagnostics:?}");
+    assert!(
+        diagnostics.is_empty(),
+        "workload {file_name}: {diagnostics:?}"
+    );
     let mut universe = Universe::default();
     universe.packages.insert(package.path.clone(), package);
     let compiled = kdv_rules::compile(&universe);
