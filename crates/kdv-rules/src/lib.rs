@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 mod discover;
+pub mod emissions;
 mod gotypes;
 pub mod ir;
 mod lower;
