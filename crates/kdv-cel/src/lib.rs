@@ -8,4 +8,5 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod parser;
 pub mod types;
