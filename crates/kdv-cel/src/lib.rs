@@ -4,9 +4,17 @@
 //! Layout (cel-go's split, in one crate):
 //! - [`ast`]: the expression tree every phase shares (macros already expanded).
 //! - [`types`]: CEL types, used by the checker and by `type()` values at run time.
+//! - [`value`]: runtime values (borrowing JSON documents without copying).
+//! - [`interp`]: the evaluator (`Program`), with runtime cost tracking.
+//! - [`conformance`]: the cel-spec conformance runner.
+//! - [`stdlib`]: the standard functions and extension libraries, by overload id.
 
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod conformance;
+pub mod interp;
 pub mod parser;
+pub mod stdlib;
 pub mod types;
+pub mod value;

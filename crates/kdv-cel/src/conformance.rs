@@ -1,0 +1,620 @@
+//! The cel-spec conformance runner: runs the `simple` test files (JSON form, see the data's
+//! README) against this crate's parser and evaluator, the way cel-go's reference runner
+//! does (all extensions at their latest versions, the cel-spec environment), and reports
+//! per-file pass/fail/skip counts.
+//!
+//! Tests are skipped only for features the Kubernetes CEL environment lacks (protobuf
+//! messages, `cel.block`, `cel.bind`, cel-go's network extension); each skip carries its
+//! reason. Error matchers only require that evaluation fails (cel-go's runner does not
+//! compare messages either).
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::Value as Json;
+
+use crate::ast::{Expr, ExprKind};
+use crate::interp::{EvalConfig, Program, ProgramOptions, Vars};
+use crate::parser::{Macros, ParseOptions};
+use crate::stdlib::Registry;
+use crate::stdlib::time::{Duration, Timestamp};
+use crate::value::{Key, List, Map, OwnedMap, RtType, Value};
+
+/// Skip reason: protobuf messages.
+pub const SKIP_PROTO: &str = "protobuf messages are not part of the Kubernetes CEL environment";
+/// Skip reason: `cel.block`.
+pub const SKIP_BLOCK: &str = "cel.block is not part of the Kubernetes CEL environment";
+/// Skip reason: `cel.bind`.
+pub const SKIP_BIND: &str = "cel.bind (ext.Bindings) is not part of the Kubernetes CEL environment";
+/// Skip reason: cel-go's network extension.
+pub const SKIP_NETWORK: &str = "cel-go ext.Network is not part of the Kubernetes CEL environment (Kubernetes has its own ip/cidr library)";
+/// Skip reason: deduced types need the type checker.
+pub const SKIP_CHECKER: &str = "typed_result/check_only needs the type checker (not wired yet)";
+/// Skip reason: a test cel-go's own runner skips because cel-go (and so Kubernetes) behaves
+/// differently, and kdv follows cel-go.
+pub const SKIP_CEL_GO: &str =
+    "cel-go's runner skips it: Kubernetes (cel-go) behaves differently and kdv follows cel-go";
+
+/// Tests cel-go skips where kdv deliberately behaves like cel-go (file/section/test).
+const CEL_GO_PARITY: &[&str] = &[
+    "timestamps/duration_converters/get_milliseconds",
+    "string_ext/value_errors/indexof_out_of_range",
+    "string_ext/value_errors/lastindexof_out_of_range",
+];
+
+/// Runner settings.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Only files whose name contains this.
+    pub file_filter: Option<String>,
+}
+
+/// Counts for one file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileReport {
+    /// File name without extension (`basic`).
+    pub name: String,
+    /// Tests that passed.
+    pub passed: usize,
+    /// Tests that failed.
+    pub failed: usize,
+    /// Tests skipped (see [`Report::skip_reasons`]).
+    pub skipped: usize,
+}
+
+/// One failed test.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// File name.
+    pub file: String,
+    /// Section name.
+    pub section: String,
+    /// Test name.
+    pub test: String,
+    /// The expression.
+    pub expr: String,
+    /// What the test expects.
+    pub expected: String,
+    /// What happened.
+    pub got: String,
+}
+
+/// The outcome of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Per file, in file-name order.
+    pub files: Vec<FileReport>,
+    /// Skip reason → number of tests.
+    pub skip_reasons: BTreeMap<String, usize>,
+    /// Every failure.
+    pub failures: Vec<Failure>,
+}
+
+impl Report {
+    /// (passed, failed, skipped) over all files.
+    pub fn totals(&self) -> (usize, usize, usize) {
+        self.files.iter().fold((0, 0, 0), |(p, f, s), r| {
+            (p + r.passed, f + r.failed, s + r.skipped)
+        })
+    }
+
+    /// The report as text: one line per file, skip reasons, failures when `verbose`, and the
+    /// closing `N passed, N failed, N skipped` line.
+    pub fn render(&self, verbose: bool) -> String {
+        let mut out = String::new();
+        for f in &self.files {
+            let _ = writeln!(
+                out,
+                "{}: {} passed, {} failed, {} skipped",
+                f.name, f.passed, f.failed, f.skipped
+            );
+        }
+        if !self.skip_reasons.is_empty() {
+            out.push_str("skipped:\n");
+            for (reason, n) in &self.skip_reasons {
+                let _ = writeln!(out, "  {n:5}  {reason}");
+            }
+        }
+        if verbose {
+            for f in &self.failures {
+                let _ = writeln!(
+                    out,
+                    "FAIL {}/{}/{}\n  expr:     {}\n  expected: {}\n  got:      {}",
+                    f.file, f.section, f.test, f.expr, f.expected, f.got
+                );
+            }
+        }
+        let (p, fl, s) = self.totals();
+        let _ = writeln!(out, "{p} passed, {fl} failed, {s} skipped");
+        out
+    }
+}
+
+enum Outcome {
+    Pass,
+    Fail(String, String),
+    Skip(&'static str),
+}
+
+/// Runs every `*.json` file of `data_dir/simple` (or of `data_dir` itself if it has no
+/// `simple` folder).
+pub fn run_cel_spec(data_dir: &Path, opts: &RunOptions) -> Result<Report, String> {
+    let dir = if data_dir.join("simple").is_dir() {
+        data_dir.join("simple")
+    } else {
+        data_dir.to_path_buf()
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let registry = Arc::new(Registry::full());
+    let mut report = Report::default();
+    for path in files {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if let Some(f) = &opts.file_filter
+            && !name.contains(f.as_str())
+        {
+            continue;
+        }
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let doc: Json =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut fr = FileReport {
+            name: name.clone(),
+            ..FileReport::default()
+        };
+        for section in doc["section"].as_array().into_iter().flatten() {
+            let section_name = section["name"].as_str().unwrap_or("");
+            for test in section["test"].as_array().into_iter().flatten() {
+                let test_name = test["name"].as_str().unwrap_or("");
+                let id = format!("{name}/{section_name}/{test_name}");
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run_test(&name, &id, test, &registry)
+                }))
+                .unwrap_or_else(|_| Outcome::Fail("no panic".into(), "panic".into()));
+                match outcome {
+                    Outcome::Pass => fr.passed += 1,
+                    Outcome::Skip(reason) => {
+                        fr.skipped += 1;
+                        *report.skip_reasons.entry(reason.to_string()).or_default() += 1;
+                    }
+                    Outcome::Fail(expected, got) => {
+                        fr.failed += 1;
+                        report.failures.push(Failure {
+                            file: name.clone(),
+                            section: section_name.to_string(),
+                            test: test_name.to_string(),
+                            expr: test["expr"].as_str().unwrap_or("").to_string(),
+                            expected,
+                            got,
+                        });
+                    }
+                }
+            }
+        }
+        report.files.push(fr);
+    }
+    Ok(report)
+}
+
+fn file_skip(file: &str) -> Option<&'static str> {
+    match file {
+        "proto2" | "proto3" | "proto2_ext" | "enums" | "wrappers" => Some(SKIP_PROTO),
+        "block_ext" => Some(SKIP_BLOCK),
+        "bindings_ext" => Some(SKIP_BIND),
+        "network_ext" => Some(SKIP_NETWORK),
+        _ => None,
+    }
+}
+
+/// Well-known message types whose values CEL sees as plain values.
+fn well_known_value_type(url: &str) -> bool {
+    let name = url.rsplit('/').next().unwrap_or(url);
+    matches!(
+        name,
+        "google.protobuf.Duration"
+            | "google.protobuf.Timestamp"
+            | "google.protobuf.Value"
+            | "google.protobuf.Struct"
+            | "google.protobuf.ListValue"
+            | "google.protobuf.BoolValue"
+            | "google.protobuf.Int32Value"
+            | "google.protobuf.Int64Value"
+            | "google.protobuf.UInt32Value"
+            | "google.protobuf.UInt64Value"
+            | "google.protobuf.FloatValue"
+            | "google.protobuf.DoubleValue"
+            | "google.protobuf.StringValue"
+            | "google.protobuf.BytesValue"
+    )
+}
+
+/// Whether a JSON test fragment needs protobuf messages.
+fn mentions_messages(j: &Json) -> bool {
+    match j {
+        Json::Object(o) => {
+            if let Some(Json::String(t)) = o.get("@type")
+                && !well_known_value_type(t)
+            {
+                return true;
+            }
+            if o.contains_key("message_type") || o.contains_key("enum_value") {
+                return true;
+            }
+            o.values().any(mentions_messages)
+        }
+        Json::Array(a) => a.iter().any(mentions_messages),
+        _ => false,
+    }
+}
+
+fn has_struct_literal(e: &Expr) -> bool {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Struct { .. } => return true,
+            ExprKind::Select { operand, .. } => stack.push(operand),
+            ExprKind::Call { target, args, .. } => {
+                stack.extend(target.as_deref());
+                stack.extend(args.iter());
+            }
+            ExprKind::List { elements, .. } => stack.extend(elements.iter()),
+            ExprKind::Map { entries } => {
+                for en in entries {
+                    stack.push(&en.key);
+                    stack.push(&en.value);
+                }
+            }
+            ExprKind::Comprehension(c) => {
+                stack.extend([
+                    &c.iter_range,
+                    &c.accu_init,
+                    &c.loop_condition,
+                    &c.loop_step,
+                    &c.result,
+                ]);
+            }
+            ExprKind::Literal(_) | ExprKind::Ident(_) => {}
+        }
+    }
+    false
+}
+
+fn run_test(file: &str, id: &str, test: &Json, registry: &Arc<Registry>) -> Outcome {
+    if let Some(reason) = file_skip(file) {
+        return Outcome::Skip(reason);
+    }
+    if CEL_GO_PARITY.contains(&id) {
+        return Outcome::Skip(SKIP_CEL_GO);
+    }
+    let expr_text = test["expr"].as_str().unwrap_or("");
+    if expr_text.contains("TestAllTypes")
+        || expr_text.contains("NestedTestAllTypes")
+        || mentions_messages(&test["type_env"])
+        || mentions_messages(&test["bindings"])
+        || mentions_messages(&test["value"])
+        || mentions_messages(&test["typed_result"])
+    {
+        return Outcome::Skip(SKIP_PROTO);
+    }
+    if test["check_only"].as_bool() == Some(true) || test.get("typed_result").is_some() {
+        return Outcome::Skip(SKIP_CHECKER);
+    }
+    let mut popts = ParseOptions::conformance();
+    if test["disable_macros"].as_bool() == Some(true) {
+        popts.macros = Macros::NONE;
+    }
+    let parsed = match crate::parser::parse_with(expr_text, &popts) {
+        Ok(p) => p,
+        Err(issues) => {
+            return Outcome::Fail(expected_text(test), format!("parse error: {issues}"));
+        }
+    };
+    if has_struct_literal(&parsed.expr) {
+        return Outcome::Skip(SKIP_PROTO);
+    }
+    let mut vars = Vars::new();
+    let mut names = HashSet::new();
+    if let Some(b) = test["bindings"].as_object() {
+        for (name, ev) in b {
+            match ev.get("value").map(json_to_value) {
+                Some(Ok(v)) => {
+                    names.insert(name.clone());
+                    vars.insert(name.as_str(), v);
+                }
+                Some(Err(e)) => return Outcome::Fail(expected_text(test), format!("binding: {e}")),
+                None => return Outcome::Fail(expected_text(test), "unsupported binding".into()),
+            }
+        }
+    }
+    let options = ProgramOptions {
+        registry: registry.clone(),
+        variables: None,
+        container: test["container"].as_str().unwrap_or("").to_string(),
+        ..ProgramOptions::default()
+    };
+    let program = Program::new(&parsed.expr, &options);
+    let config = EvalConfig {
+        cost_limit: Some(1_000_000_000),
+        interrupt: None,
+    };
+    let result = program.eval(&vars, &config).map(|(v, _)| v);
+    if test.get("eval_error").is_some() || test.get("any_eval_errors").is_some() {
+        return match result {
+            Err(_) => Outcome::Pass,
+            Ok(v) => Outcome::Fail(expected_text(test), format!("value {v}")),
+        };
+    }
+    let expected = match test.get("value") {
+        Some(v) => match json_to_value(v) {
+            Ok(v) => v,
+            Err(e) => return Outcome::Fail(expected_text(test), format!("expected value: {e}")),
+        },
+        None => Value::Bool(true),
+    };
+    match result {
+        Ok(v) if strict_eq(&v, &expected) => Outcome::Pass,
+        Ok(v) => Outcome::Fail(expected.to_string(), format!("{v}")),
+        Err(e) => Outcome::Fail(expected.to_string(), format!("error: {e}")),
+    }
+}
+
+fn expected_text(test: &Json) -> String {
+    if let Some(e) = test.get("eval_error") {
+        return format!("error {}", e["errors"][0]["message"]);
+    }
+    match test.get("value").map(json_to_value) {
+        Some(Ok(v)) => v.to_string(),
+        Some(Err(e)) => e,
+        None => "true".into(),
+    }
+}
+
+/// Test-expectation equality: like values of the same type (no numeric cross-type equality),
+/// NaN equal to NaN, maps compared without order.
+pub fn strict_eq(a: &Value<'_>, b: &Value<'_>) -> bool {
+    match (a, b) {
+        (Value::Double(x), Value::Double(y)) => (x.is_nan() && y.is_nan()) || x == y,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Uint(x), Value::Uint(y)) => x == y,
+        (Value::List(x), Value::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| strict_eq(&p, &q))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.entries().all(|(k, v)| {
+                    y.entries()
+                        .any(|(k2, v2)| strict_eq(&k, &k2) && strict_eq(&v, &v2))
+                })
+        }
+        (Value::Optional(x), Value::Optional(y)) => match (x, y) {
+            (None, None) => true,
+            (Some(p), Some(q)) => strict_eq(p, q),
+            _ => false,
+        },
+        (Value::Int(_) | Value::Uint(_) | Value::Double(_), _) => false,
+        _ => a.type_of() == b.type_of() && a.cel_eq(b),
+    }
+}
+
+fn parse_i64(j: &Json) -> Result<i64, String> {
+    match j {
+        Json::String(s) => s.parse().map_err(|_| format!("bad int {s}")),
+        Json::Number(n) => n.as_i64().ok_or_else(|| format!("bad int {n}")),
+        _ => Err(format!("bad int {j}")),
+    }
+}
+
+fn parse_u64(j: &Json) -> Result<u64, String> {
+    match j {
+        Json::String(s) => s.parse().map_err(|_| format!("bad uint {s}")),
+        Json::Number(n) => n.as_u64().ok_or_else(|| format!("bad uint {n}")),
+        _ => Err(format!("bad uint {j}")),
+    }
+}
+
+fn parse_f64(j: &Json) -> Result<f64, String> {
+    match j {
+        Json::Number(n) => n.as_f64().ok_or_else(|| format!("bad double {n}")),
+        Json::String(s) => match s.as_str() {
+            "NaN" => Ok(f64::NAN),
+            "Infinity" => Ok(f64::INFINITY),
+            "-Infinity" => Ok(f64::NEG_INFINITY),
+            other => other.parse().map_err(|_| format!("bad double {other}")),
+        },
+        _ => Err(format!("bad double {j}")),
+    }
+}
+
+/// A `cel.expr.Value` in its JSON form as a CEL value.
+pub fn json_to_value(j: &Json) -> Result<Value<'static>, String> {
+    let Some(o) = j.as_object() else {
+        return Err(format!("not a Value: {j}"));
+    };
+    let Some((kind, v)) = o.iter().next() else {
+        return Err("empty Value".into());
+    };
+    Ok(match kind.as_str() {
+        "null_value" => Value::Null,
+        "bool_value" => Value::Bool(v.as_bool().ok_or("bad bool")?),
+        "int64_value" => Value::Int(parse_i64(v)?),
+        "uint64_value" => Value::Uint(parse_u64(v)?),
+        "double_value" => Value::Double(parse_f64(v)?),
+        "string_value" => Value::string(v.as_str().ok_or("bad string")?),
+        "bytes_value" => Value::bytes(
+            crate::stdlib::encoders::base64_decode(v.as_str().ok_or("bad bytes")?)
+                .ok_or("bad base64")?,
+        ),
+        "list_value" => Value::list(
+            v["values"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(json_to_value)
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        "map_value" => {
+            let mut m = OwnedMap::new();
+            for e in v["entries"].as_array().into_iter().flatten() {
+                let k = json_to_value(&e["key"])?;
+                let val = json_to_value(&e["value"])?;
+                let key = Key::from_value(&k)
+                    .ok()
+                    .flatten()
+                    .ok_or_else(|| format!("bad map key {k}"))?;
+                m.insert_new(key, val)
+                    .map_err(|_| format!("repeated key {k}"))?;
+            }
+            Value::Map(Map::Owned(Arc::new(m)))
+        }
+        "type_value" => {
+            let name = v.as_str().ok_or("bad type")?;
+            Value::Type(RtType::from_name(name).unwrap_or_else(|| RtType::Named(Arc::from(name))))
+        }
+        "object_value" => any_to_value(v)?,
+        other => return Err(format!("unsupported value kind {other}")),
+    })
+}
+
+/// A `google.protobuf.Any` holding a well-known type.
+fn any_to_value(v: &Json) -> Result<Value<'static>, String> {
+    let url = v["@type"].as_str().ok_or("Any without @type")?;
+    let name = url.rsplit('/').next().unwrap_or(url);
+    let payload = &v["value"];
+    Ok(match name {
+        "google.protobuf.Duration" => Value::Duration(
+            payload
+                .as_str()
+                .and_then(parse_proto_duration)
+                .ok_or("bad Duration")?,
+        ),
+        "google.protobuf.Timestamp" => Value::Timestamp(
+            payload
+                .as_str()
+                .and_then(|s| Timestamp::parse_rfc3339(s).ok())
+                .ok_or("bad Timestamp")?,
+        ),
+        "google.protobuf.BoolValue" => Value::Bool(payload.as_bool().unwrap_or(false)),
+        "google.protobuf.Int32Value" | "google.protobuf.Int64Value" => {
+            Value::Int(if payload.is_null() {
+                0
+            } else {
+                parse_i64(payload)?
+            })
+        }
+        "google.protobuf.UInt32Value" | "google.protobuf.UInt64Value" => {
+            Value::Uint(if payload.is_null() {
+                0
+            } else {
+                parse_u64(payload)?
+            })
+        }
+        "google.protobuf.FloatValue" | "google.protobuf.DoubleValue" => {
+            Value::Double(if payload.is_null() {
+                0.0
+            } else {
+                parse_f64(payload)?
+            })
+        }
+        "google.protobuf.StringValue" => Value::string(payload.as_str().unwrap_or("")),
+        "google.protobuf.BytesValue" => Value::bytes(
+            crate::stdlib::encoders::base64_decode(payload.as_str().unwrap_or(""))
+                .ok_or("bad base64")?,
+        ),
+        "google.protobuf.Value" | "google.protobuf.Struct" | "google.protobuf.ListValue" => {
+            proto_json(payload)
+        }
+        other => return Err(format!("unsupported message {other}")),
+    })
+}
+
+/// JSON as `google.protobuf.Value` (numbers are doubles).
+fn proto_json(j: &Json) -> Value<'static> {
+    match j {
+        Json::Null => Value::Null,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => Value::Double(n.as_f64().unwrap_or(f64::NAN)),
+        Json::String(s) => Value::string(s.as_str()),
+        Json::Array(a) => Value::List(List::new(a.iter().map(proto_json).collect())),
+        Json::Object(o) => {
+            let mut m = OwnedMap::new();
+            for (k, v) in o {
+                let _ = m.insert_new(
+                    Key::String(crate::value::Str::Shared(Arc::from(k.as_str()))),
+                    proto_json(v),
+                );
+            }
+            Value::Map(Map::Owned(Arc::new(m)))
+        }
+    }
+}
+
+/// Proto3 JSON duration: decimal seconds with an `s` suffix.
+fn parse_proto_duration(s: &str) -> Option<Duration> {
+    let body = s.strip_suffix('s')?;
+    let (neg, body) = match body.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, body),
+    };
+    let (secs, frac) = body.split_once('.').unwrap_or((body, ""));
+    let secs: i64 = secs.parse().ok()?;
+    let mut nanos: i64 = 0;
+    for i in 0..9 {
+        nanos = nanos * 10 + frac.as_bytes().get(i).map_or(0, |d| (d - b'0') as i64);
+    }
+    let total = secs.checked_mul(1_000_000_000)?.checked_add(nanos)?;
+    Some(Duration::from_nanos(if neg { -total } else { total }))
+}
+
+/// Entry point for `kdv conformance cel-spec [--data DIR] [--verbose] [--file NAME]`:
+/// prints the report to `out`; returns the exit code (0 when nothing failed, 1 when some
+/// test failed, 2 on usage or data errors).
+pub fn conformance_main(args: &[String], out: &mut dyn std::io::Write) -> i32 {
+    let mut data = None;
+    let mut verbose = false;
+    let mut opts = RunOptions::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--data" => data = it.next().cloned(),
+            "--verbose" | "-v" => verbose = true,
+            "--file" => opts.file_filter = it.next().cloned(),
+            other => {
+                let _ = writeln!(out, "unknown argument: {other}");
+                return 2;
+            }
+        }
+    }
+    let data = data
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("../shared/conformance/cel-spec"));
+    // Deep expressions recurse; run on a thread with a large stack.
+    let handle = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || run_cel_spec(&data, &opts));
+    let result = match handle {
+        Ok(h) => h
+            .join()
+            .unwrap_or_else(|_| Err("conformance run panicked".into())),
+        Err(e) => Err(e.to_string()),
+    };
+    match result {
+        Ok(report) => {
+            let _ = out.write_all(report.render(verbose).as_bytes());
+            if report.totals().1 == 0 { 0 } else { 1 }
+        }
+        Err(e) => {
+            let _ = writeln!(out, "error: {e}");
+            2
+        }
+    }
+}

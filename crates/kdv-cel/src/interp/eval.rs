@@ -1,0 +1,644 @@
+//! Evaluation of planned nodes with cel-go's error semantics and runtime cost tracking.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::plan::{CallNode, Fold, Node};
+use super::{Activation, EvalConfig, INTERRUPT_CHECK_FREQUENCY, Program};
+use crate::stdlib::CallCtx;
+use crate::value::{
+    Bytes, EvalError, EvalResult, Key, List, Map, OwnedMap, Str, Value, double_to_i64_lossless,
+};
+
+/// cel-go `ListCreateBaseCost`.
+const LIST_CREATE_COST: u64 = 10;
+/// cel-go `MapCreateBaseCost`.
+const MAP_CREATE_COST: u64 = 30;
+
+struct Evaluator<'a, 'x> {
+    prog: &'a Program,
+    act: &'x dyn Activation<'a>,
+    slots: Vec<EvalResult<'a>>,
+    cost: u64,
+    limit: u64,
+    /// > 0 while evaluating parts cel-go does not charge (attribute branches, attribute keys).
+    free: u32,
+    interrupt: Option<&'x AtomicBool>,
+    iterations: u32,
+}
+
+pub(super) fn run<'a>(
+    prog: &'a Program,
+    act: &dyn Activation<'a>,
+    cfg: &EvalConfig<'_>,
+) -> Result<(Value<'a>, u64), EvalError> {
+    let mut ev = Evaluator {
+        prog,
+        act,
+        slots: Vec::new(),
+        cost: 0,
+        limit: cfg.cost_limit.unwrap_or(u64::MAX),
+        free: 0,
+        interrupt: cfg.interrupt,
+        iterations: 0,
+    };
+    if prog.slots > 0 {
+        ev.slots.resize_with(prog.slots, || Ok(Value::Null));
+    }
+    let v = ev.eval(&prog.root)?;
+    Ok((v, ev.cost))
+}
+
+/// A constant of the program, with strings and bytes borrowed rather than shared.
+#[inline]
+fn borrow_const<'a>(v: &'a Value<'static>) -> Value<'a> {
+    match v {
+        Value::String(Str::Shared(s)) => Value::String(Str::Borrowed(s)),
+        Value::Bytes(Bytes::Shared(b)) => Value::Bytes(Bytes::Borrowed(b)),
+        other => other.clone(),
+    }
+}
+
+fn no_such_key(key: &dyn std::fmt::Display) -> EvalError {
+    EvalError::new(format!("no such key: {key}"))
+}
+
+/// Go `%v` of an index/key value.
+fn go_value(v: &Value<'_>) -> String {
+    match v {
+        Value::String(s) => s.to_string(),
+        Value::Double(d) => crate::stdlib::format_double(*d),
+        Value::Uint(u) => u.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// `v.field` on a map (or a present optional, virally).
+fn select<'a>(v: Value<'a>, field: &str) -> EvalResult<'a> {
+    match v {
+        Value::Map(m) => m.get_str(field).ok_or_else(|| no_such_key(&field)),
+        Value::Optional(None) => Ok(Value::Optional(None)),
+        Value::Optional(Some(inner)) => match &*inner {
+            Value::Map(m) => Ok(Value::Optional(m.get_str(field).map(Arc::new))),
+            _ => Err(no_such_key(&field)),
+        },
+        _ => Err(no_such_key(&field)),
+    }
+}
+
+/// The list position for an index value: ints, uints and integral doubles.
+fn list_index(list: &List<'_>, key: &Value<'_>) -> Result<Option<usize>, EvalError> {
+    let i = match key {
+        Value::Int(i) => *i,
+        Value::Uint(u) => i64::try_from(*u)
+            .map_err(|_| EvalError::new(format!("unsupported index value {u} in list")))?,
+        Value::Double(d) => double_to_i64_lossless(*d).ok_or_else(|| {
+            EvalError::new(format!(
+                "unsupported index value {} in list",
+                crate::stdlib::format_double(*d)
+            ))
+        })?,
+        other => {
+            return Err(EvalError::new(format!(
+                "unsupported index type '{}' in list",
+                other.type_of()
+            )));
+        }
+    };
+    Ok(usize::try_from(i).ok().filter(|&i| i < list.len()))
+}
+
+/// `v[key]`; `None` when absent (the caller decides between an error and `none`).
+fn index_opt<'a>(v: &Value<'a>, key: &Value<'_>) -> Result<Option<Value<'a>>, EvalError> {
+    match v {
+        Value::List(l) => Ok(list_index(l, key)?.and_then(|i| l.get(i))),
+        Value::Map(m) => m.get(key).map_err(|_| no_such_key(&go_value(key))),
+        _ => Err(no_such_key(&go_value(key))),
+    }
+}
+
+fn index<'a>(v: Value<'a>, key: &Value<'_>) -> EvalResult<'a> {
+    match &v {
+        Value::Optional(None) => Ok(Value::Optional(None)),
+        Value::Optional(Some(inner)) => Ok(Value::Optional(index_opt(inner, key)?.map(Arc::new))),
+        Value::List(_) => index_opt(&v, key)?
+            .ok_or_else(|| EvalError::new(format!("index out of bounds: {}", go_value(key)))),
+        _ => index_opt(&v, key)?.ok_or_else(|| no_such_key(&go_value(key))),
+    }
+}
+
+fn map_key_borrowed<'a>(k: &Value<'a>) -> Result<Key<'a>, EvalError> {
+    match k {
+        Value::Bool(b) => Ok(Key::Bool(*b)),
+        Value::Int(i) => Ok(Key::Int(*i)),
+        Value::Uint(u) => Ok(Key::Uint(*u)),
+        Value::String(s) => Ok(Key::String(s.clone())),
+        other => Err(EvalError::new(format!(
+            "unsupported key type: {}",
+            other.type_of()
+        ))),
+    }
+}
+
+impl<'a> Evaluator<'a, '_> {
+    #[inline]
+    fn charge(&mut self, n: u64) -> Result<(), EvalError> {
+        if self.free == 0 {
+            self.cost = self.cost.saturating_add(n);
+            if self.cost > self.limit {
+                return Err(EvalError::cost_limit_exceeded());
+            }
+        }
+        Ok(())
+    }
+
+    fn eval_free(&mut self, n: &'a Node) -> EvalResult<'a> {
+        self.free += 1;
+        let r = self.eval(n);
+        self.free -= 1;
+        r
+    }
+
+    fn eval_maybe_free(&mut self, n: &'a Node, free: bool) -> EvalResult<'a> {
+        if free {
+            self.eval_free(n)
+        } else {
+            self.eval(n)
+        }
+    }
+
+    fn eval(&mut self, n: &'a Node) -> EvalResult<'a> {
+        match n {
+            Node::Const(v) => Ok(borrow_const(v)),
+            Node::Slot(s) => {
+                self.charge(1)?;
+                self.slots[*s as usize].clone()
+            }
+            Node::Var(name) => {
+                self.charge(1)?;
+                self.act
+                    .resolve(name)
+                    .ok_or_else(|| EvalError::new(format!("no such attribute(s): {name}")))
+            }
+            Node::DynName(d) => {
+                self.charge(1)?;
+                for (name, k) in &d.candidates {
+                    if let Some(mut v) = self.act.resolve(name) {
+                        for f in &d.path[*k..] {
+                            self.charge(1)?;
+                            v = select(v, f)?;
+                        }
+                        return Ok(v);
+                    }
+                }
+                if let Some(t) = &d.fallback {
+                    return Ok(borrow_const(t));
+                }
+                Err(EvalError::new(format!(
+                    "undeclared reference to '{}' (in container '{}')",
+                    d.display, d.container
+                )))
+            }
+            Node::Select(op, field) => {
+                let v = self.eval(op)?;
+                self.charge(1)?;
+                select(v, field)
+            }
+            Node::Has(op, field) => {
+                let v = self.eval(op)?;
+                if self.prog.presence_test_has_cost {
+                    self.charge(1)?;
+                }
+                self.has(&v, field)
+            }
+            Node::OptSelect(op, field) => {
+                let v = self.eval(op)?;
+                let inner = match &v {
+                    Value::Optional(None) => return Ok(Value::Optional(None)),
+                    Value::Optional(Some(inner)) => &**inner,
+                    other => other,
+                };
+                match inner {
+                    Value::Map(m) => match m.get_str(field) {
+                        Some(x) => {
+                            self.charge(1)?;
+                            Ok(Value::optional_of(x))
+                        }
+                        None => Ok(Value::Optional(None)),
+                    },
+                    _ => Err(no_such_key(field)),
+                }
+            }
+            Node::Index(pair, key_attr) => {
+                let v = self.eval(&pair.0)?;
+                let k = self.eval_maybe_free(&pair.1, *key_attr)?;
+                self.charge(1)?;
+                index(v, &k)
+            }
+            Node::OptIndex(pair, key_attr) => {
+                let v = self.eval(&pair.0)?;
+                let k = self.eval_maybe_free(&pair.1, *key_attr)?;
+                let inner = match &v {
+                    Value::Optional(None) => return Ok(Value::Optional(None)),
+                    Value::Optional(Some(inner)) => &**inner,
+                    other => other,
+                };
+                match index_opt(inner, &k) {
+                    Ok(Some(x)) => {
+                        self.charge(1)?;
+                        Ok(Value::optional_of(x))
+                    }
+                    Ok(None) => Ok(Value::Optional(None)),
+                    Err(e) => Err(e),
+                }
+            }
+            Node::Call(c) => self.call(c),
+            Node::And(pair) => self.logic(&pair.0, &pair.1, false),
+            Node::Or(pair) => self.logic(&pair.0, &pair.1, true),
+            Node::Cond(parts, t_attr, f_attr) => match self.eval(&parts.0)? {
+                Value::Bool(true) => self.eval_maybe_free(&parts.1, *t_attr),
+                Value::Bool(false) => self.eval_maybe_free(&parts.2, *f_attr),
+                _ => Err(EvalError::no_such_overload()),
+            },
+            Node::NotStrictlyFalse(e) => {
+                let v = self.eval(e);
+                self.charge(1)?;
+                match v {
+                    Ok(Value::Bool(b)) => Ok(Value::Bool(b)),
+                    Err(e) if e.abort => Err(e),
+                    _ => Ok(Value::Bool(true)),
+                }
+            }
+            Node::InConst(e, list) => {
+                let v = self.eval(e)?;
+                Ok(Value::Bool(list.iter().any(|x| x.cel_eq(&v))))
+            }
+            Node::List(elems, optional) => {
+                let r = self.list(elems, optional);
+                self.charge(LIST_CREATE_COST)?;
+                r
+            }
+            Node::Map(entries) => {
+                let r = self.map(entries);
+                self.charge(MAP_CREATE_COST)?;
+                r
+            }
+            Node::Fold(f) => self.fold(f),
+            Node::AppendAccu(slot, elems, free_list) => self.append_accu(*slot, elems, *free_list),
+            Node::MapInsertAccu(slot, args) => self.map_insert_accu(*slot, args),
+            Node::OptOr(pair, or_value, fallback) => {
+                let l = self.eval(&pair.0)?;
+                match l {
+                    Value::Optional(Some(v)) => {
+                        self.charge(1)?;
+                        Ok(if *or_value {
+                            Value::clone(&v)
+                        } else {
+                            Value::Optional(Some(v))
+                        })
+                    }
+                    Value::Optional(None) => {
+                        let r = self.eval(&pair.1)?;
+                        self.charge(1)?;
+                        if !*or_value && !matches!(r, Value::Optional(_)) {
+                            return Err(EvalError::no_such_overload());
+                        }
+                        Ok(r)
+                    }
+                    other => {
+                        let r = self.eval(&pair.1)?;
+                        self.dispatch(fallback, &[other, r])
+                    }
+                }
+            }
+            Node::Fail(e) => Err(e.clone()),
+        }
+    }
+
+    fn has(&self, v: &Value<'a>, field: &str) -> EvalResult<'a> {
+        match v {
+            Value::Map(m) => Ok(Value::Bool(m.get_str(field).is_some())),
+            Value::Optional(None) => Ok(Value::Bool(false)),
+            Value::Optional(Some(inner)) => self.has(inner, field),
+            _ if !self.prog.error_on_bad_presence_test => Ok(Value::Bool(false)),
+            _ => Err(no_such_key(&field)),
+        }
+    }
+
+    /// `&&` (`is_or` false) and `||`: a deciding operand wins over errors on either side.
+    fn logic(&mut self, a: &'a Node, b: &'a Node, is_or: bool) -> EvalResult<'a> {
+        let l = self.eval(a);
+        match &l {
+            Ok(Value::Bool(x)) if *x == is_or => return Ok(Value::Bool(is_or)),
+            Err(e) if e.abort => return l,
+            _ => {}
+        }
+        let r = self.eval(b);
+        match &r {
+            Ok(Value::Bool(x)) if *x == is_or => return Ok(Value::Bool(is_or)),
+            Err(e) if e.abort => return r,
+            _ => {}
+        }
+        for v in [l, r] {
+            match v {
+                Ok(Value::Bool(_)) => {}
+                Ok(_) => return Err(EvalError::no_such_overload()),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Value::Bool(!is_or))
+    }
+
+    fn call(&mut self, c: &'a CallNode) -> EvalResult<'a> {
+        match c.args.len() {
+            0 => self.dispatch(c, &[]),
+            1 => match self.eval(&c.args[0]) {
+                Ok(a) => self.dispatch(c, &[a]),
+                Err(e) => self.strict_error(e),
+            },
+            2 => {
+                let a = self.eval(&c.args[0]);
+                if let Err(e) = &a
+                    && e.abort
+                {
+                    return a;
+                }
+                let b = self.eval(&c.args[1]);
+                match (a, b) {
+                    (Ok(a), Ok(b)) => self.dispatch(c, &[a, b]),
+                    (Err(e), _) | (_, Err(e)) => self.strict_error(e),
+                }
+            }
+            3 => {
+                let a = match self.eval(&c.args[0]) {
+                    Ok(v) => v,
+                    Err(e) => return self.strict_error(e),
+                };
+                let b = match self.eval(&c.args[1]) {
+                    Ok(v) => v,
+                    Err(e) => return self.strict_error(e),
+                };
+                let d = match self.eval(&c.args[2]) {
+                    Ok(v) => v,
+                    Err(e) => return self.strict_error(e),
+                };
+                self.dispatch(c, &[a, b, d])
+            }
+            _ => {
+                let mut args = Vec::with_capacity(c.args.len());
+                for a in c.args.iter() {
+                    match self.eval(a) {
+                        Ok(v) => args.push(v),
+                        Err(e) => return self.strict_error(e),
+                    }
+                }
+                self.dispatch(c, &args)
+            }
+        }
+    }
+
+    /// A strict call whose argument failed: cel-go still charges the call.
+    fn strict_error(&mut self, e: EvalError) -> EvalResult<'a> {
+        if e.abort {
+            return Err(e);
+        }
+        self.charge(1)?;
+        Err(e)
+    }
+
+    fn dispatch(&mut self, c: &'a CallNode, args: &[Value<'a>]) -> EvalResult<'a> {
+        for o in c.overloads.iter() {
+            if o.accepts(args) {
+                let ctx = CallCtx {
+                    regexes: &self.prog.regexes,
+                    precompiled: c.regex.as_deref(),
+                };
+                let r = (o.imp)(&ctx, args);
+                let cost = match (&r, o.cost) {
+                    (_, None) => 1,
+                    (Ok(v), Some(f)) => f(args, v),
+                    (Err(_), Some(f)) => f(args, &Value::Null),
+                };
+                self.charge(cost)?;
+                return r;
+            }
+        }
+        self.charge(1)?;
+        if c.overloads.is_empty() {
+            return Err(EvalError::new(format!("no such overload: {}", c.function)));
+        }
+        Err(EvalError::no_such_overload())
+    }
+
+    fn list(&mut self, elems: &'a [Node], optional: &[u32]) -> EvalResult<'a> {
+        let mut out = Vec::with_capacity(elems.len());
+        for (i, e) in elems.iter().enumerate() {
+            let v = self.eval(e)?;
+            if optional.contains(&(i as u32)) {
+                match v {
+                    Value::Optional(Some(x)) => out.push(Value::clone(&x)),
+                    Value::Optional(None) => {}
+                    other => {
+                        return Err(EvalError::new(format!(
+                            "cannot initialize optional list element from non-optional value {other}"
+                        )));
+                    }
+                }
+            } else {
+                out.push(v);
+            }
+        }
+        Ok(Value::list(out))
+    }
+
+    fn map(&mut self, entries: &'a [(Node, Node, bool)]) -> EvalResult<'a> {
+        let mut m = OwnedMap::new();
+        for (k, v, optional) in entries {
+            let k = self.eval(k)?;
+            let key = map_key_borrowed(&k)?;
+            let v = self.eval(v)?;
+            let v = if *optional {
+                match v {
+                    Value::Optional(Some(x)) => Value::clone(&x),
+                    Value::Optional(None) => continue,
+                    other => {
+                        return Err(EvalError::new(format!(
+                            "cannot initialize optional entry '{}' from non-optional value {other}",
+                            go_value(&k)
+                        )));
+                    }
+                }
+            } else {
+                v
+            };
+            if m.insert_new(key, v).is_err() {
+                return Err(EvalError::new(format!(
+                    "Failed with repeated key: {}",
+                    go_value(&k)
+                )));
+            }
+        }
+        Ok(Value::Map(Map::Owned(Arc::new(m))))
+    }
+
+    fn tick(&mut self) -> Result<(), EvalError> {
+        self.iterations = self.iterations.wrapping_add(1);
+        if self.iterations.is_multiple_of(INTERRUPT_CHECK_FREQUENCY)
+            && let Some(flag) = self.interrupt
+            && flag.load(Ordering::Relaxed)
+        {
+            return Err(EvalError::interrupted());
+        }
+        Ok(())
+    }
+
+    /// One iteration; `Ok(false)` when the loop condition stopped the loop.
+    fn iterate(&mut self, f: &'a Fold) -> Result<bool, EvalError> {
+        self.tick()?;
+        match self.eval(&f.cond) {
+            Ok(Value::Bool(false)) => return Ok(false),
+            Err(e) if e.abort => return Err(e),
+            _ => {}
+        }
+        let step = self.eval(&f.step);
+        if let Err(e) = &step
+            && e.abort
+        {
+            return Err(e.clone());
+        }
+        self.slots[f.accu as usize] = step;
+        Ok(true)
+    }
+
+    fn fold(&mut self, f: &'a Fold) -> EvalResult<'a> {
+        let range = self.eval(&f.range)?;
+        let init = self.eval(&f.init);
+        if let Err(e) = &init
+            && e.abort
+        {
+            return init;
+        }
+        self.slots[f.accu as usize] = init;
+        let (it, it2) = (f.iter as usize, f.iter2.map(|s| s as usize));
+        match &range {
+            Value::List(l) => {
+                for i in 0..l.len() {
+                    let Some(elem) = l.get(i) else { break };
+                    match it2 {
+                        Some(s2) => {
+                            self.slots[it] = Ok(Value::Int(i as i64));
+                            self.slots[s2] = Ok(elem);
+                        }
+                        None => self.slots[it] = Ok(elem),
+                    }
+                    if !self.iterate(f)? {
+                        break;
+                    }
+                }
+            }
+            Value::Map(m) => {
+                for (k, v) in m.entries() {
+                    self.slots[it] = Ok(k);
+                    if let Some(s2) = it2 {
+                        self.slots[s2] = Ok(v);
+                    }
+                    if !self.iterate(f)? {
+                        break;
+                    }
+                }
+            }
+            other => {
+                return Err(EvalError::new(format!(
+                    "expression of type '{}' cannot be range of a comprehension (must be list, map, or dynamic)",
+                    other.type_of()
+                )));
+            }
+        }
+        let r = self.eval(&f.result);
+        // Release the loop's values early (they may hold large shared lists).
+        self.slots[f.accu as usize] = Ok(Value::Null);
+        r
+    }
+
+    fn append_accu(&mut self, slot: u32, elems: &'a [Node], free_list: bool) -> EvalResult<'a> {
+        // Charges as `@result + [elems]`: the accumulator read, the list literal, the call.
+        self.charge(1)?;
+        let mut values = Vec::with_capacity(elems.len());
+        let mut failed = None;
+        for e in elems.iter() {
+            match self.eval(e) {
+                Ok(v) => values.push(v),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        if !free_list {
+            self.charge(LIST_CREATE_COST)?;
+        }
+        self.charge(1)?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        let acc = std::mem::replace(&mut self.slots[slot as usize], Ok(Value::Null))?;
+        match acc {
+            Value::List(List::Owned(mut arc)) => {
+                Arc::make_mut(&mut arc).extend(values);
+                Ok(Value::List(List::Owned(arc)))
+            }
+            Value::List(l) => {
+                let mut v = l.to_vec();
+                v.extend(values);
+                Ok(Value::list(v))
+            }
+            _ => Err(EvalError::no_such_overload()),
+        }
+    }
+
+    fn map_insert_accu(&mut self, slot: u32, args: &'a [Node]) -> EvalResult<'a> {
+        self.charge(1)?;
+        let mut values = Vec::with_capacity(2);
+        for a in args {
+            match self.eval(a) {
+                Ok(v) => values.push(v),
+                Err(e) => return self.strict_error(e),
+            }
+        }
+        self.charge(1)?;
+        let acc = std::mem::replace(&mut self.slots[slot as usize], Ok(Value::Null))?;
+        let Value::Map(m) = acc else {
+            return Err(EvalError::no_such_overload());
+        };
+        let mut owned = match m {
+            Map::Owned(arc) => arc,
+            Map::Json(_) => {
+                let mut o = OwnedMap::new();
+                for (k, v) in m.entries() {
+                    let _ = o.insert_new(map_key_borrowed(&k)?, v);
+                }
+                Arc::new(o)
+            }
+        };
+        let target = Arc::make_mut(&mut owned);
+        let mut insert = |k: Value<'a>, v: Value<'a>| -> Result<(), EvalError> {
+            let key = map_key_borrowed(&k)?;
+            target.insert_new(key, v).map_err(|_| {
+                EvalError::new(format!(
+                    "insert failed: key {} already exists",
+                    go_value(&k)
+                ))
+            })
+        };
+        match values.as_slice() {
+            [k, v] => insert(k.clone(), v.clone())?,
+            [Value::Map(other)] => {
+                for (k, v) in other.entries() {
+                    insert(k, v)?;
+                }
+            }
+            _ => return Err(EvalError::no_such_overload()),
+        }
+        Ok(Value::Map(Map::Owned(owned)))
+    }
+}

@@ -1,0 +1,203 @@
+//! The evaluator: a [`Program`] is an expression tree planned once (names resolved,
+//! comprehension variables turned into slots, functions looked up, constant patterns
+//! compiled, optionally constants folded) and evaluated many times against an
+//! [`Activation`], with cel-go's runtime cost tracking and an optional interrupt flag.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use crate::ast::{Expr, ExprId};
+use crate::stdlib::Registry;
+use crate::stdlib::regex::RegexCache;
+use crate::value::{EvalError, Value};
+
+mod eval;
+mod plan;
+
+pub use plan::PlanError;
+
+/// Where evaluation finds variables (`self`, `oldSelf`, test bindings).
+pub trait Activation<'a> {
+    /// The value of variable `name`, if bound.
+    fn resolve(&self, name: &str) -> Option<Value<'a>>;
+}
+
+impl<'a> Activation<'a> for () {
+    fn resolve(&self, _: &str) -> Option<Value<'a>> {
+        None
+    }
+}
+
+impl<'a, S: std::borrow::Borrow<str> + std::hash::Hash + Eq> Activation<'a>
+    for std::collections::HashMap<S, Value<'a>>
+{
+    fn resolve(&self, name: &str) -> Option<Value<'a>> {
+        self.get(name).cloned()
+    }
+}
+
+/// A small list of bindings, searched in order; the usual activation for `self`/`oldSelf`.
+#[derive(Clone, Debug, Default)]
+pub struct Vars<'a> {
+    vars: Vec<(Arc<str>, Value<'a>)>,
+}
+
+impl<'a> Vars<'a> {
+    /// No bindings.
+    pub fn new() -> Vars<'a> {
+        Vars { vars: Vec::new() }
+    }
+
+    /// Adds a binding (a later binding of the same name is shadowed by the earlier one).
+    pub fn with(mut self, name: impl Into<Arc<str>>, value: Value<'a>) -> Vars<'a> {
+        self.vars.push((name.into(), value));
+        self
+    }
+
+    /// Adds a binding in place.
+    pub fn insert(&mut self, name: impl Into<Arc<str>>, value: Value<'a>) {
+        self.vars.push((name.into(), value));
+    }
+}
+
+impl<'a> Activation<'a> for Vars<'a> {
+    #[inline]
+    fn resolve(&self, name: &str) -> Option<Value<'a>> {
+        self.vars
+            .iter()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, v)| v.clone())
+    }
+}
+
+/// What the type checker found out about an expression, as the planner uses it.
+pub trait CheckedInfo {
+    /// The overload ids a call node may resolve to.
+    fn overload_ids(&self, id: ExprId) -> Option<&[String]>;
+    /// For an identifier or a select chain that names a declared variable (after container
+    /// and qualified-name resolution): the variable's full name.
+    fn variable(&self, id: ExprId) -> Option<&str>;
+    /// For an identifier or select chain that names a type: its name.
+    fn type_name(&self, _id: ExprId) -> Option<&str> {
+        None
+    }
+}
+
+/// How programs are planned.
+#[derive(Clone, Debug)]
+pub struct ProgramOptions {
+    /// The functions available.
+    pub registry: Arc<Registry>,
+    /// Declared variable names, when known: names resolve at plan time. `None` = resolve
+    /// at run time (qualified names try the longest bound name first).
+    pub variables: Option<HashSet<String>>,
+    /// Name-resolution container (`a.b` makes `x` try `a.b.x`, `a.x`, `x`).
+    pub container: String,
+    /// cel-go `OptOptimize`: fold constant conversions and constant list/map literals, turn
+    /// `x in <constant list>` into a set test. Changes runtime costs as in Kubernetes.
+    pub optimize: bool,
+    /// `has()` on a value that supports no fields is an error (cel-go
+    /// `EnableErrorOnBadPresenceTest`) rather than `false`.
+    pub error_on_bad_presence_test: bool,
+    /// Presence tests cost 1 (cel-go default); Kubernetes sets `false`.
+    pub presence_test_has_cost: bool,
+}
+
+impl Default for ProgramOptions {
+    fn default() -> Self {
+        ProgramOptions {
+            registry: Arc::new(Registry::full()),
+            variables: None,
+            container: String::new(),
+            optimize: false,
+            error_on_bad_presence_test: true,
+            presence_test_has_cost: true,
+        }
+    }
+}
+
+impl ProgramOptions {
+    /// The settings Kubernetes uses for CRD rules: Kubernetes' cel-go libraries, `self` and
+    /// `oldSelf`, optimisation on, presence tests free.
+    pub fn kubernetes() -> ProgramOptions {
+        ProgramOptions {
+            registry: Arc::new(Registry::kubernetes()),
+            variables: Some(["self", "oldSelf"].iter().map(|s| s.to_string()).collect()),
+            container: String::new(),
+            optimize: true,
+            error_on_bad_presence_test: false,
+            presence_test_has_cost: false,
+        }
+    }
+}
+
+/// Per-evaluation settings.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EvalConfig<'c> {
+    /// Abort with `operation cancelled: actual cost limit exceeded` once the runtime cost
+    /// exceeds this.
+    pub cost_limit: Option<u64>,
+    /// Checked every [`INTERRUPT_CHECK_FREQUENCY`] comprehension iterations; when set,
+    /// evaluation aborts with `operation interrupted`.
+    pub interrupt: Option<&'c AtomicBool>,
+}
+
+/// Comprehension iterations between interrupt checks (Kubernetes `celconfig.CheckFrequency`).
+pub const INTERRUPT_CHECK_FREQUENCY: u32 = 100;
+
+/// A planned expression, ready to evaluate. Cheap to share across threads.
+#[derive(Debug)]
+pub struct Program {
+    root: plan::Node,
+    slots: usize,
+    regexes: RegexCache,
+    presence_test_has_cost: bool,
+    error_on_bad_presence_test: bool,
+    plan_errors: Vec<PlanError>,
+}
+
+impl Program {
+    /// Plans `expr` (an unchecked tree: functions dispatch on runtime types).
+    pub fn new(expr: &Expr, options: &ProgramOptions) -> Program {
+        Program::with_checked(expr, None, options)
+    }
+
+    /// Plans `expr` using the checker's results (resolved names and overloads).
+    pub fn with_checked(
+        expr: &Expr,
+        checked: Option<&dyn CheckedInfo>,
+        options: &ProgramOptions,
+    ) -> Program {
+        let regexes = RegexCache::new();
+        let out = plan::plan(expr, checked, options, &regexes);
+        Program {
+            root: out.root,
+            slots: out.slots,
+            regexes,
+            presence_test_has_cost: options.presence_test_has_cost,
+            error_on_bad_presence_test: options.error_on_bad_presence_test,
+            plan_errors: out.errors,
+        }
+    }
+
+    /// Problems found while planning that cel-go reports when the program is created
+    /// (`program instantiation failed`): invalid constant regular expressions, failing
+    /// constant conversions (with `optimize`). The program still runs; these surface as
+    /// evaluation errors where reached.
+    pub fn plan_errors(&self) -> &[PlanError] {
+        &self.plan_errors
+    }
+
+    /// Evaluates against `activation`; returns the value and the runtime cost.
+    pub fn eval<'a>(
+        &'a self,
+        activation: &dyn Activation<'a>,
+        config: &EvalConfig<'_>,
+    ) -> Result<(Value<'a>, u64), EvalError> {
+        eval::run(self, activation, config)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,684 @@
+//! Planning: the expression tree becomes a tree of [`Node`]s with names resolved,
+//! comprehension variables as slots, calls bound to their candidate overloads, and (with
+//! `optimize`) constants folded as cel-go's `OptOptimize` does.
+
+use std::sync::Arc;
+
+use super::{CheckedInfo, ProgramOptions};
+use crate::ast::{Comprehension, Expr, ExprKind, Literal};
+use crate::stdlib::regex::RegexCache;
+use crate::stdlib::{CallCtx, Overload};
+use crate::value::{Bytes, EvalError, Key, List, Map, OwnedMap, RtType, Str, Value};
+
+/// Nesting depth beyond which planning stops (the parser limits depth far below this; this
+/// guards hand-built trees).
+const MAX_DEPTH: usize = 1000;
+
+/// A problem found while planning that cel-go reports at program creation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanError {
+    /// Id of the offending node.
+    pub id: u32,
+    /// The error text.
+    pub message: String,
+}
+
+/// A planned node.
+#[derive(Debug)]
+pub(crate) enum Node {
+    /// A constant (cost 0).
+    Const(Value<'static>),
+    /// A comprehension variable or accumulator.
+    Slot(u32),
+    /// A declared variable of the activation.
+    Var(Arc<str>),
+    /// A name resolved at run time: candidates (name, number of path segments it covers),
+    /// longest first, then the remaining path as field selections.
+    DynName(Box<DynName>),
+    /// `operand.field`.
+    Select(Box<Node>, Arc<str>),
+    /// `has(operand.field)`.
+    Has(Box<Node>, Arc<str>),
+    /// `operand.?field`.
+    OptSelect(Box<Node>, Arc<str>),
+    /// `operand[key]`; the flag says the key is an attribute (its lookup is not charged).
+    Index(Box<(Node, Node)>, bool),
+    /// `operand[?key]`.
+    OptIndex(Box<(Node, Node)>, bool),
+    /// A function call.
+    Call(Box<CallNode>),
+    /// `a && b`.
+    And(Box<(Node, Node)>),
+    /// `a || b`.
+    Or(Box<(Node, Node)>),
+    /// `c ? t : f`, with flags saying which branches are attributes (evaluated without cost,
+    /// as cel-go resolves attribute branches of a conditional attribute).
+    Cond(Box<(Node, Node, Node)>, bool, bool),
+    /// `@not_strictly_false(e)`.
+    NotStrictlyFalse(Box<Node>),
+    /// `e in <constant list>` planned as a membership test without call cost.
+    InConst(Box<Node>, Arc<Vec<Value<'static>>>),
+    /// A list literal; indices of optional elements.
+    List(Box<[Node]>, Box<[u32]>),
+    /// A map literal: key, value, optional entry.
+    Map(Box<[(Node, Node, bool)]>),
+    /// A comprehension.
+    Fold(Box<Fold>),
+    /// `@result + [elems]` in a comprehension step: appends in place.
+    AppendAccu(u32, Box<[Node]>, bool),
+    /// `cel.@mapInsert(@result, k, v)` or `cel.@mapInsert(@result, m)` in a comprehension
+    /// step: inserts in place.
+    MapInsertAccu(u32, Box<[Node]>),
+    /// `opt.or(other)` / `opt.orValue(other)`: short-circuit on a present optional.
+    OptOr(Box<(Node, Node)>, bool, Box<CallNode>),
+    /// Always fails with this error.
+    Fail(EvalError),
+}
+
+/// A runtime-resolved qualified name.
+#[derive(Debug)]
+pub(crate) struct DynName {
+    pub candidates: Vec<(Arc<str>, usize)>,
+    pub path: Vec<Arc<str>>,
+    pub display: String,
+    pub container: String,
+    /// A type named like this, used when no variable of that name is bound.
+    pub fallback: Option<Value<'static>>,
+}
+
+/// A call bound to its candidate overloads.
+#[derive(Debug)]
+pub(crate) struct CallNode {
+    pub function: Arc<str>,
+    pub overloads: Box<[Arc<Overload>]>,
+    pub args: Box<[Node]>,
+    pub regex: Option<Arc<regex::Regex>>,
+}
+
+/// A planned comprehension.
+#[derive(Debug)]
+pub(crate) struct Fold {
+    pub range: Node,
+    pub iter: u32,
+    pub iter2: Option<u32>,
+    pub accu: u32,
+    pub init: Node,
+    pub cond: Node,
+    pub step: Node,
+    pub result: Node,
+}
+
+pub(crate) struct Planned {
+    pub root: Node,
+    pub slots: usize,
+    pub errors: Vec<PlanError>,
+}
+
+struct Planner<'p> {
+    checked: Option<&'p dyn CheckedInfo>,
+    opts: &'p ProgramOptions,
+    regexes: &'p RegexCache,
+    scopes: Vec<(String, u32)>,
+    max_slots: usize,
+    errors: Vec<PlanError>,
+    depth: usize,
+}
+
+pub(crate) fn plan(
+    expr: &Expr,
+    checked: Option<&dyn CheckedInfo>,
+    opts: &ProgramOptions,
+    regexes: &RegexCache,
+) -> Planned {
+    let mut p = Planner {
+        checked,
+        opts,
+        regexes,
+        scopes: Vec::new(),
+        max_slots: 0,
+        errors: Vec::new(),
+        depth: 0,
+    };
+    let root = p.expr(expr);
+    Planned {
+        root,
+        slots: p.max_slots,
+        errors: p.errors,
+    }
+}
+
+fn is_accu_name(name: &str) -> bool {
+    name == "@result" || name == "__result__"
+}
+
+/// Whether a node is an attribute in cel-go's sense (identifier, selection or index chain).
+fn is_attribute(n: &Node) -> bool {
+    matches!(
+        n,
+        Node::Slot(_)
+            | Node::Var(_)
+            | Node::DynName(_)
+            | Node::Select(..)
+            | Node::OptSelect(..)
+            | Node::Index(..)
+            | Node::OptIndex(..)
+    )
+}
+
+fn literal_value(l: &Literal) -> Value<'static> {
+    match l {
+        Literal::Null => Value::Null,
+        Literal::Bool(b) => Value::Bool(*b),
+        Literal::Int(i) => Value::Int(*i),
+        Literal::Uint(u) => Value::Uint(*u),
+        Literal::Double(d) => Value::Double(*d),
+        Literal::String(s) => Value::String(Str::Shared(s.clone())),
+        Literal::Bytes(b) => Value::Bytes(Bytes::Shared(b.clone())),
+    }
+}
+
+/// The dotted path of an identifier/select chain (`a.b.c` → `["a", "b", "c"]`).
+fn qualified_path(e: &Expr) -> Option<Vec<&str>> {
+    let mut path = Vec::new();
+    let mut cur = e;
+    loop {
+        match &cur.kind {
+            ExprKind::Ident(name) => {
+                path.push(name.as_str());
+                path.reverse();
+                return Some(path);
+            }
+            ExprKind::Select {
+                operand,
+                field,
+                test_only: false,
+            } => {
+                path.push(field.as_str());
+                cur = operand;
+            }
+            _ => return None,
+        }
+    }
+}
+
+const CONVERSIONS: &[&str] = &[
+    "bool",
+    "bytes",
+    "double",
+    "duration",
+    "dyn",
+    "int",
+    "string",
+    "timestamp",
+    "type",
+    "uint",
+];
+
+impl Planner<'_> {
+    fn local(&self, name: &str) -> Option<u32> {
+        self.scopes
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
+    }
+
+    fn push_local(&mut self, name: &str) -> u32 {
+        let slot = self.scopes.len() as u32;
+        self.scopes.push((name.to_string(), slot));
+        self.max_slots = self.max_slots.max(self.scopes.len());
+        slot
+    }
+
+    /// Candidate full names of a (possibly dotted) name under the container, most specific
+    /// first; a leading `.` means the root scope only.
+    fn container_candidates(&self, name: &str) -> Vec<String> {
+        if let Some(root) = name.strip_prefix('.') {
+            return vec![root.to_string()];
+        }
+        let mut out = Vec::new();
+        let mut container = self.opts.container.as_str();
+        while !container.is_empty() {
+            out.push(format!("{container}.{name}"));
+            container = container.rsplit_once('.').map_or("", |(c, _)| c);
+        }
+        out.push(name.to_string());
+        out
+    }
+
+    fn expr(&mut self, e: &Expr) -> Node {
+        if self.depth >= MAX_DEPTH {
+            return Node::Fail(EvalError::new("max recursion depth exceeded"));
+        }
+        self.depth += 1;
+        let n = self.expr_inner(e);
+        self.depth -= 1;
+        n
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Node {
+        match &e.kind {
+            ExprKind::Literal(l) => Node::Const(literal_value(l)),
+            ExprKind::Ident(name) => {
+                if let Some(var) = self.checked.and_then(|c| c.variable(e.id))
+                    && self.local(var).is_none()
+                {
+                    return Node::Var(Arc::from(var));
+                }
+                self.qualified(e.id, &[name.as_str()])
+            }
+            ExprKind::Select {
+                operand,
+                field,
+                test_only,
+            } => {
+                if !test_only {
+                    if let Some(var) = self.checked.and_then(|c| c.variable(e.id)) {
+                        return Node::Var(Arc::from(var));
+                    }
+                    if let Some(t) = self.checked.and_then(|c| c.type_name(e.id))
+                        && let Some(t) = RtType::from_name(t)
+                    {
+                        return Node::Const(Value::Type(t));
+                    }
+                    if let Some(path) = qualified_path(e)
+                        && self.local(path[0]).is_none()
+                    {
+                        return self.qualified(e.id, &path);
+                    }
+                }
+                let operand = self.expr(operand);
+                let field: Arc<str> = Arc::from(field.as_str());
+                if *test_only {
+                    Node::Has(Box::new(operand), field)
+                } else {
+                    Node::Select(Box::new(operand), field)
+                }
+            }
+            ExprKind::Call {
+                target,
+                function,
+                args,
+            } => self.call(e, target.as_deref(), function, args),
+            ExprKind::List {
+                elements,
+                optional_indices,
+            } => {
+                let elems: Vec<Node> = elements.iter().map(|x| self.expr(x)).collect();
+                if self.opts.optimize
+                    && optional_indices.is_empty()
+                    && let Some(values) = all_const(&elems)
+                {
+                    return Node::Const(Value::List(List::Owned(Arc::new(values))));
+                }
+                Node::List(elems.into(), optional_indices.clone().into())
+            }
+            ExprKind::Map { entries } => {
+                let entries: Vec<(Node, Node, bool)> = entries
+                    .iter()
+                    .map(|en| (self.expr(&en.key), self.expr(&en.value), en.optional))
+                    .collect();
+                if self.opts.optimize
+                    && entries.iter().all(|(_, _, o)| !o)
+                    && let Some(m) = const_map(&entries)
+                {
+                    return Node::Const(m);
+                }
+                Node::Map(entries.into())
+            }
+            ExprKind::Struct { type_name, .. } => {
+                Node::Fail(EvalError::new(format!("unknown type: {type_name}")))
+            }
+            ExprKind::Comprehension(c) => self.fold(c),
+        }
+    }
+
+    /// A name `path[0].path[1]...`: the longest prefix naming a variable, else a type, else
+    /// field selections on a shorter variable name.
+    fn qualified(&mut self, id: u32, path: &[&str]) -> Node {
+        if let Some(slot) = self.local(path[0]) {
+            return path[1..].iter().fold(Node::Slot(slot), |n, f| {
+                Node::Select(Box::new(n), Arc::from(*f))
+            });
+        }
+        let _ = id;
+        let full = path.join(".");
+        match &self.opts.variables {
+            Some(vars) => {
+                for k in (1..=path.len()).rev() {
+                    let name = path[..k].join(".");
+                    for cand in self.container_candidates(&name) {
+                        if vars.contains(&cand) {
+                            return path[k..].iter().fold(Node::Var(Arc::from(cand)), |n, f| {
+                                Node::Select(Box::new(n), Arc::from(*f))
+                            });
+                        }
+                    }
+                }
+                if let Some(t) = type_literal(&full) {
+                    return t;
+                }
+                Node::Fail(EvalError::new(format!(
+                    "undeclared reference to '{}' (in container '{}')",
+                    full.trim_start_matches('.'),
+                    self.opts.container
+                )))
+            }
+            None => {
+                let mut candidates = Vec::new();
+                for k in (1..=path.len()).rev() {
+                    let name = path[..k].join(".");
+                    for cand in self.container_candidates(&name) {
+                        candidates.push((Arc::from(cand), k));
+                    }
+                }
+                Node::DynName(Box::new(DynName {
+                    candidates,
+                    path: path.iter().map(|s| Arc::from(*s)).collect(),
+                    display: full.trim_start_matches('.').to_string(),
+                    container: self.opts.container.clone(),
+                    fallback: type_literal(&full).and_then(|n| match n {
+                        Node::Const(v) => Some(v),
+                        _ => None,
+                    }),
+                }))
+            }
+        }
+    }
+
+    fn fold(&mut self, c: &Comprehension) -> Node {
+        let range = self.expr(&c.iter_range);
+        let init = self.expr(&c.accu_init);
+        let depth = self.scopes.len();
+        let accu = self.push_local(&c.accu_var);
+        let iter = self.push_local(&c.iter_var);
+        let iter2 = c.iter_var2.as_deref().map(|v| self.push_local(v));
+        let cond = self.expr(&c.loop_condition);
+        let step = self.step(&c.loop_step, &c.accu_var, accu);
+        self.scopes.truncate(depth + 1);
+        let result = self.expr(&c.result);
+        self.scopes.truncate(depth);
+        Node::Fold(Box::new(Fold {
+            range,
+            iter,
+            iter2,
+            accu,
+            init,
+            cond,
+            step,
+            result,
+        }))
+    }
+
+    /// Plans a loop step, turning accumulator appends/inserts into in-place updates.
+    fn step(&mut self, step: &Expr, accu_var: &str, accu: u32) -> Node {
+        if !is_accu_name(accu_var) {
+            return self.expr(step);
+        }
+        if let Some(n) = self.accu_update(step, accu_var, accu) {
+            return n;
+        }
+        if let ExprKind::Call {
+            target: None,
+            function,
+            args,
+        } = &step.kind
+            && function == "_?_:_"
+            && args.len() == 3
+        {
+            let t = self.accu_update(&args[1], accu_var, accu);
+            let f = self.accu_update(&args[2], accu_var, accu);
+            if t.is_some() || f.is_some() {
+                let c = self.expr(&args[0]);
+                let t = t.unwrap_or_else(|| self.expr(&args[1]));
+                let f = f.unwrap_or_else(|| self.expr(&args[2]));
+                let (ta, fa) = (is_attribute(&t), is_attribute(&f));
+                return Node::Cond(Box::new((c, t, f)), ta, fa);
+            }
+        }
+        self.expr(step)
+    }
+
+    fn accu_update(&mut self, e: &Expr, accu_var: &str, accu: u32) -> Option<Node> {
+        let ExprKind::Call {
+            target: None,
+            function,
+            args,
+        } = &e.kind
+        else {
+            return None;
+        };
+        let is_accu = |x: &Expr| matches!(&x.kind, ExprKind::Ident(n) if n == accu_var);
+        if self.local(accu_var) != Some(accu) {
+            return None;
+        }
+        match (function.as_str(), args.as_slice()) {
+            ("_+_", [a, l]) if is_accu(a) => {
+                let ExprKind::List {
+                    elements,
+                    optional_indices,
+                } = &l.kind
+                else {
+                    return None;
+                };
+                if !optional_indices.is_empty() {
+                    return None;
+                }
+                let elems: Vec<Node> = elements.iter().map(|x| self.expr(x)).collect();
+                let free = self.opts.optimize && all_const(&elems).is_some();
+                Some(Node::AppendAccu(accu, elems.into(), free))
+            }
+            ("cel.@mapInsert", [a, rest @ ..]) if is_accu(a) && matches!(rest.len(), 1 | 2) => {
+                let rest: Vec<Node> = rest.iter().map(|x| self.expr(x)).collect();
+                Some(Node::MapInsertAccu(accu, rest.into()))
+            }
+            _ => None,
+        }
+    }
+
+    fn call(&mut self, e: &Expr, target: Option<&Expr>, function: &str, args: &[Expr]) -> Node {
+        // Qualified function names written as member calls: `math.greatest(1, 2)`.
+        if let Some(t) = target
+            && let Some(path) = qualified_path(t)
+        {
+            let root_is_var = self.local(path[0]).is_some()
+                || self
+                    .opts
+                    .variables
+                    .as_ref()
+                    .is_some_and(|v| v.contains(path[0]));
+            if !root_is_var {
+                let qualified = format!("{}.{}", path.join("."), function);
+                for cand in self.container_candidates(&qualified) {
+                    if self.opts.registry.has_function(&cand) {
+                        return self.global_call(e, &cand, args);
+                    }
+                }
+            }
+        }
+        match (target, function, args.len()) {
+            (None, "_&&_", 2) => {
+                let (a, b) = (self.expr(&args[0]), self.expr(&args[1]));
+                return Node::And(Box::new((a, b)));
+            }
+            (None, "_||_", 2) => {
+                let (a, b) = (self.expr(&args[0]), self.expr(&args[1]));
+                return Node::Or(Box::new((a, b)));
+            }
+            (None, "_?_:_", 3) => {
+                let c = self.expr(&args[0]);
+                let t = self.expr(&args[1]);
+                let f = self.expr(&args[2]);
+                let (ta, fa) = (is_attribute(&t), is_attribute(&f));
+                return Node::Cond(Box::new((c, t, f)), ta, fa);
+            }
+            (None, "@not_strictly_false", 1) => {
+                return Node::NotStrictlyFalse(Box::new(self.expr(&args[0])));
+            }
+            (None, "_[_]", 2) | (None, "_[?_]", 2) => {
+                let operand = self.expr(&args[0]);
+                let key = self.expr(&args[1]);
+                let attr = is_attribute(&key);
+                return if function == "_[_]" {
+                    Node::Index(Box::new((operand, key)), attr)
+                } else {
+                    Node::OptIndex(Box::new((operand, key)), attr)
+                };
+            }
+            (None, "_?._", 2) => {
+                let operand = self.expr(&args[0]);
+                return match &args[1].kind {
+                    ExprKind::Literal(Literal::String(f)) => {
+                        Node::OptSelect(Box::new(operand), Arc::from(&**f))
+                    }
+                    _ => Node::Fail(EvalError::new("unsupported optional field selection")),
+                };
+            }
+            (None, "@in", 2) if self.opts.optimize => {
+                let elem = self.expr(&args[0]);
+                let list = self.expr(&args[1]);
+                if let Node::Const(Value::List(List::Owned(values))) = &list
+                    && values.iter().all(|v| {
+                        matches!(
+                            v,
+                            Value::Null
+                                | Value::Bool(_)
+                                | Value::Int(_)
+                                | Value::Uint(_)
+                                | Value::Double(_)
+                                | Value::String(_)
+                        )
+                    })
+                {
+                    return Node::InConst(Box::new(elem), values.clone());
+                }
+                return self.bind_call(e, "@in", vec![elem, list]);
+            }
+            (Some(t), "or" | "orValue", 1) => {
+                let lhs = self.expr(t);
+                let rhs = self.expr(&args[0]);
+                let fallback = self.bind_call_node(e, function, Vec::new());
+                return Node::OptOr(
+                    Box::new((lhs, rhs)),
+                    function == "orValue",
+                    Box::new(fallback),
+                );
+            }
+            _ => {}
+        }
+        let mut planned = Vec::with_capacity(args.len() + 1);
+        if let Some(t) = target {
+            planned.push(self.expr(t));
+        }
+        planned.extend(args.iter().map(|a| self.expr(a)));
+        self.bind_call(e, function, planned)
+    }
+
+    fn global_call(&mut self, e: &Expr, function: &str, args: &[Expr]) -> Node {
+        let planned = args.iter().map(|a| self.expr(a)).collect();
+        self.bind_call(e, function, planned)
+    }
+
+    fn bind_call_node(&mut self, e: &Expr, function: &str, args: Vec<Node>) -> CallNode {
+        let registry = &self.opts.registry;
+        let mut overloads: Vec<Arc<Overload>> = Vec::new();
+        if let Some(ids) = self.checked.and_then(|c| c.overload_ids(e.id)) {
+            let found: Vec<_> = ids
+                .iter()
+                .filter_map(|id| registry.overload(id))
+                .cloned()
+                .collect();
+            if !found.is_empty() && found.len() == ids.len() {
+                overloads = found;
+            }
+        }
+        if overloads.is_empty() {
+            overloads = registry.candidates(function, args.len());
+        }
+        let mut regex = None;
+        if registry.is_regex_function(function)
+            && let Some(Node::Const(Value::String(p))) = args.get(1)
+        {
+            match self.regexes.get(p) {
+                Ok(r) => regex = Some(r),
+                Err(err) => self.errors.push(PlanError {
+                    id: e.id,
+                    message: err.message.to_string(),
+                }),
+            }
+        }
+        CallNode {
+            function: Arc::from(function),
+            overloads: overloads.into(),
+            args: args.into(),
+            regex,
+        }
+    }
+
+    fn bind_call(&mut self, e: &Expr, function: &str, args: Vec<Node>) -> Node {
+        let call = self.bind_call_node(e, function, args);
+        if call.overloads.is_empty() && !self.opts.registry.has_function(function) {
+            return Node::Fail(EvalError::new(format!("no such overload: {function}")));
+        }
+        if self.opts.optimize
+            && CONVERSIONS.contains(&function)
+            && call.args.len() == 1
+            && matches!(call.args[0], Node::Const(_))
+        {
+            let Node::Const(arg) = &call.args[0] else {
+                unreachable!("checked by the matches! above")
+            };
+            let ctx = CallCtx {
+                regexes: self.regexes,
+                precompiled: None,
+            };
+            let args = [arg.clone()];
+            if let Some(o) = call.overloads.iter().find(|o| o.accepts(&args)) {
+                match (o.imp)(&ctx, &args) {
+                    Ok(v) => return Node::Const(v.into_static()),
+                    Err(err) => self.errors.push(PlanError {
+                        id: e.id,
+                        message: err.message.to_string(),
+                    }),
+                }
+            }
+        }
+        Node::Call(Box::new(call))
+    }
+}
+
+fn type_literal(name: &str) -> Option<Node> {
+    let name = name.trim_start_matches('.');
+    // `dyn` is a type only inside type expressions, not a value.
+    if name == "dyn" {
+        return None;
+    }
+    RtType::from_name(name).map(|t| Node::Const(Value::Type(t)))
+}
+
+fn all_const(nodes: &[Node]) -> Option<Vec<Value<'static>>> {
+    nodes
+        .iter()
+        .map(|n| match n {
+            Node::Const(v) => Some(v.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn const_map(entries: &[(Node, Node, bool)]) -> Option<Value<'static>> {
+    let mut m = OwnedMap::new();
+    for (k, v, _) in entries {
+        let (Node::Const(k), Node::Const(v)) = (k, v) else {
+            return None;
+        };
+        let key = match k {
+            Value::Bool(_) | Value::Int(_) | Value::Uint(_) | Value::String(_) => {
+                Key::from_value(k).ok()??
+            }
+            _ => return None,
+        };
+        m.insert_new(key, v.clone()).ok()?;
+    }
+    Some(Value::Map(Map::Owned(Arc::new(m))))
+}

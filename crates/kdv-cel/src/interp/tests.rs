@@ -1,0 +1,373 @@
+use std::sync::atomic::AtomicBool;
+
+use super::*;
+use crate::parser::{ParseOptions, parse_with};
+
+fn program(src: &str, options: &ProgramOptions) -> Program {
+    let parsed = parse_with(src, &ParseOptions::conformance())
+        .unwrap_or_else(|e| panic!("parse {src}: {e}"));
+    Program::new(&parsed.expr, options)
+}
+
+fn run_with<'a>(p: &'a Program, act: &dyn Activation<'a>) -> Result<(Value<'a>, u64), EvalError> {
+    p.eval(act, &EvalConfig::default())
+}
+
+fn eval(src: &str) -> Result<Value<'static>, String> {
+    let p = program(src, &ProgramOptions::default());
+    run_with(&p, &())
+        .map(|(v, _)| v.into_static())
+        .map_err(|e| e.message.to_string())
+}
+
+fn ok(src: &str) -> String {
+    match eval(src) {
+        Ok(v) => v.to_string(),
+        Err(e) => panic!("{src}: unexpected error {e}"),
+    }
+}
+
+fn err(src: &str) -> String {
+    match eval(src) {
+        Ok(v) => panic!("{src}: expected an error, got {v}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn integer_arithmetic_errors() {
+    assert_eq!(err("9223372036854775807 + 1"), "integer overflow");
+    assert_eq!(err("-9223372036854775808 - 1"), "integer overflow");
+    assert_eq!(err("-9223372036854775808 / -1"), "integer overflow");
+    assert_eq!(err("-9223372036854775808 % -1"), "integer overflow");
+    assert_eq!(err("-(-9223372036854775808)"), "integer overflow");
+    assert_eq!(err("1 / 0"), "division by zero");
+    assert_eq!(err("1 % 0"), "modulus by zero");
+    assert_eq!(err("1u - 2u"), "unsigned integer overflow");
+    assert_eq!(
+        err("18446744073709551615u * 2u"),
+        "unsigned integer overflow"
+    );
+    assert_eq!(err("1u / 0u"), "division by zero");
+    assert_eq!(ok("-7 / 2"), "-3");
+    assert_eq!(ok("-7 % 2"), "-1");
+    assert_eq!(ok("1.0 / 0.0"), "+Inf");
+    assert_eq!(err("1 + 1u"), "no such overload");
+    assert_eq!(err("-(42u)"), "no such overload");
+}
+
+#[test]
+fn conversions_and_ranges() {
+    assert_eq!(err("int(9223372036854775807.0)"), "integer overflow");
+    assert_eq!(err("int(-9223372036854775808.0)"), "integer overflow");
+    assert_eq!(ok("int(-1.9)"), "-1");
+    assert_eq!(err("uint(-1)"), "unsigned integer overflow");
+    assert_eq!(
+        err("uint(18446744073709551616.0)"),
+        "unsigned integer overflow"
+    );
+    assert_eq!(err("int(18446744073709551615u)"), "integer overflow");
+    assert_eq!(
+        err("int('0x10')"),
+        "type conversion error from 'string' to 'int'"
+    );
+    assert_eq!(ok("int('-42')"), "-42");
+    assert_eq!(
+        err("uint('+1')"),
+        "type conversion error from 'string' to 'uint'"
+    );
+    assert_eq!(ok("double('1e3')"), "1000");
+    assert_eq!(ok("bool('T')"), "true");
+    assert_eq!(
+        err("bool('yes')"),
+        "type conversion error from 'string' to 'bool'"
+    );
+    assert_eq!(ok("string(1234567.0)"), "\"1.234567e+06\"");
+    assert_eq!(ok("string(duration('1m1ms'))"), "\"60.001s\"");
+    assert_eq!(
+        err("string(b'\\xff')"),
+        "invalid UTF-8 in bytes, cannot convert to string"
+    );
+    assert_eq!(ok("type(1) == int && type(type(1)) == type"), "true");
+    assert_eq!(ok("int(timestamp('1970-01-01T00:01:00Z'))"), "60");
+}
+
+#[test]
+fn heterogeneous_equality_and_ordering() {
+    assert_eq!(ok("dyn(1) == 1.0"), "true");
+    assert_eq!(ok("dyn(1u) == 1"), "true");
+    assert_eq!(ok("dyn(1) == 'a'"), "false");
+    assert_eq!(ok("0.0/0.0 == 0.0/0.0"), "false");
+    assert_eq!(ok("[1, 2] == [1.0, 2u]"), "true");
+    assert_eq!(ok("{1: 'a'} == {1u: 'a'}"), "true");
+    assert_eq!(ok("1 < 1.5 && 2u > -1 && 1.5 < 2u"), "true");
+    assert_eq!(err("1 < 0.0/0.0"), "NaN values cannot be ordered");
+    assert_eq!(ok("'a' < 'b' && b'a' < b'b' && false < true"), "true");
+    assert_eq!(ok("9223372036854775807 < 9223372036854775808.0"), "false");
+    assert_eq!(ok("9223372036854775807 < 9223372036854777856.0"), "true");
+    assert_eq!(ok("-1 < 18446744073709551615u"), "true");
+}
+
+#[test]
+fn logical_absorption() {
+    assert_eq!(ok("(1/0 == 1) && false"), "false");
+    assert_eq!(ok("false && (1/0 == 1)"), "false");
+    assert_eq!(ok("(1/0 == 1) || true"), "true");
+    assert_eq!(ok("true || (1/0 == 1)"), "true");
+    assert_eq!(err("(1/0 == 1) && true"), "division by zero");
+    assert_eq!(err("(1/0 == 1) || false"), "division by zero");
+    assert_eq!(err("dyn(1) && true"), "no such overload");
+    assert_eq!(ok("dyn(1) || true"), "true");
+    assert_eq!(ok("true ? 1 : 1/0"), "1");
+    assert_eq!(err("dyn(1) ? 1 : 2"), "no such overload");
+    assert_eq!(ok("[0, 2, 1].all(x, 2 / x > 1)"), "false");
+    assert_eq!(err("[1, 2, 0].all(x, 2 / x > 0)"), "division by zero");
+    assert_eq!(ok("[0, 2].exists(x, 2 / x == 1)"), "true");
+    assert_eq!(err("[0, 1].exists_one(x, 2 / x == 2)"), "division by zero");
+}
+
+#[test]
+fn comprehensions() {
+    assert_eq!(ok("[1, 2, 3].map(x, x * 2)"), "[2, 4, 6]");
+    assert_eq!(ok("[1, 2, 3].map(x, x > 1, x * 2)"), "[4, 6]");
+    assert_eq!(ok("[1, 2, 3].filter(x, x != 2)"), "[1, 3]");
+    assert_eq!(ok("[1, 2, 3].exists_one(x, x > 2)"), "true");
+    assert_eq!(ok("{'a': 1, 'b': 2}.map(k, k)"), "[\"a\", \"b\"]");
+    assert_eq!(ok("[[1], [2, 3]].all(l, l.all(x, x > 0))"), "true");
+    assert_eq!(ok("[1, 2].all(i, v, v > i)"), "true");
+    assert_eq!(ok("[5, 6].transformList(i, v, v + i)"), "[5, 7]");
+    assert_eq!(ok("{'a': 1}.transformMap(k, v, v + 1)"), "{\"a\": 2}");
+    assert_eq!(
+        err("[1, 1u].transformMapEntry(i, v, {v: i})"),
+        "insert failed: key 1 already exists"
+    );
+}
+
+#[test]
+fn maps_lists_and_indexing() {
+    assert_eq!(err("{'a': 1}.b"), "no such key: b");
+    assert_eq!(err("{'a': 1}['b']"), "no such key: b");
+    assert_eq!(err("[1, 2][2]"), "index out of bounds: 2");
+    assert_eq!(err("[1, 2][-1]"), "index out of bounds: -1");
+    assert_eq!(ok("[1, 2][1u]"), "2");
+    assert_eq!(ok("[1, 2][1.0]"), "2");
+    assert_eq!(ok("{1: 'a'}[1.0]"), "\"a\"");
+    assert_eq!(ok("{1u: 'a'}[1]"), "\"a\"");
+    assert_eq!(ok("has({'a': 1}.a) && !has({'a': 1}.b)"), "true");
+    assert_eq!(
+        ok("2 in [1, 2] && 'a' in {'a': 1} && !(3 in [1, 2])"),
+        "true"
+    );
+    assert_eq!(ok("size('fiance\\u0301') == 7 && size(b'ab') == 2"), "true");
+    assert_eq!(ok("[1] + [2]"), "[1, 2]");
+    assert!(err("{'a': 1, 'a': 2}").contains("repeated key"));
+}
+
+#[test]
+fn strings_and_regex() {
+    assert_eq!(ok("'abc'.startsWith('ab') && 'abc'.endsWith('bc')"), "true");
+    assert_eq!(ok("'abc'.contains('b')"), "true");
+    assert_eq!(
+        ok("'foo123'.matches('\\\\d+') && !'foo'.matches('^\\\\d+$')"),
+        "true"
+    );
+    assert_eq!(ok("matches('٣', '^\\\\d$')"), "false");
+    assert!(err("'a'.matches('(')").starts_with("error parsing regexp"));
+    assert_eq!(ok("'hello'.charAt(1) + 'hello'.substring(1, 3)"), "\"eel\"");
+    assert_eq!(ok("'a,b'.split(',')"), "[\"a\", \"b\"]");
+    assert_eq!(ok("['a', 'b'].join('-')"), "\"a-b\"");
+    assert_eq!(
+        err("'abc'.substring(2, 1)"),
+        "invalid substring range. start: 2, end: 1"
+    );
+    assert_eq!(err("'abc'.charAt(4)"), "index out of range: 4");
+}
+
+#[test]
+fn timestamps_and_durations() {
+    assert_eq!(ok("timestamp('2009-02-13T23:31:30Z').getDayOfWeek()"), "5");
+    assert_eq!(
+        ok("timestamp('2009-02-13T23:31:30Z').getDate('Australia/Sydney')"),
+        "14"
+    );
+    assert_eq!(ok("duration('1h30m').getMinutes()"), "90");
+    assert_eq!(ok("duration('1.5s').getMilliseconds()"), "1500");
+    assert_eq!(
+        err("timestamp('9999-12-31T23:59:59Z') + duration('1s')"),
+        "timestamp overflow"
+    );
+    assert_eq!(
+        ok("string(timestamp('2000-01-01T00:00:00+01:00') + duration('1h'))"),
+        "\"2000-01-01T01:00:00+01:00\""
+    );
+    assert_eq!(
+        ok("timestamp('2000-01-01T00:00:00Z') - timestamp('1999-12-31T00:00:00Z')"),
+        "duration(\"86400s\")"
+    );
+}
+
+#[test]
+fn optionals() {
+    assert_eq!(ok("{'a': 1}.?a.orValue(5)"), "1");
+    assert_eq!(ok("{'a': 1}.?b.orValue(5)"), "5");
+    assert_eq!(ok("optional.none().or(optional.of(2)).value()"), "2");
+    assert_eq!(
+        err("optional.none().value()"),
+        "optional.none() dereference"
+    );
+    assert_eq!(ok("[1, ?optional.none(), ?optional.of(3)]"), "[1, 3]");
+    assert_eq!(ok("{?'a': optional.none(), 'b': 2}"), "{\"b\": 2}");
+    assert_eq!(ok("{'a': {'b': 1}}.?a.b.value()"), "1");
+    assert_eq!(ok("[1, 2][?5].hasValue()"), "false");
+    assert_eq!(ok("optional.of(1).optMap(x, x + 1).value()"), "2");
+    assert_eq!(ok("type(optional.none()) == optional_type"), "true");
+}
+
+#[test]
+fn json_host_values() {
+    let doc = serde_json::json!({
+        "minReplicas": 1, "replicas": 3, "maxReplicas": 5,
+        "items": [{"name": "x"}, {"name": "y"}],
+        "labels": {"app": "web"}
+    });
+    let p = program(
+        "self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas",
+        &ProgramOptions::default(),
+    );
+    let act = Vars::new().with("self", Value::from_json(&doc));
+    let (v, cost) = run_with(&p, &act).unwrap();
+    assert!(matches!(v, Value::Bool(true)));
+    assert_eq!(cost, 10);
+    let p = program(
+        "self.items.filter(e, e.name == 'x').size() == 1 && self.labels.app == 'web'",
+        &ProgramOptions::default(),
+    );
+    assert!(matches!(run_with(&p, &act).unwrap().0, Value::Bool(true)));
+    let p = program("self.items[1].name", &ProgramOptions::default());
+    let v = run_with(&p, &act).unwrap().0;
+    // The string is borrowed from the document.
+    assert!(matches!(v, Value::String(crate::value::Str::Borrowed("y"))));
+}
+
+#[test]
+fn kubernetes_runtime_costs() {
+    // Vectors of upstream TestCelCostStability (spec §6.5.3).
+    let doc = serde_json::json!({
+        "val": {"b": 1, "d": 2},
+        "array": [1, 1, 2, 2, 3, 3, 4, 5],
+        "listMap": [{"k": "a1", "v": "b1"}, {"k": "a2", "v": "b2"}, {"k": "a3", "v": "b3", "v2": "z"}],
+        "val1": "Rook takes 👑",
+    });
+    let opts = ProgramOptions::kubernetes();
+    let act = Vars::new().with("self", Value::from_json(&doc));
+    for (src, want) in [
+        ("!('a' in self.val)", 4),
+        ("'b' in self.val", 3),
+        ("!has(self.val.a)", 3),
+        ("has(self.val.b)", 2),
+        ("self.val.all(k, self.val[k] > 0)", 17),
+        ("!self.val.exists(k, self.val[k] == 3)", 20),
+        ("self.val.exists_one(k, self.val[k] == 2)", 14),
+        ("size(self.val) == 2", 4),
+        ("size(self.val.filter(k, self.val[k] > 1)) == 1", 26),
+        ("self.val.all(k, v, v > 0)", 13),
+        ("self.val.transformMap(k, v, v + 1).size() == 2", 15),
+        (
+            "self.val.transformMapEntry(k, v, {k + '2': v + 1}).size() == 2",
+            77,
+        ),
+        ("has(self.listMap[0].v)", 3),
+        ("self.listMap.all(m, m.k.startsWith('a'))", 21),
+        ("self.listMap.exists(m, m.k.endsWith('1'))", 13),
+        ("self.listMap.exists_one(m, m.k == 'a3')", 15),
+        ("self.listMap.map(m, m.v).exists(v, v == 'b1')", 55),
+        ("self.listMap.exists(m, m.v2 == 'z')", 24),
+        ("2 in self.array", 10),
+        ("self.array.all(e, e > 0)", 43),
+        ("self.array.exists(e, e > 2)", 36),
+        ("self.array.exists_one(e, e > 4)", 22),
+        ("size(self.array.filter(e, e%2 == 0)) == 3", 68),
+        (
+            "self.array.map(e, e * 20).filter(e, e > 50).exists(e, e == 60)",
+            194,
+        ),
+        ("self.val1.startsWith('Rook')", 3),
+        ("!self.val1.startsWith('knight')", 4),
+        ("self.val1.matches('^[^0-9]*$')", 8),
+        ("size(self.val1) == 12", 4),
+        ("self.val1.charAt(3) == 'k'", 4),
+        ("self.val1.replace(' ', 'x') == 'Rookxtakesx👑'", 7),
+        ("self.val1.split(' ') == ['Rook', 'takes', '👑']", 6),
+        ("self.val1.upperAscii() == 'ROOK TAKES 👑'", 6),
+        ("double(5) < 10.0", 1),
+        ("type(self.val1) == string", 4),
+    ] {
+        let p = program(src, &opts);
+        let (v, cost) = run_with(&p, &act).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert!(matches!(v, Value::Bool(true)), "{src}: {v}");
+        assert_eq!(cost, want, "{src}");
+    }
+}
+
+#[test]
+fn cost_limit_and_interrupt() {
+    let p = program(
+        "[1, 2, 3].map(x, [1, 2, 3].map(y, x * y))",
+        &ProgramOptions::default(),
+    );
+    let cfg = EvalConfig {
+        cost_limit: Some(20),
+        interrupt: None,
+    };
+    let e = p.eval(&(), &cfg).unwrap_err();
+    assert_eq!(e.message, "operation cancelled: actual cost limit exceeded");
+    // A limit-exceeded error is not absorbed by `||`.
+    let p = program(
+        "[1, 2, 3].all(x, x > 0) || true",
+        &ProgramOptions::default(),
+    );
+    let cfg = EvalConfig {
+        cost_limit: Some(3),
+        interrupt: None,
+    };
+    assert!(p.eval(&(), &cfg).unwrap_err().abort);
+    let stop = AtomicBool::new(true);
+    let p = program(
+        "lists.range(1000).all(x, x >= 0)",
+        &ProgramOptions::default(),
+    );
+    let cfg = EvalConfig {
+        cost_limit: None,
+        interrupt: Some(&stop),
+    };
+    assert_eq!(
+        p.eval(&(), &cfg).unwrap_err().message,
+        "operation interrupted"
+    );
+}
+
+#[test]
+fn constant_regex_is_compiled_at_plan_time() {
+    let p = program("'x'.matches('(')", &ProgramOptions::kubernetes());
+    assert_eq!(p.plan_errors().len(), 1);
+    let p = program("'abc'.matches('^a')", &ProgramOptions::kubernetes());
+    assert!(p.plan_errors().is_empty());
+}
+
+#[test]
+fn unchecked_names_resolve_at_run_time() {
+    let opts = ProgramOptions {
+        container: "a".into(),
+        ..ProgramOptions::default()
+    };
+    let p = program("b.c + x", &opts);
+    let act = Vars::new()
+        .with("a.b.c", Value::Int(1))
+        .with("x", Value::Int(2));
+    assert!(matches!(run_with(&p, &act).unwrap().0, Value::Int(3)));
+    let p = program("y", &ProgramOptions::default());
+    assert_eq!(
+        run_with(&p, &()).unwrap_err().message,
+        "undeclared reference to 'y' (in container '')"
+    );
+}

@@ -1,0 +1,1049 @@
+//! The standard library (cel-go `common/stdlib`): arithmetic, comparisons, conversions,
+//! `size`, string predicates, `matches`, time accessors.
+
+use super::time::{Duration, Timestamp};
+use super::{CallCtx, Kind, Library, Overload};
+use crate::value::{Bytes, EvalError, Str, Value};
+use std::cmp::Ordering;
+
+type R<'a> = Result<Value<'a>, EvalError>;
+
+pub(crate) fn ov(
+    id: &'static str,
+    function: &'static str,
+    member: bool,
+    params: &'static [Kind],
+    imp: super::NativeFn,
+) -> Overload {
+    Overload {
+        id,
+        function,
+        member,
+        params: Some(params),
+        imp,
+        cost: None,
+    }
+}
+
+pub(crate) fn costed(mut o: Overload, cost: super::CostFn) -> Overload {
+    o.cost = Some(cost);
+    o
+}
+
+pub(crate) fn nso() -> EvalError {
+    EvalError::no_such_overload()
+}
+
+fn overflow() -> EvalError {
+    EvalError::new("integer overflow")
+}
+
+fn uoverflow() -> EvalError {
+    EvalError::new("unsigned integer overflow")
+}
+
+/// ⌈n · 0.1⌉, cel-go's string traversal cost.
+pub(crate) fn traversal(n: u64) -> u64 {
+    (n as f64 * 0.1).ceil() as u64
+}
+
+macro_rules! bin {
+    ($name:ident, $p1:ident, $p2:ident, |$x:ident, $y:ident| $body:expr) => {
+        fn $name<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+            match (&a[0], &a[1]) {
+                (Value::$p1($x), Value::$p2($y)) => $body,
+                _ => Err(nso()),
+            }
+        }
+    };
+}
+
+macro_rules! un {
+    ($name:ident, $p1:ident, |$x:ident| $body:expr) => {
+        fn $name<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+            match &a[0] {
+                Value::$p1($x) => $body,
+                _ => Err(nso()),
+            }
+        }
+    };
+}
+
+bin!(add_int, Int, Int, |x, y| x
+    .checked_add(*y)
+    .map(Value::Int)
+    .ok_or_else(overflow));
+bin!(add_uint, Uint, Uint, |x, y| x
+    .checked_add(*y)
+    .map(Value::Uint)
+    .ok_or_else(uoverflow));
+bin!(add_double, Double, Double, |x, y| Ok(Value::Double(x + y)));
+bin!(add_string, String, String, |x, y| {
+    if y.is_empty() {
+        return Ok(Value::String(x.clone()));
+    }
+    if x.is_empty() {
+        return Ok(Value::String(y.clone()));
+    }
+    let mut s = String::with_capacity(x.len() + y.len());
+    s.push_str(x);
+    s.push_str(y);
+    Ok(Value::string(s))
+});
+bin!(add_bytes, Bytes, Bytes, |x, y| {
+    let mut b = Vec::with_capacity(x.len() + y.len());
+    b.extend_from_slice(x);
+    b.extend_from_slice(y);
+    Ok(Value::bytes(b))
+});
+bin!(add_list, List, List, |x, y| {
+    if y.is_empty() {
+        return Ok(Value::List(x.clone()));
+    }
+    if x.is_empty() {
+        return Ok(Value::List(y.clone()));
+    }
+    let mut v = Vec::with_capacity(x.len() + y.len());
+    v.extend(x.iter());
+    v.extend(y.iter());
+    Ok(Value::list(v))
+});
+bin!(add_ts_dur, Timestamp, Duration, |t, d| t
+    .add(*d)
+    .map(Value::Timestamp));
+bin!(add_dur_ts, Duration, Timestamp, |d, t| t
+    .add(*d)
+    .map(Value::Timestamp));
+bin!(add_dur_dur, Duration, Duration, |x, y| x
+    .nanos()
+    .checked_add(y.nanos())
+    .map(|n| Value::Duration(Duration::from_nanos(n)))
+    .ok_or_else(overflow));
+
+bin!(sub_int, Int, Int, |x, y| x
+    .checked_sub(*y)
+    .map(Value::Int)
+    .ok_or_else(overflow));
+bin!(sub_uint, Uint, Uint, |x, y| x
+    .checked_sub(*y)
+    .map(Value::Uint)
+    .ok_or_else(uoverflow));
+bin!(sub_double, Double, Double, |x, y| Ok(Value::Double(x - y)));
+bin!(sub_ts_ts, Timestamp, Timestamp, |x, y| x
+    .sub(y)
+    .map(Value::Duration));
+bin!(sub_ts_dur, Timestamp, Duration, |t, d| t
+    .sub_duration(*d)
+    .map(Value::Timestamp));
+bin!(sub_dur_dur, Duration, Duration, |x, y| x
+    .nanos()
+    .checked_sub(y.nanos())
+    .map(|n| Value::Duration(Duration::from_nanos(n)))
+    .ok_or_else(overflow));
+
+bin!(mul_int, Int, Int, |x, y| x
+    .checked_mul(*y)
+    .map(Value::Int)
+    .ok_or_else(overflow));
+bin!(mul_uint, Uint, Uint, |x, y| x
+    .checked_mul(*y)
+    .map(Value::Uint)
+    .ok_or_else(uoverflow));
+bin!(mul_double, Double, Double, |x, y| Ok(Value::Double(x * y)));
+
+bin!(div_int, Int, Int, |x, y| {
+    if *y == 0 {
+        return Err(EvalError::new("division by zero"));
+    }
+    x.checked_div(*y).map(Value::Int).ok_or_else(overflow)
+});
+bin!(div_uint, Uint, Uint, |x, y| {
+    if *y == 0 {
+        return Err(EvalError::new("division by zero"));
+    }
+    Ok(Value::Uint(x / y))
+});
+bin!(div_double, Double, Double, |x, y| Ok(Value::Double(x / y)));
+bin!(mod_int, Int, Int, |x, y| {
+    if *y == 0 {
+        return Err(EvalError::new("modulus by zero"));
+    }
+    x.checked_rem(*y).map(Value::Int).ok_or_else(overflow)
+});
+bin!(mod_uint, Uint, Uint, |x, y| {
+    if *y == 0 {
+        return Err(EvalError::new("modulus by zero"));
+    }
+    Ok(Value::Uint(x % y))
+});
+
+un!(neg_int, Int, |x| x
+    .checked_neg()
+    .map(Value::Int)
+    .ok_or_else(overflow));
+un!(neg_double, Double, |x| Ok(Value::Double(-x)));
+un!(not_bool, Bool, |x| Ok(Value::Bool(!x)));
+
+fn equals<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::Bool(a[0].cel_eq(&a[1])))
+}
+
+fn not_equals<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::Bool(!a[0].cel_eq(&a[1])))
+}
+
+/// cel-go cost of `==`, `!=` and string/bytes ordering: ⌈min(size(a), size(b)) · 0.1⌉.
+pub(crate) fn cost_min_size(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    match args {
+        [a, b] => traversal(a.cost_size().min(b.cost_size())),
+        _ => 1,
+    }
+}
+
+fn cost_sum_size(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    match args {
+        [a, b] => traversal(a.cost_size() + b.cost_size()),
+        _ => 1,
+    }
+}
+
+fn cost_arg0(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    args.first().map_or(1, |a| traversal(a.cost_size()))
+}
+
+fn cost_arg1(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    args.get(1).map_or(1, |a| traversal(a.cost_size()))
+}
+
+fn cost_in_list(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    args.get(1).map_or(1, Value::cost_size)
+}
+
+fn cost_matches(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    match args {
+        [s, re] => {
+            let s = ((1 + s.cost_size()) as f64 * 0.1).ceil() as u64;
+            let r = (re.cost_size() as f64 * 0.25).ceil() as u64;
+            s.saturating_mul(r)
+        }
+        _ => 1,
+    }
+}
+
+fn cost_contains(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    match args {
+        [s, sub] => traversal(s.cost_size()).saturating_mul(traversal(sub.cost_size())),
+        _ => 1,
+    }
+}
+
+fn cmp_op(a: &[Value<'_>], accept: fn(Ordering) -> bool) -> Result<bool, EvalError> {
+    a[0].cel_cmp(&a[1]).map(accept)
+}
+
+fn less<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    cmp_op(a, |o| o == Ordering::Less).map(Value::Bool)
+}
+fn less_equals<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    cmp_op(a, |o| o != Ordering::Greater).map(Value::Bool)
+}
+fn greater<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    cmp_op(a, |o| o == Ordering::Greater).map(Value::Bool)
+}
+fn greater_equals<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    cmp_op(a, |o| o != Ordering::Less).map(Value::Bool)
+}
+
+fn in_list<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    match &a[1] {
+        Value::List(l) => Ok(Value::Bool(l.iter().any(|e| e.cel_eq(&a[0])))),
+        _ => Err(nso()),
+    }
+}
+
+fn in_map<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    match &a[1] {
+        Value::Map(m) => Ok(Value::Bool(match &a[0] {
+            Value::Bool(_)
+            | Value::Int(_)
+            | Value::Uint(_)
+            | Value::String(_)
+            | Value::Double(_) => m.get(&a[0])?.is_some(),
+            _ => false,
+        })),
+        _ => Err(nso()),
+    }
+}
+
+fn size<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::Int(match &a[0] {
+        Value::String(s) => s.chars().count() as i64,
+        Value::Bytes(b) => b.len() as i64,
+        Value::List(l) => l.len() as i64,
+        Value::Map(m) => m.len() as i64,
+        _ => return Err(nso()),
+    }))
+}
+
+bin!(contains, String, String, |s, t| Ok(Value::Bool(
+    s.contains(t.as_str())
+)));
+bin!(starts_with, String, String, |s, t| Ok(Value::Bool(
+    s.starts_with(t.as_str())
+)));
+bin!(ends_with, String, String, |s, t| Ok(Value::Bool(
+    s.ends_with(t.as_str())
+)));
+
+fn matches<'a>(ctx: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    match (&a[0], &a[1]) {
+        (Value::String(s), Value::String(p)) => {
+            if let Some(re) = ctx.precompiled {
+                return Ok(Value::Bool(re.is_match(s)));
+            }
+            Ok(Value::Bool(ctx.regex(p)?.is_match(s)))
+        }
+        _ => Err(nso()),
+    }
+}
+
+fn conv_err(from: &str, to: &str) -> EvalError {
+    EvalError::new(format!("type conversion error from '{from}' to '{to}'"))
+}
+
+fn identity<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(a[0].clone())
+}
+
+fn to_int<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::Int(match &a[0] {
+        Value::Int(i) => *i,
+        Value::Uint(u) => i64::try_from(*u).map_err(|_| overflow())?,
+        Value::Double(d) => {
+            if d.is_nan() || *d <= -9.223_372_036_854_776e18 || *d >= 9.223_372_036_854_776e18 {
+                return Err(overflow());
+            }
+            *d as i64
+        }
+        Value::String(s) => parse_go_int(s).ok_or_else(|| conv_err("string", "int"))?,
+        Value::Timestamp(t) => t.secs(),
+        Value::Duration(d) => d.nanos(),
+        _ => return Err(nso()),
+    }))
+}
+
+fn parse_go_int(s: &str) -> Option<i64> {
+    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+fn to_uint<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::Uint(match &a[0] {
+        Value::Uint(u) => *u,
+        Value::Int(i) => u64::try_from(*i).map_err(|_| uoverflow())?,
+        Value::Double(d) => {
+            if d.is_nan() || *d < 0.0 || *d >= 1.844_674_407_370_955_2e19 {
+                return Err(uoverflow());
+            }
+            *d as u64
+        }
+        Value::String(s) => {
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(conv_err("string", "uint"));
+            }
+            s.parse().map_err(|_| conv_err("string", "uint"))?
+        }
+        _ => return Err(nso()),
+    }))
+}
+
+/// Go `strconv.ParseFloat(s, 64)` for the inputs CEL sees (decimal, exponent, Inf, NaN).
+pub(crate) fn parse_go_float(s: &str) -> Option<f64> {
+    let body = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let lower = body.to_ascii_lowercase();
+    let special = matches!(lower.as_str(), "inf" | "infinity" | "nan");
+    if !special
+        && (body.is_empty()
+            || !body
+                .bytes()
+                .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')))
+    {
+        return None;
+    }
+    s.parse::<f64>().ok()
+}
+
+fn to_double<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::Double(match &a[0] {
+        Value::Double(d) => *d,
+        Value::Int(i) => *i as f64,
+        Value::Uint(u) => *u as f64,
+        Value::String(s) => parse_go_float(s).ok_or_else(|| conv_err("string", "double"))?,
+        _ => return Err(nso()),
+    }))
+}
+
+fn to_bool<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::Bool(match &a[0] {
+        Value::Bool(b) => *b,
+        Value::String(s) => match s.as_str() {
+            "1" | "t" | "T" | "TRUE" | "true" | "True" => true,
+            "0" | "f" | "F" | "FALSE" | "false" | "False" => false,
+            _ => return Err(conv_err("string", "bool")),
+        },
+        _ => return Err(nso()),
+    }))
+}
+
+fn to_string<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(match &a[0] {
+        Value::String(s) => Value::String(s.clone()),
+        Value::Bool(b) => Value::String(Str::Borrowed(if *b { "true" } else { "false" })),
+        Value::Int(i) => Value::string(i.to_string()),
+        Value::Uint(u) => Value::string(u.to_string()),
+        Value::Double(d) => Value::string(super::format_double(*d)),
+        Value::Bytes(b) => match std::str::from_utf8(b) {
+            Ok(s) => Value::string(s),
+            Err(_) => {
+                return Err(EvalError::new(
+                    "invalid UTF-8 in bytes, cannot convert to string",
+                ));
+            }
+        },
+        Value::Timestamp(t) => Value::string(t.to_string()),
+        Value::Duration(d) => Value::string(d.to_string()),
+        _ => return Err(nso()),
+    })
+}
+
+fn to_bytes<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(match &a[0] {
+        Value::Bytes(b) => Value::Bytes(b.clone()),
+        Value::String(Str::Borrowed(s)) => Value::Bytes(Bytes::Borrowed(s.as_bytes())),
+        Value::String(s) => Value::bytes(s.as_bytes()),
+        _ => return Err(nso()),
+    })
+}
+
+fn to_duration<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(match &a[0] {
+        Value::Duration(d) => Value::Duration(*d),
+        Value::String(s) => Value::Duration(
+            Duration::parse(s).ok_or_else(|| conv_err("string", "google.protobuf.Duration"))?,
+        ),
+        _ => return Err(nso()),
+    })
+}
+
+fn to_timestamp<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(match &a[0] {
+        Value::Timestamp(t) => Value::Timestamp(*t),
+        Value::String(s) => Value::Timestamp(Timestamp::parse_rfc3339(s)?),
+        Value::Int(i) => Value::Timestamp(
+            Timestamp::from_unix(*i, 0).ok_or_else(|| EvalError::new("timestamp overflow"))?,
+        ),
+        _ => return Err(nso()),
+    })
+}
+
+fn to_type<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::Type(a[0].type_of()))
+}
+
+/// A timestamp accessor, optionally with a time zone argument.
+fn ts_field<'a>(a: &[Value<'a>], f: fn(&super::time::Civil) -> i64) -> R<'a> {
+    let Value::Timestamp(t) = &a[0] else {
+        return Err(nso());
+    };
+    let offset = match a.get(1) {
+        None => 0,
+        Some(Value::String(tz)) => t.offset_in(tz)?,
+        Some(_) => return Err(nso()),
+    };
+    Ok(Value::Int(f(&t.civil(offset))))
+}
+
+macro_rules! ts_accessor {
+    ($name:ident, |$c:ident| $body:expr) => {
+        fn $name<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+            ts_field(a, |$c| $body)
+        }
+    };
+}
+
+ts_accessor!(ts_year, |c| c.year);
+ts_accessor!(ts_month, |c| c.month as i64 - 1);
+ts_accessor!(ts_day_of_year, |c| c.yday as i64);
+ts_accessor!(ts_day_of_month, |c| c.day as i64 - 1);
+ts_accessor!(ts_date, |c| c.day as i64);
+ts_accessor!(ts_day_of_week, |c| c.weekday as i64);
+ts_accessor!(ts_hours, |c| c.hour as i64);
+ts_accessor!(ts_minutes, |c| c.minute as i64);
+ts_accessor!(ts_seconds, |c| c.second as i64);
+ts_accessor!(ts_millis, |c| (c.nanos / 1_000_000) as i64);
+
+un!(dur_hours, Duration, |d| Ok(Value::Int(
+    d.nanos() / 3_600_000_000_000
+)));
+un!(dur_minutes, Duration, |d| Ok(Value::Int(
+    d.nanos() / 60_000_000_000
+)));
+un!(dur_seconds, Duration, |d| Ok(Value::Int(
+    d.nanos() / 1_000_000_000
+)));
+un!(dur_millis, Duration, |d| Ok(Value::Int(
+    d.nanos() / 1_000_000
+)));
+
+use Kind as K;
+
+const ORDERED: &[(&str, [Kind; 2])] = &[
+    ("bool", [K::Bool, K::Bool]),
+    ("int64", [K::Int, K::Int]),
+    ("int64_double", [K::Int, K::Double]),
+    ("int64_uint64", [K::Int, K::Uint]),
+    ("uint64", [K::Uint, K::Uint]),
+    ("uint64_double", [K::Uint, K::Double]),
+    ("uint64_int64", [K::Uint, K::Int]),
+    ("double", [K::Double, K::Double]),
+    ("double_int64", [K::Double, K::Int]),
+    ("double_uint64", [K::Double, K::Uint]),
+    ("string", [K::String, K::String]),
+    ("bytes", [K::Bytes, K::Bytes]),
+    ("timestamp", [K::Timestamp, K::Timestamp]),
+    ("duration", [K::Duration, K::Duration]),
+];
+
+/// Overload ids of the ordering operators, `[prefix][suffix]`, spelled out because ids are
+/// `&'static str`.
+const ORDER_IDS: [[&str; 14]; 4] = [
+    [
+        "less_bool",
+        "less_int64",
+        "less_int64_double",
+        "less_int64_uint64",
+        "less_uint64",
+        "less_uint64_double",
+        "less_uint64_int64",
+        "less_double",
+        "less_double_int64",
+        "less_double_uint64",
+        "less_string",
+        "less_bytes",
+        "less_timestamp",
+        "less_duration",
+    ],
+    [
+        "less_equals_bool",
+        "less_equals_int64",
+        "less_equals_int64_double",
+        "less_equals_int64_uint64",
+        "less_equals_uint64",
+        "less_equals_uint64_double",
+        "less_equals_uint64_int64",
+        "less_equals_double",
+        "less_equals_double_int64",
+        "less_equals_double_uint64",
+        "less_equals_string",
+        "less_equals_bytes",
+        "less_equals_timestamp",
+        "less_equals_duration",
+    ],
+    [
+        "greater_bool",
+        "greater_int64",
+        "greater_int64_double",
+        "greater_int64_uint64",
+        "greater_uint64",
+        "greater_uint64_double",
+        "greater_uint64_int64",
+        "greater_double",
+        "greater_double_int64",
+        "greater_double_uint64",
+        "greater_string",
+        "greater_bytes",
+        "greater_timestamp",
+        "greater_duration",
+    ],
+    [
+        "greater_equals_bool",
+        "greater_equals_int64",
+        "greater_equals_int64_double",
+        "greater_equals_int64_uint64",
+        "greater_equals_uint64",
+        "greater_equals_uint64_double",
+        "greater_equals_uint64_int64",
+        "greater_equals_double",
+        "greater_equals_double_int64",
+        "greater_equals_double_uint64",
+        "greater_equals_string",
+        "greater_equals_bytes",
+        "greater_equals_timestamp",
+        "greater_equals_duration",
+    ],
+];
+
+fn ordering_overloads(out: &mut Vec<Overload>) {
+    let ops: [(&'static str, super::NativeFn); 4] = [
+        ("_<_", less),
+        ("_<=_", less_equals),
+        ("_>_", greater),
+        ("_>=_", greater_equals),
+    ];
+    for (op_index, (function, imp)) in ops.into_iter().enumerate() {
+        for (i, (suffix, params)) in ORDERED.iter().enumerate() {
+            let id = ORDER_IDS[op_index][i];
+            debug_assert!(id.ends_with(suffix));
+            let mut o = ov(id, function, false, params, imp);
+            if matches!(params[0], K::String | K::Bytes) {
+                o.cost = Some(cost_min_size);
+            }
+            out.push(o);
+        }
+    }
+}
+
+/// The standard library.
+pub fn library() -> Library {
+    let mut o = vec![
+        ov("add_int64", "_+_", false, &[K::Int, K::Int], add_int),
+        ov("add_uint64", "_+_", false, &[K::Uint, K::Uint], add_uint),
+        ov(
+            "add_double",
+            "_+_",
+            false,
+            &[K::Double, K::Double],
+            add_double,
+        ),
+        costed(
+            ov(
+                "add_string",
+                "_+_",
+                false,
+                &[K::String, K::String],
+                add_string,
+            ),
+            cost_sum_size,
+        ),
+        costed(
+            ov("add_bytes", "_+_", false, &[K::Bytes, K::Bytes], add_bytes),
+            cost_sum_size,
+        ),
+        ov("add_list", "_+_", false, &[K::List, K::List], add_list),
+        ov(
+            "add_timestamp_duration",
+            "_+_",
+            false,
+            &[K::Timestamp, K::Duration],
+            add_ts_dur,
+        ),
+        ov(
+            "add_duration_timestamp",
+            "_+_",
+            false,
+            &[K::Duration, K::Timestamp],
+            add_dur_ts,
+        ),
+        ov(
+            "add_duration_duration",
+            "_+_",
+            false,
+            &[K::Duration, K::Duration],
+            add_dur_dur,
+        ),
+        ov("subtract_int64", "_-_", false, &[K::Int, K::Int], sub_int),
+        ov(
+            "subtract_uint64",
+            "_-_",
+            false,
+            &[K::Uint, K::Uint],
+            sub_uint,
+        ),
+        ov(
+            "subtract_double",
+            "_-_",
+            false,
+            &[K::Double, K::Double],
+            sub_double,
+        ),
+        ov(
+            "subtract_timestamp_timestamp",
+            "_-_",
+            false,
+            &[K::Timestamp, K::Timestamp],
+            sub_ts_ts,
+        ),
+        ov(
+            "subtract_timestamp_duration",
+            "_-_",
+            false,
+            &[K::Timestamp, K::Duration],
+            sub_ts_dur,
+        ),
+        ov(
+            "subtract_duration_duration",
+            "_-_",
+            false,
+            &[K::Duration, K::Duration],
+            sub_dur_dur,
+        ),
+        ov("multiply_int64", "_*_", false, &[K::Int, K::Int], mul_int),
+        ov(
+            "multiply_uint64",
+            "_*_",
+            false,
+            &[K::Uint, K::Uint],
+            mul_uint,
+        ),
+        ov(
+            "multiply_double",
+            "_*_",
+            false,
+            &[K::Double, K::Double],
+            mul_double,
+        ),
+        ov("divide_int64", "_/_", false, &[K::Int, K::Int], div_int),
+        ov("divide_uint64", "_/_", false, &[K::Uint, K::Uint], div_uint),
+        ov(
+            "divide_double",
+            "_/_",
+            false,
+            &[K::Double, K::Double],
+            div_double,
+        ),
+        ov("modulo_int64", "_%_", false, &[K::Int, K::Int], mod_int),
+        ov("modulo_uint64", "_%_", false, &[K::Uint, K::Uint], mod_uint),
+        ov("negate_int64", "-_", false, &[K::Int], neg_int),
+        ov("negate_double", "-_", false, &[K::Double], neg_double),
+        ov("logical_not", "!_", false, &[K::Bool], not_bool),
+        costed(
+            ov("equals", "_==_", false, &[K::Any, K::Any], equals),
+            cost_min_size,
+        ),
+        costed(
+            ov("not_equals", "_!=_", false, &[K::Any, K::Any], not_equals),
+            cost_min_size,
+        ),
+        costed(
+            ov("in_list", "@in", false, &[K::Any, K::List], in_list),
+            cost_in_list,
+        ),
+        ov("in_map", "@in", false, &[K::Any, K::Map], in_map),
+        ov("size_string", "size", false, &[K::String], size),
+        ov("size_bytes", "size", false, &[K::Bytes], size),
+        ov("size_list", "size", false, &[K::List], size),
+        ov("size_map", "size", false, &[K::Map], size),
+        ov("string_size", "size", true, &[K::String], size),
+        ov("bytes_size", "size", true, &[K::Bytes], size),
+        ov("list_size", "size", true, &[K::List], size),
+        ov("map_size", "size", true, &[K::Map], size),
+        costed(
+            ov(
+                "contains_string",
+                "contains",
+                true,
+                &[K::String, K::String],
+                contains,
+            ),
+            cost_contains,
+        ),
+        costed(
+            ov(
+                "starts_with_string",
+                "startsWith",
+                true,
+                &[K::String, K::String],
+                starts_with,
+            ),
+            cost_arg1,
+        ),
+        costed(
+            ov(
+                "ends_with_string",
+                "endsWith",
+                true,
+                &[K::String, K::String],
+                ends_with,
+            ),
+            cost_arg1,
+        ),
+        costed(
+            ov(
+                "matches",
+                "matches",
+                false,
+                &[K::String, K::String],
+                matches,
+            ),
+            cost_matches,
+        ),
+        costed(
+            ov(
+                "matches_string",
+                "matches",
+                true,
+                &[K::String, K::String],
+                matches,
+            ),
+            cost_matches,
+        ),
+        ov("bool_to_bool", "bool", false, &[K::Bool], to_bool),
+        ov("string_to_bool", "bool", false, &[K::String], to_bool),
+        ov("bytes_to_bytes", "bytes", false, &[K::Bytes], to_bytes),
+        costed(
+            ov("string_to_bytes", "bytes", false, &[K::String], to_bytes),
+            cost_arg0,
+        ),
+        ov("double_to_double", "double", false, &[K::Double], to_double),
+        ov("int64_to_double", "double", false, &[K::Int], to_double),
+        ov("uint64_to_double", "double", false, &[K::Uint], to_double),
+        ov("string_to_double", "double", false, &[K::String], to_double),
+        ov(
+            "duration_to_duration",
+            "duration",
+            false,
+            &[K::Duration],
+            to_duration,
+        ),
+        ov(
+            "string_to_duration",
+            "duration",
+            false,
+            &[K::String],
+            to_duration,
+        ),
+        ov("to_dyn", "dyn", false, &[K::Any], identity),
+        ov("int64_to_int64", "int", false, &[K::Int], to_int),
+        ov("uint64_to_int64", "int", false, &[K::Uint], to_int),
+        ov("double_to_int64", "int", false, &[K::Double], to_int),
+        ov("string_to_int64", "int", false, &[K::String], to_int),
+        ov("timestamp_to_int64", "int", false, &[K::Timestamp], to_int),
+        ov("duration_to_int64", "int", false, &[K::Duration], to_int),
+        ov("string_to_string", "string", false, &[K::String], to_string),
+        ov("bool_to_string", "string", false, &[K::Bool], to_string),
+        ov("int64_to_string", "string", false, &[K::Int], to_string),
+        ov("uint64_to_string", "string", false, &[K::Uint], to_string),
+        ov("double_to_string", "string", false, &[K::Double], to_string),
+        costed(
+            ov("bytes_to_string", "string", false, &[K::Bytes], to_string),
+            cost_arg0,
+        ),
+        ov(
+            "timestamp_to_string",
+            "string",
+            false,
+            &[K::Timestamp],
+            to_string,
+        ),
+        ov(
+            "duration_to_string",
+            "string",
+            false,
+            &[K::Duration],
+            to_string,
+        ),
+        ov(
+            "timestamp_to_timestamp",
+            "timestamp",
+            false,
+            &[K::Timestamp],
+            to_timestamp,
+        ),
+        ov(
+            "string_to_timestamp",
+            "timestamp",
+            false,
+            &[K::String],
+            to_timestamp,
+        ),
+        ov(
+            "int64_to_timestamp",
+            "timestamp",
+            false,
+            &[K::Int],
+            to_timestamp,
+        ),
+        ov("uint64_to_uint64", "uint", false, &[K::Uint], to_uint),
+        ov("int64_to_uint64", "uint", false, &[K::Int], to_uint),
+        ov("double_to_uint64", "uint", false, &[K::Double], to_uint),
+        ov("string_to_uint64", "uint", false, &[K::String], to_uint),
+        ov("type", "type", false, &[K::Any], to_type),
+        ov(
+            "timestamp_to_year",
+            "getFullYear",
+            true,
+            &[K::Timestamp],
+            ts_year,
+        ),
+        ov(
+            "timestamp_to_month",
+            "getMonth",
+            true,
+            &[K::Timestamp],
+            ts_month,
+        ),
+        ov(
+            "timestamp_to_day_of_year",
+            "getDayOfYear",
+            true,
+            &[K::Timestamp],
+            ts_day_of_year,
+        ),
+        ov(
+            "timestamp_to_day_of_month",
+            "getDayOfMonth",
+            true,
+            &[K::Timestamp],
+            ts_day_of_month,
+        ),
+        ov(
+            "timestamp_to_day_of_month_1_based",
+            "getDate",
+            true,
+            &[K::Timestamp],
+            ts_date,
+        ),
+        ov(
+            "timestamp_to_day_of_week",
+            "getDayOfWeek",
+            true,
+            &[K::Timestamp],
+            ts_day_of_week,
+        ),
+        ov(
+            "timestamp_to_hours",
+            "getHours",
+            true,
+            &[K::Timestamp],
+            ts_hours,
+        ),
+        ov(
+            "timestamp_to_minutes",
+            "getMinutes",
+            true,
+            &[K::Timestamp],
+            ts_minutes,
+        ),
+        ov(
+            "timestamp_to_seconds",
+            "getSeconds",
+            true,
+            &[K::Timestamp],
+            ts_seconds,
+        ),
+        ov(
+            "timestamp_to_milliseconds",
+            "getMilliseconds",
+            true,
+            &[K::Timestamp],
+            ts_millis,
+        ),
+        ov(
+            "timestamp_to_year_with_tz",
+            "getFullYear",
+            true,
+            &[K::Timestamp, K::String],
+            ts_year,
+        ),
+        ov(
+            "timestamp_to_month_with_tz",
+            "getMonth",
+            true,
+            &[K::Timestamp, K::String],
+            ts_month,
+        ),
+        ov(
+            "timestamp_to_day_of_year_with_tz",
+            "getDayOfYear",
+            true,
+            &[K::Timestamp, K::String],
+            ts_day_of_year,
+        ),
+        ov(
+            "timestamp_to_day_of_month_with_tz",
+            "getDayOfMonth",
+            true,
+            &[K::Timestamp, K::String],
+            ts_day_of_month,
+        ),
+        ov(
+            "timestamp_to_day_of_month_1_based_with_tz",
+            "getDate",
+            true,
+            &[K::Timestamp, K::String],
+            ts_date,
+        ),
+        ov(
+            "timestamp_to_day_of_week_with_tz",
+            "getDayOfWeek",
+            true,
+            &[K::Timestamp, K::String],
+            ts_day_of_week,
+        ),
+        ov(
+            "timestamp_to_hours_with_tz",
+            "getHours",
+            true,
+            &[K::Timestamp, K::String],
+            ts_hours,
+        ),
+        ov(
+            "timestamp_to_minutes_with_tz",
+            "getMinutes",
+            true,
+            &[K::Timestamp, K::String],
+            ts_minutes,
+        ),
+        ov(
+            "timestamp_to_seconds_tz",
+            "getSeconds",
+            true,
+            &[K::Timestamp, K::String],
+            ts_seconds,
+        ),
+        ov(
+            "timestamp_to_milliseconds_with_tz",
+            "getMilliseconds",
+            true,
+            &[K::Timestamp, K::String],
+            ts_millis,
+        ),
+        ov(
+            "duration_to_hours",
+            "getHours",
+            true,
+            &[K::Duration],
+            dur_hours,
+        ),
+        ov(
+            "duration_to_minutes",
+            "getMinutes",
+            true,
+            &[K::Duration],
+            dur_minutes,
+        ),
+        ov(
+            "duration_to_seconds",
+            "getSeconds",
+            true,
+            &[K::Duration],
+            dur_seconds,
+        ),
+        ov(
+            "duration_to_milliseconds",
+            "getMilliseconds",
+            true,
+            &[K::Duration],
+            dur_millis,
+        ),
+    ];
+    ordering_overloads(&mut o);
+    Library {
+        name: "cel.lib.std",
+        overloads: o,
+        regex_functions: vec!["matches"],
+    }
+}

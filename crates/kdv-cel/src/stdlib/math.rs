@@ -1,0 +1,370 @@
+//! The math extension (cel-go `ext.Math`, latest version). Not part of the Kubernetes
+//! environment; used by the cel-spec conformance environment.
+//!
+//! `math.greatest`/`math.least` are macros in cel-go that expand to `math.@max`/`math.@min`;
+//! both spellings are registered so unexpanded calls work too.
+
+use std::cmp::Ordering;
+
+use super::core::{nso, ov};
+use super::{CallCtx, Kind as K, Library, Overload};
+use crate::value::{EvalError, Value};
+
+type R<'a> = Result<Value<'a>, EvalError>;
+
+fn is_number(v: &Value<'_>) -> bool {
+    matches!(v, Value::Int(_) | Value::Uint(_) | Value::Double(_))
+}
+
+/// The extreme of `values`: `greater` picks the maximum. Equal values keep the first.
+fn extreme<'a>(values: &[Value<'a>], greater: bool, name: &str) -> R<'a> {
+    let Some(first) = values.first() else {
+        return Err(EvalError::new(format!(
+            "{name}(list) argument must not be empty"
+        )));
+    };
+    let mut best = first.clone();
+    for v in &values[1..] {
+        if !is_number(&best) || !is_number(v) {
+            return Err(EvalError::new(format!("no such overload: {name}")));
+        }
+        let o = best
+            .cel_cmp(v)
+            .map_err(|e| EvalError::new(format!("{}: {name}", e.message)))?;
+        let replace = if greater {
+            o == Ordering::Less
+        } else {
+            o == Ordering::Greater
+        };
+        if replace {
+            best = v.clone();
+        }
+    }
+    if !is_number(&best) {
+        return Err(EvalError::new(format!("no such overload: {name}")));
+    }
+    Ok(best)
+}
+
+fn args_or_list<'a>(a: &[Value<'a>]) -> Vec<Value<'a>> {
+    match a {
+        [Value::List(l)] => l.to_vec(),
+        _ => a.to_vec(),
+    }
+}
+
+fn max<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    extreme(&args_or_list(a), true, "math.@max")
+}
+
+fn min<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    extreme(&args_or_list(a), false, "math.@min")
+}
+
+fn double_fn<'a>(a: &[Value<'a>], f: fn(f64) -> f64) -> R<'a> {
+    match &a[0] {
+        Value::Double(d) => Ok(Value::Double(f(*d))),
+        _ => Err(nso()),
+    }
+}
+
+fn ceil<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    double_fn(a, f64::ceil)
+}
+fn floor<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    double_fn(a, f64::floor)
+}
+fn round<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    // Go math.Round: half away from zero, like Rust's f64::round.
+    double_fn(a, f64::round)
+}
+fn trunc<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    double_fn(a, f64::trunc)
+}
+
+fn double_pred<'a>(a: &[Value<'a>], f: fn(f64) -> bool) -> R<'a> {
+    match &a[0] {
+        Value::Double(d) => Ok(Value::Bool(f(*d))),
+        _ => Err(nso()),
+    }
+}
+
+fn is_inf<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    double_pred(a, f64::is_infinite)
+}
+fn is_nan<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    double_pred(a, f64::is_nan)
+}
+fn is_finite<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    double_pred(a, f64::is_finite)
+}
+
+fn abs<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    match &a[0] {
+        Value::Double(d) => Ok(Value::Double(d.abs())),
+        Value::Int(i) => i
+            .checked_abs()
+            .map(Value::Int)
+            .ok_or_else(|| EvalError::new("integer overflow")),
+        Value::Uint(u) => Ok(Value::Uint(*u)),
+        _ => Err(nso()),
+    }
+}
+
+fn sign<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    match &a[0] {
+        Value::Double(d) if d.is_nan() => Ok(Value::Double(*d)),
+        Value::Double(d) => Ok(Value::Double(if *d > 0.0 {
+            1.0
+        } else if *d < 0.0 {
+            -1.0
+        } else {
+            0.0
+        })),
+        Value::Int(i) => Ok(Value::Int(i.signum())),
+        Value::Uint(u) => Ok(Value::Uint(u64::from(*u != 0))),
+        _ => Err(nso()),
+    }
+}
+
+fn sqrt<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    match &a[0] {
+        Value::Double(d) => Ok(Value::Double(d.sqrt())),
+        Value::Int(i) => Ok(Value::Double((*i as f64).sqrt())),
+        Value::Uint(u) => Ok(Value::Double((*u as f64).sqrt())),
+        _ => Err(nso()),
+    }
+}
+
+fn bit_op<'a>(a: &[Value<'a>], fi: fn(i64, i64) -> i64, fu: fn(u64, u64) -> u64) -> R<'a> {
+    match (&a[0], &a[1]) {
+        (Value::Int(x), Value::Int(y)) => Ok(Value::Int(fi(*x, *y))),
+        (Value::Uint(x), Value::Uint(y)) => Ok(Value::Uint(fu(*x, *y))),
+        _ => Err(nso()),
+    }
+}
+
+fn bit_and<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    bit_op(a, |x, y| x & y, |x, y| x & y)
+}
+fn bit_or<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    bit_op(a, |x, y| x | y, |x, y| x | y)
+}
+fn bit_xor<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    bit_op(a, |x, y| x ^ y, |x, y| x ^ y)
+}
+
+fn bit_not<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    match &a[0] {
+        Value::Int(x) => Ok(Value::Int(!x)),
+        Value::Uint(x) => Ok(Value::Uint(!x)),
+        _ => Err(nso()),
+    }
+}
+
+fn shift<'a>(a: &[Value<'a>], left: bool) -> R<'a> {
+    let Value::Int(bits) = &a[1] else {
+        return Err(nso());
+    };
+    let name = if left {
+        "bitShiftLeft"
+    } else {
+        "bitShiftRight"
+    };
+    if *bits < 0 {
+        return Err(EvalError::new(format!(
+            "math.{name}() negative offset: {bits}"
+        )));
+    }
+    // Go shifts by 64 or more give 0; right shifts of ints are logical (through uint).
+    let b = u32::try_from(*bits).unwrap_or(u32::MAX);
+    let sh = |u: u64| -> u64 {
+        if left {
+            u.checked_shl(b).unwrap_or(0)
+        } else {
+            u.checked_shr(b).unwrap_or(0)
+        }
+    };
+    match &a[0] {
+        Value::Int(x) => Ok(Value::Int(sh(*x as u64) as i64)),
+        Value::Uint(x) => Ok(Value::Uint(sh(*x))),
+        _ => Err(nso()),
+    }
+}
+
+fn shift_left<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    shift(a, true)
+}
+fn shift_right<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    shift(a, false)
+}
+
+fn variadic(id: &'static str, function: &'static str, imp: super::NativeFn) -> Overload {
+    Overload {
+        id,
+        function,
+        member: false,
+        params: None,
+        imp,
+        cost: None,
+    }
+}
+
+/// The math extension.
+pub fn library() -> Library {
+    let mut o = Vec::new();
+    for (f, imp) in [("math.@max", max as super::NativeFn), ("math.@min", min)] {
+        let ids: [&'static str; 2] = if f == "math.@max" {
+            ["math_@max_any", "math_@max_pair"]
+        } else {
+            ["math_@min_any", "math_@min_pair"]
+        };
+        o.push(ov(ids[0], f, false, &[K::Any], imp));
+        o.push(ov(ids[1], f, false, &[K::Any, K::Any], imp));
+    }
+    o.push(variadic("math_greatest_variadic", "math.greatest", max));
+    o.push(variadic("math_least_variadic", "math.least", min));
+    o.extend([
+        ov("math_ceil_double", "math.ceil", false, &[K::Double], ceil),
+        ov(
+            "math_floor_double",
+            "math.floor",
+            false,
+            &[K::Double],
+            floor,
+        ),
+        ov(
+            "math_round_double",
+            "math.round",
+            false,
+            &[K::Double],
+            round,
+        ),
+        ov(
+            "math_trunc_double",
+            "math.trunc",
+            false,
+            &[K::Double],
+            trunc,
+        ),
+        ov(
+            "math_isInf_double",
+            "math.isInf",
+            false,
+            &[K::Double],
+            is_inf,
+        ),
+        ov(
+            "math_isNaN_double",
+            "math.isNaN",
+            false,
+            &[K::Double],
+            is_nan,
+        ),
+        ov(
+            "math_isFinite_double",
+            "math.isFinite",
+            false,
+            &[K::Double],
+            is_finite,
+        ),
+        ov("math_abs_double", "math.abs", false, &[K::Double], abs),
+        ov("math_abs_int", "math.abs", false, &[K::Int], abs),
+        ov("math_abs_uint", "math.abs", false, &[K::Uint], abs),
+        ov("math_sign_double", "math.sign", false, &[K::Double], sign),
+        ov("math_sign_int", "math.sign", false, &[K::Int], sign),
+        ov("math_sign_uint", "math.sign", false, &[K::Uint], sign),
+        ov("math_sqrt_double", "math.sqrt", false, &[K::Double], sqrt),
+        ov("math_sqrt_int", "math.sqrt", false, &[K::Int], sqrt),
+        ov("math_sqrt_uint", "math.sqrt", false, &[K::Uint], sqrt),
+        ov(
+            "math_bitAnd_int_int",
+            "math.bitAnd",
+            false,
+            &[K::Int, K::Int],
+            bit_and,
+        ),
+        ov(
+            "math_bitAnd_uint_uint",
+            "math.bitAnd",
+            false,
+            &[K::Uint, K::Uint],
+            bit_and,
+        ),
+        ov(
+            "math_bitOr_int_int",
+            "math.bitOr",
+            false,
+            &[K::Int, K::Int],
+            bit_or,
+        ),
+        ov(
+            "math_bitOr_uint_uint",
+            "math.bitOr",
+            false,
+            &[K::Uint, K::Uint],
+            bit_or,
+        ),
+        ov(
+            "math_bitXor_int_int",
+            "math.bitXor",
+            false,
+            &[K::Int, K::Int],
+            bit_xor,
+        ),
+        ov(
+            "math_bitXor_uint_uint",
+            "math.bitXor",
+            false,
+            &[K::Uint, K::Uint],
+            bit_xor,
+        ),
+        ov(
+            "math_bitNot_int_int",
+            "math.bitNot",
+            false,
+            &[K::Int],
+            bit_not,
+        ),
+        ov(
+            "math_bitNot_uint_uint",
+            "math.bitNot",
+            false,
+            &[K::Uint],
+            bit_not,
+        ),
+        ov(
+            "math_bitShiftLeft_int_int",
+            "math.bitShiftLeft",
+            false,
+            &[K::Int, K::Int],
+            shift_left,
+        ),
+        ov(
+            "math_bitShiftLeft_uint_int",
+            "math.bitShiftLeft",
+            false,
+            &[K::Uint, K::Int],
+            shift_left,
+        ),
+        ov(
+            "math_bitShiftRight_int_int",
+            "math.bitShiftRight",
+            false,
+            &[K::Int, K::Int],
+            shift_right,
+        ),
+        ov(
+            "math_bitShiftRight_uint_int",
+            "math.bitShiftRight",
+            false,
+            &[K::Uint, K::Int],
+            shift_right,
+        ),
+    ]);
+    Library {
+        name: "cel.lib.ext.math",
+        overloads: o,
+        regex_functions: Vec::new(),
+    }
+}

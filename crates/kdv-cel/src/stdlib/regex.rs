@@ -1,0 +1,282 @@
+//! RE2 (Go `regexp`) patterns on top of the `regex` crate.
+//!
+//! The two dialects mostly agree. Where they differ, patterns are rewritten or rejected so a
+//! pattern never silently means something else than in Go:
+//! - `\d \D \w \W \s \S` are ASCII in Go: rewritten to explicit ASCII ranges;
+//! - `\b \B` are ASCII word boundaries in Go: rewritten to `(?-u:\b)` / `(?-u:\B)`;
+//! - `\<` and `\>` are escaped literals in Go (word boundaries in Rust): rewritten to `<`, `>`;
+//! - nested classes (`[a[b]]`) and class set operations (`&&`, `--`, `~~`) mean literal
+//!   characters in Go: rejected;
+//! - flags Go lacks (`x`, `u`, `R`) and Rust-only assertions (`\b{start}`) are rejected;
+//! - repetition counts above 1000 are rejected as in Go (`invalid repeat count`).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use regex::Regex;
+use regex_syntax::ast::{self, Ast, ClassPerlKind, ClassSetItem, Visitor};
+
+use crate::value::EvalError;
+
+/// Compiled size limit per pattern (bytes of compiled program).
+const SIZE_LIMIT: usize = 8 << 20;
+/// Nesting limit of the pattern parser (bounded recursion on untrusted patterns).
+const NEST_LIMIT: u32 = 250;
+/// Go's maximum repetition count.
+const MAX_REPEAT: u32 = 1000;
+/// Dynamic patterns kept per program before the cache is reset.
+const CACHE_CAPACITY: usize = 256;
+
+/// Compiles a Go RE2 pattern; errors read like Go's (`error parsing regexp: ...`).
+pub fn compile(pattern: &str) -> Result<Regex, EvalError> {
+    let translated =
+        translate(pattern).map_err(|e| EvalError::new(format!("error parsing regexp: {e}")))?;
+    regex::RegexBuilder::new(&translated)
+        .size_limit(SIZE_LIMIT)
+        .nest_limit(NEST_LIMIT)
+        .build()
+        .map_err(|e| EvalError::new(format!("error parsing regexp: {}", short_error(&e))))
+}
+
+fn short_error(e: &regex::Error) -> String {
+    match e {
+        regex::Error::Syntax(s) => s
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("error:"))
+            .map_or_else(
+                || s.clone(),
+                |l| l.trim_start_matches("error: ").to_string(),
+            ),
+        regex::Error::CompiledTooBig(_) => "expression too large".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Rewrites a Go pattern into an equivalent `regex` crate pattern, or explains why it cannot.
+pub fn translate(pattern: &str) -> Result<String, String> {
+    let parsed = ast::parse::ParserBuilder::new()
+        .nest_limit(NEST_LIMIT)
+        .octal(true)
+        .build()
+        .parse(pattern)
+        .map_err(|e| e.kind().to_string())?;
+    let edits = ast::visit(&parsed, Shim::default())?;
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut at = 0;
+    for (start, end, text) in edits {
+        out.push_str(&pattern[at..start]);
+        out.push_str(text);
+        at = end;
+    }
+    out.push_str(&pattern[at..]);
+    Ok(out)
+}
+
+#[derive(Default)]
+struct Shim {
+    edits: Vec<(usize, usize, &'static str)>,
+}
+
+fn perl_outside(kind: &ClassPerlKind, negated: bool) -> &'static str {
+    match (kind, negated) {
+        (ClassPerlKind::Digit, false) => "[0-9]",
+        (ClassPerlKind::Digit, true) => "[^0-9]",
+        (ClassPerlKind::Word, false) => "[0-9A-Za-z_]",
+        (ClassPerlKind::Word, true) => "[^0-9A-Za-z_]",
+        (ClassPerlKind::Space, false) => r"[\t\n\x0C\r ]",
+        (ClassPerlKind::Space, true) => r"[^\t\n\x0C\r ]",
+    }
+}
+
+fn perl_inside(kind: &ClassPerlKind, negated: bool) -> &'static str {
+    match (kind, negated) {
+        (ClassPerlKind::Digit, false) => "0-9",
+        (ClassPerlKind::Digit, true) => r"\x00-/:-\x{10FFFF}",
+        (ClassPerlKind::Word, false) => "0-9A-Za-z_",
+        (ClassPerlKind::Word, true) => r"\x00-/:-@\[-\^\x60\{-\x{10FFFF}",
+        (ClassPerlKind::Space, false) => r"\t\n\x0C\r ",
+        (ClassPerlKind::Space, true) => r"\x00-\x08\x0B\x0E-\x1F!-\x{10FFFF}",
+    }
+}
+
+fn check_flags(flags: &ast::Flags) -> Result<(), String> {
+    for item in &flags.items {
+        if let ast::FlagsItemKind::Flag(f) = &item.kind {
+            match f {
+                ast::Flag::CaseInsensitive
+                | ast::Flag::MultiLine
+                | ast::Flag::DotMatchesNewLine
+                | ast::Flag::SwapGreed => {}
+                _ => return Err("invalid or unsupported Perl syntax: flag".into()),
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Visitor for Shim {
+    type Output = Vec<(usize, usize, &'static str)>;
+    type Err = String;
+
+    fn finish(mut self) -> Result<Self::Output, String> {
+        self.edits.sort_by_key(|e| e.0);
+        Ok(self.edits)
+    }
+
+    fn visit_pre(&mut self, node: &Ast) -> Result<(), String> {
+        match node {
+            Ast::ClassPerl(p) => self.edits.push((
+                p.span.start.offset,
+                p.span.end.offset,
+                perl_outside(&p.kind, p.negated),
+            )),
+            Ast::Assertion(a) => {
+                let text = match a.kind {
+                    ast::AssertionKind::WordBoundary => Some(r"(?-u:\b)"),
+                    ast::AssertionKind::NotWordBoundary => Some(r"(?-u:\B)"),
+                    ast::AssertionKind::WordBoundaryStartAngle => Some("<"),
+                    ast::AssertionKind::WordBoundaryEndAngle => Some(">"),
+                    ast::AssertionKind::StartLine
+                    | ast::AssertionKind::EndLine
+                    | ast::AssertionKind::StartText
+                    | ast::AssertionKind::EndText => None,
+                    _ => return Err("invalid escape sequence".into()),
+                };
+                if let Some(t) = text {
+                    self.edits.push((a.span.start.offset, a.span.end.offset, t));
+                }
+            }
+            Ast::Flags(f) => check_flags(&f.flags)?,
+            Ast::Group(g) => {
+                if let ast::GroupKind::NonCapturing(flags) = &g.kind {
+                    check_flags(flags)?;
+                }
+            }
+            Ast::Repetition(r) => {
+                if let ast::RepetitionKind::Range(range) = &r.op.kind {
+                    let too_big = match range {
+                        ast::RepetitionRange::Exactly(n) | ast::RepetitionRange::AtLeast(n) => {
+                            *n > MAX_REPEAT
+                        }
+                        ast::RepetitionRange::Bounded(m, n) => *m > MAX_REPEAT || *n > MAX_REPEAT,
+                    };
+                    if too_big {
+                        return Err("invalid repeat count".into());
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> Result<(), String> {
+        match item {
+            ClassSetItem::Bracketed(_) => Err("nested character classes are not supported".into()),
+            ClassSetItem::Perl(p) => {
+                self.edits.push((
+                    p.span.start.offset,
+                    p.span.end.offset,
+                    perl_inside(&p.kind, p.negated),
+                ));
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn visit_class_set_binary_op_pre(&mut self, _op: &ast::ClassSetBinaryOp) -> Result<(), String> {
+        Err("character class set operations are not supported".into())
+    }
+}
+
+/// Compiled patterns of one program: constant patterns are compiled when the program is
+/// planned, dynamic ones on first use and kept (bounded).
+#[derive(Debug, Default)]
+pub struct RegexCache {
+    map: Mutex<HashMap<String, Arc<Regex>>>,
+}
+
+impl RegexCache {
+    /// An empty cache.
+    pub fn new() -> RegexCache {
+        RegexCache::default()
+    }
+
+    /// The compiled `pattern`.
+    pub fn get(&self, pattern: &str) -> Result<Arc<Regex>, EvalError> {
+        if let Ok(map) = self.map.lock()
+            && let Some(r) = map.get(pattern)
+        {
+            return Ok(r.clone());
+        }
+        let r = Arc::new(compile(pattern)?);
+        if let Ok(mut map) = self.map.lock() {
+            if map.len() >= CACHE_CAPACITY {
+                map.clear();
+            }
+            map.insert(pattern.to_string(), r.clone());
+        }
+        Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(p: &str, s: &str) -> bool {
+        compile(p).unwrap().is_match(s)
+    }
+
+    #[test]
+    fn perl_classes_are_ascii() {
+        assert!(m(r"^\d+$", "123"));
+        assert!(!m(r"^\d+$", "١٢٣")); // Arabic-Indic digits are \d in Rust's Unicode mode
+        assert!(m(r"^\w+$", "abc_1"));
+        assert!(!m(r"^\w+$", "é"));
+        assert!(m(r"^\W$", "é"));
+        assert!(m(r"^\s$", " "));
+        assert!(!m(r"^\s$", "\u{2003}"));
+        assert!(!m(r"^\s$", "\u{0B}")); // Go's \s has no \v
+        assert!(m(r"^[\d\s]+$", "1 2"));
+        assert!(m(r"^[\D]+$", "ab"));
+        assert!(!m(r"^[\D]+$", "a1"));
+        assert!(m(r"^[^\W]+$", "ab"));
+        assert!(m(r"^\S+$", "é!"));
+    }
+
+    #[test]
+    fn word_boundaries_are_ascii() {
+        assert!(m(r"\bfoo\b", "a foo b"));
+        assert!(m(r"\bé", "xé")); // é is no word character for Go, so x|é is a boundary
+        assert!(m(r"a\Bb", "ab"));
+        assert!(m(r"\<a\>", "<a>"));
+    }
+
+    #[test]
+    fn rust_only_syntax_is_rejected() {
+        assert!(compile(r"[a[b]]").is_err());
+        assert!(compile(r"[a-z&&b]").is_err());
+        assert!(compile(r"(?x)a b").is_err());
+        assert!(compile(r"a{1001}").is_err());
+        assert!(compile(r"\b{start}a").is_err());
+        assert!(
+            compile(r"(")
+                .unwrap_err()
+                .message
+                .starts_with("error parsing regexp: ")
+        );
+        assert!(compile(r"a{1000}").is_ok());
+        assert!(compile(r"(?i)abc").is_ok());
+    }
+
+    #[test]
+    fn cache_reuses_compiled_patterns() {
+        let c = RegexCache::new();
+        let a = c.get("a+").unwrap();
+        let b = c.get("a+").unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+    }
+}
