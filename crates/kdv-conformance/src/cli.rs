@@ -29,7 +29,13 @@ pub fn run_command(
         writeln!(out, "skipped: {CODEGEN_ENV} not set")?;
         return Ok(0);
     };
-    let report = run_validation_gen(&PathBuf::from(root), &RunOptions { package_filter });
+    let report = run_validation_gen(
+        &PathBuf::from(root),
+        &RunOptions {
+            package_filter,
+            ..RunOptions::default()
+        },
+    );
     out.write_all(report.render_text(verbose).as_bytes())?;
     Ok(if report.errors.is_empty() { 0 } else { 2 })
 }

@@ -14,7 +14,7 @@
 //! Case identity: `<package>/<TestFunction>#<k>`, where `k` counts (1-based) the cases the
 //! function executed, in execution order (`st.Value` calls and direct `matcher.Test` calls,
 //! including those in `t.Run` subtests and loops); fixture cases are
-//! `<package>/validate-false.json#<Go type>`.
+//! `<package>/validate-false.json#<Go type>`, the coverage case `<package>#coverage`.
 //!
 //! Failures are classified ([`FailureKind`]) so that the right crate can act: the harness
 //! could not interpret the test, kdv does not implement a tag the package uses (from
@@ -30,8 +30,12 @@
 //! KDV_UPSTREAM_CODEGEN=/path/to/code-generator cargo test -p kdv-conformance --test upstream -- --nocapture
 //! ```
 //!
-//! Limitations: coverage tests (spec §10.7) are reported as skipped; `&x.f` pointers into
-//! the middle of a value are snapshots (no test file takes one); sub-slices copy.
+//! Coverage tests (spec §10.7, [`coverage`]) are one case per package, `<package>#coverage`:
+//! kdv's declared rules (`kdv_rules::emissions`) must equal those upstream's generated
+//! coverage test registers, and every one must be observed by the package's validations.
+//!
+//! Limitations: `&x.f` pointers into the middle of a value are snapshots (no test file takes
+//! one); sub-slices copy.
 //!
 //! ```no_run
 //! use kdv_conformance::{run_validation_gen, RunOptions};
@@ -41,6 +45,7 @@
 
 pub mod backend;
 pub mod cli;
+pub mod coverage;
 pub mod custom;
 pub mod gorand;
 pub mod interp;

@@ -10,6 +10,7 @@ use kdv_model::{NamedRef, TypeRef, Universe};
 use kdv_runtime::{FieldError, Operation, OperationKind};
 
 use crate::backend::{CompiledPackage, catch, compile_package};
+use crate::coverage::{Gvk, Observed};
 use crate::interp::{Abort, Expectation, Harness, Interp, PackageCtx};
 use crate::matcher::{Matcher, render_error};
 use crate::parser::parse_file;
@@ -25,6 +26,10 @@ use crate::value::{Scope, TesterState, Value};
 pub struct RunOptions {
     /// Only packages whose path (relative to `output_tests`) contains this text.
     pub package_filter: Option<String>,
+    /// The emission table coverage tests declare rules with (default: upstream's,
+    /// [`kdv_rules::emissions::check_emissions`]). Tests substitute a wrong table to check
+    /// that the coverage cases notice.
+    pub emission_table: Option<fn(&kdv_rules::Check) -> Vec<kdv_rules::emissions::Emission>>,
 }
 
 /// Where upstream keeps the fixtures, relative to the code-generator root.
@@ -85,25 +90,26 @@ fn run_all(codegen_root: &Path, options: &RunOptions) -> Report {
         }
         report.test_files += files.tests.len();
         let name = rel.clone();
-        let pr = catch(|| run_package(&dir, &rel, &files)).unwrap_or_else(|p| PackageReport {
-            name: name.clone(),
-            cases: vec![CaseResult {
-                id: format!("{name}#harness"),
-                line: 0,
-                validated: false,
-                outcome: Outcome::Failed(CaseFailure {
-                    kind: FailureKind::Harness,
-                    cause: "harness panicked".into(),
-                    reason: format!("harness panicked: {p}"),
-                    expected: String::new(),
-                    got: String::new(),
-                    input: String::new(),
-                }),
-            }],
-            compile_errors: Vec::new(),
-            unimplemented_tags: Vec::new(),
-            notes: Vec::new(),
-        });
+        let pr =
+            catch(|| run_package(&dir, &rel, &files, options)).unwrap_or_else(|p| PackageReport {
+                name: name.clone(),
+                cases: vec![CaseResult {
+                    id: format!("{name}#harness"),
+                    line: 0,
+                    validated: false,
+                    outcome: Outcome::Failed(CaseFailure {
+                        kind: FailureKind::Harness,
+                        cause: "harness panicked".into(),
+                        reason: format!("harness panicked: {p}"),
+                        expected: String::new(),
+                        got: String::new(),
+                        input: String::new(),
+                    }),
+                }],
+                compile_errors: Vec::new(),
+                unimplemented_tags: Vec::new(),
+                notes: Vec::new(),
+            });
         report.packages.push(pr);
     }
     std::panic::set_hook(previous_hook);
@@ -177,7 +183,7 @@ fn harness_failure(cause: impl Into<String>, reason: impl Into<String>) -> CaseF
     }
 }
 
-fn run_package(dir: &Path, rel: &str, files: &PackageFiles) -> PackageReport {
+fn run_package(dir: &Path, rel: &str, files: &PackageFiles, options: &RunOptions) -> PackageReport {
     let mut report = PackageReport {
         name: rel.to_string(),
         ..PackageReport::default()
@@ -282,6 +288,7 @@ fn run_package(dir: &Path, rel: &str, files: &PackageFiles) -> PackageReport {
         counter: 0,
         cases: Vec::new(),
         others: HashMap::new(),
+        observed: Observed::default(),
     };
     for (name, reason) in &broken {
         harness.push_failed(
@@ -352,10 +359,12 @@ fn run_package(dir: &Path, rel: &str, files: &PackageFiles) -> PackageReport {
     if let Some(fixture) = &files.fixture {
         harness.func = "validate-false.json".into();
         let custom_ref = harness.custom;
+        let mut observed = Observed::default();
         let results = {
             let mut it = Interp::new(&ctx, &mut harness);
-            run_fixture(&mut it, fixture, &compiled, custom_ref, rel)
+            run_fixture(&mut it, fixture, &compiled, custom_ref, rel, &mut observed)
         };
+        harness.observed.merge(observed);
         for (id, failure) in results {
             match failure {
                 None => harness.cases.push(CaseRecord {
@@ -369,6 +378,21 @@ fn run_package(dir: &Path, rel: &str, files: &PackageFiles) -> PackageReport {
             }
         }
     }
+    let coverage_case = files.coverage.then(|| {
+        let table: &kdv_rules::emissions::EmissionTable = match &options.emission_table {
+            Some(f) => f,
+            None => &kdv_rules::emissions::check_emissions,
+        };
+        run_coverage(
+            dir,
+            rel,
+            &ctx.env,
+            &package_path,
+            &compiled,
+            &harness.observed,
+            table,
+        )
+    });
     report.cases = harness
         .cases
         .into_iter()
@@ -382,17 +406,114 @@ fn run_package(dir: &Path, rel: &str, files: &PackageFiles) -> PackageReport {
             },
         })
         .collect();
-    if files.coverage {
-        report.cases.push(CaseResult {
-            id: format!("{rel}#coverage"),
-            line: 0,
-            validated: false,
-            outcome: Outcome::Skipped(
-                "coverage test (declared rules observed by the package's tests, spec §10.7) is not implemented".into(),
-            ),
-        });
-    }
+    report.cases.extend(coverage_case);
     report
+}
+
+/// The coverage test of a package (spec §10.7): kdv's declared rules must equal those
+/// upstream's generated coverage test registers, and each must have been observed by the
+/// package's validations.
+fn run_coverage(
+    dir: &Path,
+    rel: &str,
+    env: &TypeEnv<'_>,
+    package_path: &str,
+    compiled: &Result<CompiledPackage, String>,
+    observed: &Observed,
+    table: &kdv_rules::emissions::EmissionTable,
+) -> CaseResult {
+    let result = |failure: Option<CaseFailure>| CaseResult {
+        id: format!("{rel}#coverage"),
+        line: 0,
+        validated: true,
+        outcome: failure.map_or(Outcome::Passed, Outcome::Failed),
+    };
+    let compiled = match compiled {
+        Ok(c) => c,
+        Err(e) => {
+            return result(Some(failure_with(FailureKind::Panic, e)));
+        }
+    };
+    let mut sources = vec![package_path.to_string()];
+    if let Some(pkg) = env.universe.packages.get(package_path) {
+        sources.extend(pkg.doc.lines.iter().filter_map(|l| {
+            l.text
+                .trim()
+                .strip_prefix("+k8s:validation-gen-input=")
+                .map(|v| v.trim().to_string())
+        }));
+    }
+    let roots: Vec<(Gvk, kdv_rules::TypeId)> = compiled
+        .rules
+        .roots()
+        .filter(|r| sources.contains(&r.package))
+        .map(|r| {
+            let gvk = Gvk {
+                group: r.package.clone(),
+                version: compiled.rules.type_rules(r.id).package_name.clone(),
+                kind: r.name.clone(),
+            };
+            (gvk, r.id)
+        })
+        .collect();
+    let declared = match crate::coverage::declared(&compiled.rules, &roots, table) {
+        Ok(d) => d,
+        Err(e) => return result(Some(failure_with(FailureKind::Mismatch, &e))),
+    };
+    let generated = dir.join("zz_generated.validations_coverage_test.go");
+    let upstream = match std::fs::read_to_string(&generated)
+        .map_err(|e| e.to_string())
+        .and_then(|t| crate::coverage::parse_generated(&t))
+    {
+        Ok(u) => u,
+        Err(e) => {
+            return result(Some(harness_failure(
+                "harness: cannot read the generated coverage test",
+                format!("{}: {e}", generated.display()),
+            )));
+        }
+    };
+    if declared != upstream {
+        return result(Some(CaseFailure {
+            kind: FailureKind::Mismatch,
+            cause: "coverage: declared rules differ from upstream's".into(),
+            reason: "kdv's declared rules differ from those upstream's generated coverage test registers".into(),
+            expected: crate::coverage::render_rules(&upstream),
+            got: crate::coverage::render_rules(&declared),
+            input: String::new(),
+        }));
+    }
+    let missing = crate::coverage::uncovered(&declared, observed);
+    if missing.is_empty() {
+        return result(None);
+    }
+    let message = crate::coverage::render_uncovered(&missing);
+    result(Some(CaseFailure {
+        kind: FailureKind::Mismatch,
+        cause: "coverage: uncovered declarative-validation rules".into(),
+        reason: message.trim_end().to_string(),
+        expected: "every declared rule observed".into(),
+        got: message,
+        input: String::new(),
+    }))
+}
+
+/// The GVK upstream's test scheme records a validation of `value` under (the package path,
+/// package name and name of its type, pointers removed), if the type is named.
+fn gvk_of(env: &TypeEnv<'_>, value: &Value) -> Option<Gvk> {
+    let ty = match value.clone().unwrap_iface() {
+        Value::Ptr(ty, _) | Value::Slice(ty, _) | Value::Map(ty, _) => ty,
+        _ => return None,
+    };
+    let TypeRef::Named(n) = env.unalias(&ty) else {
+        return None;
+    };
+    let version = env.universe.packages.get(&n.package)?.name.clone();
+    Some(Gvk {
+        group: n.package.clone(),
+        version,
+        kind: n.name.clone(),
+    })
 }
 
 fn failure_with(kind: FailureKind, reason: &str) -> CaseFailure {
@@ -575,6 +696,8 @@ struct PackageHarness<'c> {
     cases: Vec<CaseRecord>,
     /// Other packages compiled for direct `pkg.Validate_T` calls.
     others: HashMap<String, Result<CompiledPackage, String>>,
+    /// The rules the package's scheme validations reported (for the coverage test).
+    observed: Observed,
 }
 
 /// Whether the validated type was registered (affects failure classification).
@@ -925,6 +1048,9 @@ impl Harness for PackageHarness<'_> {
         let failure = match self.validate_tester(env, tester) {
             Err(f) => Some(*f),
             Ok((got, dispatch, input)) => {
+                if let Some(gvk) = gvk_of(env, &tester.value) {
+                    self.observed.record(&gvk, &got);
+                }
                 if dispatch == Dispatch::Registered
                     && let Some(r) = self.cases.get_mut(tester.case)
                 {
@@ -1144,6 +1270,7 @@ fn run_fixture(
     compiled: &Result<CompiledPackage, String>,
     custom: Option<&dyn kdv_eval::CustomValidators>,
     rel: &str,
+    observed: &mut Observed,
 ) -> Vec<(String, Option<CaseFailure>)> {
     let id_of = |t: &str| format!("{rel}/validate-false.json#{t}");
     let expected: BTreeMap<String, BTreeMap<String, Vec<String>>> =
@@ -1206,6 +1333,14 @@ fn run_fixture(
                     got: String::new(),
                     input: String::new(),
                 })?;
+            if let Some(pkg) = it.env().universe.packages.get(&reg.package) {
+                let gvk = Gvk {
+                    group: reg.package.clone(),
+                    version: pkg.name.clone(),
+                    kind: reg.name.clone(),
+                };
+                observed.record(&gvk, &errs);
+            }
             Ok(validate_false_by_path(&errs))
         })();
         got.insert(key, result);

@@ -55,3 +55,48 @@ fn validation_gen_suite() {
         .collect();
     assert!(panicked.is_empty(), "harness panicked in {panicked:?}");
 }
+
+/// The two upstream coverage tests pass with upstream's emission table and fail with a
+/// deliberately wrong one (validateFalse declared at element paths).
+#[test]
+fn coverage_cases_depend_on_the_emission_table() {
+    use kdv_rules::emissions::{Emission, check_emissions};
+    let Some(root) = std::env::var_os("KDV_UPSTREAM_CODEGEN") else {
+        println!("skipped: KDV_UPSTREAM_CODEGEN not set");
+        return;
+    };
+    fn wrong(c: &kdv_rules::Check) -> Vec<Emission> {
+        match c {
+            kdv_rules::Check::Fixed { pass: false, .. } => vec![Emission::at_element(
+                kdv_runtime::ErrorType::Invalid,
+                "validateFalse",
+            )],
+            other => check_emissions(other),
+        }
+    }
+    for package in ["elide_no_validations", "tags/opaque"] {
+        for (table, passes) in [
+            (None, true),
+            (Some(wrong as fn(&kdv_rules::Check) -> Vec<Emission>), false),
+        ] {
+            let options = RunOptions {
+                package_filter: Some(package.to_string()),
+                emission_table: table,
+            };
+            let report = run_validation_gen(root.as_ref(), &options);
+            let id = format!("{package}#coverage");
+            let case = report
+                .packages
+                .iter()
+                .flat_map(|p| &p.cases)
+                .find(|c| c.id == id)
+                .unwrap_or_else(|| panic!("no case {id}"));
+            assert_eq!(
+                matches!(case.outcome, Outcome::Passed),
+                passes,
+                "{id}: {:?}",
+                case.outcome
+            );
+        }
+    }
+}
