@@ -1320,7 +1320,7 @@ impl<'a, 'u> Interp<'a, 'u> {
         fail(line, format!("undefined: {n}"))
     }
 
-    /// A constant, type or generated function of a fixture (or shim) package.
+    /// A constant, type or generated function of a fixture (or well-known) package.
     fn package_member(&self, path: &str, name: &str, line: u32) -> R<Option<Value>> {
         let Some(pkg) = self.env().universe.packages.get(path) else {
             return Ok(None);

@@ -55,7 +55,6 @@ pub mod parser;
 pub mod randfill;
 pub mod report;
 pub mod runner;
-pub mod shims;
 pub mod syntax;
 pub mod tojson;
 pub mod types;

@@ -196,7 +196,8 @@ fn run_package(dir: &Path, rel: &str, files: &PackageFiles, options: &RunOptions
             outcome: Outcome::Failed(harness_failure(cause, reason)),
         });
     };
-    // Parse the test files first: their imports decide which shims the universe needs.
+    // Parse the test files first: their imports may name packages the package itself does
+    // not import.
     let mut parsed = Vec::new();
     for path in &files.tests {
         match std::fs::read_to_string(path) {
@@ -616,8 +617,9 @@ fn registration_note(dir: &Path, compiled: &CompiledPackage) -> Option<String> {
 }
 
 /// Loads the package in `dir` with everything kdv and the interpreter need: the packages it
-/// imports (kdv-go), the packages named by `+k8s:validation-gen-input` and the test files'
-/// imports (`extra`), and the shims. Returns the universe and the package's import path.
+/// imports (kdv-go, including its well-known apimachinery packages), the packages named by
+/// `+k8s:validation-gen-input` and the test files' imports (`extra`). Returns the universe
+/// and the package's import path.
 fn load_package_universe(dir: &Path, extra: &[String]) -> Result<(Universe, String), String> {
     let (mut universe, _) = kdv_go::load_universe(dir).map_err(|e| e.to_string())?;
     let package_path = package_path_of(&universe, dir)
@@ -632,15 +634,19 @@ fn load_package_universe(dir: &Path, extra: &[String]) -> Result<(Universe, Stri
         }));
     }
     load_test_imports(&mut universe, dir, &wanted);
-    crate::shims::add_shims(&mut universe, extra);
     Ok((universe, package_path))
 }
 
-/// Test files may import sibling fixture packages the package itself does not; load those
-/// (and their imports) too.
+/// Test files may import sibling fixture packages, or well-known apimachinery packages
+/// (`metav1`), that the package itself does not; load those (and their imports) too.
 fn load_test_imports(universe: &mut Universe, dir: &Path, imports: &[String]) {
     for import in imports {
         if universe.packages.contains_key(import) {
+            continue;
+        }
+        if let Some((package, _)) = kdv_go::well_known_package(import) {
+            universe.packages.insert(import.clone(), package);
+            kdv_go::add_well_known_packages(universe);
             continue;
         }
         let Some(pdir) = module_dir_of(dir, import) else {
@@ -1574,6 +1580,21 @@ mod tests {
                 .join(" ")
         );
         assert_eq!(cause_of("t.Fatalf at line 3: boom"), "t.Fatalf: boom");
+    }
+
+    #[test]
+    fn test_imports_of_well_known_packages_are_loaded() {
+        let dir = std::env::temp_dir().join(format!("kdv-test-imports-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("go.mod"), "module example.com/m\n").unwrap();
+        std::fs::write(dir.join("doc.go"), "package m\n\ntype T struct{}\n").unwrap();
+        let metav1 = "k8s.io/apimachinery/pkg/apis/meta/v1";
+        let (without, _) = load_package_universe(&dir, &[]).unwrap();
+        let (with, path) = load_package_universe(&dir, &[metav1.to_string()]).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(path, "example.com/m");
+        assert!(!without.packages.contains_key(metav1));
+        assert!(with.type_decl(metav1, "ObjectMeta").is_some());
     }
 
     #[test]

@@ -1,13 +1,11 @@
 //! The Go type model as the interpreter needs it: underlying types, struct fields, zero
 //! values and type names, over a `kdv-model` universe (the fixture package, the packages it
-//! imports, and the built-in shims for packages outside the module).
+//! imports, and kdv-go's built-in declarations of well-known packages outside the module).
 
 use kdv_model::{Builtin, Field, NamedRef, StructType, TypeRef, Universe};
 
 /// Import path of apimachinery's `field` package, whose types the interpreter emulates.
 pub const FIELD_PKG: &str = "k8s.io/apimachinery/pkg/util/validation/field";
-/// Import path of apimachinery's `meta/v1`, provided as a shim.
-pub const METAV1_PKG: &str = "k8s.io/apimachinery/pkg/apis/meta/v1";
 
 /// Bound on typedef chains and nested type walks.
 const MAX_TYPE_DEPTH: usize = 64;
