@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+pub mod custom_validations;
 mod discover;
 pub mod emissions;
 mod gotypes;
