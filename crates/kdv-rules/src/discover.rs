@@ -10,7 +10,7 @@ use kdv_tags::{TagValue, go_quote};
 use crate::gotypes::{Kind, Member, NamedIdx, NamedKind, Ty};
 use crate::ir::{
     Calls, Check, Equality, FieldAccess, FieldPathRule, FieldRules, RootInfo, RuleSet, TypeId,
-    TypeKind, TypeRules, Validation,
+    TypeKind, TypeRules, Validation, key_order,
 };
 use crate::lower::{Ctx, DeferScope, LowerError, Lowered, Lowerer};
 use crate::registry::Scope;
@@ -625,6 +625,7 @@ impl<'u> Discoverer<'u> {
                 validations: Calls::from_ordered(node.validations),
                 iterations,
                 opaque: node.opaque,
+                field_key_order: key_order(fields.iter().map(|f| &f.access)),
                 fields,
                 subresources: Vec::new(),
             });

@@ -107,6 +107,31 @@ impl IntKind {
 pub struct StructShape {
     /// The fields, in declaration order.
     pub fields: Vec<StructField>,
+    /// Indices into `fields` of the fields read from a key, ordered by key (ties by index):
+    /// a backend can walk these and a JSON object's sorted entries together in one merge
+    /// pass instead of looking every key up.
+    pub key_order: Vec<u32>,
+}
+
+impl StructShape {
+    /// A struct shape with its [`key_order`](StructShape::key_order) computed.
+    pub fn new(fields: Vec<StructField>) -> StructShape {
+        let key_order = key_order(fields.iter().map(|f| &f.access));
+        StructShape { fields, key_order }
+    }
+}
+
+/// Indices of the `Key` accesses among `accesses`, ordered by key, ties by index.
+pub fn key_order<'a>(accesses: impl Iterator<Item = &'a FieldAccess>) -> Vec<u32> {
+    let mut keyed: Vec<(&str, u32)> = accesses
+        .enumerate()
+        .filter_map(|(i, a)| match a {
+            FieldAccess::Key(k) => Some((k.as_str(), i as u32)),
+            _ => None,
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, i)| i).collect()
 }
 
 /// One field of a [`StructShape`].
@@ -678,6 +703,9 @@ pub struct TypeRules {
     /// Field blocks of a struct, in declaration order (fields without anything to run are
     /// left out).
     pub fields: Vec<FieldRules>,
+    /// Indices into `fields` of the blocks read from a key, ordered by key (see
+    /// [`StructShape::key_order`]).
+    pub field_key_order: Vec<u32>,
     /// Subresource paths a root accepts (`/` unless `+k8s:isSubresource`), §2.8.
     pub subresources: Vec<String>,
 }
@@ -795,5 +823,25 @@ impl RuleSet {
     /// A shape by id.
     pub fn shape(&self, id: ShapeId) -> &Shape {
         &self.shapes[id.0 as usize]
+    }
+}
+
+#[cfg(test)]
+mod key_order_tests {
+    use super::*;
+
+    #[test]
+    fn key_order_sorts_keyed_fields_and_skips_the_others() {
+        let accesses = [
+            FieldAccess::Key("b".into()),
+            FieldAccess::Inline {
+                keys: vec!["z".into()],
+            },
+            FieldAccess::Key("a".into()),
+            FieldAccess::Skip,
+            FieldAccess::Key("b".into()),
+            FieldAccess::Key("B".into()),
+        ];
+        assert_eq!(key_order(accesses.iter()), vec![5, 2, 0, 4]);
     }
 }

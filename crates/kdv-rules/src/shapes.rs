@@ -94,7 +94,7 @@ impl Shapes {
                 shape,
             });
         }
-        StructShape { fields }
+        StructShape::new(fields)
     }
 }
 
