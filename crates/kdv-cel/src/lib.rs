@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod checker;
 pub mod conformance;
 pub mod interp;
 pub mod parser;

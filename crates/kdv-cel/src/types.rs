@@ -81,3 +81,25 @@ impl fmt::Display for Type {
         }
     }
 }
+
+/// Name of the opaque type the checker uses for protobuf wrapper types.
+const WRAPPER: &str = "wrapper";
+
+impl Type {
+    /// A protobuf wrapper type (`google.protobuf.Int64Value`, ...) as the checker sees it: the
+    /// wrapped primitive that also accepts `null`. Represented as the opaque type
+    /// `wrapper(T)`, which is also how cel-go spells it in messages.
+    pub fn wrapper(inner: Type) -> Type {
+        Type::Opaque(Arc::from(WRAPPER), vec![inner])
+    }
+
+    /// The wrapped primitive when `self` is a [`Type::wrapper`].
+    pub fn as_wrapper(&self) -> Option<&Type> {
+        match self {
+            Type::Opaque(name, params) if &**name == WRAPPER && params.len() == 1 => {
+                params.first()
+            }
+            _ => None,
+        }
+    }
+}

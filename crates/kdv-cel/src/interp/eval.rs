@@ -15,10 +15,52 @@ const LIST_CREATE_COST: u64 = 10;
 /// cel-go `MapCreateBaseCost`.
 const MAP_CREATE_COST: u64 = 30;
 
+/// Comprehension variables: inline for the usual few, on the heap for deep nesting, so
+/// evaluation allocates nothing for them.
+const INLINE_SLOTS: usize = 8;
+
+// The inline variant is the point: it lives on the evaluator's stack.
+#[allow(clippy::large_enum_variant)]
+enum Slots<'a> {
+    Inline([EvalResult<'a>; INLINE_SLOTS]),
+    Heap(Vec<EvalResult<'a>>),
+}
+
+impl<'a> Slots<'a> {
+    fn new(n: usize) -> Slots<'a> {
+        if n <= INLINE_SLOTS {
+            Slots::Inline(std::array::from_fn(|_| Ok(Value::Null)))
+        } else {
+            Slots::Heap((0..n).map(|_| Ok(Value::Null)).collect())
+        }
+    }
+}
+
+impl<'a> std::ops::Index<usize> for Slots<'a> {
+    type Output = EvalResult<'a>;
+    #[inline]
+    fn index(&self, i: usize) -> &EvalResult<'a> {
+        match self {
+            Slots::Inline(a) => &a[i],
+            Slots::Heap(v) => &v[i],
+        }
+    }
+}
+
+impl std::ops::IndexMut<usize> for Slots<'_> {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut Self::Output {
+        match self {
+            Slots::Inline(a) => &mut a[i],
+            Slots::Heap(v) => &mut v[i],
+        }
+    }
+}
+
 struct Evaluator<'a, 'x> {
     prog: &'a Program,
     act: &'x dyn Activation<'a>,
-    slots: Vec<EvalResult<'a>>,
+    slots: Slots<'a>,
     cost: u64,
     limit: u64,
     /// > 0 while evaluating parts cel-go does not charge (attribute branches, attribute keys).
@@ -35,16 +77,13 @@ pub(super) fn run<'a>(
     let mut ev = Evaluator {
         prog,
         act,
-        slots: Vec::new(),
+        slots: Slots::new(prog.slots),
         cost: 0,
         limit: cfg.cost_limit.unwrap_or(u64::MAX),
         free: 0,
         interrupt: cfg.interrupt,
         iterations: 0,
     };
-    if prog.slots > 0 {
-        ev.slots.resize_with(prog.slots, || Ok(Value::Null));
-    }
     let v = ev.eval(&prog.root)?;
     Ok((v, ev.cost))
 }
@@ -563,10 +602,13 @@ impl<'a> Evaluator<'a, '_> {
     fn append_accu(&mut self, slot: u32, elems: &'a [Node], free_list: bool) -> EvalResult<'a> {
         // Charges as `@result + [elems]`: the accumulator read, the list literal, the call.
         self.charge(1)?;
-        let mut values = Vec::with_capacity(elems.len());
+        // One element (the macros' case) needs no temporary vector.
+        let mut single = None;
+        let mut values = Vec::new();
         let mut failed = None;
         for e in elems.iter() {
             match self.eval(e) {
+                Ok(v) if elems.len() == 1 => single = Some(v),
                 Ok(v) => values.push(v),
                 Err(e) => {
                     failed = Some(e);
@@ -584,11 +626,14 @@ impl<'a> Evaluator<'a, '_> {
         let acc = std::mem::replace(&mut self.slots[slot as usize], Ok(Value::Null))?;
         match acc {
             Value::List(List::Owned(mut arc)) => {
-                Arc::make_mut(&mut arc).extend(values);
+                let target = Arc::make_mut(&mut arc);
+                target.extend(single);
+                target.extend(values);
                 Ok(Value::List(List::Owned(arc)))
             }
             Value::List(l) => {
                 let mut v = l.to_vec();
+                v.extend(single);
                 v.extend(values);
                 Ok(Value::list(v))
             }

@@ -43,6 +43,11 @@ impl Macros {
     pub const MATH: Macros = Macros(1 << 10);
     /// `cel.bind(v, init, expr)` (bindings extension).
     pub const BIND: Macros = Macros(1 << 11);
+    /// `proto.getExt(msg, ext.name)`, `proto.hasExt(msg, ext.name)` (protos extension).
+    pub const PROTOS: Macros = Macros(1 << 12);
+    /// `cel.block([...], e)`, `cel.index(n)`, `cel.iterVar(d, u)`, `cel.accuVar(d, u)`: the
+    /// block test library of cel-go's conformance runner.
+    pub const BLOCK: Macros = Macros(1 << 13);
 
     /// cel-go's standard macros (`parser.AllMacros`).
     pub const STANDARD: Macros = Macros(
@@ -59,8 +64,9 @@ impl Macros {
     /// comprehensions (1.32+) and `sortBy` (lists extension v3, 1.34+).
     pub const KUBERNETES: Macros =
         Macros(Self::STANDARD.0 | Self::OPTIONAL.0 | Self::TWO_VAR.0 | Self::SORT_BY.0);
-    /// Every macro this parser knows (what cel-go's conformance runner enables).
-    pub const ALL_MACROS: Macros = Macros(Self::KUBERNETES.0 | Self::MATH.0 | Self::BIND.0);
+    /// Every macro this parser knows (cel-go's conformance runner enables all but `sortBy`).
+    pub const ALL_MACROS: Macros =
+        Macros(Self::KUBERNETES.0 | Self::MATH.0 | Self::BIND.0 | Self::PROTOS.0 | Self::BLOCK.0);
 
     /// Both sets.
     pub const fn union(self, other: Macros) -> Macros {
@@ -109,6 +115,12 @@ enum Kind {
     Greatest,
     Least,
     Bind,
+    GetExt,
+    HasExt,
+    Block,
+    BlockIndex,
+    IterVar,
+    AccuVar,
 }
 
 fn lookup(enabled: Macros, function: &str, argc: usize, receiver: bool) -> Option<Kind> {
@@ -131,6 +143,12 @@ fn lookup(enabled: Macros, function: &str, argc: usize, receiver: bool) -> Optio
         ("greatest", _, true) => (Kind::Greatest, Macros::MATH),
         ("least", _, true) => (Kind::Least, Macros::MATH),
         ("bind", 3, true) => (Kind::Bind, Macros::BIND),
+        ("getExt", 2, true) => (Kind::GetExt, Macros::PROTOS),
+        ("hasExt", 2, true) => (Kind::HasExt, Macros::PROTOS),
+        ("block", 2, true) => (Kind::Block, Macros::BLOCK),
+        ("index", 1, true) => (Kind::BlockIndex, Macros::BLOCK),
+        ("iterVar", 2, true) => (Kind::IterVar, Macros::BLOCK),
+        ("accuVar", 2, true) => (Kind::AccuVar, Macros::BLOCK),
         _ => return None,
     };
     enabled.contains(set).then_some(kind)
@@ -152,7 +170,8 @@ pub(crate) fn expand(
     // Namespaced macros decline unless the receiver is exactly their namespace identifier.
     let namespace = match kind {
         Kind::Greatest | Kind::Least => Some("math"),
-        Kind::Bind => Some("cel"),
+        Kind::Bind | Kind::Block | Kind::BlockIndex | Kind::IterVar | Kind::AccuVar => Some("cel"),
+        Kind::GetExt | Kind::HasExt => Some("proto"),
         _ => None,
     };
     if let Some(ns) = namespace
@@ -175,6 +194,9 @@ pub(crate) fn expand(
         Kind::SortBy => h.sort_by(target, args),
         Kind::Greatest | Kind::Least => h.math(kind, target, args),
         Kind::Bind => h.bind(args),
+        Kind::GetExt | Kind::HasExt => h.proto_ext(kind, args),
+        Kind::Block => h.block(args),
+        Kind::BlockIndex | Kind::IterVar | Kind::AccuVar => h.block_var(kind, args),
     };
     match result {
         Ok(e) => Expansion::Expanded(e),
@@ -729,6 +751,85 @@ impl Helper<'_, '_> {
         let cond = self.lit(Literal::Bool(false));
         let step = self.ident(&v);
         Ok(self.comprehension_with_accu(range, UNUSED_ITER_VAR, None, &v, init, cond, step, body))
+    }
+}
+
+impl Helper<'_, '_> {
+    fn proto_ext(&mut self, kind: Kind, args: Vec<Expr>) -> MResult {
+        let mut it = args.into_iter();
+        let msg = it.next().unwrap_or_else(missing);
+        let ext = it.next().unwrap_or_else(missing);
+        let name = match &ext.kind {
+            ExprKind::Select { .. } => dotted_name(&ext),
+            _ => None,
+        };
+        let Some(field) = name else {
+            return Err((ext.span, "invalid extension field".to_string()));
+        };
+        Ok(self.node(ExprKind::Select {
+            operand: Box::new(msg),
+            field,
+            test_only: matches!(kind, Kind::HasExt),
+        }))
+    }
+
+    fn block(&mut self, args: Vec<Expr>) -> MResult {
+        if !matches!(args.first().map(|a| &a.kind), Some(ExprKind::List { .. })) {
+            let span = args.first().map_or(self.span, |a| a.span);
+            return Err((
+                span,
+                "cel.block requires the first arg to be a list literal".to_string(),
+            ));
+        }
+        Ok(self.call("cel.@block", args))
+    }
+
+    fn block_var(&mut self, kind: Kind, args: Vec<Expr>) -> MResult {
+        let non_negative = |e: &Expr| match &e.kind {
+            ExprKind::Literal(Literal::Int(v)) if *v >= 0 => Some(*v),
+            _ => None,
+        };
+        if let Kind::BlockIndex = kind {
+            let arg = args.first().cloned().unwrap_or_else(missing);
+            let Some(i) = non_negative(&arg) else {
+                return Err((
+                    arg.span,
+                    "cel.index requires a single non-negative int constant arg".to_string(),
+                ));
+            };
+            return Ok(self.ident(&format!("@index{i}")));
+        }
+        let (function, prefix) = if let Kind::IterVar = kind {
+            ("cel.iterVar", "@it")
+        } else {
+            ("cel.accuVar", "@ac")
+        };
+        let mut values = [0i64; 2];
+        for (slot, arg) in values.iter_mut().zip(&args) {
+            match non_negative(arg) {
+                Some(v) => *slot = v,
+                None => {
+                    return Err((
+                        arg.span,
+                        format!("{function} requires two non-negative int constant args"),
+                    ));
+                }
+            }
+        }
+        Ok(self.ident(&format!("{prefix}:{}:{}", values[0], values[1])))
+    }
+}
+
+/// `a.b.c` as a dotted name when the expression is an identifier or plain select chain.
+fn dotted_name(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Ident(n) => Some(n.clone()),
+        ExprKind::Select {
+            operand,
+            field,
+            test_only: false,
+        } => dotted_name(operand).map(|p| format!("{p}.{field}")),
+        _ => None,
     }
 }
 

@@ -21,6 +21,8 @@ mod lexer;
 mod macros;
 mod unescape;
 
+pub(crate) use deep::with_stack;
+pub(crate) use grammar::drop_iteratively as drop_tree;
 pub use issues::{Issue, Issues};
 pub use macros::{ACCUMULATOR, Macros};
 

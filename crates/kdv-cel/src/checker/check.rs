@@ -1,0 +1,860 @@
+//! The type-checking walk (cel-go `checker.Check`): assigns a type to every node, resolves
+//! identifiers and functions (rewriting them to their fully qualified names as cel-go does),
+//! and records the overloads each call may dispatch to.
+
+use std::sync::Arc;
+
+use super::Reference;
+use super::env::{Env, FunctionDecl, VariableDecl};
+use super::stdlib::is_cross_type_comparison;
+use super::unify::{
+    Kind, Mapping, assignable, assignable_list, exact, format_type, has_params, instantiate,
+    is_dyn, is_dyn_or_error, kind, most_general, substitute,
+};
+use crate::ast::{Expr, ExprId, ExprKind, Literal, Span};
+use crate::parser::Issue;
+use crate::types::Type;
+
+pub(crate) struct Checker<'e> {
+    env: &'e Env,
+    mapping: Mapping,
+    pub(crate) types: Vec<Option<Type>>,
+    pub(crate) refs: Vec<Option<Reference>>,
+    /// Comprehension variables, innermost last; `None` separates scopes.
+    locals: Vec<Option<(String, Type)>>,
+    pub(crate) issues: Vec<Issue>,
+    fresh: u32,
+}
+
+/// A resolved identifier.
+struct Resolved {
+    name: String,
+    ty: Type,
+    value: Option<Literal>,
+}
+
+impl<'e> Checker<'e> {
+    pub(crate) fn new(env: &'e Env, next_id: ExprId) -> Checker<'e> {
+        Checker {
+            env,
+            mapping: Mapping::default(),
+            types: vec![None; next_id as usize + 1],
+            refs: vec![None; next_id as usize + 1],
+            locals: Vec::new(),
+            issues: Vec::new(),
+            fresh: 0,
+        }
+    }
+
+    /// Replaces remaining type parameters by their bindings or `dyn`.
+    pub(crate) fn finish_types(&mut self) {
+        let mapping = std::mem::take(&mut self.mapping);
+        for t in self.types.iter_mut().flatten() {
+            if has_params(t) {
+                *t = substitute(&mapping, t, true);
+            }
+        }
+    }
+
+    // ---- bookkeeping --------------------------------------------------------------------
+
+    fn error(&mut self, id: ExprId, span: Span, message: String) {
+        self.issues.push(Issue {
+            message,
+            span: Some(span),
+            expr_id: id,
+        });
+    }
+
+    fn set_type(&mut self, id: ExprId, t: Type) {
+        let i = id as usize;
+        if i >= self.types.len() {
+            self.types.resize(i + 1, None);
+            self.refs.resize(i + 1, None);
+        }
+        self.types[i] = Some(t);
+    }
+
+    fn type_of(&self, id: ExprId) -> Type {
+        self.types
+            .get(id as usize)
+            .and_then(|t| t.clone())
+            .unwrap_or(Type::Error)
+    }
+
+    fn set_ref(&mut self, id: ExprId, r: Reference) {
+        let i = id as usize;
+        if i >= self.refs.len() {
+            self.types.resize(i + 1, None);
+            self.refs.resize(i + 1, None);
+        }
+        self.refs[i] = Some(r);
+    }
+
+    fn is_assignable(&mut self, t1: &Type, t2: &Type) -> bool {
+        let mut m = self.mapping.clone();
+        if assignable(&mut m, t1, t2) {
+            self.mapping = m;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn new_type_var(&mut self) -> Type {
+        let t = Type::Param(Arc::from(format!("_var{}", self.fresh)));
+        self.fresh += 1;
+        t
+    }
+
+    fn subst(&self, t: &Type) -> Type {
+        if has_params(t) {
+            substitute(&self.mapping, t, false)
+        } else {
+            t.clone()
+        }
+    }
+
+    // ---- name resolution ----------------------------------------------------------------
+
+    fn local(&self, name: &str) -> Option<&Type> {
+        let name = name.strip_prefix('.').unwrap_or(name);
+        self.locals
+            .iter()
+            .rev()
+            .flatten()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t)
+    }
+
+    /// A global identifier by its fully qualified name: declared variables and constants,
+    /// type names, enum values.
+    fn global(&self, name: &str) -> Option<Resolved> {
+        if let Some(VariableDecl { ty, value, .. }) = self.env.find_variable(name) {
+            return Some(Resolved {
+                name: name.to_string(),
+                ty: ty.clone(),
+                value: value.clone(),
+            });
+        }
+        let provider = self.env.provider.as_ref()?;
+        if let Some(t) = provider.find_type(name) {
+            return Some(Resolved {
+                name: name.to_string(),
+                ty: Type::Type(Box::new(t)),
+                value: None,
+            });
+        }
+        provider.enum_value(name).map(|v| Resolved {
+            name: name.to_string(),
+            ty: Type::Int,
+            value: Some(Literal::Int(v)),
+        })
+    }
+
+    /// cel-go `resolveSimpleIdent`; the bool is "a local of that name exists" (the
+    /// reference then keeps a leading dot).
+    fn resolve_simple(&self, name: &str) -> Option<(Resolved, bool)> {
+        let local = self.local(name).cloned();
+        if let Some(ty) = &local
+            && !name.starts_with('.')
+        {
+            return Some((
+                Resolved {
+                    name: name.to_string(),
+                    ty: ty.clone(),
+                    value: None,
+                },
+                false,
+            ));
+        }
+        for candidate in self.env.candidate_names(name) {
+            if let Some(r) = self.global(&candidate) {
+                return Some((r, local.is_some()));
+            }
+        }
+        None
+    }
+
+    fn resolve_qualified(&self, qualifiers: &[&str]) -> Option<(Resolved, bool)> {
+        if qualifiers.len() == 1 {
+            return self.resolve_simple(qualifiers[0]);
+        }
+        let local = self.local(qualifiers[0]).is_some();
+        if local && !qualifiers[0].starts_with('.') {
+            return None;
+        }
+        let name = qualifiers.join(".");
+        for candidate in self.env.candidate_names(&name) {
+            if let Some(r) = self.global(&candidate) {
+                return Some((r, local));
+            }
+        }
+        None
+    }
+
+    fn lookup_function(&self, name: &str) -> Option<String> {
+        let trimmed = name.strip_prefix('.').unwrap_or(name);
+        if self.env.container.is_empty() || name.starts_with('.') {
+            return self.env.has_function(trimmed).then(|| trimmed.to_string());
+        }
+        self.env
+            .candidate_names(name)
+            .into_iter()
+            .find(|c| self.env.has_function(c))
+    }
+
+    // ---- the walk -----------------------------------------------------------------------
+
+    pub(crate) fn check(&mut self, e: &mut Expr) {
+        match &e.kind {
+            ExprKind::Literal(l) => {
+                let t = match l {
+                    Literal::Null => Type::Null,
+                    Literal::Bool(_) => Type::Bool,
+                    Literal::Int(_) => Type::Int,
+                    Literal::Uint(_) => Type::Uint,
+                    Literal::Double(_) => Type::Double,
+                    Literal::String(_) => Type::String,
+                    Literal::Bytes(_) => Type::Bytes,
+                };
+                self.set_type(e.id, t);
+            }
+            ExprKind::Ident(_) => self.check_ident(e),
+            ExprKind::Select { .. } => self.check_select(e),
+            ExprKind::Call { .. } => self.check_call(e),
+            ExprKind::List { .. } => self.check_list(e),
+            ExprKind::Map { .. } => self.check_map(e),
+            ExprKind::Struct { .. } => self.check_struct(e),
+            ExprKind::Comprehension(_) => self.check_comprehension(e),
+        }
+    }
+
+    fn check_ident(&mut self, e: &mut Expr) {
+        let ExprKind::Ident(name) = &mut e.kind else {
+            return;
+        };
+        match self.resolve_simple(name) {
+            Some((r, disambiguate)) => {
+                let full = if disambiguate {
+                    format!(".{}", r.name)
+                } else {
+                    r.name
+                };
+                self.set_type(e.id, r.ty);
+                self.set_ref(
+                    e.id,
+                    Reference {
+                        name: Some(full.clone()),
+                        overload_ids: Vec::new(),
+                        value: r.value,
+                    },
+                );
+                *name = full;
+            }
+            None => {
+                let msg = format!(
+                    "undeclared reference to '{}' (in container '{}')",
+                    name, self.env.container
+                );
+                self.set_type(e.id, Type::Error);
+                self.error(e.id, e.span, msg);
+            }
+        }
+    }
+
+    fn check_select(&mut self, e: &mut Expr) {
+        if let Some(qualifiers) = qualifiers(e)
+            && let Some((r, disambiguate)) = self.resolve_qualified(&qualifiers)
+        {
+            let full = if disambiguate {
+                format!(".{}", r.name)
+            } else {
+                r.name
+            };
+            self.set_type(e.id, r.ty);
+            self.set_ref(
+                e.id,
+                Reference {
+                    name: Some(full.clone()),
+                    overload_ids: Vec::new(),
+                    value: r.value,
+                },
+            );
+            let old = std::mem::replace(&mut e.kind, ExprKind::Ident(full));
+            crate::parser::drop_tree(Expr {
+                id: e.id,
+                kind: old,
+                span: e.span,
+            });
+            return;
+        }
+        let (id, span) = (e.id, e.span);
+        let ExprKind::Select {
+            operand,
+            field,
+            test_only,
+        } = &mut e.kind
+        else {
+            return;
+        };
+        let field = field.clone();
+        let test_only = *test_only;
+        let result = self.select_field(id, span, operand, &field, false);
+        let result = if test_only { Type::Bool } else { result };
+        let t = self.subst(&result);
+        self.set_type(id, t);
+    }
+
+    /// The type of `operand.field` (cel-go `checkSelectField`).
+    fn select_field(
+        &mut self,
+        id: ExprId,
+        span: Span,
+        operand: &mut Expr,
+        field: &str,
+        optional: bool,
+    ) -> Type {
+        self.check(operand);
+        let operand_type = self.subst(&self.type_of(operand.id));
+        let (target, was_optional) = match operand_type {
+            Type::Optional(inner) => (*inner, true),
+            t => (t, false),
+        };
+        let result = match kind(&target) {
+            Kind::Map => match &target {
+                Type::Map(_, v) => (**v).clone(),
+                _ => Type::Dyn,
+            },
+            Kind::Struct => match &target {
+                Type::Object(name) => self
+                    .field_type(id, span, name, field)
+                    .unwrap_or(Type::Error),
+                _ => Type::Error,
+            },
+            Kind::Param => {
+                self.is_assignable(&Type::Dyn, &target);
+                Type::Dyn
+            }
+            _ => {
+                if !is_dyn_or_error(&target) {
+                    let msg = format!(
+                        "type '{}' does not support field selection",
+                        format_type(&target)
+                    );
+                    self.error(id, span, msg);
+                }
+                Type::Dyn
+            }
+        };
+        if was_optional || optional {
+            Type::Optional(Box::new(result))
+        } else {
+            result
+        }
+    }
+
+    fn field_type(&mut self, id: ExprId, span: Span, type_name: &str, field: &str) -> Option<Type> {
+        let provider = self.env.provider.clone();
+        let known = provider
+            .as_ref()
+            .is_some_and(|p| p.find_type(type_name).is_some());
+        if !known {
+            self.error(
+                id,
+                span,
+                format!("unexpected failed resolution of '{type_name}'"),
+            );
+            return None;
+        }
+        match provider.and_then(|p| p.field_type(type_name, field)) {
+            Some(t) => Some(t),
+            None => {
+                self.error(id, span, format!("undefined field '{field}'"));
+                None
+            }
+        }
+    }
+
+    fn check_opt_select(&mut self, e: &mut Expr) {
+        let (id, span) = (e.id, e.span);
+        let ExprKind::Call { target, args, .. } = &mut e.kind else {
+            return;
+        };
+        if args.len() != 2 || target.is_some() {
+            let member = if target.is_some() {
+                " member call with"
+            } else {
+                ""
+            };
+            let msg = format!(
+                "unsupported optional field selection: incorrect signature.{member} argument count: {}",
+                args.len()
+            );
+            self.error(id, span, msg);
+            return;
+        }
+        let field = match &args[1].kind {
+            ExprKind::Literal(Literal::String(s)) => s.to_string(),
+            _ => {
+                let (fid, fspan) = (args[1].id, args[1].span);
+                self.error(
+                    fid,
+                    fspan,
+                    "unsupported optional field selection: field is not a string literal"
+                        .to_string(),
+                );
+                return;
+            }
+        };
+        let result = self.select_field(id, span, &mut args[0], &field, true);
+        let t = self.subst(&result);
+        self.set_type(id, t);
+        self.set_ref(
+            id,
+            Reference {
+                name: None,
+                overload_ids: vec!["select_optional_field".to_string()],
+                value: None,
+            },
+        );
+    }
+
+    fn check_call(&mut self, e: &mut Expr) {
+        let is_opt_select =
+            matches!(&e.kind, ExprKind::Call { function, .. } if function == "_?._");
+        if is_opt_select {
+            self.check_opt_select(e);
+            return;
+        }
+        let (id, span) = (e.id, e.span);
+        let ExprKind::Call {
+            target,
+            function,
+            args,
+        } = &mut e.kind
+        else {
+            return;
+        };
+        for a in args.iter_mut() {
+            self.check(a);
+        }
+        match target {
+            None => match self.lookup_function(function) {
+                Some(name) => {
+                    *function = name;
+                    self.resolve_or_error(id, span, function, None, args);
+                }
+                None => {
+                    let msg = format!(
+                        "undeclared reference to '{}' (in container '{}')",
+                        function, self.env.container
+                    );
+                    self.error(id, span, msg);
+                    self.set_type(id, Type::Error);
+                }
+            },
+            Some(t) => {
+                // `a.b.f(x)`: either the namespaced function `a.b.f` or member `f` of `a.b`.
+                if let Some(prefix) = qualified_name(t) {
+                    let maybe = format!("{prefix}.{function}");
+                    if let Some(name) = self.lookup_function(&maybe) {
+                        if let Some(old) = target.take() {
+                            crate::parser::drop_tree(*old);
+                        }
+                        *function = name;
+                        self.resolve_or_error(id, span, function, None, args);
+                        return;
+                    }
+                }
+                self.check(t);
+                let target_type = self.type_of(t.id);
+                if self.env.has_function(function) {
+                    self.resolve_or_error(id, span, function, Some(target_type), args);
+                } else {
+                    self.set_type(id, Type::Error);
+                    let msg = format!(
+                        "undeclared reference to '{}' (in container '{}')",
+                        function, self.env.container
+                    );
+                    self.error(id, span, msg);
+                }
+            }
+        }
+    }
+
+    fn resolve_or_error(
+        &mut self,
+        id: ExprId,
+        span: Span,
+        function: &str,
+        target: Option<Type>,
+        args: &[Expr],
+    ) {
+        let member = target.is_some();
+        let mut arg_types: Vec<Type> = Vec::with_capacity(args.len() + 1);
+        if let Some(t) = target {
+            arg_types.push(t);
+        }
+        arg_types.extend(args.iter().map(|a| self.type_of(a.id)));
+        let env = self.env;
+        let mut decls: Vec<&FunctionDecl> = Vec::with_capacity(2);
+        env.for_each_function(function, |d| decls.push(d));
+
+        let mut result: Option<Type> = None;
+        let mut ids: Vec<String> = Vec::new();
+        for decl in decls {
+            for o in &decl.overloads {
+                if !env.options.cross_type_numeric_comparisons && is_cross_type_comparison(&o.id) {
+                    continue;
+                }
+                if o.member != member {
+                    continue;
+                }
+                if function == "_&&_" || function == "_||_" {
+                    let mut ok = true;
+                    for (i, t) in arg_types.iter().enumerate() {
+                        if !self.is_assignable(t, &Type::Bool) {
+                            let a = &args[i];
+                            let msg =
+                                format!("expected type 'bool' but found '{}'", format_type(t));
+                            self.error(a.id, a.span, msg);
+                            ok = false;
+                        }
+                    }
+                    if ok {
+                        self.set_type(id, Type::Bool);
+                        self.set_ref(
+                            id,
+                            Reference {
+                                name: None,
+                                overload_ids: vec![o.id.to_string()],
+                                value: None,
+                            },
+                        );
+                    } else {
+                        self.set_type(id, Type::Error);
+                    }
+                    return;
+                }
+                let (params, ret) = if o.type_params.is_empty() {
+                    (None, None)
+                } else {
+                    let fresh: Vec<Type> =
+                        o.type_params.iter().map(|_| self.new_type_var()).collect();
+                    let params: Vec<Type> = o
+                        .params
+                        .iter()
+                        .map(|p| instantiate(p, &o.type_params, &fresh))
+                        .collect();
+                    (
+                        Some(params),
+                        Some(instantiate(&o.result, &o.type_params, &fresh)),
+                    )
+                };
+                let params_ref = params.as_deref().unwrap_or(&o.params);
+                let mut m = self.mapping.clone();
+                if !assignable_list(&mut m, &arg_types, params_ref) {
+                    continue;
+                }
+                self.mapping = m;
+                ids.push(o.id.to_string());
+                let r = self.subst(ret.as_ref().unwrap_or(&o.result));
+                match &result {
+                    None => result = Some(r),
+                    Some(prev) if !is_dyn(prev) && !exact(&r, prev) => result = Some(Type::Dyn),
+                    Some(_) => {}
+                }
+            }
+        }
+        match result {
+            Some(t) => {
+                self.set_type(id, t);
+                self.set_ref(
+                    id,
+                    Reference {
+                        name: None,
+                        overload_ids: ids,
+                        value: None,
+                    },
+                );
+            }
+            None => {
+                let shown: Vec<String> = arg_types
+                    .iter()
+                    .map(|t| format_type(&substitute(&self.mapping, t, true)))
+                    .collect();
+                let signature = if member {
+                    format!("{}.({})", shown[0], shown[1..].join(", "))
+                } else {
+                    format!("({})", shown.join(", "))
+                };
+                let msg =
+                    format!("found no matching overload for '{function}' applied to '{signature}'");
+                self.error(id, span, msg);
+                self.set_type(id, Type::Error);
+            }
+        }
+    }
+
+    fn check_list(&mut self, e: &mut Expr) {
+        let id = e.id;
+        let ExprKind::List {
+            elements,
+            optional_indices,
+        } = &mut e.kind
+        else {
+            return;
+        };
+        let mut elem_type: Option<Type> = None;
+        for (i, el) in elements.iter_mut().enumerate() {
+            self.check(el);
+            let mut t = self.type_of(el.id);
+            if optional_indices.contains(&(i as u32)) {
+                t = self.unwrap_optional_entry(el, t);
+            }
+            elem_type = Some(self.join_types(elem_type, t));
+        }
+        let elem = match elem_type {
+            Some(t) => t,
+            None => self.new_type_var(),
+        };
+        self.set_type(id, Type::List(Box::new(elem)));
+    }
+
+    /// The wrapped type of an optional element or entry value (`[?x]`, `{?k: v}`).
+    fn unwrap_optional_entry(&mut self, value: &Expr, t: Type) -> Type {
+        match t {
+            Type::Optional(inner) => *inner,
+            t => {
+                if !is_dyn(&t) {
+                    let msg = format!(
+                        "expected type '{}' but found '{}'",
+                        format_type(&Type::Optional(Box::new(t.clone()))),
+                        format_type(&t)
+                    );
+                    self.error(value.id, value.span, msg);
+                }
+                t
+            }
+        }
+    }
+
+    /// cel-go `joinTypes` with dynamic aggregate element types: mixed types give `dyn`.
+    fn join_types(&mut self, previous: Option<Type>, current: Type) -> Type {
+        match previous {
+            None => current,
+            Some(prev) => {
+                if self.is_assignable(&prev, &current) {
+                    most_general(&prev, &current).clone()
+                } else {
+                    Type::Dyn
+                }
+            }
+        }
+    }
+
+    fn check_map(&mut self, e: &mut Expr) {
+        let id = e.id;
+        let ExprKind::Map { entries } = &mut e.kind else {
+            return;
+        };
+        let mut key_type: Option<Type> = None;
+        let mut value_type: Option<Type> = None;
+        for en in entries.iter_mut() {
+            self.check(&mut en.key);
+            let kt = self.type_of(en.key.id);
+            key_type = Some(self.join_types(key_type, kt));
+            self.check(&mut en.value);
+            let mut vt = self.type_of(en.value.id);
+            if en.optional {
+                vt = self.unwrap_optional_entry(&en.value, vt);
+            }
+            value_type = Some(self.join_types(value_type, vt));
+        }
+        let (k, v) = match (key_type, value_type) {
+            (Some(k), Some(v)) => (k, v),
+            _ => (self.new_type_var(), self.new_type_var()),
+        };
+        self.set_type(id, Type::Map(Box::new(k), Box::new(v)));
+    }
+
+    fn check_struct(&mut self, e: &mut Expr) {
+        let (id, span) = (e.id, e.span);
+        let ExprKind::Struct { type_name, fields } = &mut e.kind else {
+            return;
+        };
+        let provider = self.env.provider.clone();
+        let found = self
+            .env
+            .candidate_names(type_name)
+            .into_iter()
+            .find_map(|c| {
+                provider
+                    .as_ref()
+                    .and_then(|p| p.find_type(&c))
+                    .map(|t| (c, t))
+            });
+        let Some((resolved, ty)) = found else {
+            let msg = format!(
+                "undeclared reference to '{}' (in container '{}')",
+                type_name, self.env.container
+            );
+            self.error(id, span, msg);
+            self.set_type(id, Type::Error);
+            return;
+        };
+        *type_name = resolved.clone();
+        self.set_ref(
+            id,
+            Reference {
+                name: Some(resolved.clone()),
+                overload_ids: Vec::new(),
+                value: None,
+            },
+        );
+        let message_name = resolved;
+        let result = if kind(&ty) == Kind::Struct || well_known_kind(&ty) {
+            ty
+        } else {
+            let msg = format!("'{}' is not a message type", format_type(&ty));
+            self.error(id, span, msg);
+            Type::Error
+        };
+        self.set_type(id, result);
+        for f in fields.iter_mut() {
+            self.check(&mut f.value);
+            let field_type = self
+                .field_type(f.id, f.value.span, &message_name, &f.field)
+                .unwrap_or(Type::Error);
+            let mut vt = self.type_of(f.value.id);
+            if f.optional {
+                vt = self.unwrap_optional_entry(&f.value, vt);
+            }
+            if !self.is_assignable(&field_type, &vt) {
+                let msg = format!(
+                    "expected type of field '{}' is '{}' but provided type is '{}'",
+                    f.field,
+                    format_type(&field_type),
+                    format_type(&vt)
+                );
+                self.error(f.id, f.value.span, msg);
+            }
+        }
+    }
+
+    fn check_comprehension(&mut self, e: &mut Expr) {
+        let id = e.id;
+        let ExprKind::Comprehension(c) = &mut e.kind else {
+            return;
+        };
+        self.check(&mut c.iter_range);
+        self.check(&mut c.accu_init);
+        let range_type = self.subst(&self.type_of(c.iter_range.id));
+        let accu_type = self.type_of(c.accu_init.id);
+        self.locals.push(None);
+        self.locals
+            .push(Some((c.accu_var.clone(), accu_type.clone())));
+        let two = c.iter_var2.is_some();
+        let (var, var2) = match &range_type {
+            Type::List(elem) => {
+                if two {
+                    (Type::Int, Type::clone(elem))
+                } else {
+                    (Type::clone(elem), Type::Dyn)
+                }
+            }
+            Type::Map(k, v) => (Type::clone(k), Type::clone(v)),
+            t if matches!(kind(t), Kind::Dyn | Kind::Any | Kind::Error | Kind::Param) => {
+                let t = t.clone();
+                self.is_assignable(&Type::Dyn, &t);
+                (Type::Dyn, Type::Dyn)
+            }
+            t => {
+                let msg = format!(
+                    "expression of type '{}' cannot be range of a comprehension (must be list, map, or dynamic)",
+                    format_type(t)
+                );
+                let (rid, rspan) = (c.iter_range.id, c.iter_range.span);
+                self.error(rid, rspan, msg);
+                (Type::Error, Type::Error)
+            }
+        };
+        self.locals.push(None);
+        self.locals.push(Some((c.iter_var.clone(), var)));
+        if let Some(v2) = &c.iter_var2 {
+            self.locals.push(Some((v2.clone(), var2)));
+        }
+        self.check(&mut c.loop_condition);
+        self.assert_type(&c.loop_condition, &Type::Bool);
+        self.check(&mut c.loop_step);
+        self.assert_type(&c.loop_step, &accu_type);
+        self.pop_scope();
+        self.check(&mut c.result);
+        self.pop_scope();
+        let t = self.subst(&self.type_of(c.result.id));
+        self.set_type(id, t);
+    }
+
+    fn pop_scope(&mut self) {
+        while let Some(Some(_)) = self.locals.pop() {}
+    }
+
+    fn assert_type(&mut self, e: &Expr, t: &Type) {
+        let actual = self.type_of(e.id);
+        if !self.is_assignable(t, &actual) {
+            let msg = format!(
+                "expected type '{}' but found '{}'",
+                format_type(t),
+                format_type(&actual)
+            );
+            self.error(e.id, e.span, msg);
+        }
+    }
+}
+
+/// The name parts of a select chain ending in an identifier (`a.b.c` → `[a, b, c]`); none
+/// for presence tests.
+fn qualifiers(e: &Expr) -> Option<Vec<&str>> {
+    let mut parts = Vec::new();
+    let mut cur = e;
+    loop {
+        match &cur.kind {
+            ExprKind::Select {
+                operand,
+                field,
+                test_only: false,
+            } => {
+                parts.push(field.as_str());
+                cur = operand;
+            }
+            ExprKind::Ident(n) => {
+                parts.push(n.as_str());
+                parts.reverse();
+                return Some(parts);
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// `a.b.c` as a dotted name, if the expression is an identifier or a select chain.
+fn qualified_name(e: &Expr) -> Option<String> {
+    qualifiers(e).map(|q| q.join("."))
+}
+
+/// Whether a type is acceptable as the result of a literal instantiating a well-known
+/// protobuf type (`google.protobuf.Int64Value{value: 1}`).
+pub(crate) fn well_known_kind(t: &Type) -> bool {
+    match kind(t) {
+        Kind::Any | Kind::Timestamp | Kind::Duration | Kind::Dyn | Kind::Null => true,
+        Kind::Bool | Kind::Bytes | Kind::Double | Kind::Int | Kind::String | Kind::Uint => {
+            t.as_wrapper().is_some()
+        }
+        Kind::List => matches!(t, Type::List(e) if matches!(**e, Type::Dyn)),
+        Kind::Map => {
+            matches!(t, Type::Map(k, v) if matches!(**k, Type::String) && matches!(**v, Type::Dyn))
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,193 @@
+//! The CEL type checker: declarations ([`Env`]), the standard library and extension
+//! declarations, type inference with type parameters, overload resolution, and the AST
+//! validators Kubernetes enables. Errors use cel-go's wording and rendering.
+//!
+//! ```
+//! use kdv_cel::checker::{Env, compile};
+//! use kdv_cel::types::Type;
+//!
+//! let mut env = Env::kubernetes();
+//! env.add_variable("x", Type::Int);
+//! let checked = compile("x + 1 > 2", &env).unwrap();
+//! assert_eq!(checked.result_type, Type::Bool);
+//! let err = compile("x + 'a'", &env).unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "ERROR: <input>:1:3: found no matching overload for '_+_' applied to '(int, string)'\n | x + 'a'\n | ..^"
+//! );
+//! ```
+//!
+//! Like cel-go, the checker rewrites the tree: identifiers and select chains that name
+//! declarations become identifiers with the fully qualified name (`a.b.c` declared as a
+//! variable is one `Ident("a.b.c")` node keeping the select's id), and namespaced function
+//! calls (`sets.contains(x, y)`, parsed as a member call on `sets`) become global calls.
+
+mod check;
+mod env;
+pub mod ext;
+mod stdlib;
+mod unify;
+mod validate;
+
+#[cfg(test)]
+mod tests;
+
+pub use env::{
+    CheckOptions, Env, FunctionDecl, Library, LiteralValidator, OverloadDecl, TypeProvider,
+    VariableDecl,
+};
+pub use stdlib::standard as standard_library;
+
+use crate::ast::{Expr, ExprId, ExprKind, Literal, Source};
+use crate::parser::{Issues, ParseOptions, ParsedExpr};
+use crate::types::Type;
+
+/// What a resolved identifier or call refers to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reference {
+    /// For identifiers: the fully qualified name of the variable, constant or type (a
+    /// leading `.` when a comprehension variable of the same name had to be bypassed).
+    pub name: Option<String>,
+    /// For calls: the overloads the call may dispatch to, in declaration order (several when
+    /// argument types are `dyn` or generic).
+    pub overload_ids: Vec<String>,
+    /// For constants (enum values): the value.
+    pub value: Option<Literal>,
+}
+
+/// A type-checked expression.
+#[derive(Debug, Clone)]
+pub struct CheckedExpr {
+    /// The tree, with names resolved (see the module docs).
+    pub expr: Expr,
+    /// The source text.
+    pub source: Source,
+    /// Type of each node, indexed by [`ExprId`].
+    pub types: Vec<Option<Type>>,
+    /// Reference of each identifier and call node, indexed by [`ExprId`].
+    pub references: Vec<Option<Reference>>,
+    /// The type of the whole expression.
+    pub result_type: Type,
+    /// One more than the largest id in use.
+    pub next_id: ExprId,
+}
+
+impl CheckedExpr {
+    /// The type of node `id`.
+    pub fn type_of(&self, id: ExprId) -> Option<&Type> {
+        self.types.get(id as usize).and_then(Option::as_ref)
+    }
+
+    /// The reference of node `id`.
+    pub fn reference(&self, id: ExprId) -> Option<&Reference> {
+        self.references.get(id as usize).and_then(Option::as_ref)
+    }
+
+    /// The overload ids call node `id` may dispatch to.
+    pub fn overload_ids(&self, id: ExprId) -> Option<&[String]> {
+        self.reference(id)
+            .filter(|r| r.name.is_none())
+            .map(|r| r.overload_ids.as_slice())
+    }
+}
+
+/// Stack reserved per tree level when checking runs on a helper thread.
+const CHECKER_BYTES_PER_LEVEL: usize = 32 << 10;
+
+/// Type-checks a parsed expression.
+pub fn check(parsed: ParsedExpr, env: &Env) -> Result<CheckedExpr, Issues> {
+    let ParsedExpr {
+        mut expr,
+        source,
+        next_id,
+    } = parsed;
+    let levels = depth(&expr);
+    let outcome = crate::parser::with_stack(levels, CHECKER_BYTES_PER_LEVEL, || {
+        let mut c = check::Checker::new(env, next_id);
+        c.check(&mut expr);
+        c.finish_types();
+        let mut issues = std::mem::take(&mut c.issues);
+        if issues.is_empty() {
+            issues = validate::validate(env, &expr, &c.types);
+        }
+        (expr, c.types, c.refs, issues)
+    });
+    let Some((expr, types, references, issues)) = outcome else {
+        let mut all = Issues::new(source);
+        all.report(None, 0, "expression nesting too deep to check");
+        return Err(all);
+    };
+    if !issues.is_empty() {
+        let mut all = Issues::new(source);
+        for i in issues {
+            all.push(i);
+        }
+        return Err(all);
+    }
+    let result_type = types
+        .get(expr.id as usize)
+        .and_then(|t| t.clone())
+        .unwrap_or(Type::Error);
+    Ok(CheckedExpr {
+        expr,
+        source,
+        types,
+        references,
+        result_type,
+        next_id,
+    })
+}
+
+/// Parses (with Kubernetes' parser options) and checks `source`.
+pub fn compile(source: &str, env: &Env) -> Result<CheckedExpr, Issues> {
+    compile_with(source, &ParseOptions::default(), env)
+}
+
+/// Parses with `options` and checks `source`.
+pub fn compile_with(
+    source: &str,
+    options: &ParseOptions,
+    env: &Env,
+) -> Result<CheckedExpr, Issues> {
+    check(crate::parser::parse_with(source, options)?, env)
+}
+
+/// Height of the tree, computed without recursion.
+fn depth(e: &Expr) -> usize {
+    let mut max = 0;
+    let mut stack: Vec<(&Expr, usize)> = vec![(e, 1)];
+    while let Some((e, d)) = stack.pop() {
+        max = max.max(d);
+        let d = d + 1;
+        match &e.kind {
+            ExprKind::Literal(_) | ExprKind::Ident(_) => {}
+            ExprKind::Select { operand, .. } => stack.push((operand, d)),
+            ExprKind::Call { target, args, .. } => {
+                if let Some(t) = target {
+                    stack.push((t, d));
+                }
+                stack.extend(args.iter().map(|a| (a, d)));
+            }
+            ExprKind::List { elements, .. } => stack.extend(elements.iter().map(|a| (a, d))),
+            ExprKind::Map { entries } => {
+                for en in entries {
+                    stack.push((&en.key, d));
+                    stack.push((&en.value, d));
+                }
+            }
+            ExprKind::Struct { fields, .. } => stack.extend(fields.iter().map(|f| (&f.value, d))),
+            ExprKind::Comprehension(c) => {
+                for x in [
+                    &c.iter_range,
+                    &c.accu_init,
+                    &c.loop_condition,
+                    &c.loop_step,
+                    &c.result,
+                ] {
+                    stack.push((x, d));
+                }
+            }
+        }
+    }
+    max
+}
