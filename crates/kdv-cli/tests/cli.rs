@@ -530,3 +530,31 @@ fn validate_refuses_broken_types() {
         run.transcript()
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// +k8s:customValidation (kdv cannot run hand-written Go functions)
+
+const CUSTOM_API: &str = "crates/kdv-cli/tests/fixtures/tags/custom";
+
+#[test]
+fn lint_warns_at_each_custom_validation_tag() {
+    let run = kdv(&["lint", "--types", CUSTOM_API]);
+    insta::assert_snapshot!("lint_custom_validation", run.transcript());
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn validate_warns_once_per_type_about_skipped_custom_validation() {
+    let cases = format!("{CUSTOM_API}/cases/customValidation");
+    let run = kdv(&["validate", "--types", CUSTOM_API, &cases]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    assert_eq!(
+        run.stderr,
+        "warning: kdv.test/tags/custom.CustomValidation: skipping 2 +k8s:customValidation \
+         checks kdv cannot run (hand-written Go: ValidateCustom_CustomValidation_Schedule, \
+         ValidateCustom_Window)\n4 documents, 2 valid, 2 invalid\n"
+    );
+    // A type without custom validations gets no warning.
+    let run = validate(&[MANIFESTS]);
+    assert!(!run.stderr.contains("warning"), "{}", run.transcript());
+}

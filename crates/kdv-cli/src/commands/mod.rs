@@ -2,6 +2,7 @@
 //! status or a [`CliError`](crate::error::CliError).
 
 pub mod conformance;
+pub mod custom;
 pub mod lint;
 pub mod validate;
 
@@ -12,9 +13,19 @@ use kdv_model::{Diagnostic, Severity, Universe};
 
 use crate::error::CliError;
 
+/// The Go types a command works on.
+pub struct Types {
+    /// The loaded packages.
+    pub universe: Universe,
+    /// Their compiled rules.
+    pub compiled: kdv_rules::Compiled,
+    /// The diagnostics of loading and compiling, ordered by position.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
 /// Loads the Go package in `dir` (and the packages it imports from the same module) and
-/// compiles its rules. Returns the diagnostics of both steps, ordered by position.
-pub fn load_types(dir: &Path) -> Result<(kdv_rules::Compiled, Vec<Diagnostic>), CliError> {
+/// compiles its rules.
+pub fn load_types(dir: &Path) -> Result<Types, CliError> {
     let (universe, mut diagnostics): (Universe, Vec<Diagnostic>) = kdv_go::load_universe(dir)
         .map_err(|e| CliError::TypesUnreadable {
             dir: dir.to_path_buf(),
@@ -23,7 +34,11 @@ pub fn load_types(dir: &Path) -> Result<(kdv_rules::Compiled, Vec<Diagnostic>), 
     let compiled = kdv_rules::compile(&universe);
     diagnostics.extend(compiled.diagnostics.iter().cloned());
     sort_diagnostics(&mut diagnostics);
-    Ok((compiled, diagnostics))
+    Ok(Types {
+        universe,
+        compiled,
+        diagnostics,
+    })
 }
 
 /// Orders diagnostics by file, line and column (those without a position last), keeping the

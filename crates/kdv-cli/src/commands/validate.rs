@@ -8,7 +8,7 @@ use kdv_rules::{RuleSet, TypeId};
 use kdv_runtime::{Operation, OperationKind};
 use serde_json::Value;
 
-use super::{error_count, load_types, write_diagnostics};
+use super::{custom, error_count, load_types, write_diagnostics};
 use crate::cli::{OutputFormat, ValidateArgs, subresource_parts};
 use crate::error::CliError;
 use crate::input::{self, Document, InputError, Job, Loaded, Source};
@@ -18,7 +18,8 @@ use crate::output::{self, DocumentResult, Report};
 /// to `err`. Returns the exit status (0 valid, 1 invalid, 2 input errors).
 pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, CliError> {
     let explicit_job = check_usage(args)?;
-    let (compiled, diagnostics) = load_types(&args.types)?;
+    let types = load_types(&args.types)?;
+    let (compiled, diagnostics) = (types.compiled, types.diagnostics);
     write_diagnostics(err, &diagnostics)?;
     let errors = error_count(&diagnostics);
     if errors > 0 {
@@ -47,11 +48,34 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
         report.empty += part.empty;
     }
 
+    write_custom_warnings(rules, &report, err)?;
     match args.output {
         OutputFormat::Text => output::write_text(&report, out, err)?,
         OutputFormat::Json => output::write_json(&report, out)?,
     }
     Ok(report.exit_code())
+}
+
+/// Warns, once per type documents were validated as, about the `+k8s:customValidation`
+/// checks that validation skipped.
+fn write_custom_warnings(
+    rules: &RuleSet,
+    report: &Report,
+    err: &mut dyn Write,
+) -> Result<(), CliError> {
+    let mut seen = std::collections::BTreeSet::new();
+    for doc in &report.documents {
+        if !seen.insert(doc.type_name.as_str()) {
+            continue;
+        }
+        let Some(ty) = rules.find_type(&doc.type_name) else {
+            continue;
+        };
+        if let Some(warning) = custom::skipped_warning(rules, ty, &doc.type_name) {
+            writeln!(err, "{warning}")?;
+        }
+    }
+    Ok(())
 }
 
 /// Checks the arguments that clap cannot check alone. With `--old`, returns the single job.
