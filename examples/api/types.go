@@ -70,11 +70,13 @@ type WidgetSpec struct {
 	// +k8s:maxItems=8
 	Ports []WidgetPort `json:"ports,omitempty"`
 
-	// Zones the widget may run in, each listed once.
+	// Zones the widget may run in, each listed once. Zones can be added, but a zone
+	// holding the widget's data cannot be removed.
 	// +k8s:optional
 	// +k8s:listType=set
 	// +k8s:maxItems=3
 	// +k8s:eachVal=+k8s:format=k8s-short-name
+	// +k8s:update=NoRemoveItem
 	Zones []string `json:"zones,omitempty"`
 
 	// StorageClass of the widget's volume; it cannot change after creation.
@@ -88,6 +90,63 @@ type WidgetSpec struct {
 	// +k8s:optional
 	// +k8s:subfield(maxUnavailable)=+k8s:maximum=10
 	Rollout *RolloutStrategy `json:"rollout,omitempty"`
+
+	// Owner is the team responsible for the widget. It may be handed over, but once
+	// assigned it cannot be cleared.
+	// +k8s:optional
+	// +k8s:format=k8s-short-name
+	// +k8s:update=NoUnset
+	Owner string `json:"owner,omitempty"`
+
+	// Probe checks that a replica is healthy.
+	// +k8s:optional
+	Probe *Probe `json:"probe,omitempty"`
+}
+
+// Probe checks a replica's health with exactly one handler: the one its type names.
+type Probe struct {
+	// Type names the handler in use: HTTPGet or TCPSocket.
+	// +k8s:required
+	// +k8s:unionDiscriminator
+	Type string `json:"type"`
+
+	// HTTPGet probes with an HTTP GET request.
+	// +k8s:optional
+	// +k8s:unionMember
+	HTTPGet *HTTPGetAction `json:"httpGet,omitempty"`
+
+	// TCPSocket probes by opening a TCP connection.
+	// +k8s:optional
+	// +k8s:unionMember
+	TCPSocket *TCPSocketAction `json:"tcpSocket,omitempty"`
+
+	// PeriodSeconds is how often to probe.
+	// +k8s:optional
+	// +k8s:minimum=1
+	PeriodSeconds *int32 `json:"periodSeconds,omitempty"`
+}
+
+// HTTPGetAction is an HTTP GET request to a port of the widget.
+type HTTPGetAction struct {
+	// Path to request.
+	// +k8s:optional
+	// +k8s:maxLength=256
+	Path string `json:"path,omitempty"`
+
+	// Port to connect to.
+	// +k8s:required
+	// +k8s:minimum=1
+	// +k8s:maximum=65535
+	Port int32 `json:"port"`
+}
+
+// TCPSocketAction opens a TCP connection to a port of the widget.
+type TCPSocketAction struct {
+	// Port to connect to.
+	// +k8s:required
+	// +k8s:minimum=1
+	// +k8s:maximum=65535
+	Port int32 `json:"port"`
 }
 
 // Tier is the service class of a widget.

@@ -79,13 +79,16 @@ fn fixture(name: &str) -> String {
 const EXPECTED: &[(&str, usize, &str, bool)] = &[
     ("bad-metadata.yaml", 0, "CREATE", false),
     ("bad-ports.yaml", 0, "CREATE", false),
+    ("bad-probe.yaml", 0, "CREATE", false),
     ("bad-required.yaml", 0, "CREATE", false),
     ("bad-spec.yaml", 0, "CREATE", false),
     ("fleet.yaml", 0, "CREATE", true),
     ("fleet.yaml", 1, "CREATE", true),
     ("fleet.yaml", 3, "CREATE", false),
+    ("ratchet-partial.yaml", 0, "UPDATE", false),
     ("ratchet.yaml", 0, "UPDATE", true),
     ("storage-change.yaml", 0, "UPDATE", false),
+    ("update-rules.yaml", 0, "UPDATE", false),
     ("widget-full.yaml", 0, "CREATE", true),
     ("widget-minimal.yaml", 0, "CREATE", true),
     ("widget.json", 0, "CREATE", true),
@@ -141,6 +144,7 @@ fn each_invalid_example_has_errors_in_text() {
     for name in [
         "bad-metadata.yaml",
         "bad-ports.yaml",
+        "bad-probe.yaml",
         "bad-required.yaml",
         "bad-spec.yaml",
     ] {
@@ -196,6 +200,90 @@ fn sibling_old_revision_makes_an_update_that_ratchets() {
         "{}",
         run.transcript()
     );
+}
+
+#[test]
+fn ratcheting_skips_unchanged_invalid_values_but_not_changed_ones() {
+    let run = validate(&["-o", "json", &manifest("ratchet-partial.yaml")]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let errors = &run.json()["documents"][0]["errors"];
+    // The unchanged invalid label key and zone Zone_A pass; the added zone Zone_B fails.
+    assert_eq!(errors.as_array().map(Vec::len), Some(1), "{errors}");
+    assert_eq!(errors[0]["field"], "spec.zones[1]");
+    assert_eq!(errors[0]["origin"], "format=k8s-short-name");
+    // As a CREATE, every invalid value is reported.
+    let run = validate(&["-o", "json", &manifest("ratchet-partial.old.yaml")]);
+    assert_eq!(
+        error_keys(&run.json()),
+        [
+            (
+                "metadata.labels",
+                "FieldValueInvalid",
+                "format=k8s-label-key"
+            ),
+            (
+                "spec.zones[0]",
+                "FieldValueInvalid",
+                "format=k8s-short-name"
+            ),
+        ]
+        .map(key)
+    );
+}
+
+#[test]
+fn update_rules_restrict_changes() {
+    let run = validate(&["-o", "json", &manifest("update-rules.yaml")]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    assert_eq!(
+        error_keys(&run.json()),
+        [
+            ("spec.zones", "FieldValueForbidden", "update"),
+            ("spec.owner", "FieldValueInvalid", "update"),
+        ]
+        .map(key)
+    );
+    // Adding a zone and handing over ownership are allowed.
+    let run = validate(&[
+        "--old",
+        &manifest("update-rules.old.yaml"),
+        &fixture("manifests/update-rules-allowed.yaml"),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+}
+
+#[test]
+fn union_members_follow_the_discriminator() {
+    let run = validate(&["-o", "json", &manifest("bad-probe.yaml")]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    assert_eq!(
+        error_keys(&run.json()),
+        [
+            ("spec.probe.httpGet", "FieldValueInvalid", "union"),
+            ("spec.probe.tcpSocket", "FieldValueInvalid", "union"),
+            ("spec.probe.periodSeconds", "FieldValueInvalid", "minimum"),
+        ]
+        .map(key)
+    );
+}
+
+type ErrorKey = (String, String, String);
+
+fn key((field, ty, origin): (&str, &str, &str)) -> ErrorKey {
+    (field.to_string(), ty.to_string(), origin.to_string())
+}
+
+/// (field, type, origin) of each error of the first document of a JSON report.
+fn error_keys(report: &Value) -> Vec<ErrorKey> {
+    report["documents"][0]["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| {
+            let s = |k: &str| e[k].as_str().unwrap_or_default().to_string();
+            (s("field"), s("type"), s("origin"))
+        })
+        .collect()
 }
 
 #[test]
