@@ -16,10 +16,12 @@ use std::sync::Arc;
 use serde_json::Value as Json;
 
 use crate::ast::{Expr, ExprKind};
+use crate::checker::{self, Env, OverloadDecl};
 use crate::interp::{EvalConfig, Program, ProgramOptions, Vars};
 use crate::parser::{Macros, ParseOptions};
 use crate::stdlib::Registry;
 use crate::stdlib::time::{Duration, Timestamp};
+use crate::types::Type;
 use crate::value::{Key, List, Map, OwnedMap, RtType, Value};
 
 /// Skip reason: protobuf messages.
@@ -30,8 +32,6 @@ pub const SKIP_BLOCK: &str = "cel.block is not part of the Kubernetes CEL enviro
 pub const SKIP_BIND: &str = "cel.bind (ext.Bindings) is not part of the Kubernetes CEL environment";
 /// Skip reason: cel-go's network extension.
 pub const SKIP_NETWORK: &str = "cel-go ext.Network is not part of the Kubernetes CEL environment (Kubernetes has its own ip/cidr library)";
-/// Skip reason: deduced types need the type checker.
-pub const SKIP_CHECKER: &str = "typed_result/check_only needs the type checker (not wired yet)";
 /// Skip reason: a test cel-go's own runner skips because cel-go (and so Kubernetes) behaves
 /// differently, and kdv follows cel-go.
 pub const SKIP_CEL_GO: &str =
@@ -42,6 +42,7 @@ const CEL_GO_PARITY: &[&str] = &[
     "timestamps/duration_converters/get_milliseconds",
     "string_ext/value_errors/indexof_out_of_range",
     "string_ext/value_errors/lastindexof_out_of_range",
+    "type_deduction/legacy_nullable_types/null_assignable_to_abstract_parameter_candidate",
 ];
 
 /// Runner settings.
@@ -306,12 +307,13 @@ fn run_test(file: &str, id: &str, test: &Json, registry: &Arc<Registry>) -> Outc
     {
         return Outcome::Skip(SKIP_PROTO);
     }
-    if test["check_only"].as_bool() == Some(true) || test.get("typed_result").is_some() {
-        return Outcome::Skip(SKIP_CHECKER);
-    }
     let mut popts = ParseOptions::conformance();
     if test["disable_macros"].as_bool() == Some(true) {
-        popts.macros = Macros::NONE;
+        // cel-go's "no macros" environment keeps the extension libraries' macros.
+        popts.macros = Macros::OPTIONAL
+            .union(Macros::TWO_VAR)
+            .union(Macros::MATH)
+            .union(Macros::BIND);
     }
     let parsed = match crate::parser::parse_with(expr_text, &popts) {
         Ok(p) => p,
@@ -342,7 +344,31 @@ fn run_test(file: &str, id: &str, test: &Json, registry: &Arc<Registry>) -> Outc
         container: test["container"].as_str().unwrap_or("").to_string(),
         ..ProgramOptions::default()
     };
-    let program = Program::new(&parsed.expr, &options);
+    let program = if test["disable_check"].as_bool() == Some(true) {
+        Program::new(&parsed.expr, &options)
+    } else {
+        let env = conformance_env(test);
+        let checked = match checker::check(parsed, &env) {
+            Ok(c) => c,
+            Err(issues) => {
+                return Outcome::Fail(expected_text(test), format!("check error: {issues}"));
+            }
+        };
+        if let Some(want) = test
+            .get("typed_result")
+            .map(|t| json_type(&t["deduced_type"]))
+            && checked.result_type != want
+        {
+            return Outcome::Fail(
+                format!("type {want}"),
+                format!("type {}", checked.result_type),
+            );
+        }
+        if test["check_only"].as_bool() == Some(true) {
+            return Outcome::Pass;
+        }
+        Program::from_checked(&checked, &options)
+    };
     let config = EvalConfig {
         cost_limit: Some(1_000_000_000),
         interrupt: None,
@@ -354,7 +380,10 @@ fn run_test(file: &str, id: &str, test: &Json, registry: &Arc<Registry>) -> Outc
             Ok(v) => Outcome::Fail(expected_text(test), format!("value {v}")),
         };
     }
-    let expected = match test.get("value") {
+    let expected_json = test
+        .get("value")
+        .or_else(|| test.get("typed_result").and_then(|t| t.get("result")));
+    let expected = match expected_json {
         Some(v) => match json_to_value(v) {
             Ok(v) => v,
             Err(e) => return Outcome::Fail(expected_text(test), format!("expected value: {e}")),
@@ -365,6 +394,114 @@ fn run_test(file: &str, id: &str, test: &Json, registry: &Arc<Registry>) -> Outc
         Ok(v) if strict_eq(&v, &expected) => Outcome::Pass,
         Ok(v) => Outcome::Fail(expected.to_string(), format!("{v}")),
         Err(e) => Outcome::Fail(expected.to_string(), format!("error: {e}")),
+    }
+}
+
+/// cel-go's conformance environment: the standard library and every extension at its latest
+/// version, plus the test's declarations and container.
+fn conformance_env(test: &Json) -> Env {
+    let mut env = Env::new();
+    env.add_library(checker::ext::optional(u32::MAX));
+    env.add_library(checker::ext::strings(u32::MAX));
+    env.add_library(checker::ext::math(u32::MAX));
+    env.add_library(checker::ext::encoders());
+    env.add_library(checker::ext::two_var_comprehensions());
+    env.add_library(checker::ext::bindings());
+    env.add_library(checker::ext::lists(u32::MAX));
+    env.add_library(checker::ext::sets());
+    if let Some(c) = test["container"].as_str() {
+        env.set_container(c);
+    }
+    for decl in test["type_env"].as_array().into_iter().flatten() {
+        let name = decl["name"].as_str().unwrap_or("");
+        if let Some(ident) = decl.get("ident") {
+            env.add_variable(name, json_type(&ident["type"]));
+        } else if let Some(f) = decl.get("function") {
+            let overloads = f["overloads"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|o| {
+                    let params = o["params"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(json_type)
+                        .collect();
+                    let result = json_type(&o["result_type"]);
+                    let id = o["overload_id"].as_str().unwrap_or("");
+                    if o["is_instance_function"].as_bool() == Some(true) {
+                        OverloadDecl::member(id, params, result)
+                    } else {
+                        OverloadDecl::global(id, params, result)
+                    }
+                })
+                .collect();
+            env.add_function(name, overloads);
+        }
+    }
+    env
+}
+
+fn primitive_type(name: &str) -> Type {
+    match name {
+        "BOOL" => Type::Bool,
+        "INT64" => Type::Int,
+        "UINT64" => Type::Uint,
+        "DOUBLE" => Type::Double,
+        "STRING" => Type::String,
+        "BYTES" => Type::Bytes,
+        _ => Type::Error,
+    }
+}
+
+/// A `cel.expr.Type` in its JSON form.
+pub fn json_type(t: &Json) -> Type {
+    let Some(o) = t.as_object() else {
+        return Type::Dyn;
+    };
+    let Some((kind, v)) = o.iter().next() else {
+        return Type::Dyn;
+    };
+    match kind.as_str() {
+        "dyn" => Type::Dyn,
+        "null" => Type::Null,
+        "primitive" => primitive_type(v.as_str().unwrap_or("")),
+        "wrapper" => Type::wrapper(primitive_type(v.as_str().unwrap_or(""))),
+        "well_known" => match v.as_str() {
+            Some("TIMESTAMP") => Type::Timestamp,
+            Some("DURATION") => Type::Duration,
+            _ => Type::Object(Arc::from("google.protobuf.Any")),
+        },
+        "list_type" => Type::List(Box::new(json_type(&v["elem_type"]))),
+        "map_type" => Type::Map(
+            Box::new(json_type(&v["key_type"])),
+            Box::new(json_type(&v["value_type"])),
+        ),
+        "message_type" => Type::Object(Arc::from(v.as_str().unwrap_or(""))),
+        "type_param" => Type::Param(Arc::from(v.as_str().unwrap_or(""))),
+        "type" => {
+            if v.as_object().is_none_or(|o| o.is_empty()) {
+                Type::Type(Box::new(Type::Dyn))
+            } else {
+                Type::Type(Box::new(json_type(v)))
+            }
+        }
+        "error" => Type::Error,
+        "abstract_type" => {
+            let name = v["name"].as_str().unwrap_or("");
+            let mut params: Vec<Type> = v["parameter_types"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(json_type)
+                .collect();
+            if name == "optional_type" && params.len() == 1 {
+                return Type::Optional(Box::new(params.remove(0)));
+            }
+            Type::Opaque(Arc::from(name), params)
+        }
+        _ => Type::Dyn,
     }
 }
 

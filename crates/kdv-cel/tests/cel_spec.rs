@@ -5,7 +5,7 @@ use std::path::Path;
 use kdv_cel::conformance::{RunOptions, run_cel_spec};
 
 /// Passing tests required; raised as the implementation grows (never lowered).
-const MIN_PASSED: usize = 1600;
+const MIN_PASSED: usize = 1637;
 
 #[test]
 fn cel_spec_conformance() {

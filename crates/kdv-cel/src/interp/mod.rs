@@ -8,8 +8,11 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use crate::ast::{Expr, ExprId};
+use crate::checker::{CheckedExpr, Env};
+use crate::parser::{Issues, ParseOptions};
 use crate::stdlib::Registry;
 use crate::stdlib::regex::RegexCache;
+use crate::types::Type;
 use crate::value::{EvalError, Value};
 
 mod eval;
@@ -84,6 +87,33 @@ pub trait CheckedInfo {
     }
 }
 
+impl CheckedInfo for CheckedExpr {
+    fn overload_ids(&self, id: ExprId) -> Option<&[String]> {
+        CheckedExpr::overload_ids(self, id)
+    }
+
+    fn variable(&self, id: ExprId) -> Option<&str> {
+        if matches!(self.type_of(id), Some(Type::Type(_))) {
+            return None;
+        }
+        let r = self.reference(id)?;
+        if r.value.is_some() {
+            return None;
+        }
+        r.name.as_deref().map(|n| n.trim_start_matches('.'))
+    }
+
+    fn type_name(&self, id: ExprId) -> Option<&str> {
+        if !matches!(self.type_of(id), Some(Type::Type(_))) {
+            return None;
+        }
+        self.reference(id)?
+            .name
+            .as_deref()
+            .map(|n| n.trim_start_matches('.'))
+    }
+}
+
 /// How programs are planned.
 #[derive(Clone, Debug)]
 pub struct ProgramOptions {
@@ -155,6 +185,7 @@ pub struct Program {
     presence_test_has_cost: bool,
     error_on_bad_presence_test: bool,
     plan_errors: Vec<PlanError>,
+    result_type: Option<Type>,
 }
 
 impl Program {
@@ -178,7 +209,36 @@ impl Program {
             presence_test_has_cost: options.presence_test_has_cost,
             error_on_bad_presence_test: options.error_on_bad_presence_test,
             plan_errors: out.errors,
+            result_type: None,
         }
+    }
+
+    /// Parses (Kubernetes parser options), type-checks against `env` and plans `source`.
+    pub fn compile(env: &Env, source: &str, options: &ProgramOptions) -> Result<Program, Issues> {
+        Program::compile_with(env, source, &ParseOptions::default(), options)
+    }
+
+    /// [`Program::compile`] with explicit parser options.
+    pub fn compile_with(
+        env: &Env,
+        source: &str,
+        parse_options: &ParseOptions,
+        options: &ProgramOptions,
+    ) -> Result<Program, Issues> {
+        let checked = crate::checker::compile_with(source, parse_options, env)?;
+        Ok(Program::from_checked(&checked, options))
+    }
+
+    /// Plans a type-checked expression.
+    pub fn from_checked(checked: &CheckedExpr, options: &ProgramOptions) -> Program {
+        let mut p = Program::with_checked(&checked.expr, Some(checked), options);
+        p.result_type = Some(checked.result_type.clone());
+        p
+    }
+
+    /// The checked type of the whole expression (`None` for unchecked programs).
+    pub fn result_type(&self) -> Option<&Type> {
+        self.result_type.as_ref()
     }
 
     /// Problems found while planning that cel-go reports when the program is created

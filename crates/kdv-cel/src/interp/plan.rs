@@ -260,8 +260,11 @@ impl Planner<'_> {
         match &e.kind {
             ExprKind::Literal(l) => Node::Const(literal_value(l)),
             ExprKind::Ident(name) => {
+                if let Some(t) = self.checked.and_then(|c| c.type_name(e.id)) {
+                    return Node::Const(Value::Type(named_type(t)));
+                }
                 if let Some(var) = self.checked.and_then(|c| c.variable(e.id))
-                    && self.local(var).is_none()
+                    && (self.local(var).is_none() || name.starts_with('.'))
                 {
                     return Node::Var(Arc::from(var));
                 }
@@ -276,10 +279,8 @@ impl Planner<'_> {
                     if let Some(var) = self.checked.and_then(|c| c.variable(e.id)) {
                         return Node::Var(Arc::from(var));
                     }
-                    if let Some(t) = self.checked.and_then(|c| c.type_name(e.id))
-                        && let Some(t) = RtType::from_name(t)
-                    {
-                        return Node::Const(Value::Type(t));
+                    if let Some(t) = self.checked.and_then(|c| c.type_name(e.id)) {
+                        return Node::Const(Value::Type(named_type(t)));
                     }
                     if let Some(path) = qualified_path(e)
                         && self.local(path[0]).is_none()
@@ -592,8 +593,13 @@ impl Planner<'_> {
                 overloads = found;
             }
         }
-        if overloads.is_empty() {
-            overloads = registry.candidates(function, args.len());
+        // The checker's overloads first (its choice decides the cost function), then every
+        // overload of the name: like cel-go's generic implementations, a `dyn` argument may
+        // turn out to need a sibling overload at run time.
+        for o in registry.candidates(function, args.len()) {
+            if !overloads.iter().any(|x| x.id == o.id) {
+                overloads.push(o);
+            }
         }
         let mut regex = None;
         if registry.is_regex_function(function)
@@ -645,6 +651,11 @@ impl Planner<'_> {
         }
         Node::Call(Box::new(call))
     }
+}
+
+/// The runtime type named `name` (built-in names, else a named type).
+fn named_type(name: &str) -> RtType {
+    RtType::from_name(name).unwrap_or_else(|| RtType::Named(Arc::from(name)))
 }
 
 fn type_literal(name: &str) -> Option<Node> {

@@ -371,3 +371,21 @@ fn unchecked_names_resolve_at_run_time() {
         "undeclared reference to 'y' (in container '')"
     );
 }
+
+#[test]
+fn compiled_programs_use_the_checker() {
+    let mut env = crate::checker::Env::kubernetes();
+    env.add_variable("x", crate::types::Type::Int);
+    let opts = ProgramOptions::kubernetes();
+    let p = Program::compile(&env, "x + 1 > 2 && [1, 2].exists(y, y == x)", &opts).unwrap();
+    assert_eq!(p.result_type(), Some(&crate::types::Type::Bool));
+    let act = Vars::new().with("x", Value::Int(2));
+    assert!(matches!(run_with(&p, &act).unwrap().0, Value::Bool(true)));
+    // Namespaced functions resolved by the checker.
+    let p = Program::compile(&env, "sets.contains([1, 2], [2])", &opts).unwrap();
+    assert!(matches!(run_with(&p, &()).unwrap().0, Value::Bool(true)));
+    // A `dyn` operand dispatches to the overload its runtime type needs.
+    let p = Program::compile(&env, "dyn(1) < 2u", &opts).unwrap();
+    assert!(matches!(run_with(&p, &()).unwrap().0, Value::Bool(true)));
+    assert!(Program::compile(&env, "x + 'a'", &opts).is_err());
+}
