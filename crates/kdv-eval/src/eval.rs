@@ -1,19 +1,38 @@
 //! The traversal: type functions, field blocks, `run_calls` and the checks.
 
 use kdv_rules::{
-    Calls, Check, FieldPathRule, FieldRules, ItemMatch, Level, Literal, Presence, RuleSet, Shape,
-    ShapeId, TypeId, TypeKind, UpdateConstraint, UpdateKind, Validation,
+    Calls, Check, FieldAccess, FieldPathRule, FieldRules, ItemMatch, Level, Literal, Presence,
+    RuleSet, Shape, ShapeId, StructShape, TypeId, TypeKind, TypeRules, UpdateConstraint,
+    UpdateKind, Validation,
 };
 use kdv_runtime::check;
 use kdv_runtime::{BadValue, ErrorList, ErrorListExt, FieldError, Operation, PathRef};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::custom::{CustomValidators, EvalOptions};
 use crate::list;
 use crate::value::{
-    MAX_DEPTH, Val, as_bool, as_int, as_str, deep_equal, deref, field, is_zero, kind_ok, len,
-    normalize, type_error_detail,
+    MAX_DEPTH, Val, as_bool, as_int, as_str, deep_equal, deref, field, for_each_keyed, is_base64,
+    is_zero, kind_ok, len, normalize, type_error_detail,
 };
+
+/// How many field blocks of a struct get their values from one pass over the object (a
+/// stack array per struct level); further blocks look their keys up.
+const SLOTS: usize = 32;
+
+/// Moves the errors after `start` so that the segments (`(field index, from, to)`, each a
+/// range of `out`, together covering `out[start..]`) follow field declaration order.
+fn reorder_segments(out: &mut ErrorList, start: usize, mut segments: Vec<(u32, usize, usize)>) {
+    segments.sort_by_key(|s| s.0);
+    let mut tail: Vec<Option<FieldError>> = out.drain(start..).map(Some).collect();
+    for (_, from, to) in segments {
+        out.extend(
+            tail[from - start..to - start]
+                .iter_mut()
+                .filter_map(Option::take),
+        );
+    }
+}
 
 pub(crate) struct Eval<'r> {
     pub rules: &'r RuleSet,
@@ -22,6 +41,9 @@ pub(crate) struct Eval<'r> {
     pub out: ErrorList,
     depth: usize,
     too_deep: bool,
+    /// The decoding pass found every (new) value of the kind its shape decodes, so
+    /// validation need not check kinds of new values again.
+    kinds_checked: bool,
 }
 
 /// Whether `path` (e.g. `/status`) is the operation's subresource path, without building it.
@@ -56,11 +78,13 @@ pub(crate) fn run(
         out: Vec::new(),
         depth: 0,
         too_deep: false,
+        kinds_checked: true,
     };
     let t = rules.type_rules(ty);
     let root = PathRef::Nil;
     let new_val = normalize(rules, t.shape, Some(new));
-    ev.type_check(t.shape, new_val, &root, 0);
+    ev.type_check(t.shape, new, &root, 0);
+    ev.kinds_checked &= ev.out.is_empty();
     if !t.has_validations {
         return ev.out;
     }
@@ -95,60 +119,103 @@ pub(crate) fn run(
 
 impl<'r> Eval<'r> {
     /// The decoding pass: one `FieldValueTypeInvalid` per JSON value of the wrong kind.
-    fn type_check(&mut self, shape: ShapeId, v: Val<'_>, path: &PathRef<'_>, depth: usize) {
-        if depth > MAX_DEPTH {
-            return;
-        }
-        let Val::Json(j) = v else {
-            return;
-        };
+    fn type_check(&mut self, shape: ShapeId, j: &Value, path: &PathRef<'_>, depth: usize) {
         if j.is_null() {
             return;
         }
+        if depth > MAX_DEPTH {
+            self.kinds_checked = false;
+            return;
+        }
         let rules = self.rules;
-        if !kind_ok(rules, shape, v) {
+        let ok = match rules.shape(shape) {
+            Shape::String { .. } => j.is_string(),
+            Shape::Bool => j.is_boolean(),
+            Shape::Int(k) => as_int(Val::Json(j), *k).is_some(),
+            Shape::Float(_) => j.is_number(),
+            Shape::Bytes => matches!(j, Value::String(s) if is_base64(s)),
+            Shape::Any => true,
+            Shape::Pointer(e) => {
+                if depth < MAX_DEPTH {
+                    return self.type_check(*e, j, path, depth + 1);
+                }
+                self.kinds_checked = false;
+                kind_ok(rules, shape, Val::Json(j))
+            }
+            Shape::Slice(e) => match j {
+                Value::Array(a) => {
+                    for (i, x) in a.iter().enumerate() {
+                        let p = path.index(i);
+                        self.type_check(*e, x, &p, depth + 1);
+                    }
+                    true
+                }
+                _ => false,
+            },
+            Shape::Map { value, .. } => match j {
+                Value::Object(m) => {
+                    for (k, x) in m {
+                        let p = path.key(k);
+                        self.type_check(*value, x, &p, depth + 1);
+                    }
+                    true
+                }
+                _ => false,
+            },
+            Shape::Struct(st) => match j {
+                Value::Object(obj) => {
+                    self.type_check_fields(st, j, obj, path, depth);
+                    true
+                }
+                _ => false,
+            },
+        };
+        if !ok {
             let detail = type_error_detail(rules, shape, j);
             self.out.push(FieldError::type_invalid(
                 path,
                 BadValue::Json(j.clone()),
                 detail,
             ));
-            return;
         }
-        match rules.shape(shape) {
-            Shape::Pointer(e) => self.type_check(*e, v, path, depth + 1),
-            Shape::Slice(e) => {
-                for (i, x) in v.array().iter().enumerate() {
-                    let p = path.index(i);
-                    self.type_check(*e, Val::Json(x), &p, depth + 1);
+    }
+
+    /// The decoding pass over a struct's fields. They are checked in key order (one pass
+    /// over the object); errors are put back in declaration order afterwards, which
+    /// allocates only when there are errors.
+    fn type_check_fields(
+        &mut self,
+        st: &StructShape,
+        j: &Value,
+        obj: &Map<String, Value>,
+        path: &PathRef<'_>,
+        depth: usize,
+    ) {
+        let start = self.out.len();
+        let mut segments: Vec<(u32, usize, usize)> = Vec::new();
+        let key = |i: u32| match &st.fields[i as usize].access {
+            FieldAccess::Key(k) => k.as_str(),
+            _ => "",
+        };
+        for_each_keyed(obj, &st.key_order, key, |i, x| {
+            let from = self.out.len();
+            let p = path.child(key(i));
+            self.type_check(st.fields[i as usize].shape, x, &p, depth + 1);
+            if self.out.len() > from {
+                segments.push((i, from, self.out.len()));
+            }
+        });
+        for (i, f) in st.fields.iter().enumerate() {
+            if let FieldAccess::Inline { .. } = f.access {
+                let from = self.out.len();
+                self.type_check(f.shape, j, path, depth + 1);
+                if self.out.len() > from {
+                    segments.push((i as u32, from, self.out.len()));
                 }
             }
-            Shape::Map { value, .. } => {
-                if let Some(m) = v.object() {
-                    for (k, x) in m {
-                        let p = path.key(k);
-                        self.type_check(*value, Val::Json(x), &p, depth + 1);
-                    }
-                }
-            }
-            Shape::Struct(st) => {
-                let Some(obj) = v.object() else { return };
-                for f in &st.fields {
-                    match &f.access {
-                        kdv_rules::FieldAccess::Key(k) => {
-                            if let Some(x) = obj.get(k.as_str()) {
-                                let p = path.child(k);
-                                self.type_check(f.shape, Val::Json(x), &p, depth + 1);
-                            }
-                        }
-                        kdv_rules::FieldAccess::Inline { .. } => {
-                            self.type_check(f.shape, v, path, depth + 1)
-                        }
-                        kdv_rules::FieldAccess::Skip => {}
-                    }
-                }
-            }
-            _ => {}
+        }
+        if !segments.is_sorted_by_key(|s| s.0) {
+            reorder_segments(&mut self.out, start, segments);
         }
     }
 
@@ -186,35 +253,72 @@ impl<'r> Eval<'r> {
             }
             // A nil struct is not descended (upstream would dereference nil).
             if !(t.opaque || (t.kind == TypeKind::Struct && v.is_nil())) {
-                for f in &t.fields {
-                    self.field_block(f, path, v, old);
-                }
+                self.field_blocks(t, path, v, old);
             }
         }
         self.depth -= 1;
     }
 
-    /// One struct field's block (§4.3).
+    /// The field blocks of a struct type, in declaration order. The values of the first
+    /// [`SLOTS`] keyed blocks are found in one pass over each object (new and old); the
+    /// others are looked up.
+    fn field_blocks(&mut self, t: &TypeRules, path: &PathRef<'_>, v: Val<'_>, old: Val<'_>) {
+        let rules = self.rules;
+        let mut new_slots: [Option<&Value>; SLOTS] = [None; SLOTS];
+        let mut old_slots: [Option<&Value>; SLOTS] = [None; SLOTS];
+        let key = |i: u32| match &t.fields[i as usize].access {
+            FieldAccess::Key(k) => k.as_str(),
+            _ => "",
+        };
+        for (obj, slots) in [(v.object(), &mut new_slots), (old.object(), &mut old_slots)] {
+            if let Some(obj) = obj {
+                for_each_keyed(obj, &t.field_key_order, key, |i, x| {
+                    if let Some(slot) = slots.get_mut(i as usize) {
+                        *slot = Some(x);
+                    }
+                });
+            }
+        }
+        let correlated = !old.is_nil();
+        for (i, f) in t.fields.iter().enumerate() {
+            let (nv, ov) = match f.access {
+                FieldAccess::Key(_) if i < SLOTS => (
+                    normalize(rules, f.shape, new_slots[i]),
+                    if correlated {
+                        normalize(rules, f.shape, old_slots[i])
+                    } else {
+                        Val::Nil
+                    },
+                ),
+                _ => (
+                    field(rules, v, &f.access, f.shape),
+                    if correlated {
+                        field(rules, old, &f.access, f.shape)
+                    } else {
+                        Val::Nil
+                    },
+                ),
+            };
+            self.field_block(f, path, nv, ov, correlated);
+        }
+    }
+
+    /// One struct field's block (§4.3): `v` and `old` are the field's values (`old` is
+    /// meaningful only when `correlated`, i.e. the struct has an old value).
     fn field_block(
         &mut self,
         f: &FieldRules,
         parent_path: &PathRef<'_>,
-        parent: Val<'_>,
-        parent_old: Val<'_>,
+        v: Val<'_>,
+        old: Val<'_>,
+        correlated: bool,
     ) {
         let rules = self.rules;
-        let v = field(rules, parent, &f.access, f.shape);
-        if !kind_ok(rules, f.shape, v) {
+        if !self.kinds_checked && !kind_ok(rules, f.shape, v) {
             return;
         }
-        let correlated = !parent_old.is_nil();
-        let old = if correlated {
-            let o = field(rules, parent_old, &f.access, f.shape);
-            if kind_ok(rules, f.shape, o) {
-                o
-            } else {
-                Val::Nil
-            }
+        let old = if correlated && kind_ok(rules, f.shape, old) {
+            old
         } else {
             Val::Nil
         };
@@ -366,7 +470,7 @@ impl<'r> Eval<'r> {
                 if self.op.is_update() && !old.is_nil() && deep_equal(rules, *sub_shape, nv, ov) {
                     return Some(false);
                 }
-                if !kind_ok(rules, *sub_shape, nv) {
+                if !self.kinds_checked && !kind_ok(rules, *sub_shape, nv) {
                     return Some(false);
                 }
                 self.probe(inner, *sub_shape, nv, ov)?
@@ -583,7 +687,7 @@ impl<'r> Eval<'r> {
                 if self.op.is_update() && !old.is_nil() && deep_equal(rules, *sub_shape, nv, ov) {
                     return;
                 }
-                if !kind_ok(rules, *sub_shape, nv) {
+                if !self.kinds_checked && !kind_ok(rules, *sub_shape, nv) {
                     return;
                 }
                 let p = path.child(name);

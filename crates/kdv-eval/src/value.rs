@@ -2,7 +2,9 @@
 //! non-pointer fields, nil for absent pointers and collections, typed scalar reads, kind
 //! checks, and `Semantic.DeepEqual` — all without allocating.
 
+use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU8, Ordering as AtomicOrdering};
 
 use kdv_rules::{FieldAccess, IntKind, RuleSet, Shape, ShapeId};
 use serde_json::{Map, Value};
@@ -60,6 +62,91 @@ pub(crate) fn normalize<'a>(rules: &RuleSet, shape: ShapeId, v: Option<&'a Value
         }
         Some(v) => Val::Json(v),
     }
+}
+
+/// Whether serde_json's `Map` iterates its entries in ascending key order. It does unless
+/// some crate of the build enables serde_json's `preserve_order` feature; decided once by
+/// looking.
+fn maps_iterate_sorted() -> bool {
+    // 0 = not yet known, 1 = sorted, 2 = insertion order.
+    static SORTED: AtomicU8 = AtomicU8::new(0);
+    match SORTED.load(AtomicOrdering::Relaxed) {
+        1 => true,
+        2 => false,
+        _ => {
+            let mut m = Map::new();
+            m.insert("b".to_string(), Value::Null);
+            m.insert("a".to_string(), Value::Null);
+            let sorted = m.keys().next().is_some_and(|k| k == "a");
+            SORTED.store(if sorted { 1 } else { 2 }, AtomicOrdering::Relaxed);
+            sorted
+        }
+    }
+}
+
+/// Calls `found(i, value)` for each index `i` of `order` whose key (`key(i)`) `obj` holds,
+/// in `order`'s order. `order` lists keyed fields sorted by key (ties by index), so one
+/// merge pass over the object's sorted entries finds them all; when the object is much
+/// larger than `order` (or maps do not iterate sorted), per-key lookups are cheaper.
+#[inline]
+pub(crate) fn for_each_keyed<'a, 'k>(
+    obj: &'a Map<String, Value>,
+    order: &[u32],
+    key: impl Fn(u32) -> &'k str,
+    mut found: impl FnMut(u32, &'a Value),
+) {
+    if order.is_empty() || obj.is_empty() {
+        return;
+    }
+    if order.len() * 8 < obj.len() || !maps_iterate_sorted() {
+        for &i in order {
+            if let Some(v) = obj.get(key(i)) {
+                found(i, v);
+            }
+        }
+        return;
+    }
+    let mut entries = obj.iter();
+    let mut cur = entries.next();
+    for &i in order {
+        let k = key(i);
+        // Not advanced on a match: the next field may read the same key.
+        while let Some((ek, ev)) = cur {
+            match cmp_keys(ek.as_bytes(), k.as_bytes()) {
+                Ordering::Less => cur = entries.next(),
+                Ordering::Equal => {
+                    found(i, ev);
+                    break;
+                }
+                Ordering::Greater => break,
+            }
+        }
+        if cur.is_none() {
+            return;
+        }
+    }
+}
+
+/// Byte-wise lexicographic order (the order of `str`), eight bytes at a time: JSON keys
+/// are short and usually differ early, where a `memcmp` call costs more than the compare.
+#[inline]
+fn cmp_keys(a: &[u8], b: &[u8]) -> Ordering {
+    let n = a.len().min(b.len());
+    let (a8, b8) = (a[..n].chunks_exact(8), b[..n].chunks_exact(8));
+    let (ra, rb) = (a8.remainder(), b8.remainder());
+    for (x, y) in a8.zip(b8) {
+        let x = u64::from_be_bytes(x.try_into().unwrap_or([0; 8]));
+        let y = u64::from_be_bytes(y.try_into().unwrap_or([0; 8]));
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    for (x, y) in ra.iter().zip(rb) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
 }
 
 /// Reads a struct field from a struct value (nil struct → the field's absent value).
@@ -264,7 +351,62 @@ fn base64_decoded_len(s: &str) -> usize {
 /// the Go type described by `shape`: nil and empty collections are equal, an absent field is
 /// its zero value, numbers compare as the Go type holds them.
 pub(crate) fn deep_equal(rules: &RuleSet, shape: ShapeId, a: Val<'_>, b: Val<'_>) -> bool {
+    // Equal JSON decodes to equal Go values; comparing the JSON first is cheaper than
+    // reading it through the shape (no key lookups), and a miss falls through.
+    if let (Val::Json(x), Val::Json(y)) = (a, b)
+        && json_identical(x, y, 0)
+    {
+        return true;
+    }
     eq_at(rules, shape, a, b, 0)
+}
+
+/// Exact JSON equality (numbers by representation), walking objects' sorted entries in
+/// step. `false` may be a miss (deeper than [`MAX_DEPTH`], or maps kept in insertion
+/// order), never a wrong `true`.
+fn json_identical(a: &Value, b: &Value, depth: usize) -> bool {
+    if std::ptr::eq(a, b) {
+        return true;
+    }
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match (a, b) {
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(p, q)| json_identical(p, q, depth + 1))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((kp, p), (kq, q))| str_eq(kp, kq) && json_identical(p, q, depth + 1))
+        }
+        (Value::String(x), Value::String(y)) => str_eq(x, y),
+        _ => a == b,
+    }
+}
+
+/// String equality without a `memcmp` call for short strings. Besides the call itself,
+/// glibc's vectorised `memcmp` spends a slow masked load on the dangling pointer of an
+/// empty `String`.
+#[inline]
+pub(crate) fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() > 16 {
+        return a == b;
+    }
+    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (a8.remainder(), b8.remainder());
+    a8.zip(b8).all(|(x, y)| {
+        u64::from_ne_bytes(x.try_into().unwrap_or([0; 8]))
+            == u64::from_ne_bytes(y.try_into().unwrap_or([0; 8]))
+    }) && ra.iter().zip(rb).all(|(x, y)| x == y)
 }
 
 fn eq_at(rules: &RuleSet, shape: ShapeId, a: Val<'_>, b: Val<'_>, depth: usize) -> bool {
@@ -278,7 +420,7 @@ fn eq_at(rules: &RuleSet, shape: ShapeId, a: Val<'_>, b: Val<'_>, depth: usize) 
             _ => false,
         },
         Shape::String { .. } => match (as_str(a), as_str(b)) {
-            (Some(x), Some(y)) => x == y,
+            (Some(x), Some(y)) => str_eq(x, y),
             _ => json_eq(a, b),
         },
         Shape::Bool => match (as_bool(a), as_bool(b)) {
@@ -299,7 +441,7 @@ fn eq_at(rules: &RuleSet, shape: ShapeId, a: Val<'_>, b: Val<'_>, depth: usize) 
             }
             _ => json_eq(a, b),
         },
-        Shape::Bytes => bytes_text(a) == bytes_text(b),
+        Shape::Bytes => str_eq(bytes_text(a), bytes_text(b)),
         Shape::Slice(e) => {
             let (xa, xb) = (a.array(), b.array());
             xa.len() == xb.len()
@@ -364,9 +506,9 @@ fn non_null<'a>(v: Val<'a>) -> Option<&'a Value> {
 fn json_eq(a: Val<'_>, b: Val<'_>) -> bool {
     let j = non_null;
     match (a, b) {
-        (Val::Key(x), Val::Key(y)) => return x == y,
+        (Val::Key(x), Val::Key(y)) => return str_eq(x, y),
         (Val::Key(x), Val::Json(Value::String(y))) | (Val::Json(Value::String(y)), Val::Key(x)) => {
-            return x == y;
+            return str_eq(x, y);
         }
         _ => {}
     }
@@ -397,6 +539,7 @@ fn json_value_eq(a: &Value, b: &Value, depth: usize) -> bool {
                 && x.iter()
                     .all(|(k, p)| y.get(k).is_some_and(|q| json_value_eq(p, q, depth + 1)))
         }
+        (Value::String(x), Value::String(y)) => str_eq(x, y),
         _ => a == b,
     }
 }
@@ -456,5 +599,94 @@ fn hash_at<H: Hasher>(rules: &RuleSet, shape: ShapeId, v: Val<'_>, h: &mut H, de
             }
         }
         Shape::Any => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEYS: &[&str] = &[
+        "",
+        "a",
+        "ab",
+        "abc",
+        "abcdefgh",
+        "abcdefgi",
+        "abcdefgh0",
+        "abcdefghabcdefgh",
+        "abcdefghabcdefgz",
+        "abcdefghabcdefgh1",
+        "b",
+        "a\u{0}",
+        "\u{ff}",
+        "é",
+        "intField",
+        "int16Field",
+        "intPtrField",
+    ];
+
+    #[test]
+    fn key_order_and_equality_agree_with_str() {
+        for a in KEYS {
+            for b in KEYS {
+                assert_eq!(
+                    cmp_keys(a.as_bytes(), b.as_bytes()),
+                    a.cmp(b),
+                    "{a:?} {b:?}"
+                );
+                assert_eq!(str_eq(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn keyed_fields_are_found_in_one_pass_including_shared_keys() {
+        let obj: Map<String, Value> =
+            serde_json::from_str(r#"{"a": 1, "c": 2, "d": 3, "zz": 4}"#).expect("json");
+        let keys = ["d", "a", "b", "d", "zz", "zzz"];
+        let order = [1u32, 2, 0, 3, 4, 5];
+        let mut found = Vec::new();
+        for_each_keyed(
+            &obj,
+            &order,
+            |i| keys[i as usize],
+            |i, v| found.push((i, v.clone())),
+        );
+        assert_eq!(
+            found,
+            vec![
+                (1, Value::from(1)),
+                (0, Value::from(3)),
+                (3, Value::from(3)),
+                (4, Value::from(4))
+            ]
+        );
+        // An object much larger than the field list is looked up instead: same result.
+        let big: Map<String, Value> = (0..40)
+            .map(|i| (format!("k{i:02}"), Value::from(i)))
+            .collect();
+        let keys = ["k07", "k39", "nope"];
+        let mut found = Vec::new();
+        for_each_keyed(
+            &big,
+            &[0, 1, 2],
+            |i| keys[i as usize],
+            |i, v| found.push((i, v.clone())),
+        );
+        assert_eq!(found, vec![(0, Value::from(7)), (1, Value::from(39))]);
+    }
+
+    #[test]
+    fn identical_json_is_exact() {
+        let v = |s: &str| -> Value { serde_json::from_str(s).expect("json") };
+        assert!(json_identical(
+            &v(r#"{"a": [1, "x", ""], "b": null}"#),
+            &v(r#"{"b": null, "a": [1, "x", ""]}"#),
+            0
+        ));
+        assert!(!json_identical(&v(r#"{"a": 1}"#), &v(r#"{"a": 1.0}"#), 0));
+        assert!(!json_identical(&v(r#"{"a": 1}"#), &v(r#"{"b": 1}"#), 0));
+        assert!(!json_identical(&v(r#"["a"]"#), &v(r#"["a", "a"]"#), 0));
     }
 }

@@ -284,3 +284,43 @@ fn enums_with_exclusions() {
         strs(&["mode: Required value SC"])
     );
 }
+
+#[test]
+fn type_errors_keep_declaration_order_through_nesting_and_embedding() {
+    let f = fixture(
+        r#"
+package p
+
+type Inner struct {
+	// +k8s:minimum=1
+	Zed int `json:"zed"`
+	Alpha string `json:"alpha"`
+}
+
+type Embedded struct {
+	Mid bool `json:"mid"`
+}
+
+type T struct {
+	// +k8s:minimum=1
+	Z int `json:"z"`
+	Embedded
+	In Inner `json:"in"`
+	A []int `json:"a"`
+}
+"#,
+    );
+    assert_eq!(
+        f.create(
+            "T",
+            r#"{"a": [1, "x"], "in": {"alpha": 1, "zed": "y"}, "mid": 3, "z": "w"}"#
+        ),
+        strs(&[
+            "z: Invalid value: \"w\": expected integer, got string",
+            "mid: Invalid value: 3: expected boolean, got number",
+            "in.zed: Invalid value: \"y\": expected integer, got string",
+            "in.alpha: Invalid value: 1: expected string, got number",
+            "a[1]: Invalid value: \"x\": expected integer, got string",
+        ])
+    );
+}
