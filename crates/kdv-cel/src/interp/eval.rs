@@ -219,24 +219,8 @@ impl<'a> Evaluator<'a, '_> {
                     .resolve(name)
                     .ok_or_else(|| EvalError::new(format!("no such attribute(s): {name}")))
             }
-            Node::DynName(d) => {
-                self.charge(1)?;
-                for (name, k) in &d.candidates {
-                    if let Some(mut v) = self.act.resolve(name) {
-                        for f in &d.path[*k..] {
-                            self.charge(1)?;
-                            v = select(v, f)?;
-                        }
-                        return Ok(v);
-                    }
-                }
-                if let Some(t) = &d.fallback {
-                    return Ok(borrow_const(t));
-                }
-                Err(EvalError::new(format!(
-                    "undeclared reference to '{}' (in container '{}')",
-                    d.display, d.container
-                )))
+            Node::DynName(_) | Node::OptSelect(..) | Node::OptIndex(..) | Node::OptOr(..) => {
+                self.eval_cold(n)
             }
             Node::Select(op, field) => {
                 let v = self.eval(op)?;
@@ -250,46 +234,11 @@ impl<'a> Evaluator<'a, '_> {
                 }
                 self.has(&v, field)
             }
-            Node::OptSelect(op, field) => {
-                let v = self.eval(op)?;
-                let inner = match &v {
-                    Value::Optional(None) => return Ok(Value::Optional(None)),
-                    Value::Optional(Some(inner)) => &**inner,
-                    other => other,
-                };
-                match inner {
-                    Value::Map(m) => match m.get_str(field) {
-                        Some(x) => {
-                            self.charge(1)?;
-                            Ok(Value::optional_of(x))
-                        }
-                        None => Ok(Value::Optional(None)),
-                    },
-                    _ => Err(no_such_key(field)),
-                }
-            }
             Node::Index(pair, key_attr) => {
                 let v = self.eval(&pair.0)?;
                 let k = self.eval_maybe_free(&pair.1, *key_attr)?;
                 self.charge(1)?;
                 index(v, &k)
-            }
-            Node::OptIndex(pair, key_attr) => {
-                let v = self.eval(&pair.0)?;
-                let k = self.eval_maybe_free(&pair.1, *key_attr)?;
-                let inner = match &v {
-                    Value::Optional(None) => return Ok(Value::Optional(None)),
-                    Value::Optional(Some(inner)) => &**inner,
-                    other => other,
-                };
-                match index_opt(inner, &k) {
-                    Ok(Some(x)) => {
-                        self.charge(1)?;
-                        Ok(Value::optional_of(x))
-                    }
-                    Ok(None) => Ok(Value::Optional(None)),
-                    Err(e) => Err(e),
-                }
             }
             Node::Call(c) => self.call(c),
             Node::And(pair) => self.logic(&pair.0, &pair.1, false),
@@ -325,6 +274,91 @@ impl<'a> Evaluator<'a, '_> {
             Node::Fold(f) => self.fold(f),
             Node::AppendAccu(slot, elems, free_list) => self.append_accu(*slot, elems, *free_list),
             Node::MapInsertAccu(slot, args) => self.map_insert_accu(*slot, args),
+            Node::Fail(e) => Err(e.clone()),
+            Node::SlotNotFalse(slot) => {
+                self.charge(2)?;
+                Ok(Value::Bool(!matches!(
+                    self.slots[*slot as usize],
+                    Ok(Value::Bool(false))
+                )))
+            }
+            Node::SlotNotTrue(slot) => {
+                self.charge(3)?;
+                Ok(Value::Bool(!matches!(
+                    self.slots[*slot as usize],
+                    Ok(Value::Bool(true))
+                )))
+            }
+            Node::SlotLogic(slot, rhs, is_or) => {
+                self.charge(1)?;
+                let l = match &self.slots[*slot as usize] {
+                    Ok(Value::Bool(x)) if *x == *is_or => return Ok(Value::Bool(*is_or)),
+                    Ok(Value::Bool(x)) => Ok(Value::Bool(*x)),
+                    other => other.clone(),
+                };
+                self.logic_rest(l, rhs, *is_or)
+            }
+        }
+    }
+
+    /// Node kinds off the hot path, kept out of `eval` so its frame stays small.
+    #[inline(never)]
+    fn eval_cold(&mut self, n: &'a Node) -> EvalResult<'a> {
+        match n {
+            Node::DynName(d) => {
+                self.charge(1)?;
+                for (name, k) in &d.candidates {
+                    if let Some(mut v) = self.act.resolve(name) {
+                        for f in &d.path[*k..] {
+                            self.charge(1)?;
+                            v = select(v, f)?;
+                        }
+                        return Ok(v);
+                    }
+                }
+                if let Some(t) = &d.fallback {
+                    return Ok(borrow_const(t));
+                }
+                Err(EvalError::new(format!(
+                    "undeclared reference to '{}' (in container '{}')",
+                    d.display, d.container
+                )))
+            }
+            Node::OptSelect(op, field) => {
+                let v = self.eval(op)?;
+                let inner = match &v {
+                    Value::Optional(None) => return Ok(Value::Optional(None)),
+                    Value::Optional(Some(inner)) => &**inner,
+                    other => other,
+                };
+                match inner {
+                    Value::Map(m) => match m.get_str(field) {
+                        Some(x) => {
+                            self.charge(1)?;
+                            Ok(Value::optional_of(x))
+                        }
+                        None => Ok(Value::Optional(None)),
+                    },
+                    _ => Err(no_such_key(field)),
+                }
+            }
+            Node::OptIndex(pair, key_attr) => {
+                let v = self.eval(&pair.0)?;
+                let k = self.eval_maybe_free(&pair.1, *key_attr)?;
+                let inner = match &v {
+                    Value::Optional(None) => return Ok(Value::Optional(None)),
+                    Value::Optional(Some(inner)) => &**inner,
+                    other => other,
+                };
+                match index_opt(inner, &k) {
+                    Ok(Some(x)) => {
+                        self.charge(1)?;
+                        Ok(Value::optional_of(x))
+                    }
+                    Ok(None) => Ok(Value::Optional(None)),
+                    Err(e) => Err(e),
+                }
+            }
             Node::OptOr(pair, or_value, fallback) => {
                 let l = self.eval(&pair.0)?;
                 match l {
@@ -350,7 +384,7 @@ impl<'a> Evaluator<'a, '_> {
                     }
                 }
             }
-            Node::Fail(e) => Err(e.clone()),
+            _ => self.eval(n),
         }
     }
 
@@ -372,20 +406,23 @@ impl<'a> Evaluator<'a, '_> {
             Err(e) if e.abort => return l,
             _ => {}
         }
+        self.logic_rest(l, b, is_or)
+    }
+
+    /// The second half of `&&`/`||` once the left operand did not decide.
+    fn logic_rest(&mut self, l: EvalResult<'a>, b: &'a Node, is_or: bool) -> EvalResult<'a> {
         let r = self.eval(b);
         match &r {
             Ok(Value::Bool(x)) if *x == is_or => return Ok(Value::Bool(is_or)),
             Err(e) if e.abort => return r,
             _ => {}
         }
-        for v in [l, r] {
-            match v {
-                Ok(Value::Bool(_)) => {}
-                Ok(_) => return Err(EvalError::no_such_overload()),
-                Err(e) => return Err(e),
-            }
+        match (l, r) {
+            (Ok(Value::Bool(_)), Ok(Value::Bool(_))) => Ok(Value::Bool(!is_or)),
+            (Err(e), _) => Err(e),
+            (Ok(Value::Bool(_)), Err(e)) => Err(e),
+            _ => Err(EvalError::no_such_overload()),
         }
-        Ok(Value::Bool(!is_or))
     }
 
     fn call(&mut self, c: &'a CallNode) -> EvalResult<'a> {
@@ -469,6 +506,7 @@ impl<'a> Evaluator<'a, '_> {
         Err(EvalError::no_such_overload())
     }
 
+    #[inline(never)]
     fn list(&mut self, elems: &'a [Node], optional: &[u32]) -> EvalResult<'a> {
         let mut out = Vec::with_capacity(elems.len());
         for (i, e) in elems.iter().enumerate() {
@@ -490,6 +528,7 @@ impl<'a> Evaluator<'a, '_> {
         Ok(Value::list(out))
     }
 
+    #[inline(never)]
     fn map(&mut self, entries: &'a [(Node, Node, bool)]) -> EvalResult<'a> {
         let mut m = OwnedMap::new();
         for (k, v, optional) in entries {
@@ -549,6 +588,7 @@ impl<'a> Evaluator<'a, '_> {
         Ok(true)
     }
 
+    #[inline(never)]
     fn fold(&mut self, f: &'a Fold) -> EvalResult<'a> {
         let range = self.eval(&f.range)?;
         let init = self.eval(&f.init);
@@ -599,6 +639,7 @@ impl<'a> Evaluator<'a, '_> {
         r
     }
 
+    #[inline(never)]
     fn append_accu(&mut self, slot: u32, elems: &'a [Node], free_list: bool) -> EvalResult<'a> {
         // Charges as `@result + [elems]`: the accumulator read, the list literal, the call.
         self.charge(1)?;
@@ -641,6 +682,7 @@ impl<'a> Evaluator<'a, '_> {
         }
     }
 
+    #[inline(never)]
     fn map_insert_accu(&mut self, slot: u32, args: &'a [Node]) -> EvalResult<'a> {
         self.charge(1)?;
         let mut values = Vec::with_capacity(2);

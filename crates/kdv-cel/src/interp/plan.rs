@@ -73,6 +73,53 @@ pub(crate) enum Node {
     OptOr(Box<(Node, Node)>, bool, Box<CallNode>),
     /// Always fails with this error.
     Fail(EvalError),
+    /// `@not_strictly_false(slot)` (the `all` loop condition), reading the slot in place.
+    SlotNotFalse(u32),
+    /// `@not_strictly_false(!slot)` (the `exists` loop condition).
+    SlotNotTrue(u32),
+    /// `slot && e` (flag false) / `slot || e` (flag true): the `all`/`exists` loop steps.
+    SlotLogic(u32, Box<Node>, bool),
+}
+
+/// The standard loop conditions, specialised (same results and costs).
+fn accu_condition(cond: Node) -> Node {
+    match cond {
+        Node::NotStrictlyFalse(inner) => match *inner {
+            Node::Slot(s) => Node::SlotNotFalse(s),
+            Node::Call(c)
+                if &*c.function == "!_"
+                    && c.args.len() == 1
+                    && matches!(c.args[0], Node::Slot(_))
+                    && c.overloads.iter().all(|o| o.id == "logical_not") =>
+            {
+                let Node::Slot(s) = c.args[0] else {
+                    unreachable!("matched above")
+                };
+                Node::SlotNotTrue(s)
+            }
+            other => Node::NotStrictlyFalse(Box::new(other)),
+        },
+        other => other,
+    }
+}
+
+/// `accu && e` / `accu || e` steps, specialised.
+fn accu_logic(step: Node) -> Node {
+    match step {
+        Node::And(pair) if matches!(pair.0, Node::Slot(_)) => {
+            let (Node::Slot(s), rhs) = *pair else {
+                unreachable!("matched above")
+            };
+            Node::SlotLogic(s, Box::new(rhs), false)
+        }
+        Node::Or(pair) if matches!(pair.0, Node::Slot(_)) => {
+            let (Node::Slot(s), rhs) = *pair else {
+                unreachable!("matched above")
+            };
+            Node::SlotLogic(s, Box::new(rhs), true)
+        }
+        other => other,
+    }
 }
 
 /// A runtime-resolved qualified name.
@@ -394,8 +441,8 @@ impl Planner<'_> {
         let accu = self.push_local(&c.accu_var);
         let iter = self.push_local(&c.iter_var);
         let iter2 = c.iter_var2.as_deref().map(|v| self.push_local(v));
-        let cond = self.expr(&c.loop_condition);
-        let step = self.step(&c.loop_step, &c.accu_var, accu);
+        let cond = accu_condition(self.expr(&c.loop_condition));
+        let step = accu_logic(self.step(&c.loop_step, &c.accu_var, accu));
         self.scopes.truncate(depth + 1);
         let result = self.expr(&c.result);
         self.scopes.truncate(depth);
