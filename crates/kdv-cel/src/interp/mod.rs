@@ -2,6 +2,29 @@
 //! comprehension variables turned into slots, functions looked up, constant patterns
 //! compiled, optionally constants folded) and evaluated many times against an
 //! [`Activation`], with cel-go's runtime cost tracking and an optional interrupt flag.
+//!
+//! ```
+//! use kdv_cel::checker::Env;
+//! use kdv_cel::interp::{EvalConfig, Program, ProgramOptions, Vars};
+//! use kdv_cel::types::Type;
+//! use kdv_cel::value::Value;
+//!
+//! let mut env = Env::kubernetes();
+//! env.add_variable("self", Type::Dyn);
+//! let program = Program::compile(
+//!     &env,
+//!     "self.items.filter(e, e.name == 'x').size() == 1",
+//!     &ProgramOptions::kubernetes(),
+//! )
+//! .unwrap();
+//! let doc = serde_json::json!({"items": [{"name": "x"}, {"name": "y"}]});
+//! // `self` borrows the document: no copy of it is made.
+//! let vars = Vars::new().with("self", Value::from_json(&doc));
+//! let config = EvalConfig { cost_limit: Some(1_000_000), ..EvalConfig::default() };
+//! let (value, cost) = program.eval(&vars, &config).unwrap();
+//! assert!(matches!(value, Value::Bool(true)));
+//! assert!(cost > 0);
+//! ```
 
 use std::collections::HashSet;
 use std::sync::Arc;

@@ -389,3 +389,24 @@ fn compiled_programs_use_the_checker() {
     assert!(matches!(run_with(&p, &()).unwrap().0, Value::Bool(true)));
     assert!(Program::compile(&env, "x + 'a'", &opts).is_err());
 }
+
+#[test]
+fn programs_are_shareable_across_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Program>();
+    let p = std::sync::Arc::new(program("1 + 1 == 2", &ProgramOptions::default()));
+    let handles: Vec<_> = (0..2)
+        .map(|_| {
+            let p = p.clone();
+            std::thread::spawn(move || {
+                matches!(
+                    p.eval(&(), &EvalConfig::default()),
+                    Ok((Value::Bool(true), _))
+                )
+            })
+        })
+        .collect();
+    for h in handles {
+        assert!(h.join().unwrap());
+    }
+}
