@@ -578,7 +578,25 @@ impl<'a> Evaluator<'a, '_> {
             Err(e) if e.abort => return Err(e),
             _ => {}
         }
+        // `c ? update : accu` (filter, map with a predicate, exists_one): when `c` is false the
+        // accumulator stays as it is; no need to copy it out and back (the attribute branch
+        // costs nothing, as in cel-go).
+        if let Node::Cond(parts, t_attr, _) = &f.step
+            && matches!(parts.2, Node::Slot(s) if s == f.accu)
+        {
+            let step = match self.eval(&parts.0) {
+                Ok(Value::Bool(false)) => return Ok(true),
+                Ok(Value::Bool(true)) => self.eval_maybe_free(&parts.1, *t_attr),
+                Ok(_) => Err(EvalError::no_such_overload()),
+                Err(e) => Err(e),
+            };
+            return self.store_step(f, step);
+        }
         let step = self.eval(&f.step);
+        self.store_step(f, step)
+    }
+
+    fn store_step(&mut self, f: &'a Fold, step: EvalResult<'a>) -> Result<bool, EvalError> {
         if let Err(e) = &step
             && e.abort
         {

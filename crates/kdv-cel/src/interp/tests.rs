@@ -410,3 +410,25 @@ fn programs_are_shareable_across_threads() {
         assert!(h.join().unwrap());
     }
 }
+
+#[test]
+fn kubernetes_strings_v2_format() {
+    // Upstream Kubernetes library test vectors (spec §1.15.2): the v1–v3 formatter.
+    let opts = ProgramOptions::kubernetes();
+    for (src, want) in [
+        (
+            "'%d %s %f %s %s'.format([1, 'abc', 1.0, duration('1m'), timestamp('2000-01-01T00:00:00.000Z')])",
+            "1 abc 1.000000 60s 2000-01-01T00:00:00Z",
+        ),
+        ("'%o %o %o'.format([7, 8, 9])", "7 10 11"),
+        ("'%b %b %b'.format([7, 8, 9])", "111 1000 1001"),
+        ("'%e'.format([3.14])", "3.140000×10⁰⁰"),
+    ] {
+        let p = program(src, &opts);
+        let v = run_with(&p, &()).unwrap_or_else(|e| panic!("{src}: {e}")).0;
+        assert_eq!(v.to_string(), format!("{want:?}"), "{src}");
+    }
+    // Strings v3+ functions are absent in Kubernetes.
+    let p = program("'abc'.reverse()", &opts);
+    assert!(run_with(&p, &()).is_err());
+}
