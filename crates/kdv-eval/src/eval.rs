@@ -197,10 +197,21 @@ impl<'r> Eval<'r> {
             FieldAccess::Key(k) => k.as_str(),
             _ => "",
         };
+        let rules = self.rules;
         for_each_keyed(obj, &st.key_order, key, |i, x| {
+            let shape = st.fields[i as usize].shape;
+            // Scalars of the right kind (most fields) need no call.
+            let fine = match (rules.shape(shape), x) {
+                (Shape::String { .. }, Value::String(_)) | (Shape::Bool, Value::Bool(_)) => true,
+                (Shape::Int(k), Value::Number(_)) => as_int(Val::Json(x), *k).is_some(),
+                _ => false,
+            };
+            if fine {
+                return;
+            }
             let from = self.out.len();
             let p = path.child(key(i));
-            self.type_check(st.fields[i as usize].shape, x, &p, depth + 1);
+            self.type_check(shape, x, &p, depth + 1);
             if self.out.len() > from {
                 segments.push((i, from, self.out.len()));
             }
@@ -263,6 +274,9 @@ impl<'r> Eval<'r> {
     /// [`SLOTS`] keyed blocks are found in one pass over each object (new and old); the
     /// others are looked up.
     fn field_blocks(&mut self, t: &TypeRules, path: &PathRef<'_>, v: Val<'_>, old: Val<'_>) {
+        if t.fields.is_empty() {
+            return;
+        }
         let rules = self.rules;
         let mut new_slots: [Option<&Value>; SLOTS] = [None; SLOTS];
         let mut old_slots: [Option<&Value>; SLOTS] = [None; SLOTS];
@@ -358,6 +372,17 @@ impl<'r> Eval<'r> {
         v: Val<'_>,
         old: Val<'_>,
     ) -> bool {
+        if let [cohort] = calls.cohorts.as_slice()
+            && cohort.short_circuit.is_empty()
+        {
+            // The common case: one cohort, nothing short-circuits.
+            for val in &cohort.regular {
+                if !val.non_error {
+                    self.call_marked(val, path, shape, v, old);
+                }
+            }
+            return true;
+        }
         for cohort in &calls.cohorts {
             let mut early = false;
             for val in &cohort.short_circuit {
@@ -494,7 +519,7 @@ impl<'r> Eval<'r> {
     /// Go prints values of named string types JSON-encoded: retype string bad values of the
     /// errors appended since `start`.
     fn retype_named(&mut self, start: usize, shape: ShapeId) {
-        if !self.named_string(shape) {
+        if self.out.len() == start || !self.named_string(shape) {
             return;
         }
         for e in &mut self.out[start..] {

@@ -109,10 +109,10 @@ pub(crate) fn for_each_keyed<'a, 'k>(
     let mut entries = obj.iter();
     let mut cur = entries.next();
     for &i in order {
-        let k = key(i);
+        let k = key(i).as_bytes();
         // Not advanced on a match: the next field may read the same key.
         while let Some((ek, ev)) = cur {
-            match cmp_keys(ek.as_bytes(), k.as_bytes()) {
+            match cmp_key(ek.as_bytes(), k) {
                 Ordering::Less => cur = entries.next(),
                 Ordering::Equal => {
                     found(i, ev);
@@ -127,21 +127,23 @@ pub(crate) fn for_each_keyed<'a, 'k>(
     }
 }
 
-/// Byte-wise lexicographic order (the order of `str`), eight bytes at a time: JSON keys
-/// are short and usually differ early, where a `memcmp` call costs more than the compare.
+/// Byte-wise lexicographic order (the order of `str`) without a `memcmp` call in the usual
+/// cases: keys differing in their first eight bytes, equal keys of up to 16 bytes, short
+/// keys.
 #[inline]
-fn cmp_keys(a: &[u8], b: &[u8]) -> Ordering {
-    let n = a.len().min(b.len());
-    let (a8, b8) = (a[..n].chunks_exact(8), b[..n].chunks_exact(8));
-    let (ra, rb) = (a8.remainder(), b8.remainder());
-    for (x, y) in a8.zip(b8) {
-        let x = u64::from_be_bytes(x.try_into().unwrap_or([0; 8]));
-        let y = u64::from_be_bytes(y.try_into().unwrap_or([0; 8]));
+fn cmp_key(a: &[u8], b: &[u8]) -> Ordering {
+    if let (Some(x), Some(y)) = (a.first_chunk::<8>(), b.first_chunk::<8>()) {
         if x != y {
-            return x.cmp(&y);
+            return u64::from_be_bytes(*x).cmp(&u64::from_be_bytes(*y));
         }
+        // The first and last eight bytes cover keys of up to 16 bytes.
+        if a.len() == b.len() && a.len() <= 16 && a.last_chunk::<8>() == b.last_chunk::<8>() {
+            return Ordering::Equal;
+        }
+        return a.cmp(b);
     }
-    for (x, y) in ra.iter().zip(rb) {
+    // One key is shorter than eight bytes.
+    for (x, y) in a.iter().zip(b) {
         if x != y {
             return x.cmp(y);
         }
@@ -218,12 +220,18 @@ pub(crate) fn as_int(v: Val<'_>, kind: IntKind) -> Option<i128> {
         Val::Json(Value::Number(n)) => n,
         _ => return None,
     };
-    let i = if let Some(i) = n.as_i64() {
-        i128::from(i)
-    } else {
-        i128::from(n.as_u64()?)
-    };
-    (kind.min()..=kind.max()).contains(&i).then_some(i)
+    if let Some(i) = n.as_i64() {
+        let fits = if kind.signed {
+            // -2^(b-1) <= i < 2^(b-1): the bits above the sign bit copy it.
+            kind.bits >= 64 || matches!(i >> (kind.bits - 1), 0 | -1)
+        } else {
+            i >= 0 && (kind.bits >= 64 || i >> kind.bits == 0)
+        };
+        return fits.then_some(i128::from(i));
+    }
+    // Only u64 values above i64::MAX are left: they fit unsigned 64-bit types alone.
+    let u = n.as_u64()?;
+    (!kind.signed && kind.bits >= 64).then_some(i128::from(u))
 }
 
 /// A float value (zero → 0.0).
@@ -611,9 +619,17 @@ mod tests {
         "a",
         "ab",
         "abc",
+        "abcd",
+        "abcde",
+        "abcdefg",
+        "abcdef\u{0}",
+        "abc\u{0}\u{0}",
         "abcdefgh",
         "abcdefgi",
         "abcdefgh0",
+        "abcdefghabcd",
+        "abcdefghabcd\u{0}",
+        "abcdefghabce",
         "abcdefghabcdefgh",
         "abcdefghabcdefgz",
         "abcdefghabcdefgh1",
@@ -624,17 +640,18 @@ mod tests {
         "intField",
         "int16Field",
         "intPtrField",
+        "max0TypedefField",
+        "max0TypedefPtrField",
+        "max10Field",
+        "shortNamePtrField",
+        "shortNameTypedefField",
     ];
 
     #[test]
     fn key_order_and_equality_agree_with_str() {
         for a in KEYS {
             for b in KEYS {
-                assert_eq!(
-                    cmp_keys(a.as_bytes(), b.as_bytes()),
-                    a.cmp(b),
-                    "{a:?} {b:?}"
-                );
+                assert_eq!(cmp_key(a.as_bytes(), b.as_bytes()), a.cmp(b), "{a:?} {b:?}");
                 assert_eq!(str_eq(a, b), a == b, "{a:?} {b:?}");
             }
         }
@@ -675,6 +692,67 @@ mod tests {
             |i, v| found.push((i, v.clone())),
         );
         assert_eq!(found, vec![(0, Value::from(7)), (1, Value::from(39))]);
+    }
+
+    #[test]
+    fn merge_pass_finds_keys_sharing_prefixes() {
+        let obj: Map<String, Value> = KEYS
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (k.to_string(), Value::from(i)))
+            .collect();
+        let mut order: Vec<u32> = (0..KEYS.len() as u32).collect();
+        order.sort_by_key(|&i| KEYS[i as usize]);
+        let mut found = Vec::new();
+        for_each_keyed(
+            &obj,
+            &order,
+            |i| KEYS[i as usize],
+            |i, v| found.push((i, v.clone())),
+        );
+        let want: Vec<(u32, Value)> = order.iter().map(|&i| (i, Value::from(i))).collect();
+        assert_eq!(found, want);
+        // Missing keys between present ones.
+        let sparse: Map<String, Value> = KEYS
+            .iter()
+            .step_by(2)
+            .map(|k| (k.to_string(), Value::Null))
+            .collect();
+        let mut found = Vec::new();
+        for_each_keyed(&sparse, &order, |i| KEYS[i as usize], |i, _| found.push(i));
+        let want: Vec<u32> = order.iter().copied().filter(|i| i % 2 == 0).collect();
+        assert_eq!(found, want);
+    }
+
+    #[test]
+    fn integers_fit_their_go_type() {
+        let k = |bits, signed| IntKind { bits, signed };
+        for (n, bits, signed) in [
+            (127i128, 8, true),
+            (-128, 8, true),
+            (128, 8, true),
+            (-129, 8, true),
+            (255, 8, false),
+            (256, 8, false),
+            (-1, 8, false),
+            (-1, 64, false),
+            (i64::MIN as i128, 64, true),
+            (i64::MAX as i128, 64, true),
+            (u64::MAX as i128, 64, false),
+            (u64::MAX as i128, 64, true),
+            (2147483648, 32, true),
+            (-2147483648, 32, true),
+            (4294967295, 32, false),
+        ] {
+            let kind = k(bits, signed);
+            let v: Value = serde_json::from_str(&n.to_string()).expect("number");
+            let fits = (kind.min()..=kind.max()).contains(&n);
+            assert_eq!(
+                as_int(Val::Json(&v), kind),
+                fits.then_some(n),
+                "{n} {kind:?}"
+            );
+        }
     }
 
     #[test]
