@@ -257,6 +257,7 @@ fn kubernetes_runtime_costs() {
         "array": [1, 1, 2, 2, 3, 3, 4, 5],
         "listMap": [{"k": "a1", "v": "b1"}, {"k": "a2", "v": "b2"}, {"k": "a3", "v": "b3", "v2": "z"}],
         "val1": "Rook takes 👑",
+        "ints": {"val1": 1, "val6": 1, "val4": 2.0},
     });
     let opts = ProgramOptions::kubernetes();
     let act = Vars::new().with("self", Value::from_json(&doc));
@@ -300,6 +301,9 @@ fn kubernetes_runtime_costs() {
         ("self.val1.split(' ') == ['Rook', 'takes', '👑']", 6),
         ("self.val1.upperAscii() == 'ROOK TAKES 👑'", 6),
         ("double(5) < 10.0", 1),
+        ("self.ints.val1 == self.ints.val6", 7),
+        ("type(self.ints.val1) == int", 5),
+        ("double(self.ints.val1) < self.ints.val4", 8),
         ("type(self.val1) == string", 4),
     ] {
         let p = program(src, &opts);
