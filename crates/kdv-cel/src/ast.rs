@@ -95,6 +95,8 @@ pub struct MapEntry {
     pub value: Expr,
     /// Written as `?key: value`.
     pub optional: bool,
+    /// Where the entry is reported: its `:`.
+    pub span: Span,
 }
 
 /// One field initialiser of a struct literal.
@@ -108,6 +110,8 @@ pub struct FieldInit {
     pub value: Expr,
     /// Written as `?field: value`.
     pub optional: bool,
+    /// Where the initialiser is reported: its `:`.
+    pub span: Span,
 }
 
 /// CEL's general loop: `accu = init; for iter_var[, iter_var2] in range { if !condition

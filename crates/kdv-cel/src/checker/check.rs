@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::Reference;
-use super::env::{Env, FunctionDecl, VariableDecl};
+use super::env::{Env, VariableDecl};
 use super::stdlib::is_cross_type_comparison;
 use super::unify::{
     Kind, Mapping, assignable, assignable_list, exact, format_type, has_params, instantiate,
@@ -24,6 +24,8 @@ pub(crate) struct Checker<'e> {
     locals: Vec<Option<(String, Type)>>,
     pub(crate) issues: Vec<Issue>,
     fresh: u32,
+    /// Reused buffer for dotted names.
+    scratch: Vec<u8>,
 }
 
 /// A resolved identifier.
@@ -43,6 +45,7 @@ impl<'e> Checker<'e> {
             locals: Vec::new(),
             issues: Vec::new(),
             fresh: 0,
+            scratch: Vec::new(),
         }
     }
 
@@ -168,40 +171,38 @@ impl<'e> Checker<'e> {
                 false,
             ));
         }
-        for candidate in self.env.candidate_names(name) {
-            if let Some(r) = self.global(&candidate) {
-                return Some((r, local.is_some()));
-            }
-        }
-        None
+        let has_local = local.is_some();
+        self.env
+            .find_candidate(name, |c| self.global(c))
+            .map(|r| (r, has_local))
     }
 
-    fn resolve_qualified(&self, qualifiers: &[&str]) -> Option<(Resolved, bool)> {
-        if qualifiers.len() == 1 {
-            return self.resolve_simple(qualifiers[0]);
-        }
-        let local = self.local(qualifiers[0]).is_some();
-        if local && !qualifiers[0].starts_with('.') {
+    /// cel-go `resolveQualifiedIdent` for the dotted `name` whose first segment is `root`.
+    fn resolve_qualified(&self, root: &str, name: &str) -> Option<(Resolved, bool)> {
+        let local = self.local(root).is_some();
+        if local && !root.starts_with('.') {
             return None;
         }
-        let name = qualifiers.join(".");
-        for candidate in self.env.candidate_names(&name) {
-            if let Some(r) = self.global(&candidate) {
-                return Some((r, local));
-            }
+        self.env
+            .find_candidate(name, |c| self.global(c))
+            .map(|r| (r, local))
+    }
+
+    /// The type a fully qualified type name denotes: declared type identifiers (`int`,
+    /// `optional_type`, library types) or the provider's types.
+    fn type_named(&self, name: &str) -> Option<Type> {
+        if let Some(VariableDecl {
+            ty: Type::Type(t), ..
+        }) = self.env.find_variable(name)
+        {
+            return Some(Type::clone(t));
         }
-        None
+        self.env.provider.as_ref()?.find_type(name)
     }
 
     fn lookup_function(&self, name: &str) -> Option<String> {
-        let trimmed = name.strip_prefix('.').unwrap_or(name);
-        if self.env.container.is_empty() || name.starts_with('.') {
-            return self.env.has_function(trimmed).then(|| trimmed.to_string());
-        }
         self.env
-            .candidate_names(name)
-            .into_iter()
-            .find(|c| self.env.has_function(c))
+            .find_candidate(name, |c| self.env.has_function(c).then(|| c.to_string()))
     }
 
     // ---- the walk -----------------------------------------------------------------------
@@ -242,15 +243,17 @@ impl<'e> Checker<'e> {
                     r.name
                 };
                 self.set_type(e.id, r.ty);
+                if *name != full {
+                    name.clone_from(&full);
+                }
                 self.set_ref(
                     e.id,
                     Reference {
-                        name: Some(full.clone()),
+                        name: Some(full),
                         overload_ids: Vec::new(),
                         value: r.value,
                     },
                 );
-                *name = full;
             }
             None => {
                 let msg = format!(
@@ -264,9 +267,11 @@ impl<'e> Checker<'e> {
     }
 
     fn check_select(&mut self, e: &mut Expr) {
-        if let Some(qualifiers) = qualifiers(e)
-            && let Some((r, disambiguate)) = self.resolve_qualified(&qualifiers)
-        {
+        let mut buf = std::mem::take(&mut self.scratch);
+        let resolved = dotted_name(e, &mut buf)
+            .and_then(|(root_len, name)| self.resolve_qualified(&name[..root_len], name));
+        self.scratch = buf;
+        if let Some((r, disambiguate)) = resolved {
             let full = if disambiguate {
                 format!(".{}", r.name)
             } else {
@@ -498,11 +503,13 @@ impl<'e> Checker<'e> {
         }
         arg_types.extend(args.iter().map(|a| self.type_of(a.id)));
         let env = self.env;
-        let mut decls: Vec<&FunctionDecl> = Vec::with_capacity(2);
-        env.for_each_function(function, |d| decls.push(d));
-
         let mut result: Option<Type> = None;
         let mut ids: Vec<String> = Vec::new();
+        let decls = env
+            .libraries
+            .iter()
+            .chain(std::iter::once(&env.own))
+            .filter_map(|l| l.get_function(function));
         for decl in decls {
             for o in &decl.overloads {
                 if !env.options.cross_type_numeric_comparisons && is_cross_type_comparison(&o.id) {
@@ -553,6 +560,14 @@ impl<'e> Checker<'e> {
                     )
                 };
                 let params_ref = params.as_deref().unwrap_or(&o.params);
+                if params_ref.len() != arg_types.len()
+                    || arg_types
+                        .iter()
+                        .zip(params_ref)
+                        .any(|(a, p)| distinct_simple_types(a, p))
+                {
+                    continue;
+                }
                 let mut m = self.mapping.clone();
                 if !assignable_list(&mut m, &arg_types, params_ref) {
                     continue;
@@ -684,17 +699,9 @@ impl<'e> Checker<'e> {
         let ExprKind::Struct { type_name, fields } = &mut e.kind else {
             return;
         };
-        let provider = self.env.provider.clone();
-        let found = self
-            .env
-            .candidate_names(type_name)
-            .into_iter()
-            .find_map(|c| {
-                provider
-                    .as_ref()
-                    .and_then(|p| p.find_type(&c))
-                    .map(|t| (c, t))
-            });
+        let found = self.env.find_candidate(type_name, |c| {
+            self.type_named(c).map(|t| (c.to_string(), t))
+        });
         let Some((resolved, ty)) = found else {
             let msg = format!(
                 "undeclared reference to '{}' (in container '{}')",
@@ -725,7 +732,7 @@ impl<'e> Checker<'e> {
         for f in fields.iter_mut() {
             self.check(&mut f.value);
             let field_type = self
-                .field_type(f.id, f.value.span, &message_name, &f.field)
+                .field_type(f.id, f.span, &message_name, &f.field)
                 .unwrap_or(Type::Error);
             let mut vt = self.type_of(f.value.id);
             if f.optional {
@@ -738,7 +745,7 @@ impl<'e> Checker<'e> {
                     format_type(&field_type),
                     format_type(&vt)
                 );
-                self.error(f.id, f.value.span, msg);
+                self.error(f.id, f.span, msg);
             }
         }
     }
@@ -813,6 +820,25 @@ impl<'e> Checker<'e> {
     }
 }
 
+/// Two different primitive types (neither assignable to the other): a cheap early reject
+/// before the full assignability check.
+fn distinct_simple_types(a: &Type, b: &Type) -> bool {
+    fn simple(t: &Type) -> bool {
+        matches!(
+            t,
+            Type::Bool
+                | Type::Int
+                | Type::Uint
+                | Type::Double
+                | Type::String
+                | Type::Bytes
+                | Type::Duration
+                | Type::Timestamp
+        )
+    }
+    simple(a) && simple(b) && a != b
+}
+
 /// The name parts of a select chain ending in an identifier (`a.b.c` → `[a, b, c]`); none
 /// for presence tests.
 fn qualifiers(e: &Expr) -> Option<Vec<&str>> {
@@ -841,6 +867,43 @@ fn qualifiers(e: &Expr) -> Option<Vec<&str>> {
 /// `a.b.c` as a dotted name, if the expression is an identifier or a select chain.
 fn qualified_name(e: &Expr) -> Option<String> {
     qualifiers(e).map(|q| q.join("."))
+}
+
+/// Writes the dotted name of a select chain (not a presence test) ending in an identifier
+/// into `buf`; returns the length of its first segment and the name.
+fn dotted_name<'b>(e: &Expr, buf: &'b mut Vec<u8>) -> Option<(usize, &'b str)> {
+    let ExprKind::Select { .. } = &e.kind else {
+        return None;
+    };
+    let mut len = 0;
+    let mut cur = e;
+    let root = loop {
+        match &cur.kind {
+            ExprKind::Select {
+                operand,
+                field,
+                test_only: false,
+            } => {
+                len += field.len() + 1;
+                cur = operand;
+            }
+            ExprKind::Ident(n) => break n,
+            _ => return None,
+        }
+    };
+    len += root.len();
+    buf.clear();
+    buf.resize(len, b'.');
+    buf[..root.len()].copy_from_slice(root.as_bytes());
+    let mut end = len;
+    let mut cur = e;
+    while let ExprKind::Select { operand, field, .. } = &cur.kind {
+        buf[end - field.len()..end].copy_from_slice(field.as_bytes());
+        end -= field.len() + 1;
+        cur = operand;
+    }
+    let name = std::str::from_utf8(buf).ok()?;
+    Some((root.len(), name))
 }
 
 /// Whether a type is acceptable as the result of a literal instantiating a well-known

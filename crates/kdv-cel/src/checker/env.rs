@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use crate::ast::Literal;
@@ -109,8 +110,8 @@ pub struct FunctionDecl {
 pub struct Library {
     /// Name, for diagnostics (`cel.lib.std`, `cel.lib.ext.strings`, ...).
     pub name: String,
-    functions: HashMap<String, FunctionDecl>,
-    variables: HashMap<String, VariableDecl>,
+    functions: FastMap<String, FunctionDecl>,
+    variables: FastMap<String, VariableDecl>,
     /// Function names whose aggregate literal arguments skip the homogeneity check.
     pub homogeneous_exempt: Vec<String>,
 }
@@ -169,6 +170,23 @@ impl Library {
         self.variable(name, Type::Type(Box::new(ty)))
     }
 
+    /// Adds everything `other` declares (overloads append after existing ones, as when both
+    /// libraries are registered in this order).
+    pub fn merge(&mut self, other: &Library) -> &mut Library {
+        for f in other.functions.values() {
+            self.function(&f.name, f.overloads.clone());
+        }
+        for v in other.variables.values() {
+            self.variables.insert(v.name.clone(), v.clone());
+        }
+        for e in &other.homogeneous_exempt {
+            if !self.homogeneous_exempt.contains(e) {
+                self.homogeneous_exempt.push(e.clone());
+            }
+        }
+        self
+    }
+
     /// The function named `name`, if declared here.
     pub fn get_function(&self, name: &str) -> Option<&FunctionDecl> {
         self.functions.get(name)
@@ -187,6 +205,39 @@ impl Library {
     /// All variables (unordered).
     pub fn variables(&self) -> impl Iterator<Item = &VariableDecl> {
         self.variables.values()
+    }
+}
+
+/// Declaration tables are looked up on every name the checker resolves: a multiplicative hash
+/// (FxHash) is several times faster than SipHash on short names and the keys are not
+/// attacker-chosen (they are the declarations' own names).
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0xf135_7aea_2e62_a9c5;
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+        self.0 = h;
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.write(&[i]);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
@@ -254,6 +305,23 @@ impl fmt::Debug for Env {
     }
 }
 
+/// The libraries of [`Env::kubernetes`] merged into one table (one lookup per name instead of
+/// one per library).
+static KUBERNETES_BASE: std::sync::LazyLock<Arc<Library>> = std::sync::LazyLock::new(|| {
+    let mut lib = Library::new("kubernetes.base");
+    for l in [
+        super::stdlib::standard(),
+        super::ext::optional(u32::MAX),
+        super::ext::strings(2),
+        super::ext::lists(3),
+        super::ext::sets(),
+        super::ext::two_var_comprehensions(),
+    ] {
+        lib.merge(&l);
+    }
+    Arc::new(lib)
+});
+
 impl Default for Env {
     fn default() -> Env {
         Env::new()
@@ -288,12 +356,8 @@ impl Env {
     /// cross-type numeric comparisons and homogeneous aggregate literals. Kubernetes'
     /// own libraries (quantity, IP, ...) are added with [`Env::add_library`].
     pub fn kubernetes() -> Env {
-        let mut env = Env::new();
-        env.add_library(super::ext::optional(u32::MAX));
-        env.add_library(super::ext::strings(2));
-        env.add_library(super::ext::lists(3));
-        env.add_library(super::ext::sets());
-        env.add_library(super::ext::two_var_comprehensions());
+        let mut env = Env::empty();
+        env.add_library(KUBERNETES_BASE.clone());
         env.options.cross_type_numeric_comparisons = true;
         env.options.homogeneous_aggregate_literals = true;
         env
@@ -381,22 +445,46 @@ impl Env {
     /// Candidate fully qualified names for `name` in the container (cel-go
     /// `ResolveCandidateNames`): most qualified first; a leading dot means root scope only.
     pub fn candidate_names(&self, name: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        self.find_candidate(name, |c| {
+            out.push(c.to_string());
+            None::<()>
+        });
+        out
+    }
+
+    /// The first candidate name (see [`Env::candidate_names`]) for which `f` finds something.
+    pub fn find_candidate<T>(&self, name: &str, mut f: impl FnMut(&str) -> Option<T>) -> Option<T> {
         if let Some(root) = name.strip_prefix('.') {
-            return vec![root.to_string()];
+            return f(root);
         }
         if self.container.is_empty() {
-            return vec![name.to_string()];
+            return f(name);
         }
-        let mut out = Vec::new();
         let mut prefix = self.container.as_str();
+        let mut buf = String::with_capacity(prefix.len() + name.len() + 1);
         loop {
-            out.push(format!("{prefix}.{name}"));
+            buf.clear();
+            buf.push_str(prefix);
+            buf.push('.');
+            buf.push_str(name);
+            if let Some(v) = f(&buf) {
+                return Some(v);
+            }
             match prefix.rfind('.') {
                 Some(i) => prefix = &prefix[..i],
                 None => break,
             }
         }
-        out.push(name.to_string());
-        out
+        f(name)
+    }
+
+    /// Whether calls to `function` exempt their aggregate literal arguments from the
+    /// homogeneity check.
+    pub(crate) fn is_homogeneity_exempt(&self, function: &str) -> bool {
+        self.libraries
+            .iter()
+            .chain(std::iter::once(&self.own))
+            .any(|l| l.homogeneous_exempt.iter().any(|f| f == function))
     }
 }

@@ -13,12 +13,6 @@ pub(crate) fn validate(env: &Env, root: &Expr, types: &[Option<Type>]) -> Vec<Is
     if !homogeneous && env.options.literal_validators.is_empty() {
         return issues;
     }
-    let exempt: Vec<&str> = env
-        .libraries
-        .iter()
-        .chain(std::iter::once(&env.own))
-        .flat_map(|l| l.homogeneous_exempt.iter().map(String::as_str))
-        .collect();
     let type_of = |e: &Expr| -> Type {
         types
             .get(e.id as usize)
@@ -108,7 +102,7 @@ pub(crate) fn validate(env: &Env, root: &Expr, types: &[Option<Type>]) -> Vec<Is
                         });
                     }
                 }
-                let inner = in_exempt || exempt.contains(&function.as_str());
+                let inner = in_exempt || (homogeneous && env.is_homogeneity_exempt(function));
                 stack.extend(args.iter().rev().map(|x| (x, inner)));
                 if let Some(t) = target {
                     stack.push((t, inner));

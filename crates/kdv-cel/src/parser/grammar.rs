@@ -1195,6 +1195,7 @@ impl<'s> Parser<'s> {
                     break;
                 }
                 let name_tok = self.advance();
+                let colon = Self::span(self.tok(1));
                 if let Match::Failed = self.expect(T::Colon, FIRST_EXPR, level)? {
                     break;
                 }
@@ -1223,6 +1224,7 @@ impl<'s> Parser<'s> {
                         field,
                         value: value.e,
                         optional,
+                        span: colon,
                     });
                 }
                 if self.la(1) == T::Comma && FIELD_START.contains(self.la(2)) {
@@ -1328,6 +1330,7 @@ impl<'s> Parser<'s> {
                 let key = self.expr();
                 self.follow.pop();
                 let key = key?;
+                let colon = Self::span(self.tok(1));
                 if let Match::Failed = self.expect(T::Colon, FIRST_EXPR, level)? {
                     break;
                 }
@@ -1353,6 +1356,7 @@ impl<'s> Parser<'s> {
                     key: key.e,
                     value: value.e,
                     optional,
+                    span: colon,
                 });
                 if self.la(1) == T::Comma && self.la(2) != T::RBrace {
                     self.advance();

@@ -368,6 +368,7 @@ impl Helper<'_, '_> {
                             key: self.copy(&en.key),
                             value: self.copy(&en.value),
                             optional: en.optional,
+                            span: en.span,
                         }
                     })
                     .collect(),
@@ -383,6 +384,7 @@ impl Helper<'_, '_> {
                             field: f.field.clone(),
                             value: self.copy(&f.value),
                             optional: f.optional,
+                            span: f.span,
                         }
                     })
                     .collect(),

@@ -651,3 +651,106 @@ fn default_limit_nesting_fits_small_stack() {
         .unwrap();
     handle.join().unwrap();
 }
+
+mod never_panics {
+    use proptest::prelude::*;
+
+    use crate::checker::{Env, check};
+    use crate::parser::{ParseOptions, parse_with};
+    use crate::types::Type;
+
+    /// Token soup biased towards CEL syntax, so inputs reach deep into the grammar.
+    fn cel_soup() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            Just("("),
+            Just(")"),
+            Just("["),
+            Just("]"),
+            Just("{"),
+            Just("}"),
+            Just("."),
+            Just(".?"),
+            Just("[?"),
+            Just(","),
+            Just(":"),
+            Just("?"),
+            Just("!"),
+            Just("-"),
+            Just("+"),
+            Just("*"),
+            Just("/"),
+            Just("%"),
+            Just("=="),
+            Just("!="),
+            Just("<"),
+            Just("<="),
+            Just("&&"),
+            Just("||"),
+            Just(" in "),
+            Just("x"),
+            Just("self"),
+            Just("a"),
+            Just("1"),
+            Just("1u"),
+            Just("1.5"),
+            Just("'s'"),
+            Just("b'b'"),
+            Just("r'\\d'"),
+            Just("true"),
+            Just("null"),
+            Just("has("),
+            Just(".all("),
+            Just(".map("),
+            Just(".exists_one("),
+            Just(".transformMap("),
+            Just("optional.of("),
+            Just("`a-b`"),
+            Just("'''"),
+            Just("\\"),
+            Just(" "),
+            Just("\n"),
+            Just("é"),
+            Just("size("),
+            Just("math.greatest("),
+            Just("cel.bind("),
+            Just(".sortBy("),
+            Just("int"),
+        ];
+        prop::collection::vec(piece, 0..60).prop_map(|v| v.concat())
+    }
+
+    fn env() -> Env {
+        let mut env = Env::kubernetes();
+        env.add_variable("x", Type::Dyn);
+        env.add_variable("a", Type::List(Box::new(Type::Int)));
+        env.add_variable(
+            "self",
+            Type::Map(Box::new(Type::String), Box::new(Type::Dyn)),
+        );
+        env
+    }
+
+    proptest! {
+        #[test]
+        fn parse_and_check_never_panic(src in cel_soup()) {
+            match parse_with(&src, &ParseOptions::conformance()) {
+                Ok(parsed) => {
+                    if let Err(issues) = check(parsed, &env()) {
+                        let _ = issues.to_string();
+                    }
+                }
+                Err(issues) => {
+                    prop_assert!(!issues.is_empty());
+                    let _ = issues.to_string();
+                }
+            }
+        }
+
+        #[test]
+        fn arbitrary_text_never_panics(src in "\\PC{0,80}") {
+            if let Err(issues) = parse_with(&src, &ParseOptions::default()) {
+                let _ = issues.to_string();
+            }
+        }
+    }
+}
