@@ -7,8 +7,8 @@
 //! block — ratchet check, field validations, the field type's function, element loops.
 //! Values are read as Go would decode them: an absent non-pointer field is its zero value,
 //! `null` is nil for pointers and collections. Validating a valid object allocates nothing
-//! (paths are built on the stack); only large lists (more than [`PAIRWISE_LIMIT`] items)
-//! allocate an index for uniqueness and old-item correlation.
+//! (paths are built on the stack); only long lists (more than [`STACK_INDEX_LIMIT`] items)
+//! allocate a hash index for uniqueness and old-item correlation.
 
 #![warn(missing_docs)]
 
@@ -23,7 +23,7 @@ use kdv_runtime::{ErrorList, Operation};
 use serde_json::Value;
 
 pub use custom::{CustomCall, CustomFn, CustomRegistry, CustomValidators, EvalOptions};
-pub use list::PAIRWISE_LIMIT;
+pub use list::{PAIRWISE_LIMIT, STACK_INDEX_LIMIT};
 
 /// Validates `new` (and, on Update, `old`) as a value of type `ty`. The root is validated
 /// with the nil path and is never ratcheted. A JSON value whose kind cannot be decoded into

@@ -1,8 +1,8 @@
-//! List uniqueness and old-item correlation. Small lists compare pairwise, as upstream
-//! does; larger ones use a sorted hash index (one allocation per list) with the same
-//! results: first-match correlation, duplicates in ascending index order.
+//! List uniqueness and old-item correlation. Tiny lists compare pairwise, as upstream
+//! does; longer ones use a hash table of item indices (on the stack up to
+//! [`STACK_INDEX_LIMIT`] items, one allocation beyond) with the same results: first-match
+//! correlation, duplicates in ascending index order.
 
-use std::collections::hash_map::DefaultHasher;
 use std::hash::Hasher;
 
 use kdv_rules::{
@@ -14,9 +14,149 @@ use serde_json::Value;
 use crate::eval::{Eval, bad_value_elem};
 use crate::value::{Val, as_bool, as_int, as_str, deep_equal, deep_hash, deref, field, normalize};
 
-/// Lists with at most this many items are compared pairwise (no allocation); longer lists
-/// get a hash index.
-pub const PAIRWISE_LIMIT: usize = 16;
+/// Lists with at most this many items are compared pairwise; longer lists get a hash index.
+pub const PAIRWISE_LIMIT: usize = 4;
+
+/// Hash indexes of lists with at most this many items live on the stack; longer lists
+/// allocate one table.
+pub const STACK_INDEX_LIMIT: usize = 32;
+
+/// Table slots on the stack: a power of two, at least twice [`STACK_INDEX_LIMIT`].
+const STACK_SLOTS: usize = 64;
+const _: () = assert!(STACK_SLOTS.is_power_of_two() && STACK_SLOTS >= 2 * STACK_INDEX_LIMIT);
+
+/// A fast, non-cryptographic hash of list items (a multiply-rotate mix per eight bytes, a
+/// final avalanche so the low bits index the table well). Crafted collisions only make the
+/// index degrade to pairwise comparison, which is what upstream does anyway.
+struct ItemHasher(u64);
+
+impl ItemHasher {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(Self::K);
+    }
+}
+
+impl Hasher for ItemHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.mix(u64::from_le_bytes(c.try_into().unwrap_or([0; 8])));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut buf = [0u8; 8];
+            buf[..rest.len()].copy_from_slice(rest);
+            self.mix(u64::from_le_bytes(buf) ^ ((rest.len() as u64) << 59));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.mix(u64::from(i) | 0x100);
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.mix(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.mix(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // murmur3's 64-bit finaliser.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+}
+
+/// One slot of an [`ItemIndex`]: an item index plus one (0 = empty) and the high half of
+/// its hash.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    item: u32,
+    tag: u32,
+}
+
+/// An open-addressing table of item indices (linear probing, never deleted from). Items
+/// with equal hashes lie along one probe sequence in insertion order, so inserting in
+/// ascending index order makes the first match found the first matching item.
+struct ItemIndex<'b> {
+    slots: &'b mut [Slot],
+}
+
+impl ItemIndex<'_> {
+    /// Slots needed for `n` items (a power of two, at most half full).
+    fn slots_for(n: usize) -> usize {
+        (2 * n).next_power_of_two().max(8)
+    }
+
+    /// The first item with hash `h` for which `is_match` holds, else the free slot where
+    /// an item with that hash goes.
+    fn find(&self, h: u64, mut is_match: impl FnMut(usize) -> bool) -> Result<usize, usize> {
+        let mask = self.slots.len() - 1;
+        let tag = (h >> 32) as u32;
+        let mut pos = h as usize & mask;
+        loop {
+            let s = self.slots[pos];
+            if s.item == 0 {
+                return Err(pos);
+            }
+            if s.tag == tag && is_match(s.item as usize - 1) {
+                return Ok(s.item as usize - 1);
+            }
+            pos = (pos + 1) & mask;
+        }
+    }
+
+    fn insert(&mut self, h: u64, item: usize) {
+        if let Err(pos) = self.find(h, |_| false) {
+            self.slots[pos] = Slot {
+                item: item as u32 + 1,
+                tag: (h >> 32) as u32,
+            };
+        }
+    }
+}
+
+/// Runs `f` with an empty [`ItemIndex`] sized for `n` items: on the stack when small.
+fn with_index<R>(n: usize, f: impl FnOnce(&mut ItemIndex<'_>) -> R) -> R {
+    let len = ItemIndex::slots_for(n);
+    if len <= STACK_SLOTS {
+        let mut stack = [Slot::default(); STACK_SLOTS];
+        f(&mut ItemIndex {
+            slots: &mut stack[..len],
+        })
+    } else {
+        let mut heap = vec![Slot::default(); len];
+        f(&mut ItemIndex { slots: &mut heap })
+    }
+}
+
+/// An index of the (non-nil) elements of `xs`, in ascending order, passed to `f`.
+#[allow(clippy::too_many_arguments)]
+fn with_list_index<R>(
+    rules: &RuleSet,
+    m: &ItemMatch,
+    elem: ShapeId,
+    is_ptr: bool,
+    xs: &[Value],
+    f: impl FnOnce(&ItemIndex<'_>) -> R,
+) -> R {
+    with_index(xs.len(), |idx| {
+        for (i, x) in xs.iter().enumerate() {
+            if let Some(v) = element(rules, elem, is_ptr, x) {
+                idx.insert(ident_hash(rules, m, elem, &ident(rules, m, v)), i);
+            }
+        }
+        f(idx)
+    })
+}
 
 /// The element shape of a list shape, and whether elements are pointers.
 pub(crate) fn elem_shape(rules: &RuleSet, shape: ShapeId) -> Option<(ShapeId, bool)> {
@@ -55,36 +195,67 @@ fn matches(rules: &RuleSet, m: &ItemMatch, elem: ShapeId, a: Val<'_>, b: Val<'_>
     }
 }
 
-fn item_hash(rules: &RuleSet, m: &ItemMatch, elem: ShapeId, v: Val<'_>) -> u64 {
-    let mut h = DefaultHasher::new();
+/// List-map keys with at most this many fields are read once per item ([`Ident`]).
+const INLINE_KEYS: usize = 4;
+
+/// An item's identity as [`matches`] compares it: the values of its list-map key fields
+/// (read once, then hashed and compared), or else the element itself.
+#[derive(Clone, Copy)]
+enum Ident<'a> {
+    Keys([Val<'a>; INLINE_KEYS]),
+    Whole(Val<'a>),
+}
+
+fn ident<'a>(rules: &RuleSet, m: &ItemMatch, v: Val<'a>) -> Ident<'a> {
     match m {
-        ItemMatch::Direct | ItemMatch::Semantic => deep_hash(rules, elem, v, &mut h),
-        ItemMatch::Keys(keys) => {
-            for k in keys {
-                deep_hash(rules, k.shape, field(rules, v, &k.access, k.shape), &mut h);
+        ItemMatch::Keys(keys) if keys.len() <= INLINE_KEYS => {
+            let mut vals = [Val::Nil; INLINE_KEYS];
+            for (slot, k) in vals.iter_mut().zip(keys) {
+                *slot = field(rules, v, &k.access, k.shape);
             }
+            Ident::Keys(vals)
+        }
+        _ => Ident::Whole(v),
+    }
+}
+
+/// A hash of an item's identity, consistent with [`ident_matches`].
+fn ident_hash(rules: &RuleSet, m: &ItemMatch, elem: ShapeId, id: &Ident<'_>) -> u64 {
+    let mut h = ItemHasher(0);
+    match (m, id) {
+        (ItemMatch::Keys(keys), Ident::Keys(vals)) => {
+            for (k, v) in keys.iter().zip(vals) {
+                deep_hash(rules, k.shape, *v, &mut h);
+            }
+        }
+        (ItemMatch::Keys(keys), Ident::Whole(v)) => {
+            for k in keys {
+                deep_hash(rules, k.shape, field(rules, *v, &k.access, k.shape), &mut h);
+            }
+        }
+        (ItemMatch::Direct | ItemMatch::Semantic, _) => {
+            let (Ident::Whole(v) | Ident::Keys([v, ..])) = id;
+            deep_hash(rules, elem, *v, &mut h);
         }
     }
     h.finish()
 }
 
-/// (hash, index) of every non-nil element, sorted.
-fn index(
+/// Whether the (non-nil) element `b` is the item `a` identifies ([`matches`]).
+fn ident_matches(
     rules: &RuleSet,
     m: &ItemMatch,
     elem: ShapeId,
-    is_ptr: bool,
-    xs: &[Value],
-) -> Vec<(u64, usize)> {
-    let mut idx: Vec<(u64, usize)> = xs
-        .iter()
-        .enumerate()
-        .filter_map(|(i, x)| {
-            element(rules, elem, is_ptr, x).map(|v| (item_hash(rules, m, elem, v), i))
-        })
-        .collect();
-    idx.sort_unstable();
-    idx
+    a: &Ident<'_>,
+    b: Val<'_>,
+) -> bool {
+    match (m, a) {
+        (ItemMatch::Keys(keys), Ident::Keys(vals)) => keys.iter().zip(vals).all(|(k, av)| {
+            deep_equal(rules, k.shape, *av, field(rules, b, &k.access, k.shape))
+        }),
+        (_, Ident::Whole(a)) => matches(rules, m, elem, *a, b),
+        (_, Ident::Keys(_)) => false,
+    }
 }
 
 /// `ValSliceUnique` / `PtrSliceUnique`: every element equal to an earlier one is a
@@ -121,34 +292,24 @@ pub(crate) fn unique(
         }
         return;
     }
-    let idx = index(rules, m, elem, is_ptr, xs);
-    let mut dups: Vec<usize> = Vec::new();
-    let mut start = 0;
-    while start < idx.len() {
-        let mut end = start + 1;
-        while end < idx.len() && idx[end].0 == idx[start].0 {
-            end += 1;
-        }
-        // Within one hash group, indices ascend; compare for real to rule out collisions.
-        for p in start + 1..end {
-            let j = idx[p].1;
-            let Some(vj) = element(rules, elem, is_ptr, &xs[j]) else {
+    with_index(xs.len(), |idx| {
+        for (j, x) in xs.iter().enumerate() {
+            let Some(vj) = element(rules, elem, is_ptr, x) else {
                 continue;
             };
-            let dup = (start..p).any(|q| {
-                element(rules, elem, is_ptr, &xs[idx[q].1])
-                    .is_some_and(|vi| matches(rules, m, elem, vi, vj))
+            let id = ident(rules, m, vj);
+            let h = ident_hash(rules, m, elem, &id);
+            // Compared for real against every earlier item with the same hash.
+            let earlier = idx.find(h, |i| {
+                element(rules, elem, is_ptr, &xs[i])
+                    .is_some_and(|vi| ident_matches(rules, m, elem, &id, vi))
             });
-            if dup {
-                dups.push(j);
+            if earlier.is_ok() {
+                report(ev, j);
             }
+            idx.insert(h, j);
         }
-        start = end;
-    }
-    dups.sort_unstable();
-    for j in dups {
-        report(ev, j);
-    }
+    });
 }
 
 /// `EachValSliceVal` / `EachPtrSliceVal`: runs `inner` on each element (nil pointer elements
@@ -171,55 +332,56 @@ pub(crate) fn each_list_val(
     };
     let xs = v.array();
     let olds = old.array();
-    let old_index = match matching {
-        Some(m) if olds.len() > PAIRWISE_LIMIT => Some(index(rules, m, elem, is_ptr, olds)),
-        _ => None,
-    };
-    for (i, x) in xs.iter().enumerate() {
-        let Some(nv) = element(rules, elem, is_ptr, x) else {
-            continue;
-        };
-        let ov = match matching {
-            Some(m) if !olds.is_empty() => {
-                find_old(rules, m, elem, is_ptr, olds, old_index.as_deref(), nv)
+    let visit = |ev: &mut Eval<'_>, idx: Option<&ItemIndex<'_>>| {
+        for (i, x) in xs.iter().enumerate() {
+            let Some(nv) = element(rules, elem, is_ptr, x) else {
+                continue;
+            };
+            let ov = match matching {
+                Some(m) if !olds.is_empty() => find_old(rules, m, elem, is_ptr, olds, idx, nv),
+                _ => None,
+            };
+            if let Some(ov) = ov
+                && ev.op.is_update()
+                && (!has_equiv || deep_equal(rules, elem, nv, ov))
+            {
+                continue;
             }
-            _ => None,
-        };
-        if let Some(ov) = ov
-            && ev.op.is_update()
-            && (!has_equiv || deep_equal(rules, elem, nv, ov))
-        {
-            continue;
+            let p = path.index(i);
+            ev.call_inner(inner, &p, elem, nv, ov.unwrap_or(Val::Nil));
         }
-        let p = path.index(i);
-        ev.call_inner(inner, &p, elem, nv, ov.unwrap_or(Val::Nil));
+    };
+    match matching {
+        Some(m) if olds.len() > PAIRWISE_LIMIT && !xs.is_empty() => {
+            with_list_index(rules, m, elem, is_ptr, olds, |idx| visit(ev, Some(idx)))
+        }
+        _ => visit(ev, None),
     }
 }
 
-/// The first old element matching `nv`.
+/// The first old element matching `nv` (`index`: of `olds`, if built).
 fn find_old<'a>(
     rules: &RuleSet,
     m: &ItemMatch,
     elem: ShapeId,
     is_ptr: bool,
     olds: &'a [Value],
-    index: Option<&[(u64, usize)]>,
+    index: Option<&ItemIndex<'_>>,
     nv: Val<'_>,
 ) -> Option<Val<'a>> {
+    let id = ident(rules, m, nv);
+    let matching = |o: &'a Value| {
+        element(rules, elem, is_ptr, o).filter(|ov| ident_matches(rules, m, elem, &id, *ov))
+    };
     match index {
-        None => olds.iter().find_map(|o| {
-            element(rules, elem, is_ptr, o).filter(|ov| matches(rules, m, elem, *ov, nv))
-        }),
+        None => olds.iter().find_map(matching),
         Some(idx) => {
-            let h = item_hash(rules, m, elem, nv);
-            let from = idx.partition_point(|&(k, _)| k < h);
-            idx[from..]
-                .iter()
-                .take_while(|&&(k, _)| k == h)
-                .find_map(|&(_, j)| {
-                    element(rules, elem, is_ptr, &olds[j])
-                        .filter(|ov| matches(rules, m, elem, *ov, nv))
-                })
+            let mut found = None;
+            let _ = idx.find(ident_hash(rules, m, elem, &id), |j| {
+                found = matching(&olds[j]);
+                found.is_some()
+            });
+            found
         }
     }
 }
@@ -241,27 +403,33 @@ pub(crate) fn update_items(
         return;
     };
     let (xs, olds) = (v.array(), old.array());
-    if constraints.contains(&UpdateConstraint::NoAddItem) {
-        let idx = (olds.len() > PAIRWISE_LIMIT).then(|| index(rules, m, elem, is_ptr, olds));
-        for (i, x) in xs.iter().enumerate() {
-            let Some(nv) = element(rules, elem, is_ptr, x) else {
-                continue;
-            };
-            if find_old(rules, m, elem, is_ptr, olds, idx.as_deref(), nv).is_none() {
-                check::update_item_added(&path.index(i), &mut ev.out);
+    // Reports each item of `from` without a match in `to` (indexed when long).
+    let missing = |ev: &mut Eval<'_>, from: &[Value], to: &[Value], added: bool| {
+        let scan = |ev: &mut Eval<'_>, idx: Option<&ItemIndex<'_>>| {
+            for (i, x) in from.iter().enumerate() {
+                let Some(xv) = element(rules, elem, is_ptr, x) else {
+                    continue;
+                };
+                if find_old(rules, m, elem, is_ptr, to, idx, xv).is_none() {
+                    if added {
+                        check::update_item_added(&path.index(i), &mut ev.out);
+                    } else {
+                        check::update_item_removed(path, &mut ev.out);
+                    }
+                }
             }
+        };
+        if to.len() > PAIRWISE_LIMIT && !from.is_empty() {
+            with_list_index(rules, m, elem, is_ptr, to, |idx| scan(ev, Some(idx)));
+        } else {
+            scan(ev, None);
         }
+    };
+    if constraints.contains(&UpdateConstraint::NoAddItem) {
+        missing(ev, xs, olds, true);
     }
     if constraints.contains(&UpdateConstraint::NoRemoveItem) {
-        let idx = (xs.len() > PAIRWISE_LIMIT).then(|| index(rules, m, elem, is_ptr, xs));
-        for o in olds {
-            let Some(ov) = element(rules, elem, is_ptr, o) else {
-                continue;
-            };
-            if find_old(rules, m, elem, is_ptr, xs, idx.as_deref(), ov).is_none() {
-                check::update_item_removed(path, &mut ev.out);
-            }
-        }
+        missing(ev, olds, xs, false);
     }
 }
 

@@ -67,6 +67,7 @@ pub(crate) fn normalize<'a>(rules: &RuleSet, shape: ShapeId, v: Option<&'a Value
 /// Whether serde_json's `Map` iterates its entries in ascending key order. It does unless
 /// some crate of the build enables serde_json's `preserve_order` feature; decided once by
 /// looking.
+#[inline]
 fn maps_iterate_sorted() -> bool {
     // 0 = not yet known, 1 = sorted, 2 = insertion order.
     static SORTED: AtomicU8 = AtomicU8::new(0);
@@ -151,6 +152,24 @@ fn cmp_key(a: &[u8], b: &[u8]) -> Ordering {
     a.len().cmp(&b.len())
 }
 
+/// `obj.get(key)`; small objects are scanned (their entries are few and short, a scan
+/// is cheaper than the tree search with a `memcmp` per compared key).
+#[inline]
+pub(crate) fn get<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if obj.len() > 8 || !maps_iterate_sorted() {
+        return obj.get(key);
+    }
+    let key = key.as_bytes();
+    for (k, v) in obj {
+        match cmp_key(k.as_bytes(), key) {
+            Ordering::Less => {}
+            Ordering::Equal => return Some(v),
+            Ordering::Greater => return None,
+        }
+    }
+    None
+}
+
 /// Reads a struct field from a struct value (nil struct → the field's absent value).
 #[inline]
 pub(crate) fn field<'a>(
@@ -163,7 +182,7 @@ pub(crate) fn field<'a>(
         return normalize(rules, shape, None);
     };
     match access {
-        FieldAccess::Key(k) => normalize(rules, shape, obj.get(k.as_str())),
+        FieldAccess::Key(k) => normalize(rules, shape, get(obj, k)),
         FieldAccess::Inline { keys } => {
             if matches!(rules.shape(shape), Shape::Pointer(_))
                 && !keys.iter().any(|k| obj.contains_key(k.as_str()))
@@ -472,7 +491,7 @@ fn eq_at(rules: &RuleSet, shape: ShapeId, a: Val<'_>, b: Val<'_>, depth: usize) 
             let (Some(ma), Some(mb)) = (ma, mb) else {
                 return true;
             };
-            ma.iter().all(|(k, x)| match mb.get(k) {
+            ma.iter().all(|(k, x)| match get(mb, k) {
                 Some(y) => eq_at(
                     rules,
                     *value,
