@@ -14,6 +14,7 @@ use crate::value::{EvalError, Value};
 pub mod core;
 pub mod encoders;
 pub mod format;
+pub mod k8s;
 pub mod lists;
 pub mod math;
 pub mod optional;

@@ -1,0 +1,362 @@
+//! `kubernetes.lists`: `isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf` on lists.
+
+use std::cmp::Ordering;
+
+use super::super::core::nso;
+use super::super::time::Duration;
+use super::super::{CallCtx, Kind as K, Library, Overload};
+use crate::checker::{self, OverloadDecl};
+use crate::types::Type;
+use crate::value::{EvalError, List, Value};
+
+type R<'a> = Result<Value<'a>, EvalError>;
+
+/// Element types of `isSorted`, `min` and `max`, by the name used in overload ids.
+const COMPARABLE: [(&str, Type); 8] = [
+    ("int", Type::Int),
+    ("uint", Type::Uint),
+    ("double", Type::Double),
+    ("bool", Type::Bool),
+    ("duration", Type::Duration),
+    ("timestamp", Type::Timestamp),
+    ("string", Type::String),
+    ("bytes", Type::Bytes),
+];
+
+/// Element types of `sum`.
+const SUMMABLE: [(&str, Type); 4] = [
+    ("int", Type::Int),
+    ("uint", Type::Uint),
+    ("double", Type::Double),
+    ("duration", Type::Duration),
+];
+
+fn list_arg<'v, 'a>(v: &'v Value<'a>) -> Result<&'v List<'a>, EvalError> {
+    match v {
+        Value::List(l) => Ok(l),
+        _ => Err(nso()),
+    }
+}
+
+fn is_sorted<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    let l = list_arg(&a[0])?;
+    let mut prev: Option<Value<'a>> = None;
+    for e in l.iter() {
+        if let Some(p) = &prev
+            && p.cel_cmp(&e)? == Ordering::Greater
+        {
+            return Ok(Value::Bool(false));
+        }
+        prev = Some(e);
+    }
+    Ok(Value::Bool(true))
+}
+
+fn add<'a>(x: Value<'a>, y: &Value<'a>) -> R<'a> {
+    match (&x, y) {
+        (Value::Int(a), Value::Int(b)) => a
+            .checked_add(*b)
+            .map(Value::Int)
+            .ok_or_else(|| EvalError::new("integer overflow")),
+        (Value::Uint(a), Value::Uint(b)) => a
+            .checked_add(*b)
+            .map(Value::Uint)
+            .ok_or_else(|| EvalError::new("unsigned integer overflow")),
+        (Value::Double(a), Value::Double(b)) => Ok(Value::Double(a + b)),
+        (Value::Duration(a), Value::Duration(b)) => a
+            .nanos()
+            .checked_add(b.nanos())
+            .map(|n| Value::Duration(Duration::from_nanos(n)))
+            .ok_or_else(|| EvalError::new("integer overflow")),
+        _ => Err(nso()),
+    }
+}
+
+fn sum_from<'a>(a: &[Value<'a>], zero: Value<'a>) -> R<'a> {
+    let l = list_arg(&a[0])?;
+    let mut acc = zero;
+    for e in l.iter() {
+        acc = add(acc, &e)?;
+    }
+    Ok(acc)
+}
+
+fn sum_int<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    sum_from(a, Value::Int(0))
+}
+
+fn sum_uint<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    sum_from(a, Value::Uint(0))
+}
+
+fn sum_double<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    sum_from(a, Value::Double(0.0))
+}
+
+fn sum_duration<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    sum_from(a, Value::Duration(Duration::from_nanos(0)))
+}
+
+/// The first element that no later element beats in direction `want`.
+fn extreme<'a>(a: &[Value<'a>], want: Ordering, name: &str) -> R<'a> {
+    let l = list_arg(&a[0])?;
+    let mut best: Option<Value<'a>> = None;
+    for e in l.iter() {
+        best = Some(match best {
+            Some(b) if e.cel_cmp(&b)? != want => b,
+            _ => e,
+        });
+    }
+    best.ok_or_else(|| EvalError::new(format!("{name} called on empty list")))
+}
+
+fn max<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    extreme(a, Ordering::Greater, "max")
+}
+
+fn min<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    extreme(a, Ordering::Less, "min")
+}
+
+fn index_of<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    let l = list_arg(&a[0])?;
+    Ok(Value::Int(
+        l.iter()
+            .position(|e| e.cel_eq(&a[1]))
+            .map_or(-1, |i| i as i64),
+    ))
+}
+
+fn last_index_of<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    let l = list_arg(&a[0])?;
+    let found = l.iter().enumerate().filter(|(_, e)| e.cel_eq(&a[1])).last();
+    Ok(Value::Int(found.map_or(-1, |(i, _)| i as i64)))
+}
+
+/// Runtime cost: the traversal cost of the receiver list (spec §3.1).
+fn cost_traverse(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    args.first().map_or(1, traversal_cost)
+}
+
+/// Kubernetes' `traversalCost`: ⌊bytes · 0.1⌋ per string or bytes, summed over containers.
+fn traversal_cost(v: &Value<'_>) -> u64 {
+    match v {
+        Value::String(s) => (s.len() as f64 * 0.1) as u64,
+        Value::Bytes(b) => (b.len() as f64 * 0.1) as u64,
+        Value::List(l) => l
+            .iter()
+            .fold(0u64, |acc, e| acc.saturating_add(traversal_cost(&e))),
+        Value::Map(m) => m.entries().fold(0u64, |acc, (k, e)| {
+            acc.saturating_add(traversal_cost(&k))
+                .saturating_add(traversal_cost(&e))
+        }),
+        _ => 1,
+    }
+}
+
+fn member(
+    id: &'static str,
+    function: &'static str,
+    params: &'static [K],
+    imp: super::super::NativeFn,
+) -> Overload {
+    Overload {
+        id,
+        function,
+        member: true,
+        params: Some(params),
+        imp,
+        cost: Some(cost_traverse),
+    }
+}
+
+/// Leaks a formatted overload id: ids are `&'static str`, and each library is built a
+/// bounded number of times per process (once per registry).
+fn id(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// The runtime overloads.
+pub fn library() -> Library {
+    let mut overloads = vec![
+        member(
+            "list_a_index_of_int",
+            "indexOf",
+            &[K::List, K::Any],
+            index_of,
+        ),
+        member(
+            "list_a_last_index_of_int",
+            "lastIndexOf",
+            &[K::List, K::Any],
+            last_index_of,
+        ),
+    ];
+    for (name, _) in &COMPARABLE {
+        overloads.push(member(
+            id(format!("list_{name}_is_sorted_bool")),
+            "isSorted",
+            &[K::List],
+            is_sorted,
+        ));
+        overloads.push(member(
+            id(format!("list_{name}_max_{name}")),
+            "max",
+            &[K::List],
+            max,
+        ));
+        overloads.push(member(
+            id(format!("list_{name}_min_{name}")),
+            "min",
+            &[K::List],
+            min,
+        ));
+    }
+    for (name, _) in &SUMMABLE {
+        let imp: super::super::NativeFn = match *name {
+            "int" => sum_int,
+            "uint" => sum_uint,
+            "double" => sum_double,
+            _ => sum_duration,
+        };
+        overloads.push(member(
+            id(format!("list_{name}_sum_{name}")),
+            "sum",
+            &[K::List],
+            imp,
+        ));
+    }
+    Library {
+        name: "kubernetes.lists",
+        overloads,
+        regex_functions: Vec::new(),
+    }
+}
+
+/// The checker declarations.
+pub fn declarations() -> checker::Library {
+    let list = |t: &Type| Type::List(Box::new(t.clone()));
+    let a = Type::Param("A".into());
+    let mut lib = checker::Library::new("kubernetes.lists");
+    let (mut sorted, mut maxes, mut mins, mut sums) = (vec![], vec![], vec![], vec![]);
+    for (name, t) in &COMPARABLE {
+        sorted.push(OverloadDecl::member(
+            &format!("list_{name}_is_sorted_bool"),
+            vec![list(t)],
+            Type::Bool,
+        ));
+        maxes.push(OverloadDecl::member(
+            &format!("list_{name}_max_{name}"),
+            vec![list(t)],
+            t.clone(),
+        ));
+        mins.push(OverloadDecl::member(
+            &format!("list_{name}_min_{name}"),
+            vec![list(t)],
+            t.clone(),
+        ));
+    }
+    for (name, t) in &SUMMABLE {
+        sums.push(OverloadDecl::member(
+            &format!("list_{name}_sum_{name}"),
+            vec![list(t)],
+            t.clone(),
+        ));
+    }
+    lib.function("isSorted", sorted);
+    lib.function("max", maxes);
+    lib.function("min", mins);
+    lib.function("sum", sums);
+    lib.function(
+        "indexOf",
+        vec![OverloadDecl::member(
+            "list_a_index_of_int",
+            vec![list(&a), a.clone()],
+            Type::Int,
+        )],
+    );
+    lib.function(
+        "lastIndexOf",
+        vec![OverloadDecl::member(
+            "list_a_last_index_of_int",
+            vec![list(&a), a.clone()],
+            Type::Int,
+        )],
+    );
+    lib
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{compile_err, err, eval_cost, is_true, ok};
+
+    #[test]
+    fn is_sorted() {
+        is_true("[1, 2, 2, 3].isSorted()");
+        is_true("[].isSorted()");
+        is_true("[5].isSorted()");
+        is_true("!['b', 'a'].isSorted()");
+        is_true("[false, true].isSorted()");
+        is_true("[duration('1s'), duration('2s')].isSorted()");
+        is_true(
+            "[timestamp('2000-01-01T00:00:00Z'), timestamp('1999-01-01T00:00:00Z')].isSorted() == false",
+        );
+        is_true("[b'a', b'b'].isSorted()");
+        is_true("[1u, 0u].isSorted() == false");
+        is_true("[1.0, 1.5].isSorted()");
+    }
+
+    #[test]
+    fn sum() {
+        assert_eq!(ok("[1, 2, 3].sum()"), "6");
+        assert_eq!(ok("[].sum()"), "0");
+        is_true("[1u, 2u].sum() == 3u");
+        is_true("[1.5, 2.0].sum() == 3.5");
+        is_true("[duration('1s'), duration('1m')].sum() == duration('61s')");
+        assert_eq!(err("[9223372036854775807, 1].sum()"), "integer overflow");
+        assert_eq!(
+            err("[18446744073709551615u, 1u].sum()"),
+            "unsigned integer overflow"
+        );
+    }
+
+    #[test]
+    fn min_max() {
+        assert_eq!(ok("[3, 1, 2].max()"), "3");
+        assert_eq!(ok("[3, 1, 2].min()"), "1");
+        is_true("['b', 'c', 'a'].max() == 'c'");
+        is_true("[duration('2s'), duration('1s')].min() == duration('1s')");
+        assert_eq!(err("[].max()"), "max called on empty list");
+        assert_eq!(err("[].min()"), "min called on empty list");
+    }
+
+    #[test]
+    fn index_of() {
+        assert_eq!(ok("[1, 2, 2, 3].indexOf(2)"), "1");
+        assert_eq!(ok("[1, 2, 2, 3].lastIndexOf(2)"), "2");
+        assert_eq!(ok("[1, 2].indexOf(5)"), "-1");
+        assert_eq!(ok("[1, 2].lastIndexOf(5)"), "-1");
+        assert_eq!(ok("['a', 'b'].indexOf('b')"), "1");
+        assert_eq!(ok("[[1], [2]].indexOf([2])"), "1");
+        // strings keep the strings-extension meaning
+        assert_eq!(ok("'abcb'.lastIndexOf('b')"), "3");
+    }
+
+    #[test]
+    fn type_errors() {
+        assert!(
+            compile_err("[{}].isSorted()").contains("found no matching overload for 'isSorted'")
+        );
+        assert!(compile_err("['a'].sum()").contains("found no matching overload for 'sum'"));
+    }
+
+    #[test]
+    fn runtime_cost_is_the_receiver_traversal() {
+        // Optimised: the constant list literal is folded, so only the call is charged.
+        let (_, c) =
+            eval_cost("['012345678901', '012345678901', '012345678901'].isSorted()").unwrap();
+        assert_eq!(c, 3);
+        let (_, c) = eval_cost("[1, 2, 3, 4, 5].sum()").unwrap();
+        assert_eq!(c, 5);
+    }
+}

@@ -1,0 +1,99 @@
+//! Kubernetes' CEL libraries (`k8s.io/apiserver/pkg/cel/library`): each module builds the
+//! runtime overloads (a [`Library`](super::Library) for the [`Registry`]) and the checker
+//! declarations (a [`checker::Library`]) of one upstream library.
+
+use std::sync::Arc;
+
+use super::Registry;
+use crate::checker::Env;
+
+pub mod lists;
+pub mod regex;
+
+/// Adds the runtime overloads of every Kubernetes library implemented here to `r`.
+pub fn add_runtime(r: &mut Registry) {
+    r.add(lists::library());
+    r.add(regex::library());
+}
+
+/// Adds the declarations of every Kubernetes library implemented here to `env`.
+pub fn add_declarations(env: &mut Env) {
+    env.add_library(Arc::new(lists::declarations()));
+    env.add_library(Arc::new(regex::declarations()));
+}
+
+/// ⌈x · f⌉ as cel-go's cost multiplication does (saturating at `u64::MAX`).
+pub(crate) fn mul_ceil(x: u64, f: f64) -> u64 {
+    let v = (x as f64 * f).ceil();
+    if v >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        v as u64
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Compiling and running expressions in the Kubernetes environment with these libraries.
+
+    use std::sync::Arc;
+
+    use crate::checker::Env;
+    use crate::interp::{EvalConfig, Program, ProgramOptions};
+    use crate::stdlib::Registry;
+
+    fn env() -> Env {
+        let mut env = Env::kubernetes();
+        super::add_declarations(&mut env);
+        env
+    }
+
+    fn options() -> ProgramOptions {
+        let mut r = Registry::kubernetes();
+        super::add_runtime(&mut r);
+        let mut o = ProgramOptions::kubernetes();
+        o.registry = Arc::new(r);
+        o
+    }
+
+    /// Compiles and evaluates `src`: the rendered value and the runtime cost, or the error.
+    pub fn eval_cost(src: &str) -> Result<(String, u64), String> {
+        let p = Program::compile(&env(), src, &options())
+            .unwrap_or_else(|e| panic!("compile {src}: {e}"));
+        if let Some(e) = p.plan_errors().first() {
+            return Err(format!("plan: {e:?}"));
+        }
+        p.eval(&(), &EvalConfig::default())
+            .map(|(v, c)| (v.to_string(), c))
+            .map_err(|e| e.message.to_string())
+    }
+
+    /// The compile error of `src`.
+    pub fn compile_err(src: &str) -> String {
+        match Program::compile(&env(), src, &options()) {
+            Ok(_) => panic!("{src}: expected a compile error"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// The rendered value of `src`.
+    pub fn ok(src: &str) -> String {
+        match eval_cost(src) {
+            Ok((v, _)) => v,
+            Err(e) => panic!("{src}: unexpected error {e}"),
+        }
+    }
+
+    /// The error of `src`.
+    pub fn err(src: &str) -> String {
+        match eval_cost(src) {
+            Ok((v, _)) => panic!("{src}: expected an error, got {v}"),
+            Err(e) => e,
+        }
+    }
+
+    /// Asserts that `src` evaluates to `true`.
+    pub fn is_true(src: &str) {
+        assert_eq!(ok(src), "true", "{src}");
+    }
+}
