@@ -8,18 +8,21 @@ use super::Registry;
 use crate::checker::Env;
 
 pub mod lists;
+pub mod quantity;
 pub mod regex;
 
 /// Adds the runtime overloads of every Kubernetes library implemented here to `r`.
 pub fn add_runtime(r: &mut Registry) {
     r.add(lists::library());
     r.add(regex::library());
+    r.add(quantity::library());
 }
 
 /// Adds the declarations of every Kubernetes library implemented here to `env`.
 pub fn add_declarations(env: &mut Env) {
     env.add_library(Arc::new(lists::declarations()));
     env.add_library(Arc::new(regex::declarations()));
+    env.add_library(Arc::new(quantity::declarations()));
 }
 
 /// ⌈x · f⌉ as cel-go's cost multiplication does (saturating at `u64::MAX`).
