@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::Registry;
 use crate::checker::Env;
 
+pub mod format;
 pub mod lists;
 pub mod quantity;
 pub mod regex;
@@ -16,6 +17,7 @@ pub fn add_runtime(r: &mut Registry) {
     r.add(lists::library());
     r.add(regex::library());
     r.add(quantity::library());
+    r.add(format::library());
 }
 
 /// Adds the declarations of every Kubernetes library implemented here to `env`.
@@ -23,6 +25,7 @@ pub fn add_declarations(env: &mut Env) {
     env.add_library(Arc::new(lists::declarations()));
     env.add_library(Arc::new(regex::declarations()));
     env.add_library(Arc::new(quantity::declarations()));
+    env.add_library(Arc::new(format::declarations()));
 }
 
 /// ⌈x · f⌉ as cel-go's cost multiplication does (saturating at `u64::MAX`).
