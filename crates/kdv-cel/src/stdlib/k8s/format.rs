@@ -60,6 +60,7 @@ formats! {
     "dns1123SubdomainPrefix" => |s| dns1123_subdomain(&mask_trailing_dash(s)), 60;
     "dns1035LabelPrefix" => |s| dns1035_label(&mask_trailing_dash(s)), 30;
     "labelValue" => |s| label_value(s), 40;
+    "uri" => |s| super::url::parse_request_uri(s).err().into_iter().collect(), 1103;
     "uuid" => |s| one(UUID.is_match(s), "does not match the UUID format"), 70;
     "byte" => |s| one(BASE64.is_match(s), "invalid base64"), 84;
     "date" => |s| one(is_date(s), "invalid date"), 71;
@@ -347,6 +348,7 @@ constant_fns! {
     "dns1123SubdomainPrefix" => f_dns1123_subdomain_prefix;
     "dns1035LabelPrefix" => f_dns1035_label_prefix;
     "labelValue" => f_label_value;
+    "uri" => f_uri;
     "uuid" => f_uuid;
     "byte" => f_byte;
     "date" => f_date;
@@ -489,6 +491,8 @@ mod tests {
         assert!(errs("uuid", "6BA7B810-9DAD-11D1-80B4-00C04FD430C8").is_empty());
         assert!(errs("uuid", "6ba7b8109dad11d180b400c04fd430c8").is_empty());
         assert_eq!(errs("uuid", "x"), ["does not match the UUID format"]);
+        assert!(errs("uri", "https://example.com/x").is_empty());
+        assert_eq!(errs("uri", "x"), ["parse \"x\": invalid URI for request"]);
         assert!(errs("byte", "aGVsbG8=").is_empty());
         assert_eq!(errs("byte", ""), ["invalid base64"]);
         assert!(errs("date", "2024-02-29").is_empty());

@@ -11,6 +11,7 @@ pub mod format;
 pub mod lists;
 pub mod quantity;
 pub mod regex;
+pub mod url;
 
 /// Adds the runtime overloads of every Kubernetes library implemented here to `r`.
 pub fn add_runtime(r: &mut Registry) {
@@ -18,6 +19,7 @@ pub fn add_runtime(r: &mut Registry) {
     r.add(regex::library());
     r.add(quantity::library());
     r.add(format::library());
+    r.add(url::library());
 }
 
 /// Adds the declarations of every Kubernetes library implemented here to `env`.
@@ -26,6 +28,7 @@ pub fn add_declarations(env: &mut Env) {
     env.add_library(Arc::new(regex::declarations()));
     env.add_library(Arc::new(quantity::declarations()));
     env.add_library(Arc::new(format::declarations()));
+    env.add_library(Arc::new(url::declarations()));
 }
 
 /// ⌈x · f⌉ as cel-go's cost multiplication does (saturating at `u64::MAX`).
@@ -36,6 +39,31 @@ pub(crate) fn mul_ceil(x: u64, f: f64) -> u64 {
     } else {
         v as u64
     }
+}
+
+/// Go `strconv.Quote` for the texts upstream errors quote (`%q`).
+pub(crate) fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{07}' => out.push_str("\\a"),
+            '\u{08}' => out.push_str("\\b"),
+            '\u{0C}' => out.push_str("\\f"),
+            '\u{0B}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 #[cfg(test)]
