@@ -216,7 +216,9 @@ impl<'r> Eval<'r> {
                 segments.push((i, from, self.out.len()));
             }
         });
-        for (i, f) in st.fields.iter().enumerate() {
+        // Fields not read from a key are embedded structs (rare).
+        let inline = st.key_order.len() < st.fields.len();
+        for (i, f) in st.fields.iter().enumerate().filter(|_| inline) {
             if let FieldAccess::Inline { .. } = f.access {
                 let from = self.out.len();
                 self.type_check(f.shape, j, path, depth + 1);

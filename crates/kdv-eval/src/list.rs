@@ -12,7 +12,9 @@ use kdv_runtime::{PathRef, check};
 use serde_json::Value;
 
 use crate::eval::{Eval, bad_value_elem};
-use crate::value::{Val, as_bool, as_int, as_str, deep_equal, deep_hash, deref, field, normalize};
+use crate::value::{
+    Val, as_bool, as_int, as_str, deep_equal, deep_hash, deref, field, json_identical, normalize,
+};
 
 /// Lists with at most this many items are compared pairwise; longer lists get a hash index.
 pub const PAIRWISE_LIMIT: usize = 4;
@@ -45,10 +47,18 @@ impl Hasher for ItemHasher {
             self.mix(u64::from_le_bytes(c.try_into().unwrap_or([0; 8])));
         }
         let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut buf = [0u8; 8];
-            buf[..rest.len()].copy_from_slice(rest);
-            self.mix(u64::from_le_bytes(buf) ^ ((rest.len() as u64) << 59));
+        let n = rest.len();
+        if n > 0 {
+            // Loads covering every byte of the 1..=7 left (with the length mixed in, the
+            // word is unique per tail), without copying into a buffer.
+            let word = if n >= 4 {
+                let lo = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
+                let hi = u32::from_le_bytes([rest[n - 4], rest[n - 3], rest[n - 2], rest[n - 1]]);
+                u64::from(lo) | (u64::from(hi) << 32)
+            } else {
+                u64::from(rest[0]) | (u64::from(rest[n / 2]) << 8) | (u64::from(rest[n - 1]) << 16)
+            };
+            self.mix(word ^ ((n as u64) << 59));
         }
     }
 
@@ -116,11 +126,16 @@ impl ItemIndex<'_> {
 
     fn insert(&mut self, h: u64, item: usize) {
         if let Err(pos) = self.find(h, |_| false) {
-            self.slots[pos] = Slot {
-                item: item as u32 + 1,
-                tag: (h >> 32) as u32,
-            };
+            self.put(pos, h, item);
         }
+    }
+
+    /// Puts `item` into the free slot `pos` that [`find`](ItemIndex::find) returned.
+    fn put(&mut self, pos: usize, h: u64, item: usize) {
+        self.slots[pos] = Slot {
+            item: item as u32 + 1,
+            tag: (h >> 32) as u32,
+        };
     }
 }
 
@@ -138,23 +153,40 @@ fn with_index<R>(n: usize, f: impl FnOnce(&mut ItemIndex<'_>) -> R) -> R {
     }
 }
 
-/// An index of the (non-nil) elements of `xs`, in ascending order, passed to `f`.
-#[allow(clippy::too_many_arguments)]
+/// An index of the (non-nil) elements of `xs`, in ascending order, passed to `f` with
+/// whether the items are distinct (no item matches an earlier one).
 fn with_list_index<R>(
     rules: &RuleSet,
     m: &ItemMatch,
     elem: ShapeId,
     is_ptr: bool,
     xs: &[Value],
-    f: impl FnOnce(&ItemIndex<'_>) -> R,
+    f: impl FnOnce(&ItemIndex<'_>, bool) -> R,
 ) -> R {
     with_index(xs.len(), |idx| {
+        let mut distinct = true;
         for (i, x) in xs.iter().enumerate() {
             if let Some(v) = element(rules, elem, is_ptr, x) {
-                idx.insert(ident_hash(rules, m, elem, &ident(rules, m, v)), i);
+                let id = ident(rules, m, v);
+                let h = ident_hash(rules, m, elem, &id);
+                let earlier = if distinct {
+                    idx.find(h, |j| {
+                        element(rules, elem, is_ptr, &xs[j])
+                            .is_some_and(|o| ident_matches(rules, m, elem, &id, o))
+                    })
+                } else {
+                    Ok(0)
+                };
+                match earlier {
+                    Err(free) => idx.put(free, h, i),
+                    Ok(_) => {
+                        distinct = false;
+                        idx.insert(h, i);
+                    }
+                }
             }
         }
-        f(idx)
+        f(idx, distinct)
     })
 }
 
@@ -242,17 +274,12 @@ fn ident_hash(rules: &RuleSet, m: &ItemMatch, elem: ShapeId, id: &Ident<'_>) -> 
 }
 
 /// Whether the (non-nil) element `b` is the item `a` identifies ([`matches`]).
-fn ident_matches(
-    rules: &RuleSet,
-    m: &ItemMatch,
-    elem: ShapeId,
-    a: &Ident<'_>,
-    b: Val<'_>,
-) -> bool {
+fn ident_matches(rules: &RuleSet, m: &ItemMatch, elem: ShapeId, a: &Ident<'_>, b: Val<'_>) -> bool {
     match (m, a) {
-        (ItemMatch::Keys(keys), Ident::Keys(vals)) => keys.iter().zip(vals).all(|(k, av)| {
-            deep_equal(rules, k.shape, *av, field(rules, b, &k.access, k.shape))
-        }),
+        (ItemMatch::Keys(keys), Ident::Keys(vals)) => keys
+            .iter()
+            .zip(vals)
+            .all(|(k, av)| deep_equal(rules, k.shape, *av, field(rules, b, &k.access, k.shape))),
         (_, Ident::Whole(a)) => matches(rules, m, elem, *a, b),
         (_, Ident::Keys(_)) => false,
     }
@@ -332,18 +359,25 @@ pub(crate) fn each_list_val(
     };
     let xs = v.array();
     let olds = old.array();
-    let visit = |ev: &mut Eval<'_>, idx: Option<&ItemIndex<'_>>| {
+    // `distinct`: no old item matches an earlier one, so an old item at the same index
+    // with identical JSON (which matches) is the first match.
+    let visit = |ev: &mut Eval<'_>, idx: Option<&ItemIndex<'_>>, distinct: bool| {
         for (i, x) in xs.iter().enumerate() {
             let Some(nv) = element(rules, elem, is_ptr, x) else {
                 continue;
             };
-            let ov = match matching {
-                Some(m) if !olds.is_empty() => find_old(rules, m, elem, is_ptr, olds, idx, nv),
-                _ => None,
+            let (ov, identical) = match matching {
+                Some(_) if distinct && olds.get(i).is_some_and(|o| json_identical(x, o, 0)) => {
+                    (element(rules, elem, is_ptr, &olds[i]), true)
+                }
+                Some(m) if !olds.is_empty() => {
+                    (find_old(rules, m, elem, is_ptr, olds, idx, nv), false)
+                }
+                _ => (None, false),
             };
             if let Some(ov) = ov
                 && ev.op.is_update()
-                && (!has_equiv || deep_equal(rules, elem, nv, ov))
+                && (!has_equiv || identical || deep_equal(rules, elem, nv, ov))
             {
                 continue;
             }
@@ -353,9 +387,11 @@ pub(crate) fn each_list_val(
     };
     match matching {
         Some(m) if olds.len() > PAIRWISE_LIMIT && !xs.is_empty() => {
-            with_list_index(rules, m, elem, is_ptr, olds, |idx| visit(ev, Some(idx)))
+            with_list_index(rules, m, elem, is_ptr, olds, |idx, distinct| {
+                visit(ev, Some(idx), distinct)
+            })
         }
-        _ => visit(ev, None),
+        _ => visit(ev, None, false),
     }
 }
 
@@ -420,7 +456,7 @@ pub(crate) fn update_items(
             }
         };
         if to.len() > PAIRWISE_LIMIT && !from.is_empty() {
-            with_list_index(rules, m, elem, is_ptr, to, |idx| scan(ev, Some(idx)));
+            with_list_index(rules, m, elem, is_ptr, to, |idx, _| scan(ev, Some(idx)));
         } else {
             scan(ev, None);
         }

@@ -391,27 +391,29 @@ pub(crate) fn deep_equal(rules: &RuleSet, shape: ShapeId, a: Val<'_>, b: Val<'_>
 /// Exact JSON equality (numbers by representation), walking objects' sorted entries in
 /// step. `false` may be a miss (deeper than [`MAX_DEPTH`], or maps kept in insertion
 /// order), never a wrong `true`.
-fn json_identical(a: &Value, b: &Value, depth: usize) -> bool {
-    if std::ptr::eq(a, b) {
-        return true;
-    }
-    if depth > MAX_DEPTH {
-        return false;
-    }
+pub(crate) fn json_identical(a: &Value, b: &Value, depth: usize) -> bool {
     match (a, b) {
+        (Value::String(x), Value::String(y)) => str_eq(x, y),
         (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|(p, q)| json_identical(p, q, depth + 1))
+            std::ptr::eq(x, y)
+                || (depth <= MAX_DEPTH
+                    && x.len() == y.len()
+                    && x.iter()
+                        .zip(y)
+                        .all(|(p, q)| json_identical(p, q, depth + 1)))
         }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|((kp, p), (kq, q))| str_eq(kp, kq) && json_identical(p, q, depth + 1))
+            std::ptr::eq(x, y)
+                || (depth <= MAX_DEPTH
+                    && x.len() == y.len()
+                    && x.iter().zip(y).all(|((kp, p), (kq, q))| {
+                        str_eq(kp, kq)
+                            && match (p, q) {
+                                (Value::String(p), Value::String(q)) => str_eq(p, q),
+                                _ => json_identical(p, q, depth + 1),
+                            }
+                    }))
         }
-        (Value::String(x), Value::String(y)) => str_eq(x, y),
         _ => a == b,
     }
 }
@@ -422,18 +424,28 @@ fn json_identical(a: &Value, b: &Value, depth: usize) -> bool {
 #[inline]
 pub(crate) fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
+    let n = a.len();
+    if n != b.len() {
         return false;
     }
-    if a.len() > 16 {
-        return a == b;
+    // Two overlapping loads cover every byte of strings up to twice their width.
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => load4(a, 0) == load4(b, 0) && load4(a, n - 4) == load4(b, n - 4),
+        8..=16 => load8(a, 0) == load8(b, 0) && load8(a, n - 8) == load8(b, n - 8),
+        _ => a == b,
     }
-    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
-    let (ra, rb) = (a8.remainder(), b8.remainder());
-    a8.zip(b8).all(|(x, y)| {
-        u64::from_ne_bytes(x.try_into().unwrap_or([0; 8]))
-            == u64::from_ne_bytes(y.try_into().unwrap_or([0; 8]))
-    }) && ra.iter().zip(rb).all(|(x, y)| x == y)
+}
+
+#[inline(always)]
+fn load4(s: &[u8], i: usize) -> u32 {
+    u32::from_ne_bytes(s[i..i + 4].try_into().unwrap_or([0; 4]))
+}
+
+#[inline(always)]
+fn load8(s: &[u8], i: usize) -> u64 {
+    u64::from_ne_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]))
 }
 
 fn eq_at(rules: &RuleSet, shape: ShapeId, a: Val<'_>, b: Val<'_>, depth: usize) -> bool {

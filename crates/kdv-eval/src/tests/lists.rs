@@ -195,3 +195,44 @@ type Item struct {
         );
     }
 }
+
+#[test]
+fn correlation_takes_the_first_old_match_even_when_an_identical_item_sits_at_the_same_index() {
+    const SRC: &str = r#"
+package p
+
+type M struct {
+	// +k8s:listType=map
+	// +k8s:listMapKey=key
+	// +k8s:eachVal=+k8s:immutable
+	Items []Item `json:"items"`
+}
+
+type Item struct {
+	Key  string `json:"key"`
+	Data string `json:"data"`
+}
+"#;
+    let f = fixture(SRC);
+    let item = |k: &str, d: &str| serde_json::json!({"key": k, "data": d});
+    // The old list repeats key "a"; new[3] is identical to old[3] but correlates with
+    // old[0], which differs.
+    let old = vec![
+        item("a", "1"),
+        item("b", "1"),
+        item("c", "1"),
+        item("a", "2"),
+        item("d", "1"),
+        item("e", "1"),
+    ];
+    let mut new = old.clone();
+    new[0] = item("x", "1");
+    let doc = |items: &Vec<serde_json::Value>| serde_json::json!({ "items": items }).to_string();
+    assert_eq!(
+        f.update("M", &doc(&new), &doc(&old)),
+        strs(&[
+            "items[0]: Invalid value: null: field is immutable [immutable] SC",
+            "items[3]: Invalid value: null: field is immutable [immutable] SC",
+        ])
+    );
+}
