@@ -8,6 +8,7 @@ use super::Registry;
 use crate::checker::Env;
 
 pub mod format;
+pub mod ip;
 pub mod lists;
 pub mod quantity;
 pub mod regex;
@@ -20,6 +21,8 @@ pub fn add_runtime(r: &mut Registry) {
     r.add(quantity::library());
     r.add(format::library());
     r.add(url::library());
+    r.add(ip::ip_library());
+    r.add(ip::cidr_library());
 }
 
 /// Adds the declarations of every Kubernetes library implemented here to `env`.
@@ -29,6 +32,8 @@ pub fn add_declarations(env: &mut Env) {
     env.add_library(Arc::new(quantity::declarations()));
     env.add_library(Arc::new(format::declarations()));
     env.add_library(Arc::new(url::declarations()));
+    env.add_library(Arc::new(ip::ip_declarations()));
+    env.add_library(Arc::new(ip::cidr_declarations()));
 }
 
 /// ⌈x · f⌉ as cel-go's cost multiplication does (saturating at `u64::MAX`).

@@ -1,0 +1,1005 @@
+//! `kubernetes.net.ip` and `kubernetes.net.cidr`: `net.IP` and `net.CIDR` values with Go
+//! `net/netip` parsing, rendering and predicates, plus Kubernetes' strictness (no zones, no
+//! IPv4-mapped IPv6).
+
+use std::sync::Arc;
+
+use super::super::core::nso;
+use super::super::{CallCtx, Kind as K, Library, Overload};
+use super::{go_quote, mul_ceil};
+use crate::checker::{self, OverloadDecl};
+use crate::types::Type;
+use crate::value::{EvalError, OpaqueValue, Value};
+
+type R<'a> = Result<Value<'a>, EvalError>;
+
+/// The CEL type name of addresses.
+pub const IP_TYPE: &str = "net.IP";
+/// The CEL type name of prefixes.
+pub const CIDR_TYPE: &str = "net.CIDR";
+
+/// An IP address (Go `netip.Addr` without zone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Addr {
+    /// IPv4.
+    V4([u8; 4]),
+    /// IPv6.
+    V6([u8; 16]),
+}
+
+/// A parsed address with its zone (Go keeps zones; Kubernetes rejects them).
+struct Parsed {
+    addr: Addr,
+    zone: bool,
+}
+
+fn addr_err(input: &str, msg: &str, at: Option<&str>) -> String {
+    match at {
+        Some(at) => format!(
+            "ParseAddr({}): {msg} (at {})",
+            go_quote(input),
+            go_quote(at)
+        ),
+        None => format!("ParseAddr({}): {msg}", go_quote(input)),
+    }
+}
+
+fn parse_v4_fields(input: &str, s: &str, out: &mut [u8]) -> Result<(), String> {
+    let b = s.as_bytes();
+    let (mut val, mut pos, mut dig_len) = (0u32, 0usize, 0);
+    for i in 0..b.len() {
+        let c = b[i];
+        if c.is_ascii_digit() {
+            if dig_len == 1 && val == 0 {
+                return Err(addr_err(
+                    input,
+                    "IPv4 field has octet with leading zero",
+                    None,
+                ));
+            }
+            val = val * 10 + (c - b'0') as u32;
+            dig_len += 1;
+            if val > 255 {
+                return Err(addr_err(input, "IPv4 field has value >255", None));
+            }
+        } else if c == b'.' {
+            if i == 0 || i == b.len() - 1 || b[i - 1] == b'.' {
+                return Err(addr_err(
+                    input,
+                    "IPv4 field must have at least one digit",
+                    Some(&s[i..]),
+                ));
+            }
+            if pos == 3 {
+                return Err(addr_err(input, "IPv4 address too long", None));
+            }
+            out[pos] = val as u8;
+            pos += 1;
+            val = 0;
+            dig_len = 0;
+        } else {
+            return Err(addr_err(input, "unexpected character", s.get(i..)));
+        }
+    }
+    if pos < 3 {
+        return Err(addr_err(input, "IPv4 address too short", None));
+    }
+    out[3] = val as u8;
+    Ok(())
+}
+
+fn parse_v6(input: &str) -> Result<Parsed, String> {
+    let (mut s, zone) = match input.find('%') {
+        Some(i) => {
+            if i + 1 == input.len() {
+                return Err(addr_err(input, "zone must be a non-empty string", None));
+            }
+            (&input[..i], Some(&input[i + 1..]))
+        }
+        None => (input, None),
+    };
+    let zone_len = zone.map_or(0, |z| z.len() + 1);
+    let mut ip = [0u8; 16];
+    let mut ellipsis: Option<usize> = None;
+    if s.starts_with("::") {
+        ellipsis = Some(0);
+        s = &s[2..];
+        if s.is_empty() {
+            return Ok(Parsed {
+                addr: Addr::V6(ip),
+                zone: zone.is_some(),
+            });
+        }
+    }
+    let mut i = 0;
+    while i < 16 {
+        let b = s.as_bytes();
+        let (mut off, mut acc) = (0, 0u32);
+        while off < b.len() {
+            let Some(d) = (b[off] as char).to_digit(16) else {
+                break;
+            };
+            acc = (acc << 4) + d;
+            if off > 3 {
+                return Err(addr_err(
+                    input,
+                    "each group must have 4 or less digits",
+                    Some(s),
+                ));
+            }
+            if acc > 0xffff {
+                return Err(addr_err(input, "IPv6 field has value >=2^16", Some(s)));
+            }
+            off += 1;
+        }
+        if off == 0 {
+            return Err(addr_err(
+                input,
+                "each colon-separated field must have at least one digit",
+                Some(s),
+            ));
+        }
+        if off < b.len() && b[off] == b'.' {
+            if ellipsis.is_none() && i != 12 {
+                return Err(addr_err(
+                    input,
+                    "embedded IPv4 address must replace the final 2 fields of the address",
+                    Some(s),
+                ));
+            }
+            if i + 4 > 16 {
+                return Err(addr_err(
+                    input,
+                    "too many hex fields to fit an embedded IPv4 at the end of the address",
+                    Some(s),
+                ));
+            }
+            let end = input.len() - zone_len;
+            let v4 = input.get(end - s.len()..end).unwrap_or("");
+            parse_v4_fields(input, v4, &mut ip[i..i + 4])?;
+            s = "";
+            i += 4;
+            break;
+        }
+        ip[i] = (acc >> 8) as u8;
+        ip[i + 1] = acc as u8;
+        i += 2;
+        s = &s[off..];
+        if s.is_empty() {
+            break;
+        }
+        if !s.starts_with(':') {
+            return Err(addr_err(input, "unexpected character, want colon", Some(s)));
+        } else if s.len() == 1 {
+            return Err(addr_err(
+                input,
+                "colon must be followed by more characters",
+                Some(s),
+            ));
+        }
+        s = &s[1..];
+        if s.starts_with(':') {
+            if ellipsis.is_some() {
+                return Err(addr_err(input, "multiple :: in address", Some(s)));
+            }
+            ellipsis = Some(i);
+            s = &s[1..];
+            if s.is_empty() {
+                break;
+            }
+        }
+    }
+    if !s.is_empty() {
+        return Err(addr_err(input, "trailing garbage after address", Some(s)));
+    }
+    if i < 16 {
+        let Some(e) = ellipsis else {
+            return Err(addr_err(input, "address string too short", None));
+        };
+        let n = 16 - i;
+        for j in (e..i).rev() {
+            ip[j + n] = ip[j];
+        }
+        ip[e..e + n].fill(0);
+    } else if ellipsis.is_some() {
+        return Err(addr_err(
+            input,
+            "the :: must expand to at least one field of zeros",
+            Some(s),
+        ));
+    }
+    Ok(Parsed {
+        addr: Addr::V6(ip),
+        zone: zone.is_some(),
+    })
+}
+
+/// Go `netip.ParseAddr`.
+fn parse_addr(s: &str) -> Result<Parsed, String> {
+    for c in s.bytes() {
+        match c {
+            b'.' => {
+                let mut f = [0u8; 4];
+                parse_v4_fields(s, s, &mut f)?;
+                return Ok(Parsed {
+                    addr: Addr::V4(f),
+                    zone: false,
+                });
+            }
+            b':' => return parse_v6(s),
+            b'%' => return Err(addr_err(s, "missing IPv6 address", None)),
+            _ => {}
+        }
+    }
+    Err(addr_err(s, "unable to parse IP", None))
+}
+
+impl Addr {
+    fn is_4in6(&self) -> bool {
+        matches!(self, Addr::V6(b) if b[..10].iter().all(|&x| x == 0) && b[10] == 0xff && b[11] == 0xff)
+    }
+
+    fn bits(&self) -> u32 {
+        match self {
+            Addr::V4(_) => 32,
+            Addr::V6(_) => 128,
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Addr::V4(b) => b,
+            Addr::V6(b) => b,
+        }
+    }
+
+    fn masked(&self, bits: u32) -> Addr {
+        let mut a = *self;
+        let bytes: &mut [u8] = match &mut a {
+            Addr::V4(b) => b,
+            Addr::V6(b) => b,
+        };
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            let start = i as u32 * 8;
+            if start >= bits {
+                *byte = 0;
+            } else if bits - start < 8 {
+                *byte &= 0xffu8 << (8 - (bits - start));
+            }
+        }
+        a
+    }
+
+    /// Go `Addr.String`.
+    pub fn render(&self) -> String {
+        match self {
+            Addr::V4(b) => format!("{}.{}.{}.{}", b[0], b[1], b[2], b[3]),
+            Addr::V6(b) => {
+                let g: Vec<u16> = b
+                    .chunks(2)
+                    .map(|c| u16::from(c[0]) << 8 | u16::from(c[1]))
+                    .collect();
+                // The longest run of two or more zero groups (the first on ties) becomes `::`.
+                let (mut zs, mut ze) = (usize::MAX, usize::MAX);
+                let mut best = 0;
+                for i in 0..8 {
+                    let mut j = i;
+                    while j < 8 && g[j] == 0 {
+                        j += 1;
+                    }
+                    if j - i >= 2 && j - i > best {
+                        (zs, ze, best) = (i, j, j - i);
+                    }
+                }
+                let mut out = String::new();
+                let mut k = 0;
+                while k < 8 {
+                    if k == zs {
+                        out.push_str("::");
+                        k = ze;
+                        continue;
+                    }
+                    if k > 0 && !out.ends_with(':') {
+                        out.push(':');
+                    }
+                    out.push_str(&format!("{:x}", g[k]));
+                    k += 1;
+                }
+                out
+            }
+        }
+    }
+
+    fn is_unspecified(&self) -> bool {
+        self.bytes().iter().all(|&x| x == 0)
+    }
+
+    fn is_loopback(&self) -> bool {
+        match self {
+            Addr::V4(b) => b[0] == 127,
+            Addr::V6(b) => b[..15].iter().all(|&x| x == 0) && b[15] == 1,
+        }
+    }
+
+    fn is_multicast(&self) -> bool {
+        match self {
+            Addr::V4(b) => b[0] & 0xf0 == 0xe0,
+            Addr::V6(b) => b[0] == 0xff,
+        }
+    }
+
+    fn is_link_local_multicast(&self) -> bool {
+        match self {
+            Addr::V4(b) => b[0] == 224 && b[1] == 0 && b[2] == 0,
+            Addr::V6(b) => b[0] == 0xff && b[1] & 0x0f == 0x02,
+        }
+    }
+
+    fn is_link_local_unicast(&self) -> bool {
+        match self {
+            Addr::V4(b) => b[0] == 169 && b[1] == 254,
+            Addr::V6(b) => b[0] == 0xfe && b[1] & 0xc0 == 0x80,
+        }
+    }
+
+    fn is_global_unicast(&self) -> bool {
+        if let Addr::V4(b) = self
+            && (*b == [0; 4] || *b == [255; 4])
+        {
+            return false;
+        }
+        !self.is_unspecified()
+            && !self.is_loopback()
+            && !self.is_multicast()
+            && !self.is_link_local_unicast()
+    }
+}
+
+/// An address as a CEL value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ip(pub Addr);
+
+/// A prefix (Go `netip.Prefix`: the address as written and the prefix length).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cidr {
+    /// The address, not masked.
+    pub addr: Addr,
+    /// Prefix length.
+    pub bits: u32,
+}
+
+impl Cidr {
+    /// Go `Prefix.String`.
+    pub fn render(&self) -> String {
+        format!("{}/{}", self.addr.render(), self.bits)
+    }
+
+    fn contains(&self, a: &Addr) -> bool {
+        std::mem::discriminant(&self.addr) == std::mem::discriminant(a)
+            && self.addr.masked(self.bits) == a.masked(self.bits)
+    }
+
+    fn overlaps(&self, o: &Cidr) -> bool {
+        let min = self.bits.min(o.bits);
+        std::mem::discriminant(&self.addr) == std::mem::discriminant(&o.addr)
+            && self.addr.masked(min) == o.addr.masked(min)
+    }
+}
+
+impl OpaqueValue for Ip {
+    fn type_name(&self) -> &str {
+        IP_TYPE
+    }
+    fn equals(&self, other: &dyn OpaqueValue) -> bool {
+        other.as_any().downcast_ref::<Ip>() == Some(self)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn cost_size(&self) -> u64 {
+        (self.0.bits() / 8) as u64
+    }
+}
+
+impl OpaqueValue for Cidr {
+    fn type_name(&self) -> &str {
+        CIDR_TYPE
+    }
+    fn equals(&self, other: &dyn OpaqueValue) -> bool {
+        other.as_any().downcast_ref::<Cidr>() == Some(self)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn cost_size(&self) -> u64 {
+        self.bits.div_ceil(8) as u64
+    }
+}
+
+/// Kubernetes `parseIPAddr`.
+pub fn parse_ip(raw: &str) -> Result<Addr, String> {
+    let p = parse_addr(raw).map_err(|e| {
+        format!(
+            "IP Address {} parse error during conversion from string: {e}",
+            go_quote(raw)
+        )
+    })?;
+    if p.zone {
+        return Err(format!(
+            "IP address {} with zone value is not allowed",
+            go_quote(raw)
+        ));
+    }
+    if p.addr.is_4in6() {
+        return Err(format!(
+            "IPv4-mapped IPv6 address {} is not allowed",
+            go_quote(raw)
+        ));
+    }
+    Ok(p.addr)
+}
+
+/// Go `netip.ParsePrefix`.
+fn parse_prefix(s: &str) -> Result<Cidr, String> {
+    let err = |msg: &str| format!("netip.ParsePrefix({}): {msg}", go_quote(s));
+    let Some(i) = s.rfind('/') else {
+        return Err(err("no '/'"));
+    };
+    let p = parse_addr(&s[..i]).map_err(|e| err(&e))?;
+    if p.zone {
+        return Err(err("IPv6 zones cannot be present in a prefix"));
+    }
+    let bits_str = &s[i + 1..];
+    let bad = || err(&format!("bad bits after slash: {}", go_quote(bits_str)));
+    if bits_str.len() > 1 && !(b'1'..=b'9').contains(&bits_str.as_bytes()[0]) {
+        return Err(bad());
+    }
+    if bits_str.is_empty() || !bits_str.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let bits: u64 = bits_str.parse().map_err(|_| bad())?;
+    if bits > p.addr.bits() as u64 {
+        return Err(err("prefix length out of range"));
+    }
+    Ok(Cidr {
+        addr: p.addr,
+        bits: bits as u32,
+    })
+}
+
+/// Kubernetes `parseCIDR`.
+pub fn parse_cidr(raw: &str) -> Result<Cidr, String> {
+    let c = parse_prefix(raw)
+        .map_err(|e| format!("network address parse error during conversion from string: {e}"))?;
+    if c.addr.is_4in6() {
+        return Err(format!(
+            "IPv4-mapped IPv6 address {} is not allowed",
+            go_quote(raw)
+        ));
+    }
+    Ok(c)
+}
+
+fn ip_arg(v: &Value<'_>) -> Result<Addr, EvalError> {
+    match v {
+        Value::Opaque(o) => o.as_any().downcast_ref::<Ip>().map(|i| i.0).ok_or_else(nso),
+        _ => Err(nso()),
+    }
+}
+
+fn cidr_arg(v: &Value<'_>) -> Result<Cidr, EvalError> {
+    match v {
+        Value::Opaque(o) => o.as_any().downcast_ref::<Cidr>().copied().ok_or_else(nso),
+        _ => Err(nso()),
+    }
+}
+
+fn str_arg<'v>(v: &'v Value<'_>) -> Result<&'v str, EvalError> {
+    match v {
+        Value::String(s) => Ok(s.as_str()),
+        _ => Err(nso()),
+    }
+}
+
+fn ip_val<'a>(a: Addr) -> Value<'a> {
+    Value::Opaque(Arc::new(Ip(a)))
+}
+
+fn cidr_val<'a>(c: Cidr) -> Value<'a> {
+    Value::Opaque(Arc::new(c))
+}
+
+fn string_to_ip<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    parse_ip(str_arg(&a[0])?)
+        .map(ip_val)
+        .map_err(EvalError::new)
+}
+
+fn is_ip<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::Bool(parse_ip(str_arg(&a[0])?).is_ok()))
+}
+
+fn is_canonical<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    let s = str_arg(&a[0])?;
+    let addr = parse_ip(s).map_err(EvalError::new)?;
+    Ok(Value::Bool(addr.render() == s))
+}
+
+fn ip_to_string<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::string(ip_arg(&a[0])?.render()))
+}
+
+fn family<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::Int(match ip_arg(&a[0])? {
+        Addr::V4(_) => 4,
+        Addr::V6(_) => 6,
+    }))
+}
+
+macro_rules! predicate {
+    ($name:ident, $method:ident) => {
+        fn $name<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+            Ok(Value::Bool(ip_arg(&a[0])?.$method()))
+        }
+    };
+}
+
+predicate!(is_unspecified, is_unspecified);
+predicate!(is_loopback, is_loopback);
+predicate!(is_link_local_multicast, is_link_local_multicast);
+predicate!(is_link_local_unicast, is_link_local_unicast);
+predicate!(is_global_unicast, is_global_unicast);
+
+fn string_to_cidr<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    parse_cidr(str_arg(&a[0])?).map(cidr_val).map_err(|e| {
+        EvalError::new(format!(
+            "network address parse error during conversion from string: {e}"
+        ))
+    })
+}
+
+fn is_cidr<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::Bool(parse_cidr(str_arg(&a[0])?).is_ok()))
+}
+
+fn cidr_to_string<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::string(cidr_arg(&a[0])?.render()))
+}
+
+fn contains_ip<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    let c = cidr_arg(&a[0])?;
+    let ip = match &a[1] {
+        Value::String(s) => parse_ip(s).map_err(EvalError::new)?,
+        v => ip_arg(v)?,
+    };
+    Ok(Value::Bool(c.contains(&ip)))
+}
+
+fn contains_cidr<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    let c = cidr_arg(&a[0])?;
+    let o = match &a[1] {
+        Value::String(s) => parse_cidr(s).map_err(EvalError::new)?,
+        v => cidr_arg(v)?,
+    };
+    Ok(Value::Bool(c.overlaps(&o) && c.bits <= o.bits))
+}
+
+fn cidr_ip<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(ip_val(cidr_arg(&a[0])?.addr))
+}
+
+fn masked<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    let c = cidr_arg(&a[0])?;
+    Ok(cidr_val(Cidr {
+        addr: c.addr.masked(c.bits),
+        bits: c.bits,
+    }))
+}
+
+fn prefix_length<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::Int(cidr_arg(&a[0])?.bits as i64))
+}
+
+fn cost_tenth(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    args.first().map_or(1, |a| mul_ceil(a.cost_size(), 0.1))
+}
+
+fn cost_fifth(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    args.first().map_or(1, |a| mul_ceil(a.cost_size(), 0.2))
+}
+
+fn string_arg_cost(args: &[Value<'_>]) -> u64 {
+    match args.get(1) {
+        Some(s @ Value::String(_)) => mul_ceil(s.cost_size(), 0.1),
+        _ => 0,
+    }
+}
+
+fn cost_contains_ip(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    let cs = args.first().map_or(0, Value::cost_size);
+    mul_ceil(cs.saturating_mul(2), 0.1).saturating_add(string_arg_cost(args))
+}
+
+fn cost_contains_cidr(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    let cs = args.first().map_or(0, Value::cost_size);
+    mul_ceil(cs.saturating_mul(2), 0.1)
+        .saturating_add(mul_ceil(cs, 0.1))
+        .saturating_add(1)
+        .saturating_add(string_arg_cost(args))
+}
+
+const IP: K = K::Opaque(IP_TYPE);
+const CIDR: K = K::Opaque(CIDR_TYPE);
+
+fn ov(
+    id: &'static str,
+    function: &'static str,
+    member: bool,
+    params: &'static [K],
+    imp: super::super::NativeFn,
+    cost: Option<super::super::CostFn>,
+) -> Overload {
+    Overload {
+        id,
+        function,
+        member,
+        params: Some(params),
+        imp,
+        cost,
+    }
+}
+
+/// The runtime overloads of `kubernetes.net.ip`.
+pub fn ip_library() -> Library {
+    let t = Some(cost_tenth as super::super::CostFn);
+    Library {
+        name: "kubernetes.net.ip",
+        overloads: vec![
+            ov("string_to_ip", "ip", false, &[K::String], string_to_ip, t),
+            ov("is_ip", "isIP", false, &[K::String], is_ip, t),
+            ov(
+                "ip_is_canonical",
+                "ip.isCanonical",
+                false,
+                &[K::String],
+                is_canonical,
+                Some(cost_fifth),
+            ),
+            ov("ip_to_string", "string", false, &[IP], ip_to_string, None),
+            ov("ip_family", "family", true, &[IP], family, None),
+            ov(
+                "ip_is_unspecified",
+                "isUnspecified",
+                true,
+                &[IP],
+                is_unspecified,
+                None,
+            ),
+            ov(
+                "ip_is_loopback",
+                "isLoopback",
+                true,
+                &[IP],
+                is_loopback,
+                None,
+            ),
+            ov(
+                "ip_is_link_local_multicast",
+                "isLinkLocalMulticast",
+                true,
+                &[IP],
+                is_link_local_multicast,
+                None,
+            ),
+            ov(
+                "ip_is_link_local_unicast",
+                "isLinkLocalUnicast",
+                true,
+                &[IP],
+                is_link_local_unicast,
+                None,
+            ),
+            ov(
+                "ip_is_global_unicast",
+                "isGlobalUnicast",
+                true,
+                &[IP],
+                is_global_unicast,
+                None,
+            ),
+        ],
+        regex_functions: Vec::new(),
+    }
+}
+
+/// The runtime overloads of `kubernetes.net.cidr`.
+pub fn cidr_library() -> Library {
+    let t = Some(cost_tenth as super::super::CostFn);
+    Library {
+        name: "kubernetes.net.cidr",
+        overloads: vec![
+            ov(
+                "string_to_cidr",
+                "cidr",
+                false,
+                &[K::String],
+                string_to_cidr,
+                t,
+            ),
+            ov("is_cidr", "isCIDR", false, &[K::String], is_cidr, t),
+            ov(
+                "cidr_to_string",
+                "string",
+                false,
+                &[CIDR],
+                cidr_to_string,
+                None,
+            ),
+            ov(
+                "cidr_contains_ip_ip",
+                "containsIP",
+                true,
+                &[CIDR, IP],
+                contains_ip,
+                Some(cost_contains_ip),
+            ),
+            ov(
+                "cidr_contains_ip_string",
+                "containsIP",
+                true,
+                &[CIDR, K::String],
+                contains_ip,
+                Some(cost_contains_ip),
+            ),
+            ov(
+                "cidr_contains_cidr",
+                "containsCIDR",
+                true,
+                &[CIDR, CIDR],
+                contains_cidr,
+                Some(cost_contains_cidr),
+            ),
+            ov(
+                "cidr_contains_cidr_string",
+                "containsCIDR",
+                true,
+                &[CIDR, K::String],
+                contains_cidr,
+                Some(cost_contains_cidr),
+            ),
+            ov("cidr_ip", "ip", true, &[CIDR], cidr_ip, None),
+            ov("cidr_masked", "masked", true, &[CIDR], masked, None),
+            ov(
+                "cidr_prefix_length",
+                "prefixLength",
+                true,
+                &[CIDR],
+                prefix_length,
+                None,
+            ),
+        ],
+        regex_functions: Vec::new(),
+    }
+}
+
+/// The checker type of addresses.
+pub fn ip_type() -> Type {
+    Type::Opaque(IP_TYPE.into(), Vec::new())
+}
+
+/// The checker type of prefixes.
+pub fn cidr_type() -> Type {
+    Type::Opaque(CIDR_TYPE.into(), Vec::new())
+}
+
+/// The checker declarations of `kubernetes.net.ip`.
+pub fn ip_declarations() -> checker::Library {
+    use Type::{Bool, Int, String as S};
+    let ip = ip_type();
+    let mut lib = checker::Library::new("kubernetes.net.ip");
+    lib.type_ident(IP_TYPE, ip.clone());
+    lib.function(
+        "ip",
+        vec![OverloadDecl::global("string_to_ip", vec![S], ip.clone())],
+    );
+    lib.function("isIP", vec![OverloadDecl::global("is_ip", vec![S], Bool)]);
+    lib.function(
+        "ip.isCanonical",
+        vec![OverloadDecl::global("ip_is_canonical", vec![S], Bool)],
+    );
+    lib.function(
+        "string",
+        vec![OverloadDecl::global("ip_to_string", vec![ip.clone()], S)],
+    );
+    lib.function(
+        "family",
+        vec![OverloadDecl::member("ip_family", vec![ip.clone()], Int)],
+    );
+    for (name, id) in [
+        ("isUnspecified", "ip_is_unspecified"),
+        ("isLoopback", "ip_is_loopback"),
+        ("isLinkLocalMulticast", "ip_is_link_local_multicast"),
+        ("isLinkLocalUnicast", "ip_is_link_local_unicast"),
+        ("isGlobalUnicast", "ip_is_global_unicast"),
+    ] {
+        lib.function(name, vec![OverloadDecl::member(id, vec![ip.clone()], Bool)]);
+    }
+    lib
+}
+
+/// The checker declarations of `kubernetes.net.cidr`.
+pub fn cidr_declarations() -> checker::Library {
+    use Type::{Bool, Int, String as S};
+    let (ip, c) = (ip_type(), cidr_type());
+    let mut lib = checker::Library::new("kubernetes.net.cidr");
+    lib.type_ident(CIDR_TYPE, c.clone());
+    lib.function(
+        "cidr",
+        vec![OverloadDecl::global("string_to_cidr", vec![S], c.clone())],
+    );
+    lib.function(
+        "isCIDR",
+        vec![OverloadDecl::global("is_cidr", vec![S], Bool)],
+    );
+    lib.function(
+        "string",
+        vec![OverloadDecl::global("cidr_to_string", vec![c.clone()], S)],
+    );
+    lib.function(
+        "containsIP",
+        vec![
+            OverloadDecl::member("cidr_contains_ip_ip", vec![c.clone(), ip.clone()], Bool),
+            OverloadDecl::member("cidr_contains_ip_string", vec![c.clone(), S], Bool),
+        ],
+    );
+    lib.function(
+        "containsCIDR",
+        vec![
+            OverloadDecl::member("cidr_contains_cidr", vec![c.clone(), c.clone()], Bool),
+            OverloadDecl::member("cidr_contains_cidr_string", vec![c.clone(), S], Bool),
+        ],
+    );
+    lib.function(
+        "ip",
+        vec![OverloadDecl::member("cidr_ip", vec![c.clone()], ip)],
+    );
+    lib.function(
+        "masked",
+        vec![OverloadDecl::member(
+            "cidr_masked",
+            vec![c.clone()],
+            c.clone(),
+        )],
+    );
+    lib.function(
+        "prefixLength",
+        vec![OverloadDecl::member("cidr_prefix_length", vec![c], Int)],
+    );
+    lib
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{err, is_true};
+    use super::*;
+
+    #[test]
+    fn parse_errors() {
+        assert_eq!(
+            err("ip('127.0.0.256')"),
+            "IP Address \"127.0.0.256\" parse error during conversion from string: ParseAddr(\"127.0.0.256\"): IPv4 field has value >255"
+        );
+        assert_eq!(
+            err("ip('fe80::1%eth0')"),
+            "IP address \"fe80::1%eth0\" with zone value is not allowed"
+        );
+        assert_eq!(
+            err("ip('::ffff:192.168.0.1')"),
+            "IPv4-mapped IPv6 address \"::ffff:192.168.0.1\" is not allowed"
+        );
+        assert_eq!(
+            err("ip('::ffff:c0a8:1')"),
+            "IPv4-mapped IPv6 address \"::ffff:c0a8:1\" is not allowed"
+        );
+        assert_eq!(
+            err("cidr('192.168.0.0/')"),
+            "network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix(\"192.168.0.0/\"): bad bits after slash: \"\""
+        );
+        assert!(
+            parse_ip("01.2.3.4")
+                .unwrap_err()
+                .ends_with("IPv4 field has octet with leading zero")
+        );
+        assert!(
+            parse_ip("1.2.3")
+                .unwrap_err()
+                .ends_with("IPv4 address too short")
+        );
+        assert!(parse_ip("").unwrap_err().ends_with("unable to parse IP"));
+        assert!(parse_ip("1:2:3:4:5:6:7:8:9").is_err());
+        assert!(
+            parse_ip("1::2::3")
+                .unwrap_err()
+                .contains("multiple :: in address")
+        );
+        assert!(
+            parse_ip("12345::")
+                .unwrap_err()
+                .contains("each group must have 4 or less digits")
+        );
+        assert!(
+            parse_cidr("10.0.0.0/33")
+                .unwrap_err()
+                .ends_with("prefix length out of range")
+        );
+        assert!(
+            parse_cidr("10.0.0.0/08")
+                .unwrap_err()
+                .contains("bad bits after slash")
+        );
+        assert!(
+            parse_cidr("fe80::%1/64")
+                .unwrap_err()
+                .ends_with("IPv6 zones cannot be present in a prefix")
+        );
+        assert!(
+            parse_cidr("::ffff:1.2.3.4/120")
+                .unwrap_err()
+                .starts_with("IPv4-mapped")
+        );
+    }
+
+    #[test]
+    fn rendering() {
+        for (i, o) in [
+            ("2001:db8:0:0:0:0:0:1", "2001:db8::1"),
+            ("2001:DB8::1", "2001:db8::1"),
+            ("::", "::"),
+            ("::1", "::1"),
+            ("1:0:0:1:0:0:0:1", "1:0:0:1::1"),
+            ("1:0:1:0:1:0:1:0", "1:0:1:0:1:0:1:0"),
+            ("1:0:0:2:0:0:3:4", "1::2:0:0:3:4"),
+            ("::1.2.3.4", "::102:304"),
+            ("10.0.0.1", "10.0.0.1"),
+        ] {
+            assert_eq!(parse_ip(i).map(|a| a.render()), Ok(o.to_string()), "{i}");
+        }
+    }
+
+    #[test]
+    fn ip_functions() {
+        is_true("isIP('1.2.3.4') && isIP('::1') && !isIP('1.2.3') && !isIP('fe80::1%eth0')");
+        is_true("ip.isCanonical('2001:db8::1') && !ip.isCanonical('2001:DB8::1')");
+        is_true("string(ip('2001:db8:0::1')) == '2001:db8::1'");
+        is_true("ip('1.2.3.4').family() == 4 && ip('::1').family() == 6");
+        is_true("ip('0.0.0.0').isUnspecified() && ip('::').isUnspecified()");
+        is_true("ip('127.0.0.5').isLoopback() && ip('::1').isLoopback()");
+        is_true("ip('224.0.0.1').isLinkLocalMulticast() && ip('ff02::1').isLinkLocalMulticast()");
+        is_true("ip('169.254.1.1').isLinkLocalUnicast() && ip('fe80::1').isLinkLocalUnicast()");
+        is_true("ip('10.0.0.1').isGlobalUnicast() && !ip('255.255.255.255').isGlobalUnicast()");
+        is_true("ip('1.2.3.4') == ip('1.2.3.4') && ip('1.2.3.4') != ip('1.2.3.5')");
+        is_true("type(ip('1.2.3.4')) == net.IP");
+        is_true("type(cidr('1.2.3.4/32')) == net.CIDR");
+        is_true("type(ip('1.2.3.4')) != net.CIDR");
+    }
+
+    #[test]
+    fn cidr_functions() {
+        is_true("isCIDR('192.168.0.1/24') && !isCIDR('192.168.0.0')");
+        is_true("string(cidr('192.168.0.1/24')) == '192.168.0.1/24'");
+        is_true("cidr('192.168.0.1/24').masked() == cidr('192.168.0.0/24')");
+        is_true("cidr('192.168.0.1/24') != cidr('192.168.0.0/24')");
+        is_true("cidr('192.168.0.1/24').ip() == ip('192.168.0.1')");
+        is_true("cidr('192.168.0.0/24').prefixLength() == 24");
+        is_true("cidr('192.168.0.0/24').containsIP(ip('192.168.0.9'))");
+        is_true("cidr('192.168.0.0/24').containsIP('192.168.0.9')");
+        is_true("!cidr('192.168.0.0/24').containsIP('::1')");
+        is_true("cidr('10.0.0.0/8').containsCIDR(cidr('10.1.0.0/16'))");
+        is_true("cidr('10.0.0.0/8').containsCIDR('10.1.0.0/16')");
+        is_true("!cidr('10.1.0.0/16').containsCIDR('10.0.0.0/8')");
+        is_true("cidr('::/0').containsIP('2001:db8::1')");
+        assert!(
+            err("cidr('10.0.0.0/8').containsIP('x')").starts_with("IP Address \"x\" parse error")
+        );
+    }
+}
