@@ -12,6 +12,7 @@ pub mod ip;
 pub mod lists;
 pub mod quantity;
 pub mod regex;
+pub mod semver;
 pub mod url;
 
 /// Adds the runtime overloads of every Kubernetes library implemented here to `r`.
@@ -23,6 +24,7 @@ pub fn add_runtime(r: &mut Registry) {
     r.add(url::library());
     r.add(ip::ip_library());
     r.add(ip::cidr_library());
+    r.add(semver::library());
 }
 
 /// Adds the declarations of every Kubernetes library implemented here to `env`.
@@ -34,6 +36,7 @@ pub fn add_declarations(env: &mut Env) {
     env.add_library(Arc::new(url::declarations()));
     env.add_library(Arc::new(ip::ip_declarations()));
     env.add_library(Arc::new(ip::cidr_declarations()));
+    env.add_library(Arc::new(semver::declarations()));
 }
 
 /// ⌈x · f⌉ as cel-go's cost multiplication does (saturating at `u64::MAX`).
