@@ -401,6 +401,7 @@ pub fn format_type() -> Type {
 pub fn declarations() -> checker::Library {
     let f = format_type();
     let mut lib = checker::Library::new("kubernetes.format");
+    lib.type_ident(TYPE_NAME, f.clone());
     for &(id, _, _) in CONSTANTS {
         lib.function(id, vec![OverloadDecl::global(id, vec![], f.clone())]);
     }
@@ -512,6 +513,7 @@ mod tests {
         is_true("format.dns1123Label().validate('my-name') == optional.none()");
         is_true("format.dns1123Label().validate('a.b') == optional.of(['must not contain dots'])");
         is_true("format.named('uuid').hasValue()");
+        is_true("type(format.uuid()) == kubernetes.NamedFormat");
         is_true("!format.named('nope').hasValue()");
         is_true("format.named('dns1123Label').value() == format.dns1123Label()");
         is_true("format.named('labelValue').value() != format.dns1123Label()");

@@ -676,6 +676,7 @@ pub fn declarations() -> checker::Library {
     let q = quantity_type();
     let m = |id: &str, params: Vec<Type>, r: Type| vec![OverloadDecl::member(id, params, r)];
     let mut lib = checker::Library::new("kubernetes.quantity");
+    lib.type_ident(TYPE_NAME, q.clone());
     lib.function(
         "quantity",
         vec![OverloadDecl::global(
@@ -793,6 +794,7 @@ mod tests {
     #[test]
     fn cel_functions() {
         is_true("quantity('1Ki') == quantity('1024')");
+        is_true("type(quantity('1')) == kubernetes.Quantity");
         is_true("quantity('200M') == quantity('0.2G')");
         is_true("quantity('50M').compareTo(quantity('50Mi')) == -1");
         is_true("quantity('2').isGreaterThan(quantity('1999m'))");

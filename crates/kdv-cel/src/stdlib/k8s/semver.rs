@@ -48,6 +48,11 @@ pub struct Version {
 }
 
 impl Version {
+    /// Build metadata identifiers (ignored by comparisons and equality).
+    pub fn build(&self) -> &[String] {
+        &self.build
+    }
+
     /// SemVer precedence (blang `Compare`).
     pub fn precedence(&self, o: &Version) -> Ordering {
         let core = (self.major, self.minor, self.patch).cmp(&(o.major, o.minor, o.patch));
@@ -383,6 +388,7 @@ pub fn declarations() -> checker::Library {
     use Type::{Bool, Int, String as S};
     let v = semver_type();
     let mut lib = checker::Library::new("kubernetes.Semver");
+    lib.type_ident(TYPE_NAME, v.clone());
     lib.function(
         "semver",
         vec![
@@ -493,6 +499,8 @@ mod tests {
         is_true("semver('1.0.0').compareTo(semver('1.0.0+build')) == 0");
         is_true("semver('1.0.0') == semver('1.0.0+build')");
         is_true("semver('v1.2', true) == semver('1.2.0')");
+        is_true("type(semver('1.2.3')) == kubernetes.Semver");
+        assert_eq!(parse("1.2.3+b.1").map(|v| v.build().len()), Ok(2));
         // quantities and versions share the comparison function names
         is_true(
             "quantity('1').compareTo(quantity('2')) == -1 && semver('1.0.0').compareTo(semver('0.1.0')) == 1",

@@ -553,6 +553,7 @@ pub fn declarations() -> checker::Library {
     use Type::{Bool, String as S};
     let u = url_type();
     let mut lib = checker::Library::new("kubernetes.urls");
+    lib.type_ident(TYPE_NAME, u.clone());
     lib.function(
         "url",
         vec![OverloadDecl::global("string_to_url", vec![S], u.clone())],
@@ -638,6 +639,7 @@ mod tests {
     #[test]
     fn is_url_and_equality() {
         is_true("isURL('https://example.com/')");
+        is_true("type(url('https://example.com/')) == kubernetes.URL");
         is_true("isURL('/absolute-path')");
         is_true("!isURL('../relative')");
         is_true("!isURL('')");
