@@ -139,3 +139,59 @@ pub(crate) mod testing {
         assert_eq!(ok(src), "true", "{src}");
     }
 }
+
+#[cfg(test)]
+mod hostile_input {
+    use proptest::prelude::*;
+
+    const ALPHABET: &str = "0123456789.+-eEinumkKMGTPabcfvx:/%[]@?#&=;_ ~\u{e9}\u{17f}";
+
+    fn text() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            proptest::sample::select(ALPHABET.chars().collect::<Vec<_>>()),
+            0..40,
+        )
+        .prop_map(|v| v.into_iter().collect())
+    }
+
+    proptest! {
+        #[test]
+        fn parsers_never_panic(s in text()) {
+            let _ = super::quantity::parse(&s);
+            let _ = super::url::parse_request_uri(&s);
+            let _ = super::url::parse(&s).map(|u| (u.render(), u.query(), u.escaped_path()));
+            let _ = super::ip::parse_ip(&s).map(|a| a.render());
+            let _ = super::ip::parse_cidr(&s).map(|c| c.render());
+            let _ = super::semver::parse(&s);
+            let _ = super::semver::normalize_and_parse(&s);
+            for f in super::format::FORMATS {
+                let _ = f.errors(&s);
+            }
+        }
+
+        #[test]
+        fn quantity_arithmetic_never_panics(a in text(), b in text()) {
+            if let (Ok(x), Ok(y)) = (super::quantity::parse(&a), super::quantity::parse(&b)) {
+                let _ = x.cmp_value(&y);
+                let _ = x.add(&y);
+                let _ = x.add(&y.neg());
+                let _ = (x.as_f64(), x.as_int64(), x.sign());
+            }
+        }
+    }
+
+    #[test]
+    fn huge_quantities() {
+        use super::testing::{err, is_true};
+        is_true("quantity('1e2147483647').isGreaterThan(quantity('9Ei'))");
+        is_true("quantity('-1e2147483647').isLessThan(quantity('1n'))");
+        is_true("quantity('1e-2147483648') == quantity('1n')");
+        is_true(
+            "quantity('99999999999999999999999999999999999999999999').asApproximateFloat() > 1e43",
+        );
+        assert_eq!(
+            err("quantity('1e2147483647').asInteger()"),
+            "cannot convert value to integer"
+        );
+    }
+}
