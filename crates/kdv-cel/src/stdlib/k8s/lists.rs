@@ -72,9 +72,17 @@ fn add<'a>(x: Value<'a>, y: &Value<'a>) -> R<'a> {
     }
 }
 
+/// Sums the list. The zero follows the first element's kind, so a `dyn` receiver that the
+/// dispatcher routed to another summable overload still adds like cel-go's `+` would.
 fn sum_from<'a>(a: &[Value<'a>], zero: Value<'a>) -> R<'a> {
     let l = list_arg(&a[0])?;
-    let mut acc = zero;
+    let mut acc = match l.get(0) {
+        Some(Value::Int(_)) => Value::Int(0),
+        Some(Value::Uint(_)) => Value::Uint(0),
+        Some(Value::Double(_)) => Value::Double(0.0),
+        Some(Value::Duration(_)) => Value::Duration(Duration::from_nanos(0)),
+        _ => zero,
+    };
     for e in l.iter() {
         acc = add(acc, &e)?;
     }
@@ -314,6 +322,9 @@ mod tests {
         is_true("[1.5, 2.0].sum() == 3.5");
         is_true("[duration('1s'), duration('1m')].sum() == duration('61s')");
         assert_eq!(err("[9223372036854775807, 1].sum()"), "integer overflow");
+        is_true("dyn([1.5, 2.5]).sum() == 4.0");
+        is_true("dyn([duration('1s')]).sum() == duration('1s')");
+        assert_eq!(err("dyn(['a']).sum()"), "no such overload");
         assert_eq!(
             err("[18446744073709551615u, 1u].sum()"),
             "unsigned integer overflow"

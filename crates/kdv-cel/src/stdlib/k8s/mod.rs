@@ -39,6 +39,20 @@ pub fn add_declarations(env: &mut Env) {
     env.add_library(Arc::new(semver::declarations()));
 }
 
+/// [`Registry::kubernetes`] plus every Kubernetes library implemented here.
+pub fn registry() -> Registry {
+    let mut r = Registry::kubernetes();
+    add_runtime(&mut r);
+    r
+}
+
+/// [`Env::kubernetes`] plus the declarations of every Kubernetes library implemented here.
+pub fn env() -> Env {
+    let mut env = Env::kubernetes();
+    add_declarations(&mut env);
+    env
+}
+
 /// ⌈x · f⌉ as cel-go's cost multiplication does (saturating at `u64::MAX`).
 pub(crate) fn mul_ceil(x: u64, f: f64) -> u64 {
     let v = (x as f64 * f).ceil();
@@ -82,19 +96,14 @@ pub(crate) mod testing {
 
     use crate::checker::Env;
     use crate::interp::{EvalConfig, Program, ProgramOptions};
-    use crate::stdlib::Registry;
 
     fn env() -> Env {
-        let mut env = Env::kubernetes();
-        super::add_declarations(&mut env);
-        env
+        super::env()
     }
 
     fn options() -> ProgramOptions {
-        let mut r = Registry::kubernetes();
-        super::add_runtime(&mut r);
         let mut o = ProgramOptions::kubernetes();
-        o.registry = Arc::new(r);
+        o.registry = Arc::new(super::registry());
         o
     }
 
