@@ -95,11 +95,12 @@ impl<'e> Checker<'e> {
     }
 
     fn is_assignable(&mut self, t1: &Type, t2: &Type) -> bool {
-        let mut m = self.mapping.clone();
-        if assignable(&mut m, t1, t2) {
-            self.mapping = m;
+        let cp = self.mapping.checkpoint();
+        if assignable(&mut self.mapping, t1, t2) {
+            self.mapping.commit(cp);
             true
         } else {
+            self.mapping.rollback(cp);
             false
         }
     }
@@ -568,11 +569,12 @@ impl<'e> Checker<'e> {
                 {
                     continue;
                 }
-                let mut m = self.mapping.clone();
-                if !assignable_list(&mut m, &arg_types, params_ref) {
+                let cp = self.mapping.checkpoint();
+                if !assignable_list(&mut self.mapping, &arg_types, params_ref) {
+                    self.mapping.rollback(cp);
                     continue;
                 }
-                self.mapping = m;
+                self.mapping.commit(cp);
                 ids.push(o.id.to_string());
                 let r = self.subst(ret.as_ref().unwrap_or(&o.result));
                 match &result {

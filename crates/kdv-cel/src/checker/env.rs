@@ -253,6 +253,42 @@ pub struct LiteralValidator {
     pub check: Arc<dyn Fn(&Literal) -> bool + Send + Sync>,
 }
 
+impl LiteralValidator {
+    /// The validators Kubernetes enables (1.29+): `duration('...')` must parse as a Go
+    /// duration, `timestamp(...)` as an RFC 3339 time (or Unix seconds) in range, and the
+    /// pattern of `matches` as a Go regular expression.
+    pub fn kubernetes() -> Vec<LiteralValidator> {
+        use crate::stdlib::time::{Duration, Timestamp};
+        vec![
+            LiteralValidator {
+                function: "duration".to_string(),
+                arg_index: 0,
+                check: Arc::new(|l| match l {
+                    Literal::String(s) => Duration::parse(s).is_some(),
+                    _ => true,
+                }),
+            },
+            LiteralValidator {
+                function: "timestamp".to_string(),
+                arg_index: 0,
+                check: Arc::new(|l| match l {
+                    Literal::String(s) => Timestamp::parse_rfc3339(s).is_ok(),
+                    Literal::Int(secs) => Timestamp::from_unix(*secs, 0).is_some(),
+                    _ => true,
+                }),
+            },
+            LiteralValidator {
+                function: "matches".to_string(),
+                arg_index: 0,
+                check: Arc::new(|l| match l {
+                    Literal::String(s) => crate::stdlib::regex::compile(s).is_ok(),
+                    _ => true,
+                }),
+            },
+        ]
+    }
+}
+
 impl fmt::Debug for LiteralValidator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LiteralValidator")
@@ -273,6 +309,9 @@ pub struct CheckOptions {
     pub homogeneous_aggregate_literals: bool,
     /// Literal argument checks, reported as `invalid <function> argument`.
     pub literal_validators: Vec<LiteralValidator>,
+    /// Check `'<literal>'.format([<list literal>])` clauses against the argument types
+    /// (the validator of cel-go's strings extension versions 1 to 3; Kubernetes).
+    pub validate_format_strings: bool,
 }
 
 /// The declarations and settings the checker works with. Cloning is cheap (libraries are
@@ -360,6 +399,8 @@ impl Env {
         env.add_library(KUBERNETES_BASE.clone());
         env.options.cross_type_numeric_comparisons = true;
         env.options.homogeneous_aggregate_literals = true;
+        env.options.literal_validators = LiteralValidator::kubernetes();
+        env.options.validate_format_strings = true;
         env
     }
 

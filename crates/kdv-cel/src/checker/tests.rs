@@ -443,6 +443,7 @@ fn kubernetes_rule_example() {
 #[test]
 fn literal_validators() {
     let mut env = env_with(&[]);
+    env.options.literal_validators.clear();
     env.options.literal_validators.push(LiteralValidator {
         function: "duration".to_string(),
         arg_index: 0,
@@ -473,4 +474,69 @@ fn deep_expressions_check_without_overflow() {
     let opts = ParseOptions::conformance();
     assert!(parse_with(&src, &opts).is_ok());
     let _ = compile_with(&src, &opts, &env);
+}
+
+#[test]
+fn kubernetes_literal_validators() {
+    let env = env_with(&[("self", obj("Obj"))]);
+    assert_eq!(ty(&env, "duration('1h30m') > duration('0')"), "bool");
+    assert_eq!(
+        err(&env, "duration('1d')"),
+        "ERROR: <input>:1:10: invalid duration argument\n | duration('1d')\n | .........^"
+    );
+    assert_eq!(
+        ty(&env, "timestamp('2024-01-01T00:00:00Z')"),
+        "google.protobuf.Timestamp"
+    );
+    assert_eq!(
+        err(&env, "timestamp('2024-01-01')"),
+        "ERROR: <input>:1:11: invalid timestamp argument\n | timestamp('2024-01-01')\n | ..........^"
+    );
+    assert_eq!(ty(&env, "self.name.matches('^[a-z]+$')"), "bool");
+    assert_eq!(
+        err(&env, "self.name.matches('[')"),
+        "ERROR: <input>:1:19: invalid matches argument\n | self.name.matches('[')\n | ..................^"
+    );
+    // Non-literal arguments are left to run time.
+    assert_eq!(ty(&env, "duration(self.name) > duration('1s')"), "bool");
+}
+
+#[test]
+fn kubernetes_format_string_validation() {
+    let env = env_with(&[("self", obj("Obj"))]);
+    assert_eq!(
+        ty(&env, "'%s is %d years'.format([self.name, 3])"),
+        "string"
+    );
+    assert_eq!(ty(&env, "'%s'.format([self.tags])"), "string");
+    assert_eq!(
+        err(&env, "'%d'.format(['a'])"),
+        "ERROR: <input>:1:14: error during formatting: decimal clause can only be used on integers, was given string\n | '%d'.format(['a'])\n | .............^"
+    );
+    assert_eq!(
+        err(&env, "'%s %s'.format(['a'])"),
+        "ERROR: <input>:1:15: index 1 out of range\n | '%s %s'.format(['a'])\n | ..............^"
+    );
+    assert_eq!(
+        err(&env, "'%s'.format(['a', 'b'])"),
+        "ERROR: <input>:1:12: too many arguments supplied to string.format (expected 1, got 2)\n | '%s'.format(['a', 'b'])\n | ...........^"
+    );
+    assert_eq!(
+        err(&env, "'%q'.format([1])"),
+        "ERROR: <input>:1:12: could not parse formatting clause: unrecognized formatting clause \"q\"\n | '%q'.format([1])\n | ...........^"
+    );
+    assert_eq!(
+        err(&env, "'%s'.format([self])"),
+        "ERROR: <input>:1:14: error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given Obj\n | '%s'.format([self])\n | .............^"
+    );
+}
+
+/// Large generated trees (chained `optMap` doubles its receiver) check in linear-ish time.
+#[test]
+fn large_macro_expansions_check_quickly() {
+    let env = env_with(&[]);
+    let src = format!("optional.of(1){}.value()", ".optMap(y, y + 1)".repeat(12));
+    let t = std::time::Instant::now();
+    assert_eq!(ty(&env, &src), "int");
+    assert!(t.elapsed().as_secs() < 10);
 }

@@ -5,10 +5,13 @@ use std::sync::Arc;
 
 use crate::types::Type;
 
-/// Substitutions of type parameters found so far.
-#[derive(Debug, Clone, Default)]
+/// Substitutions of type parameters found so far, with an undo log so a failed assignability
+/// attempt can be rolled back without copying the table (cel-go copies it per attempt, which
+/// is quadratic in large expressions).
+#[derive(Debug, Default)]
 pub(crate) struct Mapping {
-    subs: Vec<(Arc<str>, Type)>,
+    subs: std::collections::HashMap<Arc<str>, Type>,
+    undo: Vec<(Arc<str>, Option<Type>)>,
 }
 
 impl Mapping {
@@ -16,16 +19,43 @@ impl Mapping {
         let Type::Param(name) = t else {
             return None;
         };
-        self.subs.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+        self.subs.get(name)
     }
 
     fn add(&mut self, param: &Type, sub: Type) {
         let Type::Param(name) = param else {
             return;
         };
-        match self.subs.iter_mut().find(|(n, _)| n == name) {
-            Some(slot) => slot.1 = sub,
-            None => self.subs.push((name.clone(), sub)),
+        let old = self.subs.insert(name.clone(), sub);
+        self.undo.push((name.clone(), old));
+    }
+
+    /// Marks the state to return to with [`Mapping::rollback`].
+    pub(crate) fn checkpoint(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Forgets the changes made since `checkpoint`.
+    pub(crate) fn rollback(&mut self, checkpoint: usize) {
+        while self.undo.len() > checkpoint {
+            let Some((name, old)) = self.undo.pop() else {
+                break;
+            };
+            match old {
+                Some(t) => {
+                    self.subs.insert(name, t);
+                }
+                None => {
+                    self.subs.remove(&name);
+                }
+            }
+        }
+    }
+
+    /// Keeps the changes made since `checkpoint`.
+    pub(crate) fn commit(&mut self, checkpoint: usize) {
+        if checkpoint == 0 {
+            self.undo.clear();
         }
     }
 }
@@ -81,7 +111,7 @@ pub(crate) fn kind(t: &Type) -> Kind {
 }
 
 /// cel-go's runtime type name (what `IsExactType` compares besides kind and parameters).
-fn type_name(t: &Type) -> &str {
+pub(crate) fn type_name(t: &Type) -> &str {
     match t {
         Type::Dyn => "dyn",
         Type::Null => "null_type",
@@ -445,7 +475,10 @@ mod tests {
         assert_eq!(substitute(&m, &p("A"), false), Type::Dyn);
         let mut m = Mapping::default();
         assert!(assignable(&mut m, &Type::Int, &p("A")));
-        assert!(!assignable(&mut m.clone(), &Type::String, &p("A")));
+        let cp = m.checkpoint();
+        assert!(!assignable(&mut m, &Type::String, &p("A")));
+        m.rollback(cp);
+        assert_eq!(substitute(&m, &p("A"), false), Type::Int);
     }
 
     #[test]

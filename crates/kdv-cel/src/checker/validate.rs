@@ -2,15 +2,16 @@
 //! enables them): homogeneous aggregate literals and literal argument checks.
 
 use super::env::Env;
-use super::unify::{format_type, same_type};
-use crate::ast::{Expr, ExprKind};
+use super::unify::{Kind, format_type, kind, same_type, type_name};
+use crate::ast::{Expr, ExprKind, Literal};
 use crate::parser::Issue;
 use crate::types::Type;
 
 pub(crate) fn validate(env: &Env, root: &Expr, types: &[Option<Type>]) -> Vec<Issue> {
     let mut issues = Vec::new();
     let homogeneous = env.options.homogeneous_aggregate_literals;
-    if !homogeneous && env.options.literal_validators.is_empty() {
+    let formats = env.options.validate_format_strings;
+    if !homogeneous && !formats && env.options.literal_validators.is_empty() {
         return issues;
     }
     let type_of = |e: &Expr| -> Type {
@@ -102,6 +103,9 @@ pub(crate) fn validate(env: &Env, root: &Expr, types: &[Option<Type>]) -> Vec<Is
                         });
                     }
                 }
+                if formats && function == "format" {
+                    check_format(e, types, &mut issues);
+                }
                 let inner = in_exempt || (homogeneous && env.is_homogeneity_exempt(function));
                 stack.extend(args.iter().rev().map(|x| (x, inner)));
                 if let Some(t) = target {
@@ -133,5 +137,175 @@ fn unwrap_optional(t: Type) -> Type {
     match t {
         Type::Optional(inner) => *inner,
         t => t,
+    }
+}
+
+/// cel-go's strings extension format validator (versions 1 to 3): a literal format string
+/// applied to a list literal has its clauses checked against the element types.
+fn check_format(call: &Expr, types: &[Option<Type>], issues: &mut Vec<Issue>) {
+    let ExprKind::Call {
+        target: Some(target),
+        args,
+        ..
+    } = &call.kind
+    else {
+        return;
+    };
+    let ExprKind::Literal(Literal::String(format)) = &target.kind else {
+        return;
+    };
+    let [list] = args.as_slice() else {
+        return;
+    };
+    let ExprKind::List { elements, .. } = &list.kind else {
+        return;
+    };
+    let type_of = |e: &Expr| -> Type {
+        types
+            .get(e.id as usize)
+            .and_then(|t| t.clone())
+            .unwrap_or(Type::Dyn)
+    };
+    let report = |issues: &mut Vec<Issue>, at: &Expr, message: String| {
+        issues.push(Issue {
+            message,
+            span: Some(at.span),
+            expr_id: at.id,
+        });
+    };
+    let s = format.as_bytes();
+    let mut i = 0;
+    let mut arg_index = 0usize;
+    let mut requested = 0usize;
+    while i < s.len() {
+        if s[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        if s.get(i + 1) == Some(&b'%') {
+            i += 2;
+            continue;
+        }
+        requested += 1;
+        if i + 1 >= s.len() {
+            return report(issues, call, "unexpected end of string".to_string());
+        }
+        if arg_index >= elements.len() {
+            return report(issues, call, format!("index {arg_index} out of range"));
+        }
+        // Precision: `.` digits.
+        let mut j = i + 1;
+        if s[j] == b'.' {
+            j += 1;
+            let start = j;
+            while j < s.len() && s[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j >= s.len() {
+                return report(
+                    issues,
+                    call,
+                    "could not parse formatting clause: error while parsing precision: could not find end of precision specifier"
+                        .to_string(),
+                );
+            }
+            if start == j {
+                return report(
+                    issues,
+                    call,
+                    "could not parse formatting clause: error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing \"\": invalid syntax"
+                        .to_string(),
+                );
+            }
+        }
+        let clause = s[j] as char;
+        let arg = &elements[arg_index];
+        let kinds: &[Kind] = match clause {
+            's' => &[],
+            'd' | 'o' => &[Kind::Int, Kind::Uint],
+            'f' | 'e' => &[Kind::Double, Kind::String],
+            'b' => &[Kind::Int, Kind::Uint, Kind::Bool],
+            'x' | 'X' => &[Kind::Int, Kind::Uint, Kind::String, Kind::Bytes],
+            other => {
+                return report(
+                    issues,
+                    call,
+                    format!(
+                        "could not parse formatting clause: unrecognized formatting clause \"{other}\""
+                    ),
+                );
+            }
+        };
+        let failure = if clause == 's' {
+            format_string_arg(arg, &type_of)
+        } else {
+            let t = type_of(arg);
+            let ok = matches!(t, Type::Dyn) || kinds.contains(&kind(&t));
+            (!ok).then_some((arg, t))
+        };
+        if let Some((bad, t)) = failure {
+            let what = match clause {
+                's' => {
+                    "string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps"
+                }
+                'd' => "decimal clause can only be used on integers",
+                'f' => "fixed-point clause can only be used on doubles",
+                'e' => "scientific clause can only be used on doubles",
+                'b' => "only integers and bools can be formatted as binary",
+                'o' => "octal clause can only be used on integers",
+                _ => "only integers, byte buffers, and strings can be formatted as hex",
+            };
+            let message = format!(
+                "error during formatting: {what}, was given {}",
+                type_name(&t)
+            );
+            return report(issues, bad, message);
+        }
+        i = j + 1;
+        arg_index += 1;
+    }
+    if elements.len() > requested {
+        report(
+            issues,
+            call,
+            format!(
+                "too many arguments supplied to string.format (expected {requested}, got {})",
+                elements.len()
+            ),
+        );
+    }
+}
+
+/// The `%s` check: allowed kinds, recursively through list and map literals; the offending
+/// expression and its type on failure.
+fn format_string_arg<'e>(e: &'e Expr, type_of: &dyn Fn(&Expr) -> Type) -> Option<(&'e Expr, Type)> {
+    let t = type_of(e);
+    let allowed = matches!(t, Type::Dyn)
+        || matches!(
+            kind(&t),
+            Kind::List
+                | Kind::Map
+                | Kind::Int
+                | Kind::Uint
+                | Kind::Double
+                | Kind::Bool
+                | Kind::String
+                | Kind::Timestamp
+                | Kind::Bytes
+                | Kind::Duration
+                | Kind::Type
+                | Kind::Null
+        );
+    if !allowed {
+        return Some((e, t));
+    }
+    match &e.kind {
+        ExprKind::List { elements, .. } => {
+            elements.iter().find_map(|x| format_string_arg(x, type_of))
+        }
+        ExprKind::Map { entries } => entries.iter().find_map(|en| {
+            format_string_arg(&en.key, type_of).or_else(|| format_string_arg(&en.value, type_of))
+        }),
+        _ => None,
     }
 }

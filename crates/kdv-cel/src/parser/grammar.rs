@@ -148,6 +148,14 @@ pub(crate) struct Parser<'s> {
     visit_depth_exceeded: bool,
 }
 
+impl Parser<'_> {
+    /// Whether the tree has outgrown [`ParseOptions::max_nodes`] (macro expansions that copy
+    /// their receiver, like chained `optMap`, grow exponentially).
+    pub(crate) fn too_many_nodes(&self) -> bool {
+        self.next_id > self.opts.max_nodes
+    }
+}
+
 /// Parses `text` with `opts`, returning the tree or every issue.
 pub(crate) fn parse(text: &str, opts: &ParseOptions) -> Result<ParsedExpr, Vec<Issue>> {
     let size = text.chars().count();
@@ -249,6 +257,16 @@ fn run(
         Err(a) => Err(a),
     };
     let aborted = out.is_err();
+    if !aborted && p.too_many_nodes() {
+        return Err(vec![Issue {
+            message: format!(
+                "expression exceeds {} nodes after macro expansion",
+                opts.max_nodes
+            ),
+            span: None,
+            expr_id: 0,
+        }]);
+    }
     let has_errors = !p.issues.is_empty() || p.visit_depth_exceeded;
     let mut issues: Vec<Issue> = Vec::new();
     if aborted {

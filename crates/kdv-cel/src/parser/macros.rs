@@ -325,6 +325,10 @@ impl Helper<'_, '_> {
     /// A copy of `e` with fresh ids (pre-order, cel-go's `Copy`), keeping source positions.
     /// The copied trees are macro receivers; their depth is bounded by the parser limits.
     fn copy(&mut self, e: &Expr) -> Expr {
+        if self.p.too_many_nodes() {
+            // The parse fails anyway; stop doubling the tree.
+            return self.lit(Literal::Null);
+        }
         let id = self.id();
         let kind = match &e.kind {
             ExprKind::Literal(l) => ExprKind::Literal(l.clone()),
@@ -529,11 +533,15 @@ impl Helper<'_, '_> {
         };
         let v = v.clone();
         let target = target.unwrap_or_else(missing);
-        // cel-go copies the receiver after building `hasValue()` and the empty range.
-        let original = target.clone();
+        // cel-go copies the receiver after building `hasValue()` and the empty range. Beyond
+        // the node budget the parse fails: skip the (exponentially growing) copy.
+        let original = (!self.p.too_many_nodes()).then(|| target.clone());
         let has_value = self.member_call("hasValue", target, Vec::new());
         let range = self.list(Vec::new());
-        let copy = self.copy(&original);
+        let copy = match &original {
+            Some(o) => self.copy(o),
+            None => self.lit(Literal::Null),
+        };
         let value = self.member_call("value", copy, Vec::new());
         let cond = self.lit(Literal::Bool(false));
         let step = self.ident(&v);

@@ -50,6 +50,11 @@ pub struct ParseOptions {
     pub enable_optional_syntax: bool,
     /// Back-quoted field names `` a.`b-c` `` (on: cel-go's parser default since 2026).
     pub enable_identifier_escape_syntax: bool,
+    /// Most expression ids a parse may use (default 250,000). Macros that copy their receiver
+    /// (`optMap`, `optFlatMap`) make chained calls grow exponentially; cel-go has no bound and
+    /// exhausts memory, this parser fails with `expression exceeds N nodes after macro
+    /// expansion`.
+    pub max_nodes: u32,
 }
 
 impl Default for ParseOptions {
@@ -63,6 +68,7 @@ impl Default for ParseOptions {
             error_reporting_limit: 100,
             enable_optional_syntax: true,
             enable_identifier_escape_syntax: true,
+            max_nodes: 250_000,
         }
     }
 }

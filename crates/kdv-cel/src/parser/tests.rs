@@ -754,3 +754,15 @@ mod never_panics {
         }
     }
 }
+
+/// Chained `optMap` copies its receiver each time: the node budget stops the doubling.
+#[test]
+fn exponential_macro_expansion_is_bounded() {
+    let src = format!("optional.of(1){}", ".optMap(y, y + 1)".repeat(200));
+    let t = std::time::Instant::now();
+    let e = err(&src);
+    assert!(e.contains("nodes after macro expansion"), "{e}");
+    assert!(t.elapsed().as_secs() < 5);
+    let small = format!("optional.of(1){}", ".optMap(y, y + 1)".repeat(5));
+    assert!(parse(&small).is_ok());
+}
