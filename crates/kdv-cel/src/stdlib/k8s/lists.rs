@@ -38,12 +38,30 @@ fn list_arg<'v, 'a>(v: &'v Value<'a>) -> Result<&'v List<'a>, EvalError> {
     }
 }
 
+/// Whether `v` supports ordering (cel-go `traits.Comparer`).
+fn comparable(v: &Value<'_>) -> Result<(), EvalError> {
+    match v {
+        Value::Int(_)
+        | Value::Uint(_)
+        | Value::Double(_)
+        | Value::Bool(_)
+        | Value::String(_)
+        | Value::Bytes(_)
+        | Value::Duration(_)
+        | Value::Timestamp(_) => Ok(()),
+        _ => Err(nso()),
+    }
+}
+
+/// Like upstream, a comparison that fails (NaN, mixed kinds behind `dyn`) counts as "not
+/// greater" rather than an error.
 fn is_sorted<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     let l = list_arg(&a[0])?;
     let mut prev: Option<Value<'a>> = None;
     for e in l.iter() {
+        comparable(&e)?;
         if let Some(p) = &prev
-            && p.cel_cmp(&e)? == Ordering::Greater
+            && p.cel_cmp(&e).ok() == Some(Ordering::Greater)
         {
             return Ok(Value::Bool(false));
         }
@@ -105,13 +123,15 @@ fn sum_duration<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     sum_from(a, Value::Duration(Duration::from_nanos(0)))
 }
 
-/// The first element that no later element beats in direction `want`.
-fn extreme<'a>(a: &[Value<'a>], want: Ordering, name: &str) -> R<'a> {
+/// The first element that no later element beats; `replace_when` is how the current best
+/// compares to an element that replaces it (failed comparisons never replace).
+fn extreme<'a>(a: &[Value<'a>], replace_when: Ordering, name: &str) -> R<'a> {
     let l = list_arg(&a[0])?;
     let mut best: Option<Value<'a>> = None;
     for e in l.iter() {
+        comparable(&e)?;
         best = Some(match best {
-            Some(b) if e.cel_cmp(&b)? != want => b,
+            Some(b) if b.cel_cmp(&e).ok() != Some(replace_when) => b,
             _ => e,
         });
     }
@@ -119,11 +139,11 @@ fn extreme<'a>(a: &[Value<'a>], want: Ordering, name: &str) -> R<'a> {
 }
 
 fn max<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
-    extreme(a, Ordering::Greater, "max")
+    extreme(a, Ordering::Less, "max")
 }
 
 fn min<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
-    extreme(a, Ordering::Less, "min")
+    extreme(a, Ordering::Greater, "min")
 }
 
 fn index_of<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
@@ -339,6 +359,10 @@ mod tests {
         is_true("[duration('2s'), duration('1s')].min() == duration('1s')");
         assert_eq!(err("[].max()"), "max called on empty list");
         assert_eq!(err("[].min()"), "min called on empty list");
+        is_true("[1.0, 2.0, 2.0].max() == 2.0");
+        is_true("[double('NaN'), 1.0].isSorted()");
+        assert_eq!(err("dyn([{}]).isSorted()"), "no such overload");
+        assert_eq!(err("dyn([[1]]).max()"), "no such overload");
     }
 
     #[test]
