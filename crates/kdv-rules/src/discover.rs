@@ -642,6 +642,7 @@ impl<'u> Discoverer<'u> {
         }
         index_names(&mut rules, roots);
         rules.shapes = std::mem::take(&mut self.lw.shapes.shapes);
+        crate::ir::fill_common_kinds(&mut rules.shapes);
         (rules, self.lw.diagnostics)
     }
 

@@ -111,13 +111,120 @@ pub struct StructShape {
     /// a backend can walk these and a JSON object's sorted entries together in one merge
     /// pass instead of looking every key up.
     pub key_order: Vec<u32>,
+    /// When every field is read from a key and decodes a scalar JSON kind (under any
+    /// pointers), and all but at most [`MAX_OTHER_KINDS`] share one, that kind: an object
+    /// whose values all have it (or are `null`) and whose keys are none of
+    /// [`other_kinds`](StructShape::other_kinds) decodes without matching keys to fields.
+    pub common_kind: Option<CommonKind>,
+    /// Indices into `fields` of the fields not of [`common_kind`](StructShape::common_kind).
+    pub other_kinds: Vec<u32>,
 }
 
+/// At most this many fields of a struct may differ from its
+/// [`common_kind`](StructShape::common_kind).
+pub const MAX_OTHER_KINDS: usize = 2;
+
 impl StructShape {
-    /// A struct shape with its [`key_order`](StructShape::key_order) computed.
+    /// A struct shape with its [`key_order`](StructShape::key_order) computed
+    /// ([`common_kind`](StructShape::common_kind) is filled once all shapes are known).
     pub fn new(fields: Vec<StructField>) -> StructShape {
         let key_order = key_order(fields.iter().map(|f| &f.access));
-        StructShape { fields, key_order }
+        StructShape {
+            fields,
+            key_order,
+            common_kind: None,
+            other_kinds: Vec::new(),
+        }
+    }
+}
+
+/// The JSON kind all fields of a struct decode ([`StructShape::common_kind`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommonKind {
+    /// Strings (`string` and named string types; not `[]byte`).
+    String,
+    /// Booleans.
+    Bool,
+    /// Integers within `min..=max`, the range every field's integer type holds.
+    Int {
+        /// The largest of the fields' minimums.
+        min: i128,
+        /// The smallest of the fields' maximums.
+        max: i128,
+    },
+}
+
+/// Fills [`StructShape::common_kind`] and [`StructShape::other_kinds`] of every struct
+/// shape of the arena.
+pub(crate) fn fill_common_kinds(shapes: &mut [Shape]) {
+    let kind_of = |shapes: &[Shape], f: &StructField| {
+        let FieldAccess::Key(_) = f.access else {
+            return None;
+        };
+        let mut id = f.shape;
+        // Bounded: a pointer chain cannot be longer than the arena.
+        for _ in 0..shapes.len() {
+            match &shapes[id.0 as usize] {
+                Shape::Pointer(e) => id = *e,
+                Shape::String { .. } => return Some(CommonKind::String),
+                Shape::Bool => return Some(CommonKind::Bool),
+                Shape::Int(k) => {
+                    return Some(CommonKind::Int {
+                        min: k.min(),
+                        max: k.max(),
+                    });
+                }
+                _ => return None,
+            }
+        }
+        None
+    };
+    let same = |a: CommonKind, b: CommonKind| {
+        matches!(
+            (a, b),
+            (CommonKind::String, CommonKind::String)
+                | (CommonKind::Bool, CommonKind::Bool)
+                | (CommonKind::Int { .. }, CommonKind::Int { .. })
+        )
+    };
+    for i in 0..shapes.len() {
+        let Shape::Struct(st) = &shapes[i] else {
+            continue;
+        };
+        let kinds: Option<Vec<CommonKind>> = st.fields.iter().map(|f| kind_of(shapes, f)).collect();
+        let mut result = (None, Vec::new());
+        if let Some(kinds) = kinds {
+            // The kind most fields have (ties: the last such field's).
+            let majority = kinds
+                .iter()
+                .copied()
+                .max_by_key(|&k| kinds.iter().filter(|&&o| same(o, k)).count());
+            if let Some(m) = majority {
+                let others: Vec<u32> = (0..kinds.len() as u32)
+                    .filter(|&j| !same(kinds[j as usize], m))
+                    .collect();
+                if others.len() <= MAX_OTHER_KINDS {
+                    let common =
+                        kinds
+                            .iter()
+                            .filter(|&&k| same(k, m))
+                            .fold(m, |acc, &k| match (acc, k) {
+                                (
+                                    CommonKind::Int { min, max },
+                                    CommonKind::Int { min: a, max: b },
+                                ) => CommonKind::Int {
+                                    min: min.max(a),
+                                    max: max.min(b),
+                                },
+                                (acc, _) => acc,
+                            });
+                    result = (Some(common), others);
+                }
+            }
+        }
+        if let Shape::Struct(st) = &mut shapes[i] {
+            (st.common_kind, st.other_kinds) = result;
+        }
     }
 }
 
@@ -829,6 +936,42 @@ impl RuleSet {
 #[cfg(test)]
 mod key_order_tests {
     use super::*;
+
+    #[test]
+    fn common_kind_spans_pointers_and_narrows_integer_ranges() {
+        let int = |bits, signed| Shape::Int(IntKind { bits, signed });
+        let field = |shape: u32| StructField {
+            go_name: format!("F{shape}"),
+            access: FieldAccess::Key(format!("f{shape}")),
+            shape: ShapeId(shape),
+        };
+        let mut shapes = vec![
+            int(16, true),
+            Shape::Pointer(ShapeId(2)),
+            int(64, false),
+            Shape::String { named: true },
+            Shape::Struct(StructShape::new(vec![field(0), field(1), field(2)])),
+            Shape::Struct(StructShape::new(vec![field(0), field(3)])),
+            Shape::Struct(StructShape::new(vec![field(3), field(3)])),
+            Shape::Struct(StructShape::new(vec![])),
+        ];
+        fill_common_kinds(&mut shapes);
+        let kind = |i: usize| match &shapes[i] {
+            Shape::Struct(st) => st.common_kind,
+            _ => None,
+        };
+        assert_eq!(kind(4), Some(CommonKind::Int { min: 0, max: 32767 }));
+        // An int and a string: one of them is the exception.
+        assert_eq!(kind(5), Some(CommonKind::String));
+        assert_eq!(kind(6), Some(CommonKind::String));
+        assert_eq!(kind(7), None);
+        let others = |i: usize| match &shapes[i] {
+            Shape::Struct(st) => st.other_kinds.clone(),
+            _ => Vec::new(),
+        };
+        assert_eq!(others(5), vec![0]);
+        assert_eq!(others(4), Vec::<u32>::new());
+    }
 
     #[test]
     fn key_order_sorts_keyed_fields_and_skips_the_others() {
