@@ -1,8 +1,8 @@
 //! The traversal: type functions, field blocks, `run_calls` and the checks.
 
 use kdv_rules::{
-    Calls, Check, FieldAccess, FieldPathRule, FieldRules, ItemMatch, Level, Literal, Presence,
-    RuleSet, Shape, ShapeId, StructShape, TypeId, TypeKind, TypeRules, UpdateConstraint,
+    Calls, Check, CommonKind, FieldAccess, FieldPathRule, FieldRules, ItemMatch, Level, Literal,
+    Presence, RuleSet, Shape, ShapeId, StructShape, TypeId, TypeKind, TypeRules, UpdateConstraint,
     UpdateKind, Validation,
 };
 use kdv_runtime::check;
@@ -13,8 +13,23 @@ use crate::custom::{CustomValidators, EvalOptions};
 use crate::list;
 use crate::value::{
     MAX_DEPTH, Val, as_bool, as_int, as_str, deep_equal, deref, field, for_each_keyed, is_base64,
-    is_zero, kind_ok, len, normalize, type_error_detail,
+    is_zero, json_identical, kind_ok, len, normalize, str_eq, type_error_detail,
 };
+
+/// Whether `x` (or `null`) decodes into every field of a struct whose fields share `kind`.
+#[inline]
+fn decodes_as(kind: CommonKind, x: &Value) -> bool {
+    match (kind, x) {
+        (_, Value::Null) | (CommonKind::String, Value::String(_)) => true,
+        (CommonKind::Bool, Value::Bool(_)) => true,
+        (CommonKind::Int { min, max }, Value::Number(n)) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => (min..=max).contains(&i128::from(i)),
+            (None, Some(u)) => (min..=max).contains(&i128::from(u)),
+            _ => false,
+        },
+        _ => false,
+    }
+}
 
 /// How many field blocks of a struct get their values from one pass over the object (a
 /// stack array per struct level); further blocks look their keys up.
@@ -191,12 +206,25 @@ impl<'r> Eval<'r> {
         path: &PathRef<'_>,
         depth: usize,
     ) {
-        let start = self.out.len();
-        let mut segments: Vec<(u32, usize, usize)> = Vec::new();
         let key = |i: u32| match &st.fields[i as usize].access {
             FieldAccess::Key(k) => k.as_str(),
             _ => "",
         };
+        if let Some(kind) = st.common_kind
+            && obj.iter().all(|(k, x)| {
+                // A value of the common kind decodes into any field but the others; one
+                // of another kind needs its field found.
+                decodes_as(kind, x) && !st.other_kinds.iter().any(|&i| str_eq(key(i), k))
+                    || st.other_kinds.iter().any(|&i| {
+                        str_eq(key(i), k)
+                            && kind_ok(self.rules, st.fields[i as usize].shape, Val::Json(x))
+                    })
+            })
+        {
+            return;
+        }
+        let start = self.out.len();
+        let mut segments: Vec<(u32, usize, usize)> = Vec::new();
         let rules = self.rules;
         for_each_keyed(obj, &st.key_order, key, |i, x| {
             let shape = st.fields[i as usize].shape;
@@ -331,6 +359,15 @@ impl<'r> Eval<'r> {
     ) {
         let rules = self.rules;
         if !self.kinds_checked && !kind_ok(rules, f.shape, v) {
+            return;
+        }
+        // Identical JSON is unchanged (and of the right kind, as `v` is): no need to check
+        // the old value's kind first.
+        if correlated
+            && self.op.is_update()
+            && let (Val::Json(x), Val::Json(y)) = (v, old)
+            && json_identical(x, y, 0)
+        {
             return;
         }
         let old = if correlated && kind_ok(rules, f.shape, old) {

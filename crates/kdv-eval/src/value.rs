@@ -110,10 +110,16 @@ pub(crate) fn for_each_keyed<'a, 'k>(
     let mut entries = obj.iter();
     let mut cur = entries.next();
     for &i in order {
-        let k = key(i).as_bytes();
+        let k = key(i);
         // Not advanced on a match: the next field may read the same key.
         while let Some((ek, ev)) = cur {
-            match cmp_key(ek.as_bytes(), k) {
+            // Objects mostly hold the fields' keys: equality is the cheap first question.
+            let ord = if str_eq(ek, k) {
+                Ordering::Equal
+            } else {
+                cmp_key(ek.as_bytes(), k.as_bytes())
+            };
+            match ord {
                 Ordering::Less => cur = entries.next(),
                 Ordering::Equal => {
                     found(i, ev);
@@ -131,7 +137,7 @@ pub(crate) fn for_each_keyed<'a, 'k>(
 /// Byte-wise lexicographic order (the order of `str`) without a `memcmp` call in the usual
 /// cases: keys differing in their first eight bytes, equal keys of up to 16 bytes, short
 /// keys.
-#[inline]
+#[inline(always)]
 fn cmp_key(a: &[u8], b: &[u8]) -> Ordering {
     if let (Some(x), Some(y)) = (a.first_chunk::<8>(), b.first_chunk::<8>()) {
         if x != y {
@@ -141,10 +147,25 @@ fn cmp_key(a: &[u8], b: &[u8]) -> Ordering {
         if a.len() == b.len() && a.len() <= 16 && a.last_chunk::<8>() == b.last_chunk::<8>() {
             return Ordering::Equal;
         }
-        return a.cmp(b);
+        return cmp_key_tail(a, b, 8);
     }
-    // One key is shorter than eight bytes.
-    for (x, y) in a.iter().zip(b) {
+    cmp_key_tail(a, b, 0)
+}
+
+/// [`cmp_key`] from byte `i` on (the bytes before are equal): eight bytes at a time while
+/// both keys have them (long shared prefixes such as `max0TypedefField` and
+/// `max0TypedefPtrField`), then byte by byte.
+#[inline(never)]
+fn cmp_key_tail(a: &[u8], b: &[u8], mut i: usize) -> Ordering {
+    let n = a.len().min(b.len());
+    while i + 8 <= n {
+        let (x, y) = (load8_be(a, i), load8_be(b, i));
+        if x != y {
+            return x.cmp(&y);
+        }
+        i += 8;
+    }
+    for (x, y) in a[i..].iter().zip(&b[i..]) {
         if x != y {
             return x.cmp(y);
         }
@@ -441,6 +462,11 @@ pub(crate) fn str_eq(a: &str, b: &str) -> bool {
 #[inline(always)]
 fn load4(s: &[u8], i: usize) -> u32 {
     u32::from_ne_bytes(s[i..i + 4].try_into().unwrap_or([0; 4]))
+}
+
+#[inline(always)]
+fn load8_be(s: &[u8], i: usize) -> u64 {
+    u64::from_be_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]))
 }
 
 #[inline(always)]
