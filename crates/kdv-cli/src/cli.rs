@@ -41,6 +41,31 @@ pub enum ConformanceCommand {
     /// Exit status: 0 the suite ran (whatever the case outcomes) or was skipped, 2 the
     /// checkout has no output_tests.
     ValidationGen(ValidationGenArgs),
+    /// Run the cel-spec "simple" conformance tests (JSON form) against kdv's CEL engine;
+    /// prints one line per file, the skip reasons and the totals.
+    ///
+    /// Exit status: 0 every non-skipped case passed, 1 some failed, 2 the data cannot be read.
+    CelSpec(CelSpecArgs),
+}
+
+/// Arguments of `kdv conformance cel-spec`.
+#[derive(Debug, Args)]
+pub struct CelSpecArgs {
+    /// Directory of the converted suite (holding `simple/*.json`).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "../shared/conformance/cel-spec"
+    )]
+    pub data: std::path::PathBuf,
+
+    /// Also print every failing case (expression, expected and actual result).
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+
+    /// Only the file with this name (e.g. `string_ext`).
+    #[arg(long, value_name = "NAME")]
+    pub file: Option<String>,
 }
 
 /// Arguments of `kdv conformance validation-gen`.

@@ -1,5 +1,6 @@
 //! `kdv conformance validation-gen`: upstream's validation-gen tests against kdv (the
-//! harness is `kdv-conformance`).
+//! harness is `kdv-conformance`); `kdv conformance cel-spec`: the cel-spec suite against
+//! `kdv-cel`.
 
 use std::io::Write;
 
@@ -16,6 +17,17 @@ pub fn run(cmd: &ConformanceCommand, out: &mut dyn Write) -> Result<u8, CliError
                 args.package.clone(),
                 out,
             )?;
+            Ok(u8::try_from(code).unwrap_or(2))
+        }
+        ConformanceCommand::CelSpec(args) => {
+            let mut forwarded = vec!["--data".to_string(), args.data.display().to_string()];
+            if args.verbose {
+                forwarded.push("--verbose".into());
+            }
+            if let Some(file) = &args.file {
+                forwarded.extend(["--file".to_string(), file.clone()]);
+            }
+            let code = kdv_cel::conformance::conformance_main(&forwarded, out);
             Ok(u8::try_from(code).unwrap_or(2))
         }
     }
