@@ -292,8 +292,13 @@ impl<'r> Eval<'r> {
             for it in &t.iterations {
                 self.call_marked(it, path, t.shape, v, old);
             }
-            // A nil struct is not descended (upstream would dereference nil).
-            if !(t.opaque || (t.kind == TypeKind::Struct && v.is_nil())) {
+            // A nil struct is not descended (upstream would dereference nil). When the old
+            // struct is identical JSON, every field block would ratchet: skipped at once.
+            let unchanged = || {
+                self.op.is_update()
+                    && matches!((v, old), (Val::Json(x), Val::Json(y)) if json_identical(x, y, 0))
+            };
+            if !(t.opaque || (t.kind == TypeKind::Struct && v.is_nil()) || unchanged()) {
                 self.field_blocks(t, path, v, old);
             }
         }
@@ -416,7 +421,12 @@ impl<'r> Eval<'r> {
         {
             // The common case: one cohort, nothing short-circuits.
             for val in &cohort.regular {
-                if !val.non_error {
+                if val.non_error {
+                    continue;
+                }
+                if val.level.is_none() {
+                    self.call(val, path, shape, v, old);
+                } else {
                     self.call_marked(val, path, shape, v, old);
                 }
             }
@@ -661,6 +671,23 @@ impl<'r> Eval<'r> {
             }
             Check::Neq(lit) => self.neq(lit, path, shape, v),
             Check::Immutable => check::immutable(path, self.op, &mut self.out),
+            _ => self.call_composite(val, path, shape, v, old),
+        }
+    }
+
+    /// Executes the checks [`call`](Eval::call) leaves out: wrappers, list, map and
+    /// member checks (kept apart so the scalar checks run in a small function).
+    #[inline(never)]
+    fn call_composite(
+        &mut self,
+        val: &Validation,
+        path: &PathRef<'_>,
+        shape: ShapeId,
+        v: Val<'_>,
+        old: Val<'_>,
+    ) {
+        let rules = self.rules;
+        match &val.check {
             Check::Fixed { pass, message } => {
                 check::fixed_result(
                     path,
@@ -757,14 +784,14 @@ impl<'r> Eval<'r> {
                 let p = path.child(name);
                 self.call_marked(inner, &p, *sub_shape, nv, ov);
             }
+            // `if_option` reports an undefined option itself; the guard only says whether
+            // to run the inner validation.
             Check::IfOption {
                 option,
                 enabled,
                 inner,
-            } => {
-                if check::if_option(path, self.op, option, *enabled, &mut self.out) {
-                    self.call_marked(inner, path, shape, v, old);
-                }
+            } if check::if_option(path, self.op, option, *enabled, &mut self.out) => {
+                self.call_marked(inner, path, shape, v, old);
             }
             Check::CallType(id) => self.validate_type(*id, path, v, old),
             Check::Monotonic => {
@@ -798,6 +825,7 @@ impl<'r> Eval<'r> {
                 function_name,
                 package,
             } => self.custom_validation(function_name, package, path, shape, v, old),
+            _ => {}
         }
     }
 
