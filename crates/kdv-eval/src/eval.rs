@@ -408,6 +408,7 @@ impl<'r> Eval<'r> {
     /// `run_calls`: cohorts in order; within a cohort all short-circuit validations run
     /// first, then (if none failed) the others. Returns false when a default-cohort
     /// short-circuit failed (the caller stops).
+    #[inline]
     fn run_calls(
         &mut self,
         calls: &Calls,
@@ -416,22 +417,36 @@ impl<'r> Eval<'r> {
         v: Val<'_>,
         old: Val<'_>,
     ) -> bool {
-        if let [cohort] = calls.cohorts.as_slice()
-            && cohort.short_circuit.is_empty()
-        {
-            // The common case: one cohort, nothing short-circuits.
-            for val in &cohort.regular {
-                if val.non_error {
-                    continue;
+        match calls.cohorts.as_slice() {
+            [] => true,
+            [cohort] if cohort.short_circuit.is_empty() => {
+                // The common case: one cohort, nothing short-circuits.
+                for val in &cohort.regular {
+                    if val.non_error {
+                        continue;
+                    }
+                    if val.level.is_none() {
+                        self.call(val, path, shape, v, old);
+                    } else {
+                        self.call_marked(val, path, shape, v, old);
+                    }
                 }
-                if val.level.is_none() {
-                    self.call(val, path, shape, v, old);
-                } else {
-                    self.call_marked(val, path, shape, v, old);
-                }
+                true
             }
-            return true;
+            _ => self.run_cohorts(calls, path, shape, v, old),
         }
+    }
+
+    /// [`run_calls`](Eval::run_calls) with short-circuits or several cohorts.
+    #[inline(never)]
+    fn run_cohorts(
+        &mut self,
+        calls: &Calls,
+        path: &PathRef<'_>,
+        shape: ShapeId,
+        v: Val<'_>,
+        old: Val<'_>,
+    ) -> bool {
         for cohort in &calls.cohorts {
             let mut early = false;
             for val in &cohort.short_circuit {
