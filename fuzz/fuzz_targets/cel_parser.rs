@@ -64,7 +64,11 @@ fuzz_target!(|data: &[u8]| {
 fn check_spans(root: &Expr, len: u32) {
     let mut stack = vec![root];
     while let Some(e) = stack.pop() {
-        assert!(e.span.start <= e.span.end && e.span.end <= len, "span {:?} of {len}", e.span);
+        assert!(
+            e.span.start <= e.span.end && e.span.end <= len,
+            "span {:?} of {len}",
+            e.span
+        );
         match &e.kind {
             ExprKind::Literal(_) | ExprKind::Ident(_) => {}
             ExprKind::Select { operand, .. } => stack.push(operand),
@@ -81,7 +85,13 @@ fn check_spans(root: &Expr, len: u32) {
             }
             ExprKind::Struct { fields, .. } => stack.extend(fields.iter().map(|f| &f.value)),
             ExprKind::Comprehension(c) => {
-                stack.extend([&c.iter_range, &c.accu_init, &c.loop_condition, &c.loop_step, &c.result]);
+                stack.extend([
+                    &c.iter_range,
+                    &c.accu_init,
+                    &c.loop_condition,
+                    &c.loop_step,
+                    &c.result,
+                ]);
             }
         }
     }

@@ -17,6 +17,28 @@
 //! );
 //! ```
 //!
+//! Declarations come in [`Library`] values registered on an [`Env`]: the standard library and
+//! the cel-go extensions are in [`ext`]; an application (or the Kubernetes libraries) adds its
+//! own the same way:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use kdv_cel::checker::{Env, Library, OverloadDecl, compile};
+//! use kdv_cel::types::Type;
+//!
+//! let quantity = Type::Object(Arc::from("kubernetes.Quantity"));
+//! let mut lib = Library::new("kubernetes.quantity");
+//! lib.function("quantity", vec![OverloadDecl::global("string_to_quantity", vec![Type::String], quantity.clone())])
+//!     .function("isGreaterThan", vec![OverloadDecl::member("quantity_is_greater_than", vec![quantity.clone(), quantity.clone()], Type::Bool)])
+//!     .type_ident("kubernetes.Quantity", quantity);
+//! let mut env = Env::kubernetes();
+//! env.add_library(Arc::new(lib));
+//! let checked = compile("quantity('1Gi').isGreaterThan(quantity('1Mi'))", &env).unwrap();
+//! assert_eq!(checked.overload_ids(checked.expr.id).unwrap(), ["quantity_is_greater_than"]);
+//! ```
+//!
+//! Object types (Kubernetes schema types, protobuf messages) come from a [`TypeProvider`].
+//!
 //! Like cel-go, the checker rewrites the tree: identifiers and select chains that name
 //! declarations become identifiers with the fully qualified name (`a.b.c` declared as a
 //! variable is one `Ident("a.b.c")` node keeping the select's id), and namespaced function
