@@ -475,8 +475,10 @@ impl<'e> Checker<'e> {
                 }
                 self.check(t);
                 let target_type = self.type_of(t.id);
-                if self.env.has_function(function) {
-                    self.resolve_or_error(id, span, function, Some(target_type), args);
+                // cel-go resolves member functions through the container too, keeping the
+                // call's name as written.
+                if let Some(name) = self.lookup_function(function) {
+                    self.resolve_or_error(id, span, &name, Some(target_type), args);
                 } else {
                     self.set_type(id, Type::Error);
                     let msg = format!(

@@ -119,6 +119,8 @@ enum IssueKind {
     Visitor,
     /// Limits without a location.
     Internal,
+    /// A lexer error (a syntax error too).
+    Lexical,
 }
 
 /// Outcome of matching an expected token (ANTLR `match` with inline recovery).
@@ -146,6 +148,9 @@ pub(crate) struct Parser<'s> {
     depth_calc: u32,
     follow: Vec<TokenSet>,
     visit_depth_exceeded: bool,
+    /// Furthest token looked at (ANTLR lexes lazily: an aborted parse reports no lexical
+    /// errors beyond it).
+    max_fetched: std::cell::Cell<usize>,
 }
 
 impl Parser<'_> {
@@ -240,6 +245,7 @@ fn run(
         depth_calc: 0,
         follow: Vec::new(),
         visit_depth_exceeded: false,
+        max_fetched: std::cell::Cell::new(0),
     };
     let mut result = Ok(());
     for err in lex_errors {
@@ -247,7 +253,7 @@ fn run(
             start: err.start,
             end: err.start,
         };
-        if let Err(a) = p.syntax_error(span, err.message) {
+        if let Err(a) = p.syntax_error_of(IssueKind::Lexical, span, err.message) {
             result = Err(a);
             break;
         }
@@ -257,6 +263,12 @@ fn run(
         Err(a) => Err(a),
     };
     let aborted = out.is_err();
+    if aborted {
+        let horizon = p.toks[p.max_fetched.get().min(p.toks.len() - 1)].start;
+        p.issues.retain(|(k, i)| {
+            *k != IssueKind::Lexical || i.span.is_some_and(|s| s.start <= horizon)
+        });
+    }
     if !aborted && p.too_many_nodes() {
         return Err(vec![Issue {
             message: format!(
@@ -311,6 +323,9 @@ impl<'s> Parser<'s> {
 
     fn tok(&self, k: usize) -> Token {
         let i = (self.pos + k - 1).min(self.toks.len() - 1);
+        if i > self.max_fetched.get() {
+            self.max_fetched.set(i);
+        }
         self.toks[i]
     }
 
@@ -351,13 +366,13 @@ impl<'s> Parser<'s> {
     // ---- issues -------------------------------------------------------------------------
 
     fn syntax_error(&mut self, span: Span, message: String) -> R<()> {
+        self.syntax_error_of(IssueKind::Syntax, span, message)
+    }
+
+    fn syntax_error_of(&mut self, kind: IssueKind, span: Span, message: String) -> R<()> {
         if self.syntax_errors < self.opts.error_reporting_limit {
             self.syntax_errors += 1;
-            self.push_issue(
-                IssueKind::Syntax,
-                Some(span),
-                format!("Syntax error: {message}"),
-            );
+            self.push_issue(kind, Some(span), format!("Syntax error: {message}"));
             Ok(())
         } else {
             let msg = format!(
@@ -446,8 +461,14 @@ impl<'s> Parser<'s> {
             return Ok(());
         }
         self.error_mode = true;
+        // ANTLR's text of the token range: at the end of input it stops after the last token
+        // (characters the lexer rejected are not tokens).
         let end = if offending.kind == T::Eof {
-            offending.start
+            self.toks
+                .iter()
+                .rev()
+                .find(|t| t.kind != T::Eof && t.start >= start.start)
+                .map_or(start.end, |t| t.end)
         } else {
             offending.end
         };
@@ -638,6 +659,7 @@ impl<'s> Parser<'s> {
                 self.report_unwanted(expected)?;
             } else {
                 self.report_mismatch(expected)?;
+                self.recover(TokenSet::empty())?;
             }
         }
         Ok(e)
@@ -782,15 +804,32 @@ impl<'s> Parser<'s> {
     fn prefix_ops(&mut self, op: TokenKind, function: &str) -> R<P> {
         let first = self.tok(1);
         let mut n = 0usize;
+        let mut second = first;
         while self.la(1) == op {
-            self.advance();
+            let t = self.advance();
             n += 1;
+            if n == 2 {
+                second = t;
+            }
         }
         let id = if n % 2 == 1 {
             Some(self.new_id())
         } else {
             None
         };
+        if op == T::Minus && n >= 2 && !FIRST_PRIMARY.contains(self.la(1)) && !self.error_mode {
+            // ANTLR's `(ops+='-')+` loop decision fails from the second `-` on, then the
+            // operand rule reports the missing expression.
+            let offending = self.tok(1);
+            self.report_no_viable(second, offending)?;
+            self.error_mode = false;
+            self.report_mismatch(FIRST_EXPR)?;
+            self.recover(CONT_OPS)?;
+            return Ok(P {
+                e: self.placeholder(Self::span(offending)),
+                h: 0,
+            });
+        }
         if !self.sync(FIRST_PRIMARY, CONT_OPS)? {
             let span = Self::span(self.tok(1));
             return Ok(P {

@@ -768,3 +768,34 @@ fn exponential_macro_expansion_is_bounded() {
     let small = format!("optional.of(1){}", ".optMap(y, y + 1)".repeat(5));
     assert!(parse(&small).is_ok());
 }
+
+#[test]
+fn no_viable_alternative_cases() {
+    let first = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+    assert_eq!(
+        err("--"),
+        format!(
+            "ERROR: <input>:1:3: Syntax error: no viable alternative at input '-'\n | --\n | ..^\nERROR: <input>:1:3: Syntax error: mismatched input '<EOF>' expecting {first}\n | --\n | ..^"
+        )
+    );
+    assert_eq!(
+        err("      '😁' in ['😁', '😑', '😦']\n\t\t\t&& in.😁"),
+        format!(
+            "ERROR: <input>:2:7: Syntax error: extraneous input 'in' expecting {first}\n |    && in.😁\n | ......^\nERROR: <input>:2:10: Syntax error: token recognition error at: '😁'\n |    && in.😁\n | .........＾\nERROR: <input>:2:11: Syntax error: no viable alternative at input '.'\n |    && in.😁\n | .........．^"
+        )
+    );
+}
+
+#[test]
+fn recovery_lookahead_limit() {
+    let o = ParseOptions {
+        error_recovery_limit: 4,
+        error_recovery_lookahead_limit: 4,
+        ..ParseOptions::default()
+    };
+    let e = err_with("1 2 3 4 5 6 7", &o);
+    assert!(
+        e.starts_with("ERROR: <input>:-1:0: error recovery token lookahead limit exceeded: 4"),
+        "{e}"
+    );
+}
