@@ -615,6 +615,15 @@ fn deep_nesting_is_rejected_quickly() {
         assert!(e.contains("recursion limit exceeded"), "{e}");
         assert!(t.elapsed().as_secs() < 5);
     }
+    // Unary operators nested through parentheses hit the nesting limit.
+    for op in ["-(", "!("] {
+        let src = format!("{}1{}", op.repeat(30_000), ")".repeat(30_000));
+        let t = std::time::Instant::now();
+        let e = err(&src);
+        assert!(e.contains("recursion limit exceeded"), "{e}");
+        assert!(t.elapsed().as_secs() < 5);
+    }
+    // Plain runs of unary operators are flat in cel-go's grammar: they parse.
     for op in ["-", "!"] {
         let src = format!("{}1", op.repeat(100_000));
         let o = ParseOptions {
