@@ -308,6 +308,7 @@ impl<'r> Eval<'r> {
     /// The field blocks of a struct type, in declaration order. The values of the first
     /// [`SLOTS`] keyed blocks are found in one pass over each object (new and old); the
     /// others are looked up.
+    #[inline(never)]
     fn field_blocks(&mut self, t: &TypeRules, path: &PathRef<'_>, v: Val<'_>, old: Val<'_>) {
         if t.fields.is_empty() {
             return;
@@ -398,7 +399,16 @@ impl<'r> Eval<'r> {
             return;
         }
         if let Some(tid) = f.type_call {
-            self.validate_type(tid, &path, v, old);
+            let t = rules.type_rules(tid);
+            if t.fields.is_empty() && t.iterations.is_empty() && self.depth < MAX_DEPTH {
+                // A type with only type-level validations (a typedef'd scalar, mostly): its
+                // function is just those.
+                self.depth += 1;
+                self.run_calls(&t.validations, &path, t.shape, v, old);
+                self.depth -= 1;
+            } else {
+                self.validate_type(tid, &path, v, old);
+            }
         }
         for it in &f.iterations {
             self.call_marked(it, &path, f.shape, v, old);
