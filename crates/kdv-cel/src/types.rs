@@ -96,9 +96,7 @@ impl Type {
     /// The wrapped primitive when `self` is a [`Type::wrapper`].
     pub fn as_wrapper(&self) -> Option<&Type> {
         match self {
-            Type::Opaque(name, params) if &**name == WRAPPER && params.len() == 1 => {
-                params.first()
-            }
+            Type::Opaque(name, params) if &**name == WRAPPER && params.len() == 1 => params.first(),
             _ => None,
         }
     }
