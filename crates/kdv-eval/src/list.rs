@@ -6,7 +6,7 @@
 use std::hash::Hasher;
 
 use kdv_rules::{
-    ItemCriterion, ItemMatch, Literal, RuleSet, Shape, ShapeId, UpdateConstraint, Validation,
+    Check, ItemCriterion, ItemMatch, Literal, RuleSet, Shape, ShapeId, UpdateConstraint, Validation,
 };
 use kdv_runtime::{PathRef, check};
 use serde_json::Value;
@@ -35,12 +35,14 @@ struct ItemHasher(u64);
 impl ItemHasher {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
 
+    #[inline]
     fn mix(&mut self, word: u64) {
         self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(Self::K);
     }
 }
 
 impl Hasher for ItemHasher {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
@@ -62,18 +64,22 @@ impl Hasher for ItemHasher {
         }
     }
 
+    #[inline]
     fn write_u8(&mut self, i: u8) {
         self.mix(u64::from(i) | 0x100);
     }
 
+    #[inline]
     fn write_u64(&mut self, i: u64) {
         self.mix(i);
     }
 
+    #[inline]
     fn write_usize(&mut self, i: usize) {
         self.mix(i as u64);
     }
 
+    #[inline]
     fn finish(&self) -> u64 {
         // murmur3's 64-bit finaliser.
         let mut h = self.0;
@@ -359,6 +365,10 @@ pub(crate) fn each_list_val(
     };
     let xs = v.array();
     let olds = old.array();
+    if matches!(inner.check, Check::Immutable) && !ev.op.is_update() {
+        // Immutability reports nothing outside updates: no element needs visiting.
+        return;
+    }
     // `distinct`: no old item matches an earlier one, so an old item at the same index
     // with identical JSON (which matches) is the first match.
     let visit = |ev: &mut Eval<'_>, idx: Option<&ItemIndex<'_>>, distinct: bool| {
