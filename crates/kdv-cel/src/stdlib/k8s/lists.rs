@@ -1,4 +1,5 @@
-//! `kubernetes.lists`: `isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf` on lists.
+//! `kubernetes.lists`: `isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf` on lists, and
+//! (library version 1, Kubernetes 1.37) `includes` on any value.
 
 use std::cmp::Ordering;
 
@@ -11,24 +12,69 @@ use crate::value::{EvalError, List, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
 
-/// Element types of `isSorted`, `min` and `max`, by the name used in overload ids.
-const COMPARABLE: [(&str, Type); 8] = [
-    ("int", Type::Int),
-    ("uint", Type::Uint),
-    ("double", Type::Double),
-    ("bool", Type::Bool),
-    ("duration", Type::Duration),
-    ("timestamp", Type::Timestamp),
-    ("string", Type::String),
-    ("bytes", Type::Bytes),
+/// Element types of `isSorted`, `min` and `max`, with their overload ids
+/// (`list_<T>_is_sorted_bool`, `list_<T>_max_<T>`, `list_<T>_min_<T>`).
+const COMPARABLE: [(Type, [&str; 3]); 8] = [
+    (
+        Type::Int,
+        ["list_int_is_sorted_bool", "list_int_max_int", "list_int_min_int"],
+    ),
+    (
+        Type::Uint,
+        ["list_uint_is_sorted_bool", "list_uint_max_uint", "list_uint_min_uint"],
+    ),
+    (
+        Type::Double,
+        [
+            "list_double_is_sorted_bool",
+            "list_double_max_double",
+            "list_double_min_double",
+        ],
+    ),
+    (
+        Type::Bool,
+        ["list_bool_is_sorted_bool", "list_bool_max_bool", "list_bool_min_bool"],
+    ),
+    (
+        Type::Duration,
+        [
+            "list_duration_is_sorted_bool",
+            "list_duration_max_duration",
+            "list_duration_min_duration",
+        ],
+    ),
+    (
+        Type::Timestamp,
+        [
+            "list_timestamp_is_sorted_bool",
+            "list_timestamp_max_timestamp",
+            "list_timestamp_min_timestamp",
+        ],
+    ),
+    (
+        Type::String,
+        [
+            "list_string_is_sorted_bool",
+            "list_string_max_string",
+            "list_string_min_string",
+        ],
+    ),
+    (
+        Type::Bytes,
+        [
+            "list_bytes_is_sorted_bool",
+            "list_bytes_max_bytes",
+            "list_bytes_min_bytes",
+        ],
+    ),
 ];
 
-/// Element types of `sum`.
-const SUMMABLE: [(&str, Type); 4] = [
-    ("int", Type::Int),
-    ("uint", Type::Uint),
-    ("double", Type::Double),
-    ("duration", Type::Duration),
+/// Element types of `sum`, with their overload ids (`list_<T>_sum_<T>`) and implementations.
+const SUMMABLE: [(Type, &str, super::super::NativeFn); 4] = [
+    (Type::Int, "list_int_sum_int", sum_int),
+    (Type::Uint, "list_uint_sum_uint", sum_uint),
+    (Type::Double, "list_double_sum_double", sum_double),
+    (Type::Duration, "list_duration_sum_duration", sum_duration),
 ];
 
 fn list_arg<'v, 'a>(v: &'v Value<'a>) -> Result<&'v List<'a>, EvalError> {
@@ -161,6 +207,14 @@ fn last_index_of<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     Ok(Value::Int(found.map_or(-1, |(i, _)| i as i64)))
 }
 
+/// `includes`: membership for a list receiver, plain equality for any other receiver.
+fn includes<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    Ok(Value::Bool(match &a[0] {
+        Value::List(l) => l.iter().any(|e| e.cel_eq(&a[1])),
+        other => other.cel_eq(&a[1]),
+    }))
+}
+
 /// Runtime cost: the traversal cost of the receiver list (spec §3.1).
 fn cost_traverse(args: &[Value<'_>], _: &Value<'_>) -> u64 {
     args.first().map_or(1, traversal_cost)
@@ -198,12 +252,6 @@ fn member(
     }
 }
 
-/// Leaks a formatted overload id: ids are `&'static str`, and each library is built a
-/// bounded number of times per process (once per registry).
-fn id(s: String) -> &'static str {
-    Box::leak(s.into_boxed_str())
-}
-
 /// The runtime overloads.
 pub fn library() -> Library {
     let mut overloads = vec![
@@ -219,40 +267,20 @@ pub fn library() -> Library {
             &[K::List, K::Any],
             last_index_of,
         ),
+        member(
+            "list_includes_dyn_dyn",
+            "includes",
+            &[K::Any, K::Any],
+            includes,
+        ),
     ];
-    for (name, _) in &COMPARABLE {
-        overloads.push(member(
-            id(format!("list_{name}_is_sorted_bool")),
-            "isSorted",
-            &[K::List],
-            is_sorted,
-        ));
-        overloads.push(member(
-            id(format!("list_{name}_max_{name}")),
-            "max",
-            &[K::List],
-            max,
-        ));
-        overloads.push(member(
-            id(format!("list_{name}_min_{name}")),
-            "min",
-            &[K::List],
-            min,
-        ));
+    for (_, [sorted, max_id, min_id]) in &COMPARABLE {
+        overloads.push(member(sorted, "isSorted", &[K::List], is_sorted));
+        overloads.push(member(max_id, "max", &[K::List], max));
+        overloads.push(member(min_id, "min", &[K::List], min));
     }
-    for (name, _) in &SUMMABLE {
-        let imp: super::super::NativeFn = match *name {
-            "int" => sum_int,
-            "uint" => sum_uint,
-            "double" => sum_double,
-            _ => sum_duration,
-        };
-        overloads.push(member(
-            id(format!("list_{name}_sum_{name}")),
-            "sum",
-            &[K::List],
-            imp,
-        ));
+    for (_, id, imp) in &SUMMABLE {
+        overloads.push(member(id, "sum", &[K::List], *imp));
     }
     Library {
         name: "kubernetes.lists",
@@ -267,29 +295,13 @@ pub fn declarations() -> checker::Library {
     let a = Type::Param("A".into());
     let mut lib = checker::Library::new("kubernetes.lists");
     let (mut sorted, mut maxes, mut mins, mut sums) = (vec![], vec![], vec![], vec![]);
-    for (name, t) in &COMPARABLE {
-        sorted.push(OverloadDecl::member(
-            &format!("list_{name}_is_sorted_bool"),
-            vec![list(t)],
-            Type::Bool,
-        ));
-        maxes.push(OverloadDecl::member(
-            &format!("list_{name}_max_{name}"),
-            vec![list(t)],
-            t.clone(),
-        ));
-        mins.push(OverloadDecl::member(
-            &format!("list_{name}_min_{name}"),
-            vec![list(t)],
-            t.clone(),
-        ));
+    for (t, [sorted_id, max_id, min_id]) in &COMPARABLE {
+        sorted.push(OverloadDecl::member(sorted_id, vec![list(t)], Type::Bool));
+        maxes.push(OverloadDecl::member(max_id, vec![list(t)], t.clone()));
+        mins.push(OverloadDecl::member(min_id, vec![list(t)], t.clone()));
     }
-    for (name, t) in &SUMMABLE {
-        sums.push(OverloadDecl::member(
-            &format!("list_{name}_sum_{name}"),
-            vec![list(t)],
-            t.clone(),
-        ));
+    for (t, id, _) in &SUMMABLE {
+        sums.push(OverloadDecl::member(id, vec![list(t)], t.clone()));
     }
     lib.function("isSorted", sorted);
     lib.function("max", maxes);
@@ -309,6 +321,14 @@ pub fn declarations() -> checker::Library {
             "list_a_last_index_of_int",
             vec![list(&a), a.clone()],
             Type::Int,
+        )],
+    );
+    lib.function(
+        "includes",
+        vec![OverloadDecl::member(
+            "list_includes_dyn_dyn",
+            vec![Type::Dyn, Type::Dyn],
+            Type::Bool,
         )],
     );
     lib
@@ -375,6 +395,36 @@ mod tests {
         assert_eq!(ok("[[1], [2]].indexOf([2])"), "1");
         // strings keep the strings-extension meaning
         assert_eq!(ok("'abcb'.lastIndexOf('b')"), "3");
+    }
+
+    #[test]
+    fn includes() {
+        // Examples of the upstream doc comment, and the edge cases of its definition.
+        is_true("[1, 2, 3].includes(2)");
+        is_true("![1, 2, 3].includes(4)");
+        is_true("'model-a'.includes('model-a')");
+        is_true("!'model-a'.includes('model-b')");
+        is_true("![].includes(1)");
+        // Heterogeneous numeric equality, as `==`.
+        is_true("[1, 2, 3].includes(2.0)");
+        is_true("[1u].includes(1)");
+        is_true("[[1], [2]].includes([2])");
+        is_true("[{'a': 2}].includes({'a': 2})");
+        // Not a substring test: a string receiver compares whole values.
+        is_true("!'model-a'.includes('model')");
+        is_true("!1.includes('1')");
+        is_true("{'a': 1}.includes({'a': 1})");
+    }
+
+    #[test]
+    fn includes_runtime_cost_is_the_receiver_traversal() {
+        // Upstream TestIncludesCost: a 50-character string receiver costs ⌊50 · 0.1⌋.
+        let (_, c) =
+            eval_cost("'01234567890123456789012345678901234567890123456789'.includes('123')")
+                .unwrap();
+        assert_eq!(c, 5);
+        let (_, c) = eval_cost("[1, 2, 3, 4, 5].includes(3)").unwrap();
+        assert_eq!(c, 5);
     }
 
     #[test]
