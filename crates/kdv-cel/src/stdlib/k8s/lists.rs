@@ -17,11 +17,19 @@ type R<'a> = Result<Value<'a>, EvalError>;
 const COMPARABLE: [(Type, [&str; 3]); 8] = [
     (
         Type::Int,
-        ["list_int_is_sorted_bool", "list_int_max_int", "list_int_min_int"],
+        [
+            "list_int_is_sorted_bool",
+            "list_int_max_int",
+            "list_int_min_int",
+        ],
     ),
     (
         Type::Uint,
-        ["list_uint_is_sorted_bool", "list_uint_max_uint", "list_uint_min_uint"],
+        [
+            "list_uint_is_sorted_bool",
+            "list_uint_max_uint",
+            "list_uint_min_uint",
+        ],
     ),
     (
         Type::Double,
@@ -33,7 +41,11 @@ const COMPARABLE: [(Type, [&str; 3]); 8] = [
     ),
     (
         Type::Bool,
-        ["list_bool_is_sorted_bool", "list_bool_max_bool", "list_bool_min_bool"],
+        [
+            "list_bool_is_sorted_bool",
+            "list_bool_max_bool",
+            "list_bool_min_bool",
+        ],
     ),
     (
         Type::Duration,
