@@ -25,7 +25,7 @@
 pub mod check;
 pub mod error;
 pub mod format;
-pub mod gofmt;
+pub use kdv_gofmt as gofmt;
 pub mod operation;
 pub mod path;
 

@@ -1,8 +1,7 @@
 //! Character classes with Go's `unicode` package semantics.
 //!
 //! Upstream decides identifier characters with `unicode.IsLetter` (general category L) and
-//! `unicode.IsDigit` (category Nd), and quotes with `strconv.IsPrint` (categories L, M, N, P, S
-//! plus U+0020). Rust's `char::is_alphabetic`/`is_numeric` use different properties
+//! `unicode.IsDigit` (category Nd), (`%q` quoting is kdv-gofmt's). Rust's `char::is_alphabetic`/`is_numeric` use different properties
 //! (Alphabetic, N), so the category tables come from `regex-syntax`, which ships the Unicode
 //! general categories. Whitespace needs no table: Go's `unicode.IsSpace` and Rust's
 //! `char::is_whitespace` are both the Unicode `White_Space` property.
@@ -48,8 +47,6 @@ impl RangeTable {
 
 static LETTERS: LazyLock<RangeTable> = LazyLock::new(|| RangeTable::from_class(r"\p{L}"));
 static DECIMAL_DIGITS: LazyLock<RangeTable> = LazyLock::new(|| RangeTable::from_class(r"\p{Nd}"));
-static GRAPHIC: LazyLock<RangeTable> =
-    LazyLock::new(|| RangeTable::from_class(r"[\p{L}\p{M}\p{N}\p{P}\p{S}]"));
 
 /// Go `unicode.IsLetter`: general category L.
 pub(crate) fn is_letter(c: char) -> bool {
@@ -70,14 +67,6 @@ pub(crate) fn is_digit(c: char) -> bool {
 /// Go `unicode.IsSpace`.
 pub(crate) fn is_space(c: char) -> bool {
     c.is_whitespace()
-}
-
-/// Go `strconv.IsPrint`: letters, marks, numbers, punctuation, symbols and ASCII space.
-pub(crate) fn is_print(c: char) -> bool {
-    if c.is_ascii() {
-        return (' '..='~').contains(&c);
-    }
-    GRAPHIC.contains(c)
 }
 
 /// First character of a tag name or identifier.
@@ -117,19 +106,6 @@ mod tests {
         }
         for c in ['a', '²', 'Ⅻ', '½'] {
             assert!(!is_digit(c), "{c:?}");
-        }
-    }
-
-    #[test]
-    fn print_follows_go() {
-        for c in [' ', 'a', '~', '¡', 'é', '€', '\u{0301}', '中', '\u{FFFD}'] {
-            assert!(is_print(c), "{c:?}");
-        }
-        for c in [
-            '\0', '\t', '\n', '\u{7f}', '\u{85}', '\u{a0}', '\u{ad}', '\u{2028}', '\u{feff}',
-            '\u{e000}', '\u{3000}',
-        ] {
-            assert!(!is_print(c), "{c:?}");
         }
     }
 

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::goquote::go_quote;
+use crate::go_quote;
 
 /// Why a number failed to parse (Go's `ErrSyntax` / `ErrRange`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

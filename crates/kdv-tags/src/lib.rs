@@ -12,14 +12,14 @@
 
 mod chars;
 mod extract;
-mod goquote;
 mod gostrconv;
 mod parser;
 pub mod scalar;
 mod types;
 
 pub use extract::{ExtractedLine, extract};
-pub use goquote::{go_quote, go_quote_rune};
+/// Go `%q` of a string and of a rune (re-exported from kdv-gofmt for the tag crates).
+pub use kdv_gofmt::{quote as go_quote, quote_rune as go_quote_rune};
 pub use parser::{MAX_CHAIN_DEPTH, parse_tag, parse_tag_raw};
 pub use types::{Arg, ArgValue, Span, Tag, TagError, TagValue, ValueType};
 

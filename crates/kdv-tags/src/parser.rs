@@ -12,9 +12,9 @@
 //!   the next argument read, even one of a chained tag (`x(a:)=+y(1)` gives `y(a: 1)`).
 
 use crate::chars::{is_digit, is_ident_begin, is_ident_interior, is_space, is_tag_name_interior};
-use crate::goquote::{go_quote, go_quote_rune};
 use crate::gostrconv::{self, Base};
 use crate::types::{Arg, ArgValue, Span, Tag, TagError, TagValue};
+use crate::{go_quote, go_quote_rune};
 
 /// The most tags one chain may hold (`a=+b=+c…`); a longer chain is an error rather than an
 /// ever-deeper nested value.

@@ -5,7 +5,7 @@
 //! exact words `true`/`false`. Error texts are upstream's, including the wrapped Go
 //! `strconv` error.
 
-use crate::goquote::go_quote;
+use crate::go_quote;
 use crate::gostrconv::{self, Base};
 
 /// Parses a canonical decimal `int` (upstream `ParseInt`, backed by `strconv.Atoi`).

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::goquote::go_quote;
+use crate::go_quote;
 
 /// A byte range `start..end` into the text handed to the parser.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

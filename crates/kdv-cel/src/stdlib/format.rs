@@ -6,6 +6,7 @@
 //! literals with quoted strings).
 
 use crate::value::{EvalError, List, Value};
+use kdv_runtime::gofmt::quote as go_quote;
 
 /// Which formatter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,30 +194,6 @@ fn utc(t: &crate::stdlib::time::Timestamp) -> String {
         Some(u) => u.to_string(),
         None => t.to_string(),
     }
-}
-
-/// Go `%q` of a string.
-fn go_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\u{07}' => out.push_str("\\a"),
-            '\u{08}' => out.push_str("\\b"),
-            '\u{0C}' => out.push_str("\\f"),
-            '\u{0B}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7F => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The v1–v3 `%s`: scalars through `string()`, lists and maps as CEL-like literals.

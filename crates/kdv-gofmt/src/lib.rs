@@ -1,5 +1,7 @@
-//! Reproductions of the Go standard library renderings that show up in error texts:
-//! `strconv.Quote` (`%q`), `%v` of a `float64`, and `encoding/json` encoding.
+//! kdv-gofmt: reproductions of the Go standard library renderings that show up in upstream
+//! error texts: `strconv.Quote` / `strconv.QuoteRune` (`%q`), `strconv.IsPrint`, `%v` of a
+//! `float64`, and `encoding/json` encoding. One copy for every kdv crate (tag grammar,
+//! runtime errors, CEL library errors).
 //!
 //! Upstream error messages are compared byte for byte, so these follow Go's rules rather
 //! than Rust's (`{:?}` escapes differently, `{}` prints floats differently).
@@ -51,7 +53,7 @@ pub fn write_quoted_bytes<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::
     out.write_char('"')?;
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
-            write_escaped_char(out, c)?;
+            write_escaped_char(out, c, '"')?;
         }
         for &b in chunk.invalid() {
             // Go decodes an invalid sequence one byte at a time, escaping each byte.
@@ -61,11 +63,21 @@ pub fn write_quoted_bytes<W: Write + ?Sized>(out: &mut W, bytes: &[u8]) -> fmt::
     out.write_char('"')
 }
 
-fn write_escaped_char<W: Write + ?Sized>(out: &mut W, c: char) -> fmt::Result {
-    match c {
-        '"' => return out.write_str("\\\""),
-        '\\' => return out.write_str("\\\\"),
-        _ => {}
+/// Returns `c` quoted like Go's `strconv.QuoteRune` (`%q` of a rune): `'a'`, `'\''`, `'\u3000'`.
+pub fn quote_rune(c: char) -> String {
+    let mut out = String::with_capacity(8);
+    // Writing into a String cannot fail.
+    let _ = out.write_char('\'');
+    let _ = write_escaped_char(&mut out, c, '\'');
+    let _ = out.write_char('\'');
+    out
+}
+
+/// Writes `c` as inside a Go literal delimited by `quote` (`"` for strings, `'` for runes).
+fn write_escaped_char<W: Write + ?Sized>(out: &mut W, c: char, quote: char) -> fmt::Result {
+    if c == quote || c == '\\' {
+        out.write_char('\\')?;
+        return out.write_char(c);
     }
     if is_go_printable(c) {
         return out.write_char(c);
@@ -323,6 +335,19 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn print_follows_go() {
+        for c in [' ', 'a', '~', '¡', 'é', '€', '\u{0301}', '中', '\u{FFFD}'] {
+            assert!(is_go_printable(c), "{c:?}");
+        }
+        for c in [
+            '\0', '\t', '\n', '\u{7f}', '\u{85}', '\u{a0}', '\u{ad}', '\u{2028}', '\u{feff}',
+            '\u{e000}', '\u{3000}',
+        ] {
+            assert!(!is_go_printable(c), "{c:?}");
+        }
+    }
+
+    #[test]
     fn quote_plain_and_escapes() {
         assert_eq!(quote(""), r#""""#);
         assert_eq!(quote("abc"), r#""abc""#);
@@ -436,5 +461,31 @@ mod tests {
         assert_eq!(to_json(&json!({})), "{}");
         assert_eq!(to_json(&json!(u64::MAX)), "18446744073709551615");
         assert_eq!(to_json(&json!(-5)), "-5");
+    }
+
+    #[test]
+    fn quotes_strings_like_go() {
+        assert_eq!(quote(""), r#""""#);
+        assert_eq!(quote("abc"), r#""abc""#);
+        assert_eq!(quote(r#"a"b\c'd"#), r#""a\"b\\c'd""#);
+        assert_eq!(quote("tab\there\n"), r#""tab\there\n""#);
+        assert_eq!(quote("\u{0}\u{1b}\u{7f}"), r#""\x00\x1b\x7f""#);
+        assert_eq!(quote("\u{7}\u{8}\u{b}\u{c}\r"), r#""\a\b\v\f\r""#);
+        assert_eq!(quote("héllo 世界"), "\"héllo 世界\"");
+        assert_eq!(quote("\u{a0}\u{ad}\u{feff}"), r#""\u00a0\u00ad\ufeff""#);
+        assert_eq!(quote("\u{e0001}"), r#""\U000e0001""#);
+        assert_eq!(quote("😀"), "\"😀\"");
+    }
+
+    #[test]
+    fn quotes_runes_like_go() {
+        assert_eq!(quote_rune(' '), "' '");
+        assert_eq!(quote_rune('@'), "'@'");
+        assert_eq!(quote_rune('\''), r"'\''");
+        assert_eq!(quote_rune('"'), "'\"'");
+        assert_eq!(quote_rune('\\'), r"'\\'");
+        assert_eq!(quote_rune('\t'), r"'\t'");
+        assert_eq!(quote_rune('\u{3000}'), r"'\u3000'");
+        assert_eq!(quote_rune('α'), "'α'");
     }
 }
