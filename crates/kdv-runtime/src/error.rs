@@ -547,9 +547,10 @@ pub trait ErrorListExt {
     fn to_aggregate_string(&self) -> String;
 }
 
-impl ErrorListExt for [FieldError] {
+/// One implementation for slices, vectors and arrays of errors.
+impl<L: AsRef<[FieldError]> + AsMut<[FieldError]> + ?Sized> ErrorListExt for L {
     fn with_origin(&mut self, origin: &str) -> &mut Self {
-        for e in self.iter_mut() {
+        for e in self.as_mut() {
             e.origin.clear();
             e.origin.push_str(origin);
         }
@@ -557,58 +558,40 @@ impl ErrorListExt for [FieldError] {
     }
 
     fn prefix_detail(&mut self, prefix: &str) -> &mut Self {
-        for e in self.iter_mut() {
+        for e in self.as_mut() {
             e.detail.insert_str(0, prefix);
         }
         self
     }
 
     fn mark_alpha(&mut self) -> &mut Self {
-        for e in self.iter_mut() {
-            e.stability = StabilityLevel::Alpha;
-        }
-        self
+        set_each(self, |e| e.stability = StabilityLevel::Alpha)
     }
 
     fn mark_beta(&mut self) -> &mut Self {
-        for e in self.iter_mut() {
-            e.stability = StabilityLevel::Beta;
-        }
-        self
+        set_each(self, |e| e.stability = StabilityLevel::Beta)
     }
 
     fn mark_short_circuit(&mut self) -> &mut Self {
-        for e in self.iter_mut() {
-            e.short_circuit = true;
-        }
-        self
+        set_each(self, |e| e.short_circuit = true)
     }
 
     fn mark_covered_by_declarative(&mut self) -> &mut Self {
-        for e in self.iter_mut() {
-            e.covered_by_declarative = true;
-        }
-        self
+        set_each(self, |e| e.covered_by_declarative = true)
     }
 
     fn mark_from_imperative(&mut self) -> &mut Self {
-        for e in self.iter_mut() {
-            e.from_imperative = true;
-        }
-        self
+        set_each(self, |e| e.from_imperative = true)
     }
 
     fn mark_declarative_native(&mut self) -> &mut Self {
-        for e in self.iter_mut() {
-            e.declarative_native = true;
-        }
-        self
+        set_each(self, |e| e.declarative_native = true)
     }
 
     fn to_aggregate_string(&self) -> String {
         let mut seen = HashSet::new();
         let mut texts = Vec::new();
-        for e in self {
+        for e in self.as_ref() {
             let text = e.to_string();
             if seen.insert(text.clone()) {
                 texts.push(text);
@@ -622,42 +605,12 @@ impl ErrorListExt for [FieldError] {
     }
 }
 
-impl ErrorListExt for Vec<FieldError> {
-    fn with_origin(&mut self, origin: &str) -> &mut Self {
-        self.as_mut_slice().with_origin(origin);
-        self
-    }
-    fn prefix_detail(&mut self, prefix: &str) -> &mut Self {
-        self.as_mut_slice().prefix_detail(prefix);
-        self
-    }
-    fn mark_alpha(&mut self) -> &mut Self {
-        self.as_mut_slice().mark_alpha();
-        self
-    }
-    fn mark_beta(&mut self) -> &mut Self {
-        self.as_mut_slice().mark_beta();
-        self
-    }
-    fn mark_short_circuit(&mut self) -> &mut Self {
-        self.as_mut_slice().mark_short_circuit();
-        self
-    }
-    fn mark_covered_by_declarative(&mut self) -> &mut Self {
-        self.as_mut_slice().mark_covered_by_declarative();
-        self
-    }
-    fn mark_from_imperative(&mut self) -> &mut Self {
-        self.as_mut_slice().mark_from_imperative();
-        self
-    }
-    fn mark_declarative_native(&mut self) -> &mut Self {
-        self.as_mut_slice().mark_declarative_native();
-        self
-    }
-    fn to_aggregate_string(&self) -> String {
-        self.as_slice().to_aggregate_string()
-    }
+fn set_each<L: AsMut<[FieldError]> + ?Sized>(
+    list: &mut L,
+    set: impl Fn(&mut FieldError),
+) -> &mut L {
+    list.as_mut().iter_mut().for_each(set);
+    list
 }
 
 #[cfg(test)]
