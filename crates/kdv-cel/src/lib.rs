@@ -14,6 +14,7 @@
 pub mod ast;
 pub mod checker;
 pub mod conformance;
+pub mod cost;
 pub mod interp;
 pub mod parser;
 pub mod stdlib;

@@ -1,0 +1,871 @@
+//! The tree walk (cel-go `checker/cost.go`, `coster`): every node's cost from its children's,
+//! field paths for the size estimator, sizes of values computed inside the expression, and the
+//! call-cost precedence (extension estimators, the Kubernetes library, cel-go built-ins, 1).
+//!
+//! The order of every side effect (caching a size, recording a path, pushing a variable)
+//! follows upstream, because later lookups observe them.
+
+use std::ops::Add as _;
+
+use super::paths::{Path, PathArena};
+use super::{CostError, CostEstimate, CostOptions, SizeEstimate, SizeEstimator};
+use crate::ast::{Comprehension, Expr, ExprId, ExprKind, Literal};
+use crate::checker::CheckedExpr;
+use crate::types::Type;
+
+/// Cost of resolving an identifier or selecting a field (`SelectAndIdentCost`).
+const SELECT_AND_IDENT_COST: u64 = 1;
+/// Cost of building a list (`ListCreateBaseCost`).
+pub(super) const LIST_CREATE_BASE_COST: u64 = 10;
+/// Cost of building a map (`MapCreateBaseCost`).
+const MAP_CREATE_BASE_COST: u64 = 30;
+/// Cost of building a message (`StructCreateBaseCost`).
+const STRUCT_CREATE_BASE_COST: u64 = 40;
+/// Cost per code point of scanning a string (`StringTraversalCostFactor`).
+pub(super) const STRING_TRAVERSAL_COST_FACTOR: f64 = 0.1;
+/// Cost per regex character (`RegexStringLengthCostFactor`).
+pub(super) const REGEX_STRING_LENGTH_COST_FACTOR: f64 = 0.25;
+
+/// Stack reserved per tree level when the walk runs on a helper thread.
+const BYTES_PER_LEVEL: usize = 16 << 10;
+
+/// The accumulator names of macro expansions; paths rooted in them are not handed to call
+/// estimators.
+fn is_accumulator(name: &str) -> bool {
+    name == "@result" || name == "__result__"
+}
+
+/// List or map, the containers whose entries have sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Container {
+    List,
+    Map,
+}
+
+/// Sizes of the keys (indices) and values of a container built in the expression.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct EntrySize {
+    container: Container,
+    key: SizeEstimate,
+    val: SizeEstimate,
+}
+
+/// Both known: the union; otherwise unknown (cel-go `entrySizeEstimate.union`).
+fn union_entries(a: Option<EntrySize>, b: Option<EntrySize>) -> Option<EntrySize> {
+    let (a, b) = (a?, b?);
+    Some(EntrySize {
+        container: a.container,
+        key: a.key.union(b.key),
+        val: a.val.union(b.val),
+    })
+}
+
+/// A comprehension or bind variable in scope.
+#[derive(Clone, Copy, Debug)]
+struct LocalVar<'a> {
+    name: &'a str,
+    path: Path,
+    size: Option<SizeEstimate>,
+    entry: Option<EntrySize>,
+}
+
+/// What a call estimator sees of an argument or receiver (cel-go `AstNode`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Node<'a> {
+    /// The expression.
+    pub(super) expr: &'a Expr,
+    /// Its path (nil when rooted in an accumulator), read when the estimator asks.
+    path: Path,
+    /// Its size as computed when the node was made (`ComputedSize`).
+    pub(super) derived: Option<SizeEstimate>,
+}
+
+/// A call's cost and, when the estimator knows it, its result's size.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CallEstimate {
+    pub(super) cost: CostEstimate,
+    pub(super) result: Option<SizeEstimate>,
+}
+
+impl CallEstimate {
+    pub(super) fn cost(cost: CostEstimate) -> CallEstimate {
+        CallEstimate { cost, result: None }
+    }
+}
+
+/// The call being estimated: its function, receiver, and where its arguments are on the
+/// coster's node stack.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CallSite<'a> {
+    pub(super) function: &'a str,
+    pub(super) overload: &'a str,
+    pub(super) target: Option<Node<'a>>,
+    base: usize,
+    pub(super) argc: usize,
+}
+
+static DYN: Type = Type::Dyn;
+
+/// Estimates `checked`, on a helper thread when the tree is deep.
+pub(super) fn estimate(
+    checked: &CheckedExpr,
+    sizes: &dyn SizeEstimator,
+    options: &CostOptions,
+) -> Result<CostEstimate, CostError> {
+    let levels = depth(&checked.expr);
+    crate::parser::with_stack(levels, BYTES_PER_LEVEL, || {
+        let mut c = Coster::new(checked, sizes, options);
+        c.cost(&checked.expr)
+    })
+    .ok_or(CostError::TooDeep)
+}
+
+/// Height of the tree, computed without recursion.
+fn depth(e: &Expr) -> usize {
+    let mut max = 0;
+    let mut stack: Vec<(&Expr, usize)> = vec![(e, 1)];
+    while let Some((e, d)) = stack.pop() {
+        max = max.max(d);
+        let d = d + 1;
+        match &e.kind {
+            ExprKind::Literal(_) | ExprKind::Ident(_) => {}
+            ExprKind::Select { operand, .. } => stack.push((operand, d)),
+            ExprKind::Call { target, args, .. } => {
+                stack.extend(target.iter().map(|t| (&**t, d)));
+                stack.extend(args.iter().map(|a| (a, d)));
+            }
+            ExprKind::List { elements, .. } => stack.extend(elements.iter().map(|a| (a, d))),
+            ExprKind::Map { entries } => {
+                for en in entries {
+                    stack.push((&en.key, d));
+                    stack.push((&en.value, d));
+                }
+            }
+            ExprKind::Struct { fields, .. } => stack.extend(fields.iter().map(|f| (&f.value, d))),
+            ExprKind::Comprehension(c) => {
+                for x in [
+                    &c.iter_range,
+                    &c.accu_init,
+                    &c.loop_condition,
+                    &c.loop_step,
+                    &c.result,
+                ] {
+                    stack.push((x, d));
+                }
+            }
+        }
+    }
+    max
+}
+
+/// cel-go's `coster`: per-node paths and sizes indexed by expression id.
+pub(super) struct Coster<'a> {
+    checked: &'a CheckedExpr,
+    sizes: &'a dyn SizeEstimator,
+    options: &'a CostOptions,
+    paths: PathArena<'a>,
+    expr_paths: Vec<Path>,
+    computed_sizes: Vec<Option<SizeEstimate>>,
+    entry_sizes: Vec<Option<EntrySize>>,
+    locals: Vec<LocalVar<'a>>,
+    /// Argument nodes of the calls being estimated (each call owns a suffix).
+    nodes: Vec<Node<'a>>,
+    /// Argument costs, parallel to `nodes`.
+    arg_costs: Vec<CostEstimate>,
+    /// Buffer for synthetic paths (`<list path> + @items`).
+    scratch: Vec<&'a str>,
+}
+
+impl<'a> Coster<'a> {
+    fn new(
+        checked: &'a CheckedExpr,
+        sizes: &'a dyn SizeEstimator,
+        options: &'a CostOptions,
+    ) -> Coster<'a> {
+        let n = (checked.next_id as usize)
+            .max(checked.types.len())
+            .saturating_add(1);
+        Coster {
+            checked,
+            sizes,
+            options,
+            paths: PathArena::default(),
+            expr_paths: vec![Path::NIL; n],
+            computed_sizes: vec![None; n],
+            entry_sizes: vec![None; n],
+            locals: Vec::new(),
+            nodes: Vec::new(),
+            arg_costs: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    // ---- bookkeeping by id --------------------------------------------------------------
+
+    fn ty(&self, e: &Expr) -> &'a Type {
+        self.checked.type_of(e.id).unwrap_or(&DYN)
+    }
+
+    fn grow_to(&mut self, id: ExprId) -> usize {
+        let i = id as usize;
+        if i >= self.expr_paths.len() {
+            self.expr_paths.resize(i + 1, Path::NIL);
+            self.computed_sizes.resize(i + 1, None);
+            self.entry_sizes.resize(i + 1, None);
+        }
+        i
+    }
+
+    fn set_path(&mut self, e: &Expr, path: Path) {
+        let i = self.grow_to(e.id);
+        self.expr_paths[i] = path;
+    }
+
+    fn set_size(&mut self, e: &Expr, size: Option<SizeEstimate>) {
+        if let Some(s) = size {
+            let i = self.grow_to(e.id);
+            self.computed_sizes[i] = Some(s);
+        }
+    }
+
+    fn set_entry_size(&mut self, e: &Expr, size: Option<EntrySize>) {
+        if let Some(s) = size {
+            let i = self.grow_to(e.id);
+            self.entry_sizes[i] = Some(s);
+        }
+    }
+
+    fn peek_local(&self, name: &str) -> Option<&LocalVar<'a>> {
+        self.locals.iter().rev().find(|v| v.name == name)
+    }
+
+    fn push_local(
+        &mut self,
+        name: &'a str,
+        path: Path,
+        size: Option<SizeEstimate>,
+        entry: Option<EntrySize>,
+    ) {
+        self.locals.push(LocalVar {
+            name,
+            path,
+            size,
+            entry,
+        });
+    }
+
+    /// Removes the innermost variable called `name` (each name has its own scope stack
+    /// upstream).
+    fn pop_local(&mut self, name: &str) {
+        if let Some(i) = self.locals.iter().rposition(|v| v.name == name) {
+            self.locals.remove(i);
+        }
+    }
+
+    fn get_path(&self, e: &Expr) -> Path {
+        if let ExprKind::Ident(name) = &e.kind
+            && let Some(v) = self.peek_local(name)
+        {
+            return v.path;
+        }
+        self.expr_paths
+            .get(e.id as usize)
+            .copied()
+            .unwrap_or(Path::NIL)
+    }
+
+    /// Asks the size estimator about `path` as it reads now.
+    fn estimate_at(&self, path: Path, ty: &Type) -> Option<SizeEstimate> {
+        self.sizes.estimate_size(self.paths.segments(path), ty)
+    }
+
+    /// cel-go `computeSize`: cached size, literal size, the size estimator (cached), scalar
+    /// types, then the size of a local variable.
+    fn compute_size(&mut self, e: &'a Expr) -> Option<SizeEstimate> {
+        if let Some(s) = self.computed_sizes.get(e.id as usize).copied().flatten() {
+            return Some(s);
+        }
+        if let Some(s) = literal_size(e) {
+            return Some(s);
+        }
+        let ty = self.ty(e);
+        if let Some(s) = self.estimate_at(self.get_path(e), ty) {
+            self.set_size(e, Some(s));
+            return Some(s);
+        }
+        if is_scalar(ty) {
+            return Some(SizeEstimate::fixed(1));
+        }
+        if let ExprKind::Ident(name) = &e.kind
+            && let Some(v) = self.peek_local(name)
+        {
+            return v.size;
+        }
+        None
+    }
+
+    fn size_or_unknown(&mut self, e: &'a Expr) -> SizeEstimate {
+        self.compute_size(e).unwrap_or(SizeEstimate::unknown())
+    }
+
+    fn compute_entry_size(&self, e: &Expr) -> Option<EntrySize> {
+        if let Some(s) = self.entry_sizes.get(e.id as usize).copied().flatten() {
+            return Some(s);
+        }
+        if let ExprKind::Ident(name) = &e.kind
+            && let Some(v) = self.peek_local(name)
+        {
+            return v.entry;
+        }
+        None
+    }
+
+    /// cel-go `newAstNode`.
+    fn new_node(&mut self, e: &'a Expr) -> Node<'a> {
+        let mut path = self.get_path(e);
+        if self
+            .paths
+            .segments(path)
+            .first()
+            .is_some_and(|s| is_accumulator(s))
+        {
+            path = Path::NIL;
+        }
+        let derived = self.compute_size(e);
+        Node {
+            expr: e,
+            path,
+            derived,
+        }
+    }
+
+    // ---- what call estimators use -------------------------------------------------------
+
+    /// Argument `i` of the call.
+    pub(super) fn arg(&self, site: &CallSite<'a>, i: usize) -> Node<'a> {
+        self.nodes[site.base + i]
+    }
+
+    /// The checked type of a node.
+    pub(super) fn node_type(&self, n: &Node<'a>) -> &'a Type {
+        self.ty(n.expr)
+    }
+
+    /// The computed size of a node, or unknown (cel-go `sizeOrUnknown(AstNode)`).
+    pub(super) fn derived_or_unknown(&self, n: &Node<'a>) -> SizeEstimate {
+        n.derived.unwrap_or(SizeEstimate::unknown())
+    }
+
+    /// The computed size, else the size estimator's answer for the node's path now, else
+    /// unknown (`estimateSize` of the extensions, `sizeEstimate` of the Kubernetes library).
+    pub(super) fn node_size(&self, n: &Node<'a>) -> SizeEstimate {
+        n.derived
+            .or_else(|| self.estimate_at(n.path, self.ty(n.expr)))
+            .unwrap_or(SizeEstimate::unknown())
+    }
+
+    /// Kubernetes `listElementNode`: the first type parameter of the node's type, and the
+    /// size of a synthetic node of that type at `<node path> + @items` (no path when the
+    /// node has none). `None` when the type has no parameters.
+    pub(super) fn element(&mut self, n: &Node<'a>) -> Option<(&'a Type, SizeEstimate)> {
+        let elem = first_parameter(self.ty(n.expr))?;
+        self.scratch.clear();
+        if !n.path.is_empty() {
+            self.scratch.extend_from_slice(self.paths.segments(n.path));
+            self.scratch.push("@items");
+        }
+        let size = self
+            .sizes
+            .estimate_size(&self.scratch, elem)
+            .unwrap_or(SizeEstimate::unknown());
+        Some((elem, size))
+    }
+
+    // ---- the walk -----------------------------------------------------------------------
+
+    fn cost(&mut self, e: &'a Expr) -> CostEstimate {
+        match &e.kind {
+            ExprKind::Literal(_) => CostEstimate::ZERO,
+            ExprKind::Ident(name) => {
+                let path = match self.peek_local(name) {
+                    Some(v) => v.path,
+                    None => self.paths.single(name),
+                };
+                self.set_path(e, path);
+                CostEstimate::fixed(SELECT_AND_IDENT_COST)
+            }
+            ExprKind::Select {
+                operand,
+                field,
+                test_only,
+            } => {
+                if *test_only {
+                    // Presence tests are charged through their operand, like the interpreter.
+                    return CostEstimate::fixed(self.options.presence_test_cost)
+                        .add(self.cost(operand));
+                }
+                let mut sum = self.cost(operand);
+                if matches!(
+                    self.ty(operand),
+                    Type::Map(..) | Type::Object(_) | Type::Param(_)
+                ) {
+                    sum = sum.add(CostEstimate::fixed(SELECT_AND_IDENT_COST));
+                }
+                let path = self.get_path(operand);
+                let path = self.paths.append(path, field);
+                self.set_path(e, path);
+                sum
+            }
+            ExprKind::Call {
+                target,
+                function,
+                args,
+            } => self.cost_call(e, target.as_deref(), function, args),
+            ExprKind::List { elements, .. } => {
+                let mut sum = CostEstimate::ZERO;
+                let mut item = SizeEstimate {
+                    min: if elements.is_empty() { 0 } else { u64::MAX },
+                    max: 0,
+                };
+                for el in elements {
+                    sum = sum.add(self.cost(el));
+                    item = item.union(self.size_or_unknown(el));
+                }
+                self.set_entry_size(
+                    e,
+                    Some(EntrySize {
+                        container: Container::List,
+                        key: SizeEstimate::fixed(1),
+                        val: item,
+                    }),
+                );
+                sum.add(CostEstimate::fixed(LIST_CREATE_BASE_COST))
+            }
+            ExprKind::Map { entries } => {
+                let mut sum = CostEstimate::ZERO;
+                let start = if entries.is_empty() { 0 } else { u64::MAX };
+                let mut key = SizeEstimate { min: start, max: 0 };
+                let mut val = SizeEstimate { min: start, max: 0 };
+                for en in entries {
+                    sum = sum.add(self.cost(&en.key));
+                    sum = sum.add(self.cost(&en.value));
+                    key = key.union(self.size_or_unknown(&en.key));
+                    val = val.union(self.size_or_unknown(&en.value));
+                }
+                self.set_entry_size(
+                    e,
+                    Some(EntrySize {
+                        container: Container::Map,
+                        key,
+                        val,
+                    }),
+                );
+                sum.add(CostEstimate::fixed(MAP_CREATE_BASE_COST))
+            }
+            ExprKind::Struct { fields, .. } => {
+                let mut sum = CostEstimate::ZERO;
+                for f in fields {
+                    sum = sum.add(self.cost(&f.value));
+                }
+                sum.add(CostEstimate::fixed(STRUCT_CREATE_BASE_COST))
+            }
+            ExprKind::Comprehension(c) => {
+                if is_bind(c) {
+                    self.cost_bind(e, c)
+                } else {
+                    self.cost_comprehension(e, c)
+                }
+            }
+        }
+    }
+
+    fn cost_comprehension(&mut self, e: &'a Expr, c: &'a Comprehension) -> CostEstimate {
+        let mut sum = self.cost(&c.iter_range);
+        sum = sum.add(self.cost(&c.accu_init));
+        self.push_bound(&c.accu_var, &c.accu_init);
+        let range = &c.iter_range;
+        let entry = self.compute_entry_size(range);
+        let container = match entry {
+            Some(en) => Some(en.container),
+            None => match self.ty(range) {
+                Type::List(_) => Some(Container::List),
+                _ => None,
+            },
+        };
+        let is_list = container == Some(Container::List);
+        let range_path = self.get_path(range);
+        if let Some(var2) = &c.iter_var2 {
+            let path = self
+                .paths
+                .append(range_path, if is_list { "@indices" } else { "@keys" });
+            self.push_local(&c.iter_var, path, entry.map(|en| en.key), None);
+            let range_path = self.get_path(range);
+            let path = self
+                .paths
+                .append(range_path, if is_list { "@items" } else { "@values" });
+            self.push_local(var2, path, entry.map(|en| en.val), None);
+        } else {
+            let (segment, size) = if is_list {
+                ("@items", entry.map(|en| en.val))
+            } else {
+                ("@keys", entry.map(|en| en.key))
+            };
+            let path = self.paths.append(range_path, segment);
+            self.push_local(&c.iter_var, path, size, None);
+        }
+        let loop_cost = self.cost(&c.loop_condition);
+        let step_cost = self.cost(&c.loop_step);
+        self.pop_local(&c.iter_var);
+        if let Some(var2) = &c.iter_var2 {
+            self.pop_local(var2);
+        }
+        sum = sum.add(self.cost(&c.result));
+        self.pop_local(&c.accu_var);
+
+        let count = self.size_or_unknown(range);
+        sum = sum.add(count.multiply_by_cost(step_cost.add(loop_cost)));
+        match &c.accu_init.kind {
+            ExprKind::Literal(_) => {
+                let s = self.compute_size(&c.accu_init);
+                self.set_size(e, s);
+            }
+            ExprKind::List { .. } | ExprKind::Map { .. } => {
+                self.set_size(e, Some(count));
+                let step = self.compute_entry_size(&c.loop_step);
+                self.set_entry_size(e, step);
+            }
+            _ => {}
+        }
+        sum
+    }
+
+    fn cost_bind(&mut self, e: &'a Expr, c: &'a Comprehension) -> CostEstimate {
+        // Binds are evaluated lazily; the empty range is still charged.
+        let mut sum = self.cost(&c.iter_range);
+        sum = sum.add(self.cost(&c.accu_init));
+        self.push_bound(&c.accu_var, &c.accu_init);
+        sum = sum.add(self.cost(&c.result));
+        self.pop_local(&c.accu_var);
+        let s = self.compute_size(&c.result);
+        self.set_size(e, s);
+        let en = self.compute_entry_size(&c.result);
+        self.set_entry_size(e, en);
+        sum
+    }
+
+    /// cel-go `pushLocalVar`: a variable bound to an expression's path and sizes.
+    fn push_bound(&mut self, name: &'a str, init: &'a Expr) {
+        let path = self.get_path(init);
+        let entry = self.compute_entry_size(init);
+        let size = self.compute_size(init);
+        self.push_local(name, path, size, entry);
+    }
+
+    fn cost_call(
+        &mut self,
+        e: &'a Expr,
+        target: Option<&'a Expr>,
+        function: &'a str,
+        args: &'a [Expr],
+    ) -> CostEstimate {
+        // dyn() only switches off type checking: 1 plus its argument, with its sizes.
+        if function == "dyn"
+            && let Some(arg) = args.first()
+        {
+            let c = self.cost(arg);
+            let s = self.compute_size(arg);
+            self.set_size(e, s);
+            let en = self.compute_entry_size(arg);
+            self.set_entry_size(e, en);
+            return CostEstimate::fixed(1).add(c);
+        }
+        let base = self.nodes.len();
+        for arg in args {
+            let c = self.cost(arg);
+            let n = self.new_node(arg);
+            self.nodes.push(n);
+            self.arg_costs.push(c);
+        }
+        let cost = self.cost_resolved_call(e, target, function, args, base);
+        self.nodes.truncate(base);
+        self.arg_costs.truncate(base);
+        cost
+    }
+
+    fn cost_resolved_call(
+        &mut self,
+        e: &'a Expr,
+        target: Option<&'a Expr>,
+        function: &'a str,
+        args: &'a [Expr],
+        base: usize,
+    ) -> CostEstimate {
+        let checked = self.checked;
+        let ids = match checked.overload_ids(e.id) {
+            Some(ids) if !ids.is_empty() => ids,
+            _ => return CostEstimate::ZERO,
+        };
+        let mut sum = CostEstimate::ZERO;
+        let target = match target {
+            Some(t) => {
+                sum = sum.add(self.cost(t));
+                Some(self.new_node(t))
+            }
+            None => None,
+        };
+        let mut fn_cost = CostEstimate {
+            min: u64::MAX,
+            max: 0,
+        };
+        let mut result_size: Option<SizeEstimate> = None;
+        for id in ids {
+            let site = CallSite {
+                function,
+                overload: id,
+                target,
+                base,
+                argc: args.len(),
+            };
+            let est = self.function_cost(e, &site);
+            fn_cost = fn_cost.union(est.cost);
+            if let Some(rs) = est.result {
+                result_size = Some(result_size.map_or(rs, |r| r.union(rs)));
+            }
+            let segment = match id.as_str() {
+                "index_list" => Some("@items"),
+                "index_map" => Some("@values"),
+                _ => None,
+            };
+            if let (Some(segment), Some(container)) = (segment, args.first()) {
+                result_size = self.compute_entry_size(container).map(|en| en.val);
+                let path = self.get_path(container);
+                let path = self.paths.append(path, segment);
+                self.set_path(e, path);
+            }
+            if result_size.is_none() {
+                result_size = self.compute_size(e);
+            }
+        }
+        self.set_size(e, result_size);
+        sum.add(fn_cost)
+    }
+
+    /// cel-go `functionCost`: overload estimators, then the Kubernetes library, then the
+    /// built-in estimates, then 1; argument costs are added to all but `&&`, `||` and `?:`.
+    fn function_cost(&mut self, e: &'a Expr, site: &CallSite<'a>) -> CallEstimate {
+        let arg_costs = &self.arg_costs[site.base..site.base + site.argc];
+        let arg_sum = arg_costs
+            .iter()
+            .fold(CostEstimate::ZERO, |acc, c| acc.add(*c));
+        let with_args = |est: CallEstimate| CallEstimate {
+            cost: est.cost.add(arg_sum),
+            result: est.result,
+        };
+        if self.options.extension_estimators
+            && let Some(est) = super::extensions::estimate(self, site)
+        {
+            return with_args(est);
+        }
+        if self.options.kubernetes_library
+            && let Some(est) = super::kubernetes::estimate(self, site)
+        {
+            return with_args(est);
+        }
+        if let Some(est) = self.builtin_cost(e, site) {
+            return est;
+        }
+        CallEstimate::cost(CostEstimate::fixed(1).add(arg_sum))
+    }
+
+    /// cel-go's built-in estimates by overload id; `None` for the O(1) default.
+    fn builtin_cost(&mut self, e: &'a Expr, site: &CallSite<'a>) -> Option<CallEstimate> {
+        let n = site.argc;
+        let arg_costs = &self.arg_costs[site.base..site.base + n];
+        let arg_sum = arg_costs
+            .iter()
+            .fold(CostEstimate::ZERO, |acc, c| acc.add(*c));
+        let tenth = STRING_TRAVERSAL_COST_FACTOR;
+        let est = |cost: CostEstimate, result: Option<SizeEstimate>| CallEstimate {
+            cost: cost.add(arg_sum),
+            result,
+        };
+        match site.overload {
+            "string_format" => {
+                let t = site.target?;
+                Some(est(
+                    self.derived_or_unknown(&t).multiply_by_cost_factor(tenth),
+                    None,
+                ))
+            }
+            // Go's unchecked uint64 arithmetic on the result sizes is kept (it wraps).
+            "string_to_bytes" if n == 1 => {
+                let sz = self.derived_or_unknown(&self.arg(site, 0));
+                Some(est(
+                    sz.multiply_by_cost_factor(tenth),
+                    Some(SizeEstimate {
+                        min: sz.min,
+                        max: sz.max.wrapping_mul(4),
+                    }),
+                ))
+            }
+            "bytes_to_string" if n == 1 => {
+                let sz = self.derived_or_unknown(&self.arg(site, 0));
+                Some(est(
+                    sz.multiply_by_cost_factor(tenth),
+                    Some(SizeEstimate {
+                        min: sz.min / 4,
+                        max: sz.max,
+                    }),
+                ))
+            }
+            "strings_quote" if n == 1 => {
+                let sz = self.derived_or_unknown(&self.arg(site, 0));
+                Some(est(
+                    sz.multiply_by_cost_factor(tenth),
+                    Some(SizeEstimate {
+                        min: sz.min.wrapping_add(2),
+                        max: sz.max.wrapping_mul(2).wrapping_add(2),
+                    }),
+                ))
+            }
+            "starts_with_string" | "ends_with_string" if n == 1 => {
+                let sz = self.derived_or_unknown(&self.arg(site, 0));
+                Some(est(sz.multiply_by_cost_factor(tenth), None))
+            }
+            "in_list" if n == 2 => {
+                let sz = self.derived_or_unknown(&self.arg(site, 1));
+                Some(est(sz.multiply_by_cost_factor(1.0), None))
+            }
+            "matches_string" | "matches" => {
+                // Member `s.matches(re)`, and since cel-go v0.29 the global `matches(s, re)`.
+                let (s, re) = match (site.target, n) {
+                    (Some(t), 1) => (t, self.arg(site, 0)),
+                    (None, 2) => (self.arg(site, 0), self.arg(site, 1)),
+                    _ => return None,
+                };
+                let str_cost = self
+                    .derived_or_unknown(&s)
+                    .add(SizeEstimate::fixed(1))
+                    .multiply_by_cost_factor(tenth);
+                let re_cost = self
+                    .derived_or_unknown(&re)
+                    .multiply_by_cost_factor(REGEX_STRING_LENGTH_COST_FACTOR);
+                Some(est(str_cost.multiply(re_cost), None))
+            }
+            "contains_string" if n == 1 => {
+                let t = site.target?;
+                let s = self.derived_or_unknown(&t).multiply_by_cost_factor(tenth);
+                let sub = self
+                    .derived_or_unknown(&self.arg(site, 0))
+                    .multiply_by_cost_factor(tenth);
+                Some(est(s.multiply(sub), None))
+            }
+            "logical_or" | "logical_and" if n >= 2 => {
+                let (lhs, rhs) = (arg_costs[0], arg_costs[1]);
+                Some(CallEstimate::cost(CostEstimate {
+                    min: lhs.min,
+                    max: lhs.add(rhs).max,
+                }))
+            }
+            "conditional" if n >= 3 => {
+                let (then, other) = (self.arg(site, 1), self.arg(site, 2));
+                let size = self
+                    .derived_or_unknown(&then)
+                    .union(self.derived_or_unknown(&other));
+                let entry = union_entries(
+                    self.compute_entry_size(then.expr),
+                    self.compute_entry_size(other.expr),
+                );
+                let cost = arg_costs[0].add(arg_costs[1].union(arg_costs[2]));
+                self.set_entry_size(e, entry);
+                Some(CallEstimate {
+                    cost,
+                    result: Some(size),
+                })
+            }
+            "add_string" | "add_bytes" | "add_list" if n == 2 => {
+                let (l, r) = (self.arg(site, 0), self.arg(site, 1));
+                let size = self.derived_or_unknown(&l).add(self.derived_or_unknown(&r));
+                let entry = union_entries(
+                    self.compute_entry_size(l.expr),
+                    self.compute_entry_size(r.expr),
+                );
+                self.set_entry_size(e, entry);
+                let cost = if site.overload == "add_list" {
+                    CostEstimate::fixed(1)
+                } else {
+                    size.multiply_by_cost_factor(tenth)
+                };
+                Some(est(cost, Some(size)))
+            }
+            "less_string"
+            | "greater_string"
+            | "less_equals_string"
+            | "greater_equals_string"
+            | "less_bytes"
+            | "greater_bytes"
+            | "less_equals_bytes"
+            | "greater_equals_bytes"
+            | "equals"
+            | "not_equals"
+                if n >= 2 =>
+            {
+                let l = self.derived_or_unknown(&self.arg(site, 0));
+                let r = self.derived_or_unknown(&self.arg(site, 1));
+                let smallest = l.max.min(r.max);
+                let cost = CostEstimate {
+                    min: u64::from(smallest > 0),
+                    max: smallest,
+                };
+                Some(est(cost.multiply_by_cost_factor(tenth), None))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The size of a literal (code points of a string, bytes, 1 for other scalars) or of a
+/// list/map literal (its element count).
+fn literal_size(e: &Expr) -> Option<SizeEstimate> {
+    let n = match &e.kind {
+        ExprKind::Literal(Literal::String(s)) => s.chars().count() as u64,
+        ExprKind::Literal(Literal::Bytes(b)) => b.len() as u64,
+        ExprKind::Literal(_) => 1,
+        ExprKind::List { elements, .. } => elements.len() as u64,
+        ExprKind::Map { entries } => entries.len() as u64,
+        _ => return None,
+    };
+    Some(SizeEstimate::fixed(n))
+}
+
+/// Types whose values have a constant size (cel-go `isScalar`).
+fn is_scalar(t: &Type) -> bool {
+    match t {
+        Type::Bool | Type::Double | Type::Duration | Type::Int | Type::Timestamp | Type::Uint => {
+            true
+        }
+        Type::Optional(inner) => is_scalar(inner),
+        _ => false,
+    }
+}
+
+/// cel-go `Type.Parameters()[0]`.
+fn first_parameter(t: &Type) -> Option<&Type> {
+    match t {
+        Type::List(e) | Type::Optional(e) | Type::Type(e) => Some(e),
+        Type::Map(k, _) => Some(k),
+        Type::Opaque(_, params) => params.first(),
+        _ => None,
+    }
+}
+
+/// `cel.bind()` (and other lazily bound variables): an empty literal range, a `false` loop
+/// condition and an accumulator that is not the legacy macro accumulator.
+fn is_bind(c: &Comprehension) -> bool {
+    matches!(&c.iter_range.kind, ExprKind::List { elements, .. } if elements.is_empty())
+        && matches!(
+            c.loop_condition.kind,
+            ExprKind::Literal(Literal::Bool(false))
+        )
+        && c.accu_var != "__result__"
+}

@@ -1,0 +1,333 @@
+//! Static cost estimation: cel-go's `checker.Cost` with Kubernetes' options and
+//! `k8s.io/apiserver/pkg/cel/library.CostEstimator`, so a rule gets the same `{min, max}`
+//! estimate (and therefore the same accept/reject verdict against
+//! [`STATIC_ESTIMATED_COST_LIMIT`]) as on the API server.
+//!
+//! ```
+//! use kdv_cel::checker::compile;
+//! use kdv_cel::cost::{estimate_cost, CostEstimate, CostOptions, NoSizeEstimates};
+//! use kdv_cel::stdlib::k8s;
+//!
+//! let checked = compile("'abc'.matches('^[a-z]+$')", &k8s::env()).unwrap();
+//! let cost = estimate_cost(&checked, &NoSizeEstimates, &CostOptions::kubernetes()).unwrap();
+//! assert_eq!(cost, CostEstimate { min: 3, max: 3 });
+//! ```
+//!
+//! Sizes of values that come from outside the expression (the fields of `self`) are answered
+//! by a [`SizeEstimator`], asked with cel-go's field path of the node (`["self", "spec",
+//! "items", "@items", "name"]`).
+//!
+//! Layout: this file holds the public API and the saturating arithmetic; `estimate` walks
+//! the tree (cel-go's `coster`), `paths` keeps the field paths with Go's slice-sharing
+//! semantics, `kubernetes` is the Kubernetes library estimator, `extensions` the ext.Sets and
+//! ext.Lists (v3) overload estimators.
+
+mod estimate;
+mod extensions;
+mod kubernetes;
+mod paths;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::ops::Add;
+
+use crate::checker::CheckedExpr;
+use crate::types::Type;
+
+/// Per-rule limit on estimated cost × cardinality at CRD write (`StaticEstimatedCostLimit`).
+pub const STATIC_ESTIMATED_COST_LIMIT: u64 = 10_000_000;
+
+/// Limit on the sum of all rule costs of one CRD version schema
+/// (`StaticEstimatedCRDCostLimit`).
+pub const STATIC_ESTIMATED_CRD_COST_LIMIT: u64 = 100_000_000;
+
+/// Maximum request size, the basis of every schema size estimate (`MaxRequestSizeBytes`).
+pub const MAX_REQUEST_SIZE_BYTES: u64 = 3 * 1024 * 1024;
+
+/// Runtime cost limit of one rule evaluation (`PerCallLimit`).
+pub const PER_CALL_LIMIT: u64 = 1_000_000;
+
+/// A `{min, max}` cost range (cel-go `CostEstimate`); all arithmetic saturates at `u64::MAX`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CostEstimate {
+    /// Least possible cost.
+    pub min: u64,
+    /// Greatest possible cost.
+    pub max: u64,
+}
+
+/// A `{min, max}` size range (cel-go `SizeEstimate`): string length in code points, bytes
+/// length, number of list elements or map entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct SizeEstimate {
+    /// Least possible size.
+    pub min: u64,
+    /// Greatest possible size.
+    pub max: u64,
+}
+
+/// ⌈x · f⌉ in float64 as cel-go computes it, saturating at `u64::MAX`.
+fn multiply_by_cost_factor(x: u64, f: f64) -> u64 {
+    let xf = x as f64;
+    if xf > 0.0 && f > 0.0 && xf > u64::MAX as f64 / f {
+        return u64::MAX;
+    }
+    let ceil = (xf * f).ceil();
+    // 2^64 is exactly representable; `u64::MAX as f64` rounds to it.
+    if ceil >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        ceil as u64
+    }
+}
+
+impl Add for CostEstimate {
+    type Output = CostEstimate;
+
+    /// Element-wise saturating sum.
+    fn add(self, o: CostEstimate) -> CostEstimate {
+        CostEstimate {
+            min: self.min.saturating_add(o.min),
+            max: self.max.saturating_add(o.max),
+        }
+    }
+}
+
+impl Add for SizeEstimate {
+    type Output = SizeEstimate;
+
+    /// Element-wise saturating sum.
+    fn add(self, o: SizeEstimate) -> SizeEstimate {
+        SizeEstimate {
+            min: self.min.saturating_add(o.min),
+            max: self.max.saturating_add(o.max),
+        }
+    }
+}
+
+impl CostEstimate {
+    /// `{0, 0}`.
+    pub const ZERO: CostEstimate = CostEstimate { min: 0, max: 0 };
+
+    /// `{n, n}`.
+    pub const fn fixed(n: u64) -> CostEstimate {
+        CostEstimate { min: n, max: n }
+    }
+
+    /// `{0, u64::MAX}`: nothing is known.
+    pub const fn unknown() -> CostEstimate {
+        CostEstimate {
+            min: 0,
+            max: u64::MAX,
+        }
+    }
+
+    /// Element-wise saturating product (min·min, max·max).
+    #[must_use]
+    pub fn multiply(self, o: CostEstimate) -> CostEstimate {
+        CostEstimate {
+            min: self.min.saturating_mul(o.min),
+            max: self.max.saturating_mul(o.max),
+        }
+    }
+
+    /// Element-wise ⌈x · f⌉ (cel-go `MultiplyByCostFactor`).
+    #[must_use]
+    pub fn multiply_by_cost_factor(self, f: f64) -> CostEstimate {
+        CostEstimate {
+            min: multiply_by_cost_factor(self.min, f),
+            max: multiply_by_cost_factor(self.max, f),
+        }
+    }
+
+    /// The range covering both.
+    #[must_use]
+    pub fn union(self, o: CostEstimate) -> CostEstimate {
+        CostEstimate {
+            min: self.min.min(o.min),
+            max: self.max.max(o.max),
+        }
+    }
+}
+
+impl SizeEstimate {
+    /// `{n, n}`.
+    pub const fn fixed(n: u64) -> SizeEstimate {
+        SizeEstimate { min: n, max: n }
+    }
+
+    /// `{0, u64::MAX}`: nothing is known.
+    pub const fn unknown() -> SizeEstimate {
+        SizeEstimate {
+            min: 0,
+            max: u64::MAX,
+        }
+    }
+
+    /// Element-wise saturating product (min·min, max·max).
+    #[must_use]
+    pub fn multiply(self, o: SizeEstimate) -> SizeEstimate {
+        SizeEstimate {
+            min: self.min.saturating_mul(o.min),
+            max: self.max.saturating_mul(o.max),
+        }
+    }
+
+    /// Element-wise product with a cost (cel-go `MultiplyByCost`).
+    #[must_use]
+    pub fn multiply_by_cost(self, c: CostEstimate) -> CostEstimate {
+        CostEstimate {
+            min: self.min.saturating_mul(c.min),
+            max: self.max.saturating_mul(c.max),
+        }
+    }
+
+    /// Element-wise ⌈x · f⌉ as a cost (cel-go `MultiplyByCostFactor`).
+    #[must_use]
+    pub fn multiply_by_cost_factor(self, f: f64) -> CostEstimate {
+        CostEstimate {
+            min: multiply_by_cost_factor(self.min, f),
+            max: multiply_by_cost_factor(self.max, f),
+        }
+    }
+
+    /// The range covering both.
+    #[must_use]
+    pub fn union(self, o: SizeEstimate) -> SizeEstimate {
+        SizeEstimate {
+            min: self.min.min(o.min),
+            max: self.max.max(o.max),
+        }
+    }
+}
+
+/// Answers the size of values reached by a field path (cel-go `CostEstimator.EstimateSize`).
+///
+/// `path` is cel-go's path of the node: its first segment names the variable (`self`,
+/// `oldSelf`, ...), later segments are field names or `@items` (list elements), `@values`
+/// (map values), `@keys` (map keys), `@indices` (list indices of two-variable
+/// comprehensions). Like upstream, the first segment can be something else when the node
+/// derives from a value without a path (`[1, 2][0]` has the path `["@items"]`; Kubernetes'
+/// schema estimator ignores the first segment and answers for the schema root), and the path
+/// is empty for nodes without one (Kubernetes answers nothing then). `ty` is the checked type
+/// of the node (cel-go's own unit tests answer by type).
+///
+/// `Sync` because deeply nested expressions are estimated on a helper thread.
+pub trait SizeEstimator: Sync {
+    /// The size range of the values at `path`, or `None` when unknown.
+    fn estimate_size(&self, path: &[&str], ty: &Type) -> Option<SizeEstimate>;
+}
+
+/// A [`SizeEstimator`] that knows nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoSizeEstimates;
+
+impl SizeEstimator for NoSizeEstimates {
+    fn estimate_size(&self, _: &[&str], _: &Type) -> Option<SizeEstimate> {
+        None
+    }
+}
+
+/// Settings of the estimator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CostOptions {
+    /// Cost of a `has()` presence test on top of its operand (cel-go `PresenceTestHasCost`:
+    /// 1 by default, 0 in Kubernetes).
+    pub presence_test_cost: u64,
+    /// Consult Kubernetes' `library.CostEstimator` for calls (Kubernetes libraries and its
+    /// overrides of strings-extension functions).
+    pub kubernetes_library: bool,
+    /// Use the overload estimators of cel-go's ext.Sets and ext.Lists (version 3).
+    pub extension_estimators: bool,
+}
+
+impl CostOptions {
+    /// What the Kubernetes API server uses for CRD rules (and admission expressions).
+    pub const fn kubernetes() -> CostOptions {
+        CostOptions {
+            presence_test_cost: 0,
+            kubernetes_library: true,
+            extension_estimators: true,
+        }
+    }
+
+    /// cel-go's defaults: presence tests cost 1, no Kubernetes library estimator.
+    pub const fn cel_go() -> CostOptions {
+        CostOptions {
+            presence_test_cost: 1,
+            kubernetes_library: false,
+            extension_estimators: true,
+        }
+    }
+}
+
+impl Default for CostOptions {
+    fn default() -> CostOptions {
+        CostOptions::kubernetes()
+    }
+}
+
+/// Why an estimate could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CostError {
+    /// The expression is nested too deeply to walk (no thread with a large enough stack
+    /// could be started).
+    TooDeep,
+}
+
+impl fmt::Display for CostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CostError::TooDeep => f.write_str("expression nesting too deep to estimate its cost"),
+        }
+    }
+}
+
+impl std::error::Error for CostError {}
+
+/// Estimates the cost range of a checked expression.
+pub fn estimate_cost(
+    checked: &CheckedExpr,
+    sizes: &dyn SizeEstimator,
+    options: &CostOptions,
+) -> Result<CostEstimate, CostError> {
+    estimate::estimate(checked, sizes, options)
+}
+
+/// How often data of `min_serialized_size` bytes can occur in one request
+/// (`maxCardinality`): `MAX_REQUEST_SIZE_BYTES / (min_serialized_size + 1)`.
+pub fn max_cardinality(min_serialized_size: u64) -> u64 {
+    MAX_REQUEST_SIZE_BYTES / min_serialized_size.saturating_add(1)
+}
+
+/// A rule's cost as checked against [`STATIC_ESTIMATED_COST_LIMIT`]: its estimated max cost
+/// times the number of times the rule's node can occur (`getExpressionCost`), saturating.
+pub fn expression_cost(max_cost: u64, cardinality: u64) -> u64 {
+    max_cost.saturating_mul(cardinality)
+}
+
+/// The factor part of a budget error (`getCostErrorMessage`): `more than 100x` above 100,
+/// six decimals below 1.5 (`1.000000x`), else one decimal (`4.7x`).
+pub fn budget_factor(cost: u64, limit: u64) -> String {
+    let f = cost as f64 / limit as f64;
+    if f > 100.0 {
+        "more than 100x".to_string()
+    } else if f < 1.5 {
+        format!("{f:.6}x")
+    } else {
+        format!("{f:.1}x")
+    }
+}
+
+/// Kubernetes' message for a cost over its limit, e.g. `estimated rule cost exceeds budget
+/// by factor of 1.5x (try simplifying the rule, ...)`. `name` is `estimated rule cost`,
+/// `estimated messageExpression cost` or `x-kubernetes-validations estimated rule cost total
+/// for entire OpenAPIv3 schema`.
+pub fn cost_exceeds_budget_message(name: &str, cost: u64, limit: u64) -> String {
+    format!(
+        "{name} exceeds budget by factor of {} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
+        budget_factor(cost, limit)
+    )
+}
