@@ -274,6 +274,16 @@ fn kubernetes_costs(r: &mut Registry) {
     for id in ["list_join", "list_join_string"] {
         r.set_cost(id, cost_result_fifth);
     }
+    // Kubernetes prices `indexOf`/`lastIndexOf` by function name, so the strings-extension
+    // overloads cost the receiver's traversal like the Kubernetes list functions.
+    for id in [
+        "string_index_of_string",
+        "string_index_of_string_int",
+        "string_last_index_of_string",
+        "string_last_index_of_string_int",
+    ] {
+        r.set_cost(id, k8s::lists::cost_traverse);
+    }
 }
 
 /// What a native function can see besides its arguments.

@@ -227,8 +227,8 @@ fn includes<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     }))
 }
 
-/// Runtime cost: the traversal cost of the receiver list (spec §3.1).
-fn cost_traverse(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+/// Runtime cost: the traversal cost of the receiver (spec §3.1).
+pub(crate) fn cost_traverse(args: &[Value<'_>], _: &Value<'_>) -> u64 {
     args.first().map_or(1, traversal_cost)
 }
 
@@ -437,6 +437,24 @@ mod tests {
         assert_eq!(c, 5);
         let (_, c) = eval_cost("[1, 2, 3, 4, 5].includes(3)").unwrap();
         assert_eq!(c, 5);
+    }
+
+    #[test]
+    fn string_index_of_runtime_cost_is_the_receiver_traversal() {
+        // Upstream TestIndexOfCost: Kubernetes prices indexOf/lastIndexOf by name, so the
+        // strings-extension overloads cost ⌊50 · 0.1⌋ too.
+        for f in [
+            "indexOf('123')",
+            "lastIndexOf('123')",
+            "indexOf('1', 2)",
+            "lastIndexOf('1', 40)",
+        ] {
+            let (_, c) = eval_cost(&format!(
+                "'01234567890123456789012345678901234567890123456789'.{f}"
+            ))
+            .unwrap();
+            assert_eq!(c, 5, "{f}");
+        }
     }
 
     #[test]
