@@ -8,7 +8,12 @@
 //! - nested classes (`[a[b]]`) and class set operations (`&&`, `--`, `~~`) mean literal
 //!   characters in Go: rejected;
 //! - flags Go lacks (`x`, `u`, `R`) and Rust-only assertions (`\b{start}`) are rejected;
-//! - repetition counts above 1000 are rejected as in Go (`invalid repeat count`).
+//! - repetition counts above 1000 are rejected as in Go (`invalid repeat count`);
+//! - stacked repetition operators (`a**`, `a++`) are rejected as in Go (`invalid nested
+//!   repetition operator`; Rust reads them as a repetition of a repetition).
+//!
+//! Errors use Go's wording, `<code>: `<offending text>``, for the errors both parsers
+//! detect alike.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -60,8 +65,14 @@ pub fn translate(pattern: &str) -> Result<String, String> {
         .octal(true)
         .build()
         .parse(pattern)
-        .map_err(|e| e.kind().to_string())?;
-    let edits = ast::visit(&parsed, Shim::default())?;
+        .map_err(|e| go_parse_error(pattern, &e))?;
+    let edits = ast::visit(
+        &parsed,
+        Shim {
+            pattern,
+            edits: Vec::new(),
+        },
+    )?;
     let mut out = String::with_capacity(pattern.len() + 16);
     let mut at = 0;
     for (start, end, text) in edits {
@@ -73,9 +84,66 @@ pub fn translate(pattern: &str) -> Result<String, String> {
     Ok(out)
 }
 
-#[derive(Default)]
-struct Shim {
+/// Go's `regexp/syntax` error text (`<code>: `<expr>``) for a parse error of `pattern`;
+/// kinds without a Go counterpart keep the `regex-syntax` description.
+fn go_parse_error(pattern: &str, e: &ast::Error) -> String {
+    use ast::ErrorKind as E;
+    let span = e.span();
+    let (start, end) = (span.start.offset, span.end.offset);
+    let text = |s: usize, t: usize| pattern.get(s..t).unwrap_or("");
+    let (code, expr) = match e.kind() {
+        E::GroupUnopened => ("unexpected )", pattern),
+        E::GroupUnclosed => ("missing closing )", pattern),
+        // Go quotes the class from its `[` to the end of the pattern.
+        E::ClassUnclosed => ("missing closing ]", text(start, pattern.len())),
+        E::RepetitionMissing => (
+            "missing argument to repetition operator",
+            repetition_operator(pattern, start),
+        ),
+        E::RepetitionCountInvalid => ("invalid repeat count", text(start, end)),
+        E::EscapeUnrecognized | E::ClassEscapeInvalid => {
+            ("invalid escape sequence", text(start, end))
+        }
+        E::EscapeUnexpectedEof => ("trailing backslash at end of expression", ""),
+        E::ClassRangeInvalid | E::ClassRangeLiteral => {
+            ("invalid character class range", text(start, end))
+        }
+        // Go stops at the character after `(?`.
+        E::UnsupportedLookAround => (
+            "invalid or unsupported Perl syntax",
+            text(start, (start + 3).min(pattern.len())),
+        ),
+        E::NestLimitExceeded(_) => ("expression nests too deeply", pattern),
+        kind => return kind.to_string(),
+    };
+    format!("{code}: `{expr}`")
+}
+
+/// The repetition operator starting at byte `start` (`*`, `+?`, `{2,3}`), as Go quotes it.
+fn repetition_operator(pattern: &str, start: usize) -> &str {
+    let Some(rest) = pattern.get(start..) else {
+        return "";
+    };
+    let mut len = match rest.chars().next() {
+        Some('{') => rest.find('}').map_or(1, |i| i + 1),
+        Some(c) => c.len_utf8(),
+        None => 0,
+    };
+    if rest[len..].starts_with('?') {
+        len += 1;
+    }
+    &rest[..len]
+}
+
+struct Shim<'p> {
+    pattern: &'p str,
     edits: Vec<(usize, usize, &'static str)>,
+}
+
+impl Shim<'_> {
+    fn text(&self, start: usize, end: usize) -> &str {
+        self.pattern.get(start..end).unwrap_or("")
+    }
 }
 
 fn perl_outside(kind: &ClassPerlKind, negated: bool) -> &'static str {
@@ -100,7 +168,9 @@ fn perl_inside(kind: &ClassPerlKind, negated: bool) -> &'static str {
     }
 }
 
-fn check_flags(flags: &ast::Flags) -> Result<(), String> {
+/// Rejects flags Go lacks; `start` is where the group or flag directive (`(?`) begins,
+/// Go quotes from there to the offending flag.
+fn check_flags(shim: &Shim<'_>, start: usize, flags: &ast::Flags) -> Result<(), String> {
     for item in &flags.items {
         if let ast::FlagsItemKind::Flag(f) = &item.kind {
             match f {
@@ -108,14 +178,19 @@ fn check_flags(flags: &ast::Flags) -> Result<(), String> {
                 | ast::Flag::MultiLine
                 | ast::Flag::DotMatchesNewLine
                 | ast::Flag::SwapGreed => {}
-                _ => return Err("invalid or unsupported Perl syntax: flag".into()),
+                _ => {
+                    return Err(format!(
+                        "invalid or unsupported Perl syntax: `{}`",
+                        shim.text(start, item.span.end.offset)
+                    ));
+                }
             }
         }
     }
     Ok(())
 }
 
-impl Visitor for Shim {
+impl Visitor for Shim<'_> {
     type Output = Vec<(usize, usize, &'static str)>;
     type Err = String;
 
@@ -147,13 +222,26 @@ impl Visitor for Shim {
                     self.edits.push((a.span.start.offset, a.span.end.offset, t));
                 }
             }
-            Ast::Flags(f) => check_flags(&f.flags)?,
+            Ast::Flags(f) => check_flags(self, f.span.start.offset, &f.flags)?,
             Ast::Group(g) => {
                 if let ast::GroupKind::NonCapturing(flags) = &g.kind {
-                    check_flags(flags)?;
+                    check_flags(self, g.span.start.offset, flags)?;
                 }
             }
             Ast::Repetition(r) => {
+                if let Ast::Repetition(inner) = &*r.ast {
+                    // Go reports the first stacked pair: from the innermost operator to the
+                    // one applied to it.
+                    let (mut outer, mut inner) = (&**r, &**inner);
+                    while let Ast::Repetition(deeper) = &*inner.ast {
+                        outer = inner;
+                        inner = deeper;
+                    }
+                    return Err(format!(
+                        "invalid nested repetition operator: `{}`",
+                        self.text(inner.op.span.start.offset, outer.op.span.end.offset)
+                    ));
+                }
                 if let ast::RepetitionKind::Range(range) = &r.op.kind {
                     let too_big = match range {
                         ast::RepetitionRange::Exactly(n) | ast::RepetitionRange::AtLeast(n) => {
@@ -162,7 +250,10 @@ impl Visitor for Shim {
                         ast::RepetitionRange::Bounded(m, n) => *m > MAX_REPEAT || *n > MAX_REPEAT,
                     };
                     if too_big {
-                        return Err("invalid repeat count".into());
+                        return Err(format!(
+                            "invalid repeat count: `{}`",
+                            self.text(r.op.span.start.offset, r.op.span.end.offset)
+                        ));
                     }
                 }
             }
@@ -270,6 +361,40 @@ mod tests {
         );
         assert!(compile(r"a{1000}").is_ok());
         assert!(compile(r"(?i)abc").is_ok());
+    }
+
+    fn parse_error(p: &str) -> String {
+        compile(p).unwrap_err().message.to_string()
+    }
+
+    #[test]
+    fn parse_errors_read_like_go() {
+        for (p, e) in [
+            (")", "unexpected ): `)`"),
+            ("a)b", "unexpected ): `a)b`"),
+            ("(a", "missing closing ): `(a`"),
+            ("x[a-", "missing closing ]: `[a-`"),
+            ("*", "missing argument to repetition operator: `*`"),
+            ("a|+", "missing argument to repetition operator: `+`"),
+            ("x++", "invalid nested repetition operator: `++`"),
+            ("x**", "invalid nested repetition operator: `**`"),
+            ("x*?+", "invalid nested repetition operator: `*?+`"),
+            ("x{2}{3}", "invalid nested repetition operator: `{2}{3}`"),
+            ("x+*?+", "invalid nested repetition operator: `+*?`"),
+            ("a{1001}", "invalid repeat count: `{1001}`"),
+            ("a{2,1}", "invalid repeat count: `{2,1}`"),
+            (r"\q", r"invalid escape sequence: `\q`"),
+            ("a\\", "trailing backslash at end of expression: ``"),
+            ("[z-a]", "invalid character class range: `z-a`"),
+            ("(?=a)", "invalid or unsupported Perl syntax: `(?=`"),
+            ("(?x)a", "invalid or unsupported Perl syntax: `(?x`"),
+            ("(?ix:a)", "invalid or unsupported Perl syntax: `(?ix`"),
+        ] {
+            assert_eq!(parse_error(p), format!("error parsing regexp: {e}"), "{p}");
+        }
+        // Repetitions of groups are not stacked operators.
+        assert!(compile("(a+)+").is_ok());
+        assert!(compile("a+?").is_ok());
     }
 
     #[test]
