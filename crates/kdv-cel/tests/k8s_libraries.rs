@@ -436,6 +436,12 @@ fn lists_sum() {
         "['1m', '1s'].sum()",
         "found no matching overload for 'sum' applied to 'list(string).()'",
     );
+    // lists.go: the error of `+` is the result.
+    assert_error("[9223372036854775807, 1].sum()", "integer overflow");
+    assert_error(
+        "[duration('2562047h'), duration('2562047h')].sum()",
+        "integer overflow",
+    );
 }
 
 #[test]
@@ -536,6 +542,13 @@ fn lists_includes() {
     assert_false("[1, 2, 3].includes(4)");
     assert_true("'model-a'.includes('model-a')");
     assert_false("'model-a'.includes('model-b')");
+    // lists.go: a non-list receiver is compared whole (no substring search); elements and
+    // receivers use CEL equality.
+    assert_false("'model-a'.includes('model')");
+    assert_true("[[1], [2]].includes([1])");
+    assert_true("dyn({'a': 1}).includes({'a': 1})");
+    assert_true("dyn(1).includes(1.0)");
+    assert_false("[1, 2, 3].includes(dyn('a'))");
 }
 
 #[test]
@@ -616,6 +629,23 @@ fn regex_find() {
         "self.str.find(')') == ''",
         "error parsing regexp: unexpected ): `)`",
     );
+    assert_program_error_with(
+        &o,
+        "self.str.find('x++') == ''",
+        "error parsing regexp: invalid nested repetition operator: `++`",
+    );
+    // regex.go: a pattern known only at run time fails the call.
+    let p = strings_object(serde_json::json!({"str": "abc", "pattern": ")"}));
+    assert_error_with(
+        &p,
+        "self.str.find(self.pattern)",
+        "Illegal regex: error parsing regexp: unexpected ): `)`",
+    );
+    assert_error_with(
+        &p,
+        "self.str.findAll(self.pattern, 1)",
+        "Illegal regex: error parsing regexp: unexpected ): `)`",
+    );
 }
 
 #[test]
@@ -692,6 +722,23 @@ fn urls_url() {
         "URL parse error during conversion from string: parse \"../relative-path\": invalid URI for request",
     );
     assert_true("type(url('/absolute-path')) == kubernetes.URL");
+    // Go url.ParseRequestURI / url.Parse errors, wrapped.
+    assert_error(
+        "url('')",
+        "URL parse error during conversion from string: parse \"\": empty url",
+    );
+    assert_error(
+        "url('http://[::1]:namedport')",
+        "URL parse error during conversion from string: parse \"http://[::1]:namedport\": invalid port \":namedport\" after host",
+    );
+    // Equality compares Go's URL.String() renderings.
+    assert_true("url('https://example.com') == url('https://example.com')");
+    assert_false("url('https://example.com') == url('https://example.com/')");
+    // URLs convert to nothing.
+    assert_compile_error(
+        "string(url('https://example.com'))",
+        "found no matching overload for 'string' applied to '(kubernetes.URL)'",
+    );
 }
 
 #[test]
@@ -704,6 +751,7 @@ fn urls_is_url() {
     assert_true("isURL('/path') == true");
     assert_true("isURL('https://a:b:c/') == false");
     assert_true("isURL('../relative-path') == false");
+    assert_false("isURL('')");
 }
 
 /// apiextensions' "URL parsing" object.
@@ -773,6 +821,15 @@ fn urls_get_escaped_path() {
     assert_true_with(
         &url_object(),
         "url(self.url).getEscapedPath() == '/docs/home'",
+    );
+    // Go's EscapedPath keeps a valid original encoding.
+    assert_string(
+        "url('https://example.com/a%2Fb').getEscapedPath()",
+        "/a%2Fb",
+    );
+    assert_string(
+        "url('https://user:pass@example.com:80/path?query=val#fragment').getEscapedPath()",
+        "/path",
     );
 }
 
@@ -845,6 +902,20 @@ fn quantity_quantity() {
     // The doc claims an error for a bare suffix; `ParseQuantity` reads the missing number as
     // 0 and accepts it.
     assert_true("quantity('Mi') == quantity('0')");
+    // `resource.ParseQuantity` edge cases.
+    assert_true("quantity('-') == quantity('0')");
+    assert_true("quantity('+1') == quantity('1')");
+    assert_true("quantity('1.') == quantity('1')");
+    assert_true("quantity('.5') == quantity('500m')");
+    assert_true("quantity('1e3') == quantity('1k') && quantity('1E3') == quantity('1k')");
+    assert_true("quantity('1Ki') == quantity('1024')");
+    assert_true("quantity('8Ei') == quantity('9223372036854775807')");
+    const SHAPE: &str = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+    assert_error("quantity('')", SHAPE);
+    assert_error("quantity('1.1.1')", SHAPE);
+    assert_error("quantity('1e1.5')", SHAPE);
+    assert_error("quantity('1K')", "unable to parse quantity's suffix");
+    assert_error("quantity('1e')", "unable to parse quantity's suffix");
 }
 
 #[test]
@@ -990,6 +1061,25 @@ fn quantity_as_integer_is_integer() {
     assert_true("quantity('50k').asInteger() == 50000");
     let o = strings_object(serde_json::json!({"val1": "20", "val2": "200M"}));
     assert_true_with(&o, "quantity(self.val1).isInteger()");
+    // `Quantity.AsInt64` answers from the parsed representation, not the number: values
+    // held as decimals (fractional or binary-suffixed mantissas, more than 18 digits) and
+    // negative scales (milli, …) are not integers even when integral.
+    for q in [
+        "1.5Gi",
+        "1000m",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "8Ei",
+    ] {
+        assert_false(&format!("quantity('{q}').isInteger()"));
+        assert_error(
+            &format!("quantity('{q}').asInteger()"),
+            "cannot convert value to integer",
+        );
+    }
+    assert_int("quantity('1e3').asInteger()", 1000);
+    assert_true("quantity('1k').isInteger()");
+    assert_false("quantity('2').sub(quantity('1000m')).isInteger()");
 }
 
 #[test]
@@ -1087,6 +1177,12 @@ fn ip_ip() {
         "ip('127.0.0.01')",
         "IP Address \"127.0.0.01\" parse error during conversion from string: ParseAddr(\"127.0.0.01\"): IPv4 field has octet with leading zero",
     );
+    assert_error(
+        "ip('::ffff:c0a8:1')",
+        "IPv4-mapped IPv6 address \"::ffff:c0a8:1\" is not allowed",
+    );
+    assert_true("ip('::1') == ip('0:0::1')");
+    assert_true("ip('1.2.3.4') == cidr('1.2.3.4/32').ip()");
 }
 
 #[test]
@@ -1257,6 +1353,21 @@ fn cidr_cidr() {
         "cidr('192.168.00.0/16')",
         "network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix(\"192.168.00.0/16\"): ParseAddr(\"192.168.00.0\"): IPv4 field has octet with leading zero",
     );
+    // netip.ParsePrefix's other errors.
+    assert_error(
+        "cidr('fe80::1%eth0/64')",
+        "network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix(\"fe80::1%eth0/64\"): IPv6 zones cannot be present in a prefix",
+    );
+    assert_error(
+        "cidr('192.168.0.0/024')",
+        "network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix(\"192.168.0.0/024\"): bad bits after slash: \"024\"",
+    );
+    assert_error(
+        "cidr('192.168.0.0')",
+        "network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix(\"192.168.0.0\"): no '/'",
+    );
+    // Equality compares address and bits, not spellings.
+    assert_true("cidr('2001:DB8::/32') == cidr('2001:db8::/32')");
 }
 
 #[test]
@@ -1518,6 +1629,71 @@ fn format_validate_errors() {
         "format.dns1123Label().validate(\"contains a space\").value()[0] == \"{}\"",
         DNS1123_LABEL_ERROR.replace('\'', "\\'")
     ));
+    // The apimachinery validators' other branches.
+    let long = "a".repeat(64);
+    assert_format_errors(
+        &format!("format.dns1123Label().validate('{long}')"),
+        &["must be no more than 63 characters"],
+    );
+    assert_format_errors(
+        "format.dns1123Label().validate('a.b')",
+        &["must not contain dots"],
+    );
+    assert_format_errors("format.dns1123Label().validate('')", &[DNS1123_LABEL_ERROR]);
+    assert_format_errors(
+        "format.dns1035Label().validate('1abc')",
+        &[DNS1035_LABEL_ERROR],
+    );
+    assert_format_errors(
+        "format.dns1123Subdomain().validate('a..b')",
+        &[DNS1123_SUBDOMAIN_ERROR],
+    );
+    // Prefix formats replace a trailing '-' and the character before it by 'a'; a lone "-"
+    // is kept.
+    assert_true("format.dns1123LabelPrefix().validate('a--') == optional.none()");
+    assert_format_errors(
+        "format.dns1123LabelPrefix().validate('-')",
+        &[DNS1123_LABEL_ERROR],
+    );
+    assert_format_errors(
+        "format.qualifiedName().validate('a/b/c')",
+        &[
+            "a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+        ],
+    );
+    assert_format_errors(
+        "format.qualifiedName().validate('/a')",
+        &["prefix part must be non-empty"],
+    );
+    assert_format_errors(
+        "format.qualifiedName().validate('a/')",
+        &[
+            "name part must be non-empty",
+            "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+        ],
+    );
+    assert_true("format.labelValue().validate('') == optional.none()");
+    assert_format_errors(
+        &format!("format.labelValue().validate('{long}')"),
+        &["must be no more than 63 bytes"],
+    );
+    assert_format_errors(
+        "format.uri().validate('x')",
+        &["parse \"x\": invalid URI for request"],
+    );
+    assert_format_errors(
+        "format.uuid().validate('x')",
+        &["does not match the UUID format"],
+    );
+    assert_true(
+        "format.uuid().validate('123E4567-E89B-12D3-A456-426614174000') == optional.none()",
+    );
+    assert_format_errors("format.byte().validate('')", &["invalid base64"]);
+    assert_format_errors("format.date().validate('2021-02-29')", &["invalid date"]);
+    assert_format_errors(
+        "format.datetime().validate('2020-01-01T00:00:00')",
+        &["invalid datetime"],
+    );
 }
 
 #[test]
@@ -1559,6 +1735,47 @@ fn semver_semver() {
     assert_true("semver('1.0', true) == semver('1.0.0')");
     assert_true("semver('01.01.01', true) == semver('1.1.1')");
     assert_true("semver('v01.01', true) == semver('1.1.0')");
+    assert_true("semver('v1.2.3-beta+b', true) == semver('1.2.3-beta')");
+    assert_int("semver('1.2', true).patch()", 0);
+    assert_error(
+        "semver('1-beta', true)",
+        "short version cannot contain PreRelease/Build meta data",
+    );
+    // blang/semver's messages, wrapped verbatim.
+    for (s, message) in [
+        ("", "Version string empty"),
+        ("1.0", "No Major.Minor.Patch elements found"),
+        (
+            "v1.0.0",
+            "Invalid character(s) found in major number \"v1\"",
+        ),
+        ("1.2.x", "Invalid character(s) found in patch number \"x\""),
+        (
+            "01.0.0",
+            "Major number must not contain leading zeroes \"01\"",
+        ),
+        (
+            "1.01.0",
+            "Minor number must not contain leading zeroes \"01\"",
+        ),
+        (
+            "1.0.01",
+            "Patch number must not contain leading zeroes \"01\"",
+        ),
+        (
+            "1.2.3-01",
+            "Numeric PreRelease version must not contain leading zeroes \"01\"",
+        ),
+        ("1.2.3-", "Prerelease is empty"),
+        ("1.2.3-a..b", "Prerelease is empty"),
+        ("1.2.3+", "Build meta data is empty"),
+        (
+            "18446744073709551616.0.0",
+            "strconv.ParseUint: parsing \"18446744073709551616\": value out of range",
+        ),
+    ] {
+        assert_error(&format!("semver('{s}')"), message);
+    }
 }
 
 #[test]
@@ -1610,10 +1827,22 @@ fn semver_compare_to() {
     // Doc comment examples.
     assert_int("semver('1.2.3').compareTo(semver('2.0.0'))", -1);
     assert_int("semver('1.2.3').compareTo(semver('0.1.2'))", 1);
+    // SemVer precedence: pre-releases sort before the release, numerically by identifier;
+    // build metadata is ignored (also by equality).
+    assert_true("semver('1.0.0-alpha').isLessThan(semver('1.0.0'))");
+    assert_true("semver('1.0.0-beta.2').isLessThan(semver('1.0.0-beta.11'))");
+    assert_true("semver('1.0.0-alpha.beta').isLessThan(semver('1.0.0-beta'))");
+    assert_int(
+        "semver('1.0.0+build1').compareTo(semver('1.0.0+build2'))",
+        0,
+    );
+    assert_true("semver('1.0.0+build1') == semver('1.0.0+build2')");
 }
 
 #[test]
 fn semver_major_minor_patch() {
+    // semverlib.go converts the uint64 parts with int64(): the largest major wraps to -1.
+    assert_int("semver('18446744073709551615.0.0').major()", -1);
     assert_int("semver('1.2.3').major()", 1);
     assert_int("semver('1.2.3').minor()", 2);
     assert_int("semver('1.2.3').patch()", 3);
