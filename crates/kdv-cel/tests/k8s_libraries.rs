@@ -1862,6 +1862,8 @@ fn semver_runtime_costs() {
         ("semver('1.0.0').isLessThan(semver('1.1.0'))", 3),
         ("semver('1.1.0').isGreaterThan(semver('1.0.0'))", 3),
         ("semver('1.0.0').compareTo(semver('1.2.3'))", 3),
+        // TestTypeEquality: `==` on every library type has a cost (1, spec §3.7).
+        ("semver('1.0.0') == semver('1.0.0')", 3),
     ]);
 }
 
