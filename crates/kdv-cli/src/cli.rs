@@ -26,6 +26,14 @@ pub enum Command {
     ///
     /// Exit status: 0 no findings, 1 findings, 2 the package cannot be read.
     Lint(LintArgs),
+    /// Compile and evaluate a CEL expression as Kubernetes runs a CRD validation rule
+    /// (Kubernetes' environment and libraries, `self`/`oldSelf` bound to documents, the
+    /// per-call cost limit); prints the value, its type, the runtime cost and the static cost
+    /// estimate.
+    ///
+    /// Exit status: 0 true (or a non-boolean value), 1 false or a runtime error, 2 the
+    /// expression does not compile or an input cannot be read.
+    Cel(CelArgs),
     /// Run upstream conformance suites against kdv.
     #[command(subcommand)]
     Conformance(ConformanceCommand),
@@ -81,7 +89,30 @@ pub struct ValidationGenArgs {
     pub package: Option<String>,
 }
 
-/// Output format of `kdv validate`.
+/// Arguments of `kdv cel`.
+#[derive(Debug, Args)]
+pub struct CelArgs {
+    /// The expression, e.g. `self.replicas <= self.maxReplicas`.
+    pub expression: String,
+
+    /// YAML or JSON file whose first document is `self` (`-` for standard input).
+    #[arg(long = "self", value_name = "FILE")]
+    pub self_file: Option<String>,
+
+    /// YAML or JSON file whose first document is `oldSelf` (transition rules).
+    #[arg(long = "old-self", value_name = "FILE")]
+    pub old_self: Option<String>,
+
+    /// Runtime cost limit of the evaluation (Kubernetes' per-call limit by default).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub cost_limit: u64,
+
+    /// Output format.
+    #[arg(long, short = 'o', value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+}
+
+/// Output format of `kdv validate` and `kdv cel`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
     /// One line per error, `<file>#<document>: <error>`; summary on stderr.

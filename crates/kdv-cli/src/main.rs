@@ -90,6 +90,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
     let code = match &cli.command {
         Command::Validate(args) => commands::validate::run(args, &mut out, &mut err),
         Command::Lint(args) => commands::lint::run(args, &mut out, &mut err),
+        Command::Cel(args) => commands::cel::run(args, &mut out, &mut err),
         Command::Conformance(cmd) => commands::conformance::run(cmd, &mut out),
     };
     out.flush()?;
