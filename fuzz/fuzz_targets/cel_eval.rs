@@ -1,7 +1,8 @@
 //! Fuzzes CEL evaluation of type-checked programs the way Kubernetes runs CRD rules: the input
 //! is split at its first NUL into an expression and a JSON document bound to `self` (and to
 //! `oldSelf`); the expression is compiled in the Kubernetes environment with every Kubernetes
-//! library, then evaluated with the per-call cost limit. Evaluation must never panic, must
+//! library, its static cost is estimated (unknown sizes), then it is evaluated with the
+//! per-call cost limit. Evaluation must never panic, must
 //! stop within the cost limit (libFuzzer's `-timeout` catches hangs, `-rss_limit_mb` runaway
 //! memory), must be deterministic, and a result must render.
 #![no_main]
@@ -9,7 +10,8 @@
 use std::sync::Arc;
 use std::sync::OnceLock;
 
-use kdv_cel::checker::Env;
+use kdv_cel::checker::{self, Env};
+use kdv_cel::cost::{self, CostOptions, NoSizeEstimates};
 use kdv_cel::interp::{EvalConfig, Program, ProgramOptions, Vars};
 use kdv_cel::stdlib::k8s;
 use kdv_cel::types::Type;
@@ -43,13 +45,19 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let (env, options) = setup();
-    let program = match Program::compile(env, text, options) {
-        Ok(p) => p,
+    let checked = match checker::compile(text, env) {
+        Ok(c) => c,
         Err(issues) => {
             let _ = issues.to_string();
             return;
         }
     };
+    if let Ok(estimate) =
+        cost::estimate_cost(&checked, &NoSizeEstimates, &CostOptions::kubernetes())
+    {
+        assert!(estimate.min <= estimate.max, "{estimate:?} for {text:?}");
+    }
+    let program = Program::from_checked(&checked, options);
     if !program.plan_errors().is_empty() {
         return;
     }
