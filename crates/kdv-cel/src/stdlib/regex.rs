@@ -5,8 +5,10 @@
 //! - `\d \D \w \W \s \S` are ASCII in Go: rewritten to explicit ASCII ranges;
 //! - `\b \B` are ASCII word boundaries in Go: rewritten to `(?-u:\b)` / `(?-u:\B)`;
 //! - `\<` and `\>` are escaped literals in Go (word boundaries in Rust): rewritten to `<`, `>`;
-//! - nested classes (`[a[b]]`) and class set operations (`&&`, `--`, `~~`) mean literal
-//!   characters in Go: rejected;
+//! - text Go reads literally but Rust reads as syntax is escaped first: a `{` that starts no
+//!   valid repetition (`a{`, `a{,5}`), `[` inside a class (`[a[b]]`; POSIX `[:alpha:]` kept),
+//!   `&&` and `~~` inside a class, and `\Q...\E` quoted text;
+//! - the class difference `--` is rejected (Go reads it as a range ending in `-`);
 //! - flags Go lacks (`x`, `u`, `R`) and Rust-only assertions (`\b{start}`) are rejected;
 //! - repetition counts above 1000 are rejected as in Go (`invalid repeat count`);
 //! - stacked repetition operators (`a**`, `a++`) are rejected as in Go (`invalid nested
@@ -15,6 +17,7 @@
 //! Errors use Go's wording, `<code>: `<offending text>``, for the errors both parsers
 //! detect alike.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -60,6 +63,8 @@ fn short_error(e: &regex::Error) -> String {
 
 /// Rewrites a Go pattern into an equivalent `regex` crate pattern, or explains why it cannot.
 pub fn translate(pattern: &str) -> Result<String, String> {
+    let escaped = escape_go_literals(pattern);
+    let pattern = escaped.as_ref();
     let parsed = ast::parse::ParserBuilder::new()
         .nest_limit(NEST_LIMIT)
         .octal(true)
@@ -82,6 +87,112 @@ pub fn translate(pattern: &str) -> Result<String, String> {
     }
     out.push_str(&pattern[at..]);
     Ok(out)
+}
+
+/// Escapes what Go's parser reads as literal text but `regex-syntax` reads as syntax (see
+/// the module docs); borrows the pattern when nothing needs escaping.
+fn escape_go_literals(pattern: &str) -> Cow<'_, str> {
+    if !pattern.contains(['{', '[', '\\']) {
+        return Cow::Borrowed(pattern);
+    }
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let mut in_class = false;
+    // Index of the first character of the current class's body (after `[` and `^`): a `]`
+    // there is a literal in both dialects.
+    let mut class_body = 0;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' if !in_class && chars.get(i + 1) == Some(&'Q') => {
+                i += 2;
+                while i < chars.len() {
+                    if chars[i] == '\\' && chars.get(i + 1) == Some(&'E') {
+                        i += 1;
+                        break;
+                    }
+                    let mut buf = [0u8; 4];
+                    out.push_str(&regex_syntax::escape(chars[i].encode_utf8(&mut buf)));
+                    i += 1;
+                }
+            }
+            '\\' => {
+                out.push(c);
+                if let Some(&next) = chars.get(i + 1) {
+                    out.push(next);
+                    i += 1;
+                    // `\p{Greek}`, `\x{10FFFF}`: the braces belong to the escape.
+                    if matches!(next, 'p' | 'P' | 'x') && chars.get(i + 1) == Some(&'{') {
+                        while let Some(&b) = chars.get(i + 1) {
+                            out.push(b);
+                            i += 1;
+                            if b == '}' {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            '[' if !in_class => {
+                out.push(c);
+                in_class = true;
+                class_body = i + 1;
+                if chars.get(i + 1) == Some(&'^') {
+                    out.push('^');
+                    i += 1;
+                    class_body = i + 1;
+                }
+            }
+            '[' if chars.get(i + 1) == Some(&':') => {
+                // A POSIX class `[:name:]` is syntax in both dialects.
+                let end = (i + 2..chars.len().saturating_sub(1))
+                    .find(|&j| chars[j] == ':' && chars[j + 1] == ']');
+                match end {
+                    Some(j) => {
+                        out.extend(&chars[i..=j + 1]);
+                        i = j + 1;
+                    }
+                    None => out.push_str("\\["),
+                }
+            }
+            '[' => out.push_str("\\["),
+            ']' if in_class && i != class_body => {
+                out.push(c);
+                in_class = false;
+            }
+            '&' | '~' if in_class && chars.get(i + 1) == Some(&c) => {
+                out.push('\\');
+                out.push(c);
+            }
+            '{' if !in_class && !starts_repetition(&chars[i..]) => out.push_str("\\{"),
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    Cow::Owned(out)
+}
+
+/// Whether `text` (starting at a `{`) is a Go repetition `{n}`, `{n,}` or `{n,m}`.
+fn starts_repetition(text: &[char]) -> bool {
+    let digits = |from: usize| {
+        text[from..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count()
+    };
+    let n = digits(1);
+    if n == 0 {
+        return false;
+    }
+    match text.get(1 + n) {
+        Some('}') => true,
+        Some(',') => {
+            let m = digits(2 + n);
+            text.get(2 + n + m) == Some(&'}')
+        }
+        _ => false,
+    }
 }
 
 /// Go's `regexp/syntax` error text (`<code>: `<expr>``) for a parse error of `pattern`;
@@ -348,11 +459,13 @@ mod tests {
 
     #[test]
     fn rust_only_syntax_is_rejected() {
-        assert!(compile(r"[a[b]]").is_err());
-        assert!(compile(r"[a-z&&b]").is_err());
+        assert!(compile(r"[a-z--b]").is_err());
         assert!(compile(r"(?x)a b").is_err());
         assert!(compile(r"a{1001}").is_err());
-        assert!(compile(r"\b{start}a").is_err());
+        // Go reads `\b{start}` as a word boundary and the text `{start}`, not Rust's
+        // start-of-word assertion.
+        assert!(m(r"x\b{start}a", "x{start}a"));
+        assert!(!m(r"\b{start}a", "a"));
         assert!(
             compile(r"(")
                 .unwrap_err()
@@ -395,6 +508,35 @@ mod tests {
         // Repetitions of groups are not stacked operators.
         assert!(compile("(a+)+").is_ok());
         assert!(compile("a+?").is_ok());
+    }
+
+    #[test]
+    fn text_go_reads_literally_stays_literal() {
+        // A `{` that starts no repetition is a literal in Go.
+        assert!(m("^a{$", "a{"));
+        assert!(m("^a{,5}$", "a{,5}"));
+        assert!(m("^a{x}$", "a{x}"));
+        assert!(m("^a{2}$", "aa"));
+        assert!(m("^a{2,}$", "aaa"));
+        assert!(m("^a{1,2}$", "aa"));
+        assert!(!m("^a{1,2}$", "aaa"));
+        // `[` inside a class is a member; the class ends at the first `]`.
+        assert!(m("^[a[b]]$", "[]"));
+        assert!(m("^[a[b]]$", "b]"));
+        assert!(m("^[[:alpha:]]+$", "abc"));
+        assert!(m("^[]a]+$", "]a"));
+        assert!(m("^[^]a]$", "b"));
+        // Rust's class set operators are plain characters in Go.
+        assert!(m("^[a&&b]+$", "a&b"));
+        assert!(m("^[a~~b]+$", "~"));
+        // Quoted text.
+        assert!(m(r"^\Qa.b*\E$", "a.b*"));
+        assert!(!m(r"^\Qa.b\E$", "axb"));
+        assert!(m(r"^\Qa.b", "a.b"));
+        // Escapes with braces keep them.
+        assert!(m(r"^\p{Greek}+$", "αβ"));
+        assert!(m(r"^\x{41}$", "A"));
+        assert!(m(r"^\{$", "{"));
     }
 
     #[test]
