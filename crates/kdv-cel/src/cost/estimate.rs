@@ -60,6 +60,14 @@ fn union_entries(a: Option<EntrySize>, b: Option<EntrySize>) -> Option<EntrySize
     })
 }
 
+/// What is known about one expression id.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    path: Path,
+    size: Option<SizeEstimate>,
+    entry: Option<EntrySize>,
+}
+
 /// A comprehension or bind variable in scope.
 #[derive(Clone, Copy, Debug)]
 struct LocalVar<'a> {
@@ -112,7 +120,13 @@ pub(super) fn estimate(
     sizes: &dyn SizeEstimator,
     options: &CostOptions,
 ) -> Result<CostEstimate, CostError> {
-    let levels = depth(&checked.expr);
+    // A tree is never deeper than its node count: small trees skip the depth walk.
+    let nodes = checked.next_id as usize;
+    let levels = if nodes <= 32 {
+        nodes
+    } else {
+        depth(&checked.expr)
+    };
     crate::parser::with_stack(levels, BYTES_PER_LEVEL, || {
         let mut c = Coster::new(checked, sizes, options);
         c.cost(&checked.expr)
@@ -164,14 +178,11 @@ pub(super) struct Coster<'a> {
     sizes: &'a dyn SizeEstimator,
     options: &'a CostOptions,
     paths: PathArena<'a>,
-    expr_paths: Vec<Path>,
-    computed_sizes: Vec<Option<SizeEstimate>>,
-    entry_sizes: Vec<Option<EntrySize>>,
+    /// Per expression id: path, computed size, entry sizes.
+    slots: Vec<Slot>,
     locals: Vec<LocalVar<'a>>,
-    /// Argument nodes of the calls being estimated (each call owns a suffix).
-    nodes: Vec<Node<'a>>,
-    /// Argument costs, parallel to `nodes`.
-    arg_costs: Vec<CostEstimate>,
+    /// Argument nodes and costs of the calls being estimated (each call owns a suffix).
+    args: Vec<(Node<'a>, CostEstimate)>,
     /// Buffer for synthetic paths (`<list path> + @items`).
     scratch: Vec<&'a str>,
 }
@@ -189,13 +200,10 @@ impl<'a> Coster<'a> {
             checked,
             sizes,
             options,
-            paths: PathArena::default(),
-            expr_paths: vec![Path::NIL; n],
-            computed_sizes: vec![None; n],
-            entry_sizes: vec![None; n],
+            paths: PathArena::with_capacity(2 * n),
+            slots: vec![Slot::default(); n],
             locals: Vec::new(),
-            nodes: Vec::new(),
-            arg_costs: Vec::new(),
+            args: Vec::new(),
             scratch: Vec::new(),
         }
     }
@@ -206,32 +214,31 @@ impl<'a> Coster<'a> {
         self.checked.type_of(e.id).unwrap_or(&DYN)
     }
 
-    fn grow_to(&mut self, id: ExprId) -> usize {
+    fn slot(&self, e: &Expr) -> Slot {
+        self.slots.get(e.id as usize).copied().unwrap_or_default()
+    }
+
+    fn slot_mut(&mut self, id: ExprId) -> &mut Slot {
         let i = id as usize;
-        if i >= self.expr_paths.len() {
-            self.expr_paths.resize(i + 1, Path::NIL);
-            self.computed_sizes.resize(i + 1, None);
-            self.entry_sizes.resize(i + 1, None);
+        if i >= self.slots.len() {
+            self.slots.resize(i + 1, Slot::default());
         }
-        i
+        &mut self.slots[i]
     }
 
     fn set_path(&mut self, e: &Expr, path: Path) {
-        let i = self.grow_to(e.id);
-        self.expr_paths[i] = path;
+        self.slot_mut(e.id).path = path;
     }
 
     fn set_size(&mut self, e: &Expr, size: Option<SizeEstimate>) {
         if let Some(s) = size {
-            let i = self.grow_to(e.id);
-            self.computed_sizes[i] = Some(s);
+            self.slot_mut(e.id).size = Some(s);
         }
     }
 
     fn set_entry_size(&mut self, e: &Expr, size: Option<EntrySize>) {
         if let Some(s) = size {
-            let i = self.grow_to(e.id);
-            self.entry_sizes[i] = Some(s);
+            self.slot_mut(e.id).entry = Some(s);
         }
     }
 
@@ -268,10 +275,7 @@ impl<'a> Coster<'a> {
         {
             return v.path;
         }
-        self.expr_paths
-            .get(e.id as usize)
-            .copied()
-            .unwrap_or(Path::NIL)
+        self.slot(e).path
     }
 
     /// Asks the size estimator about `path` as it reads now.
@@ -282,7 +286,7 @@ impl<'a> Coster<'a> {
     /// cel-go `computeSize`: cached size, literal size, the size estimator (cached), scalar
     /// types, then the size of a local variable.
     fn compute_size(&mut self, e: &'a Expr) -> Option<SizeEstimate> {
-        if let Some(s) = self.computed_sizes.get(e.id as usize).copied().flatten() {
+        if let Some(s) = self.slot(e).size {
             return Some(s);
         }
         if let Some(s) = literal_size(e) {
@@ -309,7 +313,7 @@ impl<'a> Coster<'a> {
     }
 
     fn compute_entry_size(&self, e: &Expr) -> Option<EntrySize> {
-        if let Some(s) = self.entry_sizes.get(e.id as usize).copied().flatten() {
+        if let Some(s) = self.slot(e).entry {
             return Some(s);
         }
         if let ExprKind::Ident(name) = &e.kind
@@ -343,7 +347,7 @@ impl<'a> Coster<'a> {
 
     /// Argument `i` of the call.
     pub(super) fn arg(&self, site: &CallSite<'a>, i: usize) -> Node<'a> {
-        self.nodes[site.base + i]
+        self.args[site.base + i].0
     }
 
     /// The checked type of a node.
@@ -579,16 +583,14 @@ impl<'a> Coster<'a> {
             self.set_entry_size(e, en);
             return CostEstimate::fixed(1).add(c);
         }
-        let base = self.nodes.len();
+        let base = self.args.len();
         for arg in args {
             let c = self.cost(arg);
             let n = self.new_node(arg);
-            self.nodes.push(n);
-            self.arg_costs.push(c);
+            self.args.push((n, c));
         }
         let cost = self.cost_resolved_call(e, target, function, args, base);
-        self.nodes.truncate(base);
-        self.arg_costs.truncate(base);
+        self.args.truncate(base);
         cost
     }
 
@@ -653,10 +655,7 @@ impl<'a> Coster<'a> {
     /// cel-go `functionCost`: overload estimators, then the Kubernetes library, then the
     /// built-in estimates, then 1; argument costs are added to all but `&&`, `||` and `?:`.
     fn function_cost(&mut self, e: &'a Expr, site: &CallSite<'a>) -> CallEstimate {
-        let arg_costs = &self.arg_costs[site.base..site.base + site.argc];
-        let arg_sum = arg_costs
-            .iter()
-            .fold(CostEstimate::ZERO, |acc, c| acc.add(*c));
+        let arg_sum = self.arg_cost_sum(site);
         let with_args = |est: CallEstimate| CallEstimate {
             cost: est.cost.add(arg_sum),
             result: est.result,
@@ -677,13 +676,18 @@ impl<'a> Coster<'a> {
         CallEstimate::cost(CostEstimate::fixed(1).add(arg_sum))
     }
 
+    /// The sum of the call's argument costs.
+    fn arg_cost_sum(&self, site: &CallSite<'a>) -> CostEstimate {
+        self.args[site.base..site.base + site.argc]
+            .iter()
+            .fold(CostEstimate::ZERO, |acc, (_, c)| acc.add(*c))
+    }
+
     /// cel-go's built-in estimates by overload id; `None` for the O(1) default.
     fn builtin_cost(&mut self, e: &'a Expr, site: &CallSite<'a>) -> Option<CallEstimate> {
         let n = site.argc;
-        let arg_costs = &self.arg_costs[site.base..site.base + n];
-        let arg_sum = arg_costs
-            .iter()
-            .fold(CostEstimate::ZERO, |acc, c| acc.add(*c));
+        let arg_sum = self.arg_cost_sum(site);
+        let arg_cost = |c: &Coster<'a>, i: usize| c.args[site.base + i].1;
         let tenth = STRING_TRAVERSAL_COST_FACTOR;
         let est = |cost: CostEstimate, result: Option<SizeEstimate>| CallEstimate {
             cost: cost.add(arg_sum),
@@ -761,7 +765,7 @@ impl<'a> Coster<'a> {
                 Some(est(s.multiply(sub), None))
             }
             "logical_or" | "logical_and" if n >= 2 => {
-                let (lhs, rhs) = (arg_costs[0], arg_costs[1]);
+                let (lhs, rhs) = (arg_cost(self, 0), arg_cost(self, 1));
                 Some(CallEstimate::cost(CostEstimate {
                     min: lhs.min,
                     max: lhs.add(rhs).max,
@@ -776,7 +780,7 @@ impl<'a> Coster<'a> {
                     self.compute_entry_size(then.expr),
                     self.compute_entry_size(other.expr),
                 );
-                let cost = arg_costs[0].add(arg_costs[1].union(arg_costs[2]));
+                let cost = arg_cost(self, 0).add(arg_cost(self, 1).union(arg_cost(self, 2)));
                 self.set_entry_size(e, entry);
                 Some(CallEstimate {
                     cost,

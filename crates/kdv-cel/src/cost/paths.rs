@@ -38,6 +38,13 @@ pub(super) struct PathArena<'a> {
 }
 
 impl<'a> PathArena<'a> {
+    /// An arena with room for `n` slots.
+    pub(super) fn with_capacity(n: usize) -> PathArena<'a> {
+        PathArena {
+            slots: Vec::with_capacity(n),
+        }
+    }
+
     /// Go `[]string{segment}` (capacity 1).
     pub(super) fn single(&mut self, segment: &'a str) -> Path {
         let start = self.slots.len() as u32;
@@ -110,6 +117,10 @@ fn grown_capacity(old_cap: u32, new_len: u32) -> u32 {
     };
     cap = cap.max(needed);
     let bytes = cap * STRING_HEADER;
+    // Every multiple of 16 up to 256 bytes is a size class.
+    if bytes <= 256 {
+        return cap as u32;
+    }
     let allocated = if bytes <= 32768 - 8 {
         let header = if bytes > 512 { 8 } else { 0 };
         let request = bytes + header;

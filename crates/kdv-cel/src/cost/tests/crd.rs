@@ -713,3 +713,44 @@ fn upstream_cost_estimation() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Spec §6.3.6 "derived" rows: at a resource root `metadata.name` is capped at 253
+/// characters (`generateName` at 252) since Kubernetes 1.37.
+#[test]
+fn resource_root_metadata() {
+    let root = Schema::Object {
+        props: Vec::new(),
+        embedded: true,
+    };
+    let env = RuleEnv::new(&root);
+    assert_eq!(
+        env.cost("self.metadata.name.contains('x')").unwrap().max,
+        105
+    );
+    assert_eq!(
+        env.cost("self.metadata.generateName.contains('x')")
+            .unwrap()
+            .max,
+        104
+    );
+}
+
+/// Upstream builds paths with Go `append`, which shares backing arrays: inside
+/// `self.l.all(x, ...)` the paths of `x.a` and `x.b` share their last slot, and the size of
+/// the inner range `x.a` is looked up after `x.b` overwrote it, so the loop is sized by
+/// `b`'s maxLength (10 · 4 = 40) instead of `a`'s maxItems (5). Derived from the code:
+/// 3 + 1,048,575 · (2 + 1 + (3 + 40 · 6)) = 257,949,453 (it would be 37,748,703 with
+/// independent paths).
+#[test]
+fn shared_path_slots_like_go() {
+    let item = object(&[
+        ("a", list_max(Schema::Int, Some(5))),
+        ("b", string_max(Some(10))),
+    ]);
+    let env = RuleEnv::new(&object(&[("l", list(item))]));
+    let got = env.cost("self.l.all(x, x.a.all(y, x.b == 'z'))").unwrap();
+    assert_eq!(got.max, 257_949_453);
+    // Read before the overwrite, the same range is sized by `a`.
+    let got = env.cost("self.l.all(x, x.a.all(y, true))").unwrap();
+    assert_eq!(got.max, 3 + 1_048_575 * (2 + 1 + (3 + 5 * 3)));
+}

@@ -3,9 +3,12 @@
 //! Kubernetes library tests (`cost_test.go` of apiserver) and cel-go's `checker/cost_test.go`.
 //! Upstream files are read at run time only when their `KDV_UPSTREAM_*` variable is set.
 
+mod apiserver;
+mod celgo;
 mod crd;
 mod golit;
 mod schema;
+mod speed;
 mod stability;
 
 use super::*;
