@@ -5,12 +5,29 @@
 //!
 //! ```
 //! use kdv_cel::checker::compile;
-//! use kdv_cel::cost::{estimate_cost, CostEstimate, CostOptions, NoSizeEstimates};
+//! use kdv_cel::cost::{estimate_cost, CostEstimate, CostOptions, SizeEstimate, SizeEstimator};
 //! use kdv_cel::stdlib::k8s;
+//! use kdv_cel::types::Type;
 //!
-//! let checked = compile("'abc'.matches('^[a-z]+$')", &k8s::env()).unwrap();
-//! let cost = estimate_cost(&checked, &NoSizeEstimates, &CostOptions::kubernetes()).unwrap();
-//! assert_eq!(cost, CostEstimate { min: 3, max: 3 });
+//! /// `self`: at most 100 names of at most 63 characters (a schema's `MaxElements`).
+//! struct Names;
+//!
+//! impl SizeEstimator for Names {
+//!     fn estimate_size(&self, path: &[&str], _: &Type) -> Option<SizeEstimate> {
+//!         match path {
+//!             [_] => Some(SizeEstimate { min: 0, max: 100 }),
+//!             [_, "@items"] => Some(SizeEstimate { min: 0, max: 63 * 4 }),
+//!             _ => None,
+//!         }
+//!     }
+//! }
+//!
+//! let mut env = k8s::env();
+//! env.add_variable("self", Type::List(Box::new(Type::String)));
+//! let checked = compile("self.all(n, n.startsWith('kube-'))", &env).unwrap();
+//! let cost = estimate_cost(&checked, &Names, &CostOptions::kubernetes()).unwrap();
+//! // 2 + 100 iterations of (loop condition 2 + `@result && n.startsWith(...)` up to 3).
+//! assert_eq!(cost, CostEstimate { min: 2, max: 502 });
 //! ```
 //!
 //! Sizes of values that come from outside the expression (the fields of `self`) are answered
