@@ -281,7 +281,7 @@ impl LiteralValidator {
                 function: "matches".to_string(),
                 arg_index: 0,
                 check: Arc::new(|l| match l {
-                    Literal::String(s) => crate::stdlib::regex::compile(s).is_ok(),
+                    Literal::String(s) => crate::stdlib::regex::validate(s),
                     _ => true,
                 }),
             },

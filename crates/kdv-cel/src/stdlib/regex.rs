@@ -46,6 +46,32 @@ pub fn compile(pattern: &str) -> Result<Regex, EvalError> {
         .map_err(|e| EvalError::new(format!("error parsing regexp: {}", short_error(&e))))
 }
 
+/// Checks that `compile(pattern)` would succeed without building the matcher: the Go-syntax
+/// translation, the pattern's meaning (Unicode classes resolve) and the compiled-size limit,
+/// all as [`compile`] applies them. The checker's `matches` literal validator runs this on
+/// every compile, where building the regex itself would dominate the compile time.
+pub fn validate(pattern: &str) -> bool {
+    let Ok(translated) = translate(pattern) else {
+        return false;
+    };
+    let Ok(hir) = regex_syntax::ParserBuilder::new()
+        .nest_limit(NEST_LIMIT)
+        .build()
+        .parse(&translated)
+    else {
+        return false;
+    };
+    // The `regex` crate applies `size_limit` to this same Thompson NFA.
+    regex_automata::nfa::thompson::Compiler::new()
+        .configure(
+            regex_automata::nfa::thompson::Config::new()
+                .nfa_size_limit(Some(SIZE_LIMIT))
+                .shrink(false),
+        )
+        .build_from_hir(&hir)
+        .is_ok()
+}
+
 fn short_error(e: &regex::Error) -> String {
     match e {
         regex::Error::Syntax(s) => s
@@ -508,6 +534,28 @@ mod tests {
         // Repetitions of groups are not stacked operators.
         assert!(compile("(a+)+").is_ok());
         assert!(compile("a+?").is_ok());
+    }
+
+    #[test]
+    fn validate_agrees_with_compile() {
+        for p in [
+            "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+            "a{",
+            "[a[b]]",
+            "(",
+            "a**",
+            r"\p{Greek}",
+            r"\p{NoSuchClass}",
+            "(?x)a",
+            "a{1000}",
+            "a{1001}",
+            "(a{1000}){1000}",
+            r"(\pL{100}){100}",
+            "[z-a]",
+            r"\Qa(b\E",
+        ] {
+            assert_eq!(validate(p), compile(p).is_ok(), "{p}");
+        }
     }
 
     #[test]
