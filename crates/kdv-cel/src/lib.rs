@@ -7,12 +7,17 @@
 //! - [`value`]: runtime values (borrowing JSON documents without copying).
 //! - [`interp`]: the evaluator (`Program`), with runtime cost tracking.
 //! - [`conformance`]: the cel-spec conformance runner.
-//! - [`stdlib`]: the standard functions and extension libraries, by overload id.
+//! - [`stdlib`]: the standard functions and extension libraries, by overload id
+//!   ([`stdlib::k8s`]: Kubernetes' libraries, `env()` and `program_options()`).
+//! - [`cost`]: the static cost estimator (Kubernetes' cost model and limits).
+//! - [`CompiledExpression`]: parse + check + cost + plan in one call, then evaluate many
+//!   times from any thread.
 
 #![warn(missing_docs)]
 
 pub mod ast;
 pub mod checker;
+mod compiled;
 pub mod conformance;
 pub mod cost;
 pub mod interp;
@@ -20,3 +25,5 @@ pub mod parser;
 pub mod stdlib;
 pub mod types;
 pub mod value;
+
+pub use compiled::{CompileError, CompiledExpression};

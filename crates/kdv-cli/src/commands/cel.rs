@@ -4,22 +4,18 @@
 //! cost and the static cost estimate.
 
 use std::io::Write;
-use std::sync::Arc;
 
-use kdv_cel::cost::{self, CostOptions, NoSizeEstimates};
-use kdv_cel::interp::{EvalConfig, Program, ProgramOptions, Vars};
+use kdv_cel::cost::{NoSizeEstimates, STATIC_ESTIMATED_COST_LIMIT};
+use kdv_cel::interp::{EvalConfig, Vars};
 use kdv_cel::stdlib::k8s;
 use kdv_cel::types::Type;
 use kdv_cel::value::Value;
+use kdv_cel::{CompileError, CompiledExpression};
 use serde_json::json;
 
 use crate::cli::{CelArgs, OutputFormat};
 use crate::error::CliError;
 use crate::input::{Source, parse};
-
-/// Kubernetes' `StaticEstimatedCostLimit`: the most a rule may be estimated to cost when a
-/// CRD is written (times its cardinality).
-const STATIC_ESTIMATED_COST_LIMIT: u64 = 10_000_000;
 
 /// Runs `kdv cel`. Exit status: 0 the expression evaluated to `true` (or to a non-boolean
 /// value), 1 it evaluated to `false` or failed at run time (the rule would reject the object),
@@ -43,18 +39,23 @@ pub fn run(args: &CelArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u
     let mut env = k8s::env();
     env.add_variable("self", Type::Dyn);
     env.add_variable("oldSelf", Type::Dyn);
-    let checked = match kdv_cel::checker::compile(&args.expression, &env) {
-        Ok(c) => c,
-        Err(issues) => {
-            writeln!(err, "{issues}")?;
+    let rule = match CompiledExpression::compile(
+        &env,
+        &args.expression,
+        &NoSizeEstimates,
+        &k8s::program_options(),
+    ) {
+        Ok(rule) => rule,
+        Err(e @ CompileError::Invalid(_)) => {
+            writeln!(err, "{e}")?;
+            return Ok(2);
+        }
+        Err(e) => {
+            writeln!(err, "error: {e}")?;
             return Ok(2);
         }
     };
-    let estimate = cost::estimate_cost(&checked, &NoSizeEstimates, &CostOptions::kubernetes());
-    let mut options = ProgramOptions::kubernetes();
-    options.registry = Arc::new(k8s::registry());
-    let program = Program::from_checked(&checked, &options);
-    if let Some(e) = program.plan_errors().first() {
+    if let Some(e) = rule.plan_errors().first() {
         writeln!(err, "program instantiation failed: {}", e.message)?;
         return Ok(2);
     }
@@ -70,9 +71,9 @@ pub fn run(args: &CelArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u
         cost_limit: Some(args.cost_limit),
         ..EvalConfig::default()
     };
-    let outcome = program.eval(&vars, &config);
+    let outcome = rule.eval(&vars, &config);
 
-    let estimated = estimate.as_ref().ok().map(|e| (e.min, e.max));
+    let estimate = rule.estimated_cost();
     let code = match &outcome {
         Ok((Value::Bool(false), _)) | Err(_) => 1,
         Ok(_) => 0,
@@ -82,27 +83,21 @@ pub fn run(args: &CelArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u
             match &outcome {
                 Ok((value, cost)) => {
                     writeln!(out, "{value}")?;
-                    writeln!(out, "type: {}", checked.result_type)?;
+                    writeln!(out, "type: {}", rule.result_type())?;
                     writeln!(out, "runtime cost: {cost} (limit {})", args.cost_limit)?;
                 }
                 Err(e) => {
                     writeln!(out, "error: {}", e.message)?;
                 }
             }
-            match (&estimate, estimated) {
-                (_, Some((min, max))) => {
-                    write!(out, "estimated cost: {min}..{max}")?;
-                    if max > STATIC_ESTIMATED_COST_LIMIT {
-                        write!(
-                            out,
-                            " (over Kubernetes' limit of {STATIC_ESTIMATED_COST_LIMIT} for a rule; without a schema every size is unknown)"
-                        )?;
-                    }
-                    writeln!(out)?;
-                }
-                (Err(e), None) => writeln!(out, "estimated cost: not available ({e})")?,
-                (Ok(_), None) => {}
+            write!(out, "estimated cost: {}..{}", estimate.min, estimate.max)?;
+            if estimate.max > STATIC_ESTIMATED_COST_LIMIT {
+                write!(
+                    out,
+                    " (over Kubernetes' limit of {STATIC_ESTIMATED_COST_LIMIT} for a rule; without a schema every size is unknown)"
+                )?;
             }
+            writeln!(out)?;
         }
         OutputFormat::Json => {
             let (value, runtime_cost, error) = match &outcome {
@@ -111,12 +106,12 @@ pub fn run(args: &CelArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u
             };
             let report = json!({
                 "expression": args.expression,
-                "type": checked.result_type.to_string(),
+                "type": rule.result_type().to_string(),
                 "value": value,
                 "error": error,
                 "runtimeCost": runtime_cost,
                 "costLimit": args.cost_limit,
-                "estimatedCost": estimated.map(|(min, max)| json!({"min": min, "max": max})),
+                "estimatedCost": {"min": estimate.min, "max": estimate.max},
             });
             writeln!(out, "{report:#}")?;
         }

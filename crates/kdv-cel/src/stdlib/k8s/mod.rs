@@ -2,10 +2,11 @@
 //! runtime overloads (a [`Library`](super::Library) for the [`Registry`]) and the checker
 //! declarations (a [`checker::Library`]) of one upstream library.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::Registry;
 use crate::checker::Env;
+use crate::interp::ProgramOptions;
 
 pub mod format;
 pub mod ip;
@@ -51,6 +52,15 @@ pub fn env() -> Env {
     let mut env = Env::kubernetes();
     add_declarations(&mut env);
     env
+}
+
+/// [`ProgramOptions::kubernetes`] with [`registry`]: the program settings of CRD rules with
+/// every Kubernetes library. The registry is built once per process and shared.
+pub fn program_options() -> ProgramOptions {
+    static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
+    let mut options = ProgramOptions::kubernetes();
+    options.registry = Arc::clone(REGISTRY.get_or_init(|| Arc::new(registry())));
+    options
 }
 
 /// ⌈x · f⌉ as cel-go's cost multiplication does (saturating at `u64::MAX`).
