@@ -564,6 +564,24 @@ impl<'a> OwnedMap<'a> {
     }
 }
 
+/// Objects with at most this many fields are searched linearly.
+const LINEAR_FIELDS: usize = 8;
+
+/// The value of field `key` of a JSON object. Small objects are scanned, comparing lengths
+/// first: cheaper than the ordered search, which calls `memcmp` for every key it passes.
+#[inline]
+fn json_field<'a>(
+    m: &'a serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Option<&'a serde_json::Value> {
+    if m.len() > LINEAR_FIELDS {
+        return m.get(key);
+    }
+    m.iter()
+        .find(|(k, _)| k.len() == key.len() && k.as_bytes() == key.as_bytes())
+        .map(|(_, v)| v)
+}
+
 /// A map: owned entries, or a view of a JSON object.
 #[derive(Clone)]
 pub enum Map<'a> {
@@ -601,7 +619,16 @@ impl<'a> Map<'a> {
     pub fn get_str(&self, key: &str) -> Option<Value<'a>> {
         match self {
             Map::Owned(m) => m.get_str(key).cloned(),
-            Map::Json(m) => m.get(key).map(Value::from_json),
+            Map::Json(m) => json_field(m, key).map(Value::from_json),
+        }
+    }
+
+    /// Whether the map has this string key.
+    #[inline]
+    pub fn contains_str(&self, key: &str) -> bool {
+        match self {
+            Map::Owned(m) => m.get_str(key).is_some(),
+            Map::Json(m) => m.contains_key(key),
         }
     }
 
@@ -735,7 +762,7 @@ impl<'a> Value<'a> {
     /// length of bytes, lists and maps, the wrapped value's size for optionals, else 1.
     pub fn cost_size(&self) -> u64 {
         match self {
-            Value::String(s) => s.chars().count() as u64,
+            Value::String(s) => char_count(s) as u64,
             Value::Bytes(b) => b.len() as u64,
             Value::List(l) => l.len() as u64,
             Value::Map(m) => m.len() as u64,
@@ -877,6 +904,41 @@ impl<'a> Value<'a> {
             other => J::String(other.to_string()),
         }
     }
+}
+
+/// Code points in `s`. Cost accounting counts the code points of every string compared or
+/// searched; the standard counter is built for long texts, rule data is mostly short ASCII.
+#[inline]
+pub(crate) fn char_count(s: &str) -> usize {
+    let b = s.as_bytes();
+    let n = b.len();
+    // ASCII (the usual case) in a few loads: the first and last words overlap to cover the
+    // whole string.
+    let ascii = match n {
+        0 => return 0,
+        1..=3 => b.iter().all(u8::is_ascii),
+        4..=8 => {
+            let head = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            let tail = u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]);
+            (head | tail) & 0x8080_8080 == 0
+        }
+        9..=64 => {
+            let word = |i: usize| {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(&b[i..i + 8]);
+                u64::from_le_bytes(w)
+            };
+            let mut all = word(n - 8);
+            let mut i = 0;
+            while i + 8 <= n {
+                all |= word(i);
+                i += 8;
+            }
+            all & 0x8080_8080_8080_8080 == 0
+        }
+        _ => false,
+    };
+    if ascii { n } else { s.chars().count() }
 }
 
 fn display_key(k: &Value<'_>) -> String {
@@ -1078,6 +1140,21 @@ mod tests {
             m.insert_new(Key::String(Str::Borrowed("k3")), Value::Null)
                 .is_err()
         );
+    }
+
+    #[test]
+    fn char_count_counts_code_points() {
+        for s in [
+            "",
+            "a",
+            "item-50",
+            "exactly8",
+            "h\u{e9}llo w\u{f6}rld, \u{65e5}\u{672c}\u{8a9e} \u{1f600}!",
+            &"\u{e9}x".repeat(40),
+            &"abc\u{1f600}".repeat(3),
+        ] {
+            assert_eq!(char_count(s), s.chars().count(), "{s:?}");
+        }
     }
 
     #[test]

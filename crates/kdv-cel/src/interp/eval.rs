@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::plan::{CallNode, Fold, Node};
+use super::plan::{CallNode, FastOp, Fold, Node, Order};
 use super::{Activation, EvalConfig, INTERRUPT_CHECK_FREQUENCY, Program};
 use crate::stdlib::CallCtx;
 use crate::value::{
@@ -28,7 +28,10 @@ enum Slots<'a> {
 
 impl<'a> Slots<'a> {
     fn new(n: usize) -> Slots<'a> {
-        if n <= INLINE_SLOTS {
+        // Most rules have no comprehension: nothing to initialise or drop.
+        if n == 0 {
+            Slots::Heap(Vec::new())
+        } else if n <= INLINE_SLOTS {
             Slots::Inline(std::array::from_fn(|_| Ok(Value::Null)))
         } else {
             Slots::Heap((0..n).map(|_| Ok(Value::Null)).collect())
@@ -67,6 +70,9 @@ struct Evaluator<'a, 'x> {
     free: u32,
     interrupt: Option<&'x AtomicBool>,
     iterations: u32,
+    /// The variable resolved last (by the address of its planned name, shared by every node
+    /// of that variable) and its value: rules read `self` repeatedly.
+    last_var: Option<(usize, Value<'a>)>,
 }
 
 pub(super) fn run<'a>(
@@ -83,6 +89,7 @@ pub(super) fn run<'a>(
         free: 0,
         interrupt: cfg.interrupt,
         iterations: 0,
+        last_var: None,
     };
     let v = ev.eval(&prog.root)?;
     Ok((v, ev.cost))
@@ -114,10 +121,16 @@ fn go_value(v: &Value<'_>) -> String {
 
 /// `v.field` on a map (or a present optional, virally).
 fn select<'a>(v: Value<'a>, field: &str) -> EvalResult<'a> {
+    select_ref(&v, field)
+}
+
+/// [`select`] on a borrowed value.
+#[inline]
+fn select_ref<'a>(v: &Value<'a>, field: &str) -> EvalResult<'a> {
     match v {
         Value::Map(m) => m.get_str(field).ok_or_else(|| no_such_key(&field)),
         Value::Optional(None) => Ok(Value::Optional(None)),
-        Value::Optional(Some(inner)) => match &*inner {
+        Value::Optional(Some(inner)) => match &**inner {
             Value::Map(m) => Ok(Value::Optional(m.get_str(field).map(Arc::new))),
             _ => Err(no_such_key(&field)),
         },
@@ -166,6 +179,39 @@ fn index<'a>(v: Value<'a>, key: &Value<'_>) -> EvalResult<'a> {
     }
 }
 
+/// The result of a [`FastOp`] for arguments of the kinds it covers; `None` for other kinds
+/// (the call then dispatches as usual).
+#[inline]
+fn fast_op<'a>(
+    op: FastOp,
+    a: &Value<'a>,
+    b: &Value<'a>,
+    regex: Option<&regex::Regex>,
+) -> Option<Value<'a>> {
+    let r = match (op, a, b) {
+        (FastOp::InMap, Value::String(k), Value::Map(m)) => m.contains_str(k),
+        (FastOp::IntOrder(o), Value::Int(x), Value::Int(y)) => match o {
+            Order::Less => x < y,
+            Order::LessEquals => x <= y,
+            Order::Greater => x > y,
+            Order::GreaterEquals => x >= y,
+        },
+        (FastOp::Equals | FastOp::NotEquals, _, _) => {
+            let eq = match (a, b) {
+                (Value::String(x), Value::String(y)) => x.as_str() == y.as_str(),
+                (Value::Int(x), Value::Int(y)) => x == y,
+                (Value::Bool(x), Value::Bool(y)) => x == y,
+                _ => return None,
+            };
+            eq == (op == FastOp::Equals)
+        }
+        (FastOp::StartsWith, Value::String(s), Value::String(p)) => s.starts_with(p.as_str()),
+        (FastOp::Matches, Value::String(s), Value::String(_)) => regex?.is_match(s),
+        _ => return None,
+    };
+    Some(Value::Bool(r))
+}
+
 fn map_key_borrowed<'a>(k: &Value<'a>) -> Result<Key<'a>, EvalError> {
     match k {
         Value::Bool(b) => Ok(Key::Bool(*b)),
@@ -206,6 +252,8 @@ impl<'a> Evaluator<'a, '_> {
         }
     }
 
+    /// Evaluates a node. The common kinds are handled here; the others in `eval_more`, so
+    /// this frame stays small (it is on the stack once per nesting level).
     fn eval(&mut self, n: &'a Node) -> EvalResult<'a> {
         match n {
             Node::Const(v) => Ok(borrow_const(v)),
@@ -215,17 +263,75 @@ impl<'a> Evaluator<'a, '_> {
             }
             Node::Var(name) => {
                 self.charge(1)?;
-                self.act
-                    .resolve(name)
-                    .ok_or_else(|| EvalError::new(format!("no such attribute(s): {name}")))
+                self.var(name)
             }
-            Node::DynName(_) | Node::OptSelect(..) | Node::OptIndex(..) | Node::OptOr(..) => {
-                self.eval_cold(n)
+            Node::Select(op, field) => self.select_node(op, field),
+            Node::Call(c) => self.call(c),
+            Node::And(pair) => self.logic(&pair.0, &pair.1, false),
+            Node::Or(pair) => self.logic(&pair.0, &pair.1, true),
+            _ => self.eval_more(n),
+        }
+    }
+
+    /// The value of an activation variable (uncharged).
+    #[inline]
+    fn var(&mut self, name: &'a Arc<str>) -> EvalResult<'a> {
+        let key = name.as_ptr() as usize;
+        if let Some((k, v)) = &self.last_var
+            && *k == key
+        {
+            return Ok(v.clone());
+        }
+        match self.act.resolve(name) {
+            Some(v) => {
+                self.last_var = Some((key, v.clone()));
+                Ok(v)
             }
-            Node::Select(op, field) => {
+            None => Err(EvalError::new(format!("no such attribute(s): {name}"))),
+        }
+    }
+
+    /// `op.field`: a field of a comprehension variable or of an activation variable is read
+    /// in place rather than through a copy of the whole value.
+    #[inline(never)]
+    fn select_node(&mut self, op: &'a Node, field: &str) -> EvalResult<'a> {
+        match op {
+            Node::Slot(s) => {
+                self.charge(1)?;
+                let r = match &self.slots[*s as usize] {
+                    Ok(v) => select_ref(v, field),
+                    Err(e) => return Err(e.clone()),
+                };
+                self.charge(1)?;
+                r
+            }
+            Node::Var(name) => {
+                self.charge(1)?;
+                let v = self.var(name)?;
+                self.charge(1)?;
+                select_ref(&v, field)
+            }
+            _ => {
                 let v = self.eval(op)?;
                 self.charge(1)?;
-                select(v, field)
+                select_ref(&v, field)
+            }
+        }
+    }
+
+    /// The node kinds `eval` leaves out.
+    #[inline(never)]
+    fn eval_more(&mut self, n: &'a Node) -> EvalResult<'a> {
+        match n {
+            Node::Const(_)
+            | Node::Slot(_)
+            | Node::Var(_)
+            | Node::Select(..)
+            | Node::Call(_)
+            | Node::And(_)
+            | Node::Or(_) => self.eval(n),
+            Node::DynName(_) | Node::OptSelect(..) | Node::OptIndex(..) | Node::OptOr(..) => {
+                self.eval_cold(n)
             }
             Node::Has(op, field) => {
                 let v = self.eval(op)?;
@@ -240,9 +346,6 @@ impl<'a> Evaluator<'a, '_> {
                 self.charge(1)?;
                 index(v, &k)
             }
-            Node::Call(c) => self.call(c),
-            Node::And(pair) => self.logic(&pair.0, &pair.1, false),
-            Node::Or(pair) => self.logic(&pair.0, &pair.1, true),
             Node::Cond(parts, t_attr, f_attr) => match self.eval(&parts.0)? {
                 Value::Bool(true) => self.eval_maybe_free(&parts.1, *t_attr),
                 Value::Bool(false) => self.eval_maybe_free(&parts.2, *f_attr),
@@ -289,16 +392,20 @@ impl<'a> Evaluator<'a, '_> {
                     Ok(Value::Bool(true))
                 )))
             }
-            Node::SlotLogic(slot, rhs, is_or) => {
-                self.charge(1)?;
-                let l = match &self.slots[*slot as usize] {
-                    Ok(Value::Bool(x)) if *x == *is_or => return Ok(Value::Bool(*is_or)),
-                    Ok(Value::Bool(x)) => Ok(Value::Bool(*x)),
-                    other => other.clone(),
-                };
-                self.logic_rest(l, rhs, *is_or)
-            }
+            Node::SlotLogic(slot, rhs, is_or) => self.slot_logic(*slot, rhs, *is_or),
         }
+    }
+
+    /// `slot && rhs` / `slot || rhs`.
+    #[inline]
+    fn slot_logic(&mut self, slot: u32, rhs: &'a Node, is_or: bool) -> EvalResult<'a> {
+        self.charge(1)?;
+        let l = match &self.slots[slot as usize] {
+            Ok(Value::Bool(x)) if *x == is_or => return Ok(Value::Bool(is_or)),
+            Ok(Value::Bool(x)) => Ok(Value::Bool(*x)),
+            other => other.clone(),
+        };
+        self.logic_rest(l, rhs, is_or)
     }
 
     /// Node kinds off the hot path, kept out of `eval` so its frame stays small.
@@ -425,6 +532,7 @@ impl<'a> Evaluator<'a, '_> {
         }
     }
 
+    #[inline(never)]
     fn call(&mut self, c: &'a CallNode) -> EvalResult<'a> {
         match c.args.len() {
             0 => self.dispatch(c, &[]),
@@ -441,7 +549,19 @@ impl<'a> Evaluator<'a, '_> {
                 }
                 let b = self.eval(&c.args[1]);
                 match (a, b) {
-                    (Ok(a), Ok(b)) => self.dispatch(c, &[a, b]),
+                    (Ok(a), Ok(b)) => {
+                        if let Some(fast) = &c.fast
+                            && let Some(v) = fast_op(fast.op, &a, &b, c.regex.as_deref())
+                        {
+                            let cost = match fast.cost {
+                                None => 1,
+                                Some(f) => f(&[a, b], &v),
+                            };
+                            self.charge(cost)?;
+                            return Ok(v);
+                        }
+                        self.dispatch(c, &[a, b])
+                    }
                     (Err(e), _) | (_, Err(e)) => self.strict_error(e),
                 }
             }
@@ -573,10 +693,26 @@ impl<'a> Evaluator<'a, '_> {
     /// One iteration; `Ok(false)` when the loop condition stopped the loop.
     fn iterate(&mut self, f: &'a Fold) -> Result<bool, EvalError> {
         self.tick()?;
-        match self.eval(&f.cond) {
-            Ok(Value::Bool(false)) => return Ok(false),
-            Err(e) if e.abort => return Err(e),
-            _ => {}
+        match &f.cond {
+            None => {}
+            // The `all` and `exists` conditions, read in place (same costs as `eval`).
+            Some(Node::SlotNotFalse(slot)) => {
+                self.charge(2)?;
+                if matches!(self.slots[*slot as usize], Ok(Value::Bool(false))) {
+                    return Ok(false);
+                }
+            }
+            Some(Node::SlotNotTrue(slot)) => {
+                self.charge(3)?;
+                if matches!(self.slots[*slot as usize], Ok(Value::Bool(true))) {
+                    return Ok(false);
+                }
+            }
+            Some(cond) => match self.eval(cond) {
+                Ok(Value::Bool(false)) => return Ok(false),
+                Err(e) if e.abort => return Err(e),
+                _ => {}
+            },
         }
         // `c ? update : accu` (filter, map with a predicate, exists_one): when `c` is false the
         // accumulator stays as it is; no need to copy it out and back (the attribute branch
@@ -592,7 +728,10 @@ impl<'a> Evaluator<'a, '_> {
             };
             return self.store_step(f, step);
         }
-        let step = self.eval(&f.step);
+        let step = match &f.step {
+            Node::SlotLogic(slot, rhs, is_or) => self.slot_logic(*slot, rhs, *is_or),
+            other => self.eval(other),
+        };
         self.store_step(f, step)
     }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::{CheckedInfo, ProgramOptions};
 use crate::ast::{Comprehension, Expr, ExprKind, Literal};
 use crate::stdlib::regex::RegexCache;
-use crate::stdlib::{CallCtx, Overload};
+use crate::stdlib::{CallCtx, CostFn, Kind, Overload};
 use crate::value::{Bytes, EvalError, Key, List, Map, OwnedMap, RtType, Str, Value};
 
 /// Nesting depth beyond which planning stops (the parser limits depth far below this; this
@@ -140,6 +140,116 @@ pub(crate) struct CallNode {
     pub overloads: Box<[Arc<Overload>]>,
     pub args: Box<[Node]>,
     pub regex: Option<Arc<regex::Regex>>,
+    /// A direct implementation for the argument kinds rules mostly see.
+    pub fast: Option<FastCall>,
+}
+
+/// Binary operations the evaluator runs directly, without looking for an overload, when the
+/// arguments have the kinds the operation names (else the call dispatches as usual). Each
+/// stands for one standard overload, which [`fast_call`] checks is the overload dispatch
+/// would pick for those kinds; its cost function is kept so costs stay the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FastOp {
+    /// `string in map` (`in_map`).
+    InMap,
+    /// `int < int` and the other orderings of two ints (`less_int64`, ...).
+    IntOrder(Order),
+    /// `==` of two values of the same primitive kind (`equals`).
+    Equals,
+    /// `!=` of two values of the same primitive kind (`not_equals`).
+    NotEquals,
+    /// `string.startsWith(string)` (`starts_with_string`).
+    StartsWith,
+    /// `string.matches(constant pattern)` (`matches_string`, `matches`).
+    Matches,
+}
+
+/// An ordering operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Order {
+    Less,
+    LessEquals,
+    Greater,
+    GreaterEquals,
+}
+
+/// A [`FastOp`] with the cost function of the overload it stands for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FastCall {
+    pub op: FastOp,
+    pub cost: Option<CostFn>,
+}
+
+/// The fast form of a call, if the overload dispatch would pick for the fast kinds is the
+/// standard overload the fast operation implements.
+fn fast_call(
+    function: &str,
+    args: &[Node],
+    overloads: &[Arc<Overload>],
+    regex: bool,
+) -> Option<FastCall> {
+    if args.len() != 2 {
+        return None;
+    }
+    let string = || Value::String(Str::Borrowed(""));
+    let (op, sample, ids): (FastOp, [Value<'static>; 2], &[&str]) = match function {
+        "@in" => (
+            FastOp::InMap,
+            [string(), Value::Map(Map::Owned(Arc::new(OwnedMap::new())))],
+            &["in_map"],
+        ),
+        "_<_" => (
+            FastOp::IntOrder(Order::Less),
+            [Value::Int(0), Value::Int(0)],
+            &["less_int64"],
+        ),
+        "_<=_" => (
+            FastOp::IntOrder(Order::LessEquals),
+            [Value::Int(0), Value::Int(0)],
+            &["less_equals_int64"],
+        ),
+        "_>_" => (
+            FastOp::IntOrder(Order::Greater),
+            [Value::Int(0), Value::Int(0)],
+            &["greater_int64"],
+        ),
+        "_>=_" => (
+            FastOp::IntOrder(Order::GreaterEquals),
+            [Value::Int(0), Value::Int(0)],
+            &["greater_equals_int64"],
+        ),
+        "_==_" | "_!=_" => {
+            // Dispatch takes the first overload that accepts the arguments; the fast form
+            // is only sound when that is the generic overload whatever the kinds.
+            let first = overloads.first()?;
+            let (op, id) = if function == "_==_" {
+                (FastOp::Equals, "equals")
+            } else {
+                (FastOp::NotEquals, "not_equals")
+            };
+            let any = Some(&[Kind::Any, Kind::Any][..]);
+            return (first.id == id && first.params == any).then_some(FastCall {
+                op,
+                cost: first.cost,
+            });
+        }
+        "startsWith" => (
+            FastOp::StartsWith,
+            [string(), string()],
+            &["starts_with_string"],
+        ),
+        "matches" if regex => (
+            FastOp::Matches,
+            [string(), string()],
+            &["matches_string", "matches"],
+        ),
+        _ => return None,
+    };
+    let chosen = overloads.iter().find(|o| o.accepts(&sample))?;
+    ids.contains(&chosen.id).then_some(FastCall {
+        op,
+        cost: chosen.cost,
+    })
 }
 
 /// A planned comprehension.
@@ -150,7 +260,9 @@ pub(crate) struct Fold {
     pub iter2: Option<u32>,
     pub accu: u32,
     pub init: Node,
-    pub cond: Node,
+    /// The loop condition; `None` when it is the constant `true` (`filter`, `map`), which
+    /// costs nothing and never stops the loop.
+    pub cond: Option<Node>,
     pub step: Node,
     pub result: Node,
 }
@@ -169,6 +281,9 @@ struct Planner<'p> {
     max_slots: usize,
     errors: Vec<PlanError>,
     depth: usize,
+    /// One shared name per variable, so the evaluator can recognise a variable it already
+    /// resolved by pointer.
+    var_names: Vec<Arc<str>>,
 }
 
 pub(crate) fn plan(
@@ -185,6 +300,7 @@ pub(crate) fn plan(
         max_slots: 0,
         errors: Vec::new(),
         depth: 0,
+        var_names: Vec::new(),
     };
     let root = p.expr(expr);
     Planned {
@@ -262,6 +378,16 @@ const CONVERSIONS: &[&str] = &[
 ];
 
 impl Planner<'_> {
+    /// A variable node, its name shared with every other node of that variable.
+    fn var(&mut self, name: &str) -> Node {
+        if let Some(n) = self.var_names.iter().find(|n| &***n == name) {
+            return Node::Var(n.clone());
+        }
+        let n: Arc<str> = Arc::from(name);
+        self.var_names.push(n.clone());
+        Node::Var(n)
+    }
+
     fn local(&self, name: &str) -> Option<u32> {
         self.scopes
             .iter()
@@ -313,7 +439,7 @@ impl Planner<'_> {
                 if let Some(var) = self.checked.and_then(|c| c.variable(e.id))
                     && (self.local(var).is_none() || name.starts_with('.'))
                 {
-                    return Node::Var(Arc::from(var));
+                    return self.var(var);
                 }
                 self.qualified(e.id, &[name.as_str()])
             }
@@ -324,7 +450,7 @@ impl Planner<'_> {
             } => {
                 if !test_only {
                     if let Some(var) = self.checked.and_then(|c| c.variable(e.id)) {
-                        return Node::Var(Arc::from(var));
+                        return self.var(var);
                     }
                     if let Some(t) = self.checked.and_then(|c| c.type_name(e.id)) {
                         return Node::Const(Value::Type(named_type(t)));
@@ -397,9 +523,10 @@ impl Planner<'_> {
                     let name = path[..k].join(".");
                     for cand in self.container_candidates(&name) {
                         if vars.contains(&cand) {
-                            return path[k..].iter().fold(Node::Var(Arc::from(cand)), |n, f| {
-                                Node::Select(Box::new(n), Arc::from(*f))
-                            });
+                            let var = self.var(&cand);
+                            return path[k..]
+                                .iter()
+                                .fold(var, |n, f| Node::Select(Box::new(n), Arc::from(*f)));
                         }
                     }
                 }
@@ -441,7 +568,10 @@ impl Planner<'_> {
         let accu = self.push_local(&c.accu_var);
         let iter = self.push_local(&c.iter_var);
         let iter2 = c.iter_var2.as_deref().map(|v| self.push_local(v));
-        let cond = accu_condition(self.expr(&c.loop_condition));
+        let cond = match accu_condition(self.expr(&c.loop_condition)) {
+            Node::Const(Value::Bool(true)) => None,
+            other => Some(other),
+        };
         let step = accu_logic(self.step(&c.loop_step, &c.accu_var, accu));
         self.scopes.truncate(depth + 1);
         let result = self.expr(&c.result);
@@ -660,11 +790,13 @@ impl Planner<'_> {
                 }),
             }
         }
+        let fast = fast_call(function, &args, &overloads, regex.is_some());
         CallNode {
             function: Arc::from(function),
             overloads: overloads.into(),
             args: args.into(),
             regex,
+            fast,
         }
     }
 
