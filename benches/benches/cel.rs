@@ -16,9 +16,9 @@
 //!   root of a small structural schema of the data): its documented entry point, which applies
 //!   defaults, converts the JSON to CEL values and evaluates the rule on every call.
 //!
-//! `cel_compile`: `kdv` = parse + check + plan (`Program::compile`, environment and options
-//! built once); `cel` = `Env::compile` (parse and macro expansion); `kube-cel` =
-//! `compile_schema` of the same small schema.
+//! `cel_compile`: `kdv` = parse + check + static cost estimate (Kubernetes options, no size
+//! estimates) + plan, environment and options built once; `cel` = `Env::compile` (parse and
+//! macro expansion); `kube-cel` = `compile_schema` of the same small schema.
 //!
 //! Every engine's result is checked to be `true` (valid) before timing, so no error path is
 //! measured. Allocations per operation are printed to stderr.
@@ -30,6 +30,7 @@ use std::sync::atomic::AtomicBool;
 use criterion::{Criterion, criterion_group, criterion_main};
 use kdv_benches::{CountingAllocator, allocations_per_call};
 use kdv_cel::checker::Env;
+use kdv_cel::cost::{CostOptions, NoSizeEstimates, estimate_cost};
 use kdv_cel::interp::{EvalConfig, Program, ProgramOptions, Vars};
 use kdv_cel::types::Type;
 use kdv_cel::value::Value;
@@ -202,8 +203,15 @@ fn cel_compile(c: &mut Criterion) {
     for rule in rules() {
         let mut group = c.benchmark_group(format!("cel_compile/{}", rule.name));
 
-        let compile = || Program::compile(&env, black_box(rule.source), &options);
-        assert!(compile().is_ok(), "kdv compile {}", rule.name);
+        let compile = || {
+            let checked = kdv_cel::checker::compile(black_box(rule.source), &env)?;
+            let cost = estimate_cost(&checked, &NoSizeEstimates, &CostOptions::kubernetes());
+            Ok::<_, kdv_cel::parser::Issues>((Program::from_checked(&checked, &options), cost))
+        };
+        match compile() {
+            Ok((_, Ok(_))) => {}
+            _ => panic!("kdv compile {}", rule.name),
+        }
         report_allocs(&format!("cel_compile/{}/kdv", rule.name), || {
             let _ = black_box(compile());
         });
