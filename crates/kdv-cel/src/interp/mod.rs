@@ -196,6 +196,13 @@ pub struct EvalConfig<'c> {
     pub interrupt: Option<&'c AtomicBool>,
 }
 
+/// Forgets the compiled constant patterns that programs share process-wide. Planning compiles
+/// each distinct constant pattern (`matches`, `find`, ...) once per process and reuses it in
+/// every later program; this releases them (memory control, or measuring cold compiles).
+pub fn clear_shared_patterns() {
+    plan::clear_shared_patterns();
+}
+
 /// Comprehension iterations between interrupt checks (Kubernetes `celconfig.CheckFrequency`).
 pub const INTERRUPT_CHECK_FREQUENCY: u32 = 100;
 

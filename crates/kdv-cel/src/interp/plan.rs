@@ -2,7 +2,8 @@
 //! comprehension variables as slots, calls bound to their candidate overloads, and (with
 //! `optimize`) constants folded as cel-go's `OptOptimize` does.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use super::{CheckedInfo, ProgramOptions};
 use crate::ast::{Comprehension, Expr, ExprKind, Literal};
@@ -180,6 +181,23 @@ pub(crate) struct FastCall {
     pub cost: Option<CostFn>,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Tests plan programs without fast calls to compare them with the dispatching ones.
+    pub(crate) static NO_FAST_CALLS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn fast_calls_disabled() -> bool {
+    NO_FAST_CALLS.with(std::cell::Cell::get)
+}
+
+#[cfg(not(test))]
+#[inline]
+fn fast_calls_disabled() -> bool {
+    false
+}
+
 /// The fast form of a call, if the overload dispatch would pick for the fast kinds is the
 /// standard overload the fast operation implements.
 fn fast_call(
@@ -188,7 +206,7 @@ fn fast_call(
     overloads: &[Arc<Overload>],
     regex: bool,
 ) -> Option<FastCall> {
-    if args.len() != 2 {
+    if args.len() != 2 || fast_calls_disabled() {
         return None;
     }
     let string = || Value::String(Str::Borrowed(""));
@@ -388,6 +406,29 @@ impl Planner<'_> {
         Node::Var(n)
     }
 
+    /// Whether the checker resolved the identifier at the root of the select chain `e` as
+    /// the variable `name`: then no longer qualified name was a variable, and the chain is
+    /// field selections on that variable (no name resolution needed).
+    fn checked_as_variable(&self, e: &Expr, name: &str) -> bool {
+        let Some(checked) = self.checked else {
+            return false;
+        };
+        let mut cur = e;
+        loop {
+            match &cur.kind {
+                ExprKind::Ident(ident) => {
+                    return ident == name && checked.variable(cur.id) == Some(name);
+                }
+                ExprKind::Select {
+                    operand,
+                    test_only: false,
+                    ..
+                } => cur = operand,
+                _ => return false,
+            }
+        }
+    }
+
     fn local(&self, name: &str) -> Option<u32> {
         self.scopes
             .iter()
@@ -457,6 +498,7 @@ impl Planner<'_> {
                     }
                     if let Some(path) = qualified_path(e)
                         && self.local(path[0]).is_none()
+                        && !self.checked_as_variable(operand, path[0])
                     {
                         return self.qualified(e.id, &path);
                     }
@@ -759,22 +801,30 @@ impl Planner<'_> {
 
     fn bind_call_node(&mut self, e: &Expr, function: &str, args: Vec<Node>) -> CallNode {
         let registry = &self.opts.registry;
-        let mut overloads: Vec<Arc<Overload>> = Vec::new();
+        let candidates = registry.candidates(function, args.len());
+        let mut overloads: Vec<Arc<Overload>> = Vec::with_capacity(candidates.len());
         if let Some(ids) = self.checked.and_then(|c| c.overload_ids(e.id)) {
-            let found: Vec<_> = ids
-                .iter()
-                .filter_map(|id| registry.overload(id))
-                .cloned()
-                .collect();
-            if !found.is_empty() && found.len() == ids.len() {
-                overloads = found;
+            // Mostly the candidates themselves: look there before the registry's index.
+            for id in ids {
+                match candidates
+                    .iter()
+                    .find(|o| o.id == id.as_str())
+                    .or_else(|| registry.overload(id))
+                {
+                    Some(o) => overloads.push(o.clone()),
+                    None => {
+                        overloads.clear();
+                        break;
+                    }
+                }
             }
         }
         // The checker's overloads first (its choice decides the cost function), then every
         // overload of the name: like cel-go's generic implementations, a `dyn` argument may
-        // turn out to need a sibling overload at run time.
-        for o in registry.candidates(function, args.len()) {
-            if !overloads.iter().any(|x| x.id == o.id) {
+        // turn out to need a sibling overload at run time. The registry hands out one shared
+        // `Arc` per overload id, so identity is id equality.
+        for o in candidates {
+            if !overloads.iter().any(|x| Arc::ptr_eq(x, &o)) {
                 overloads.push(o);
             }
         }
@@ -782,7 +832,7 @@ impl Planner<'_> {
         if registry.is_regex_function(function)
             && let Some(Node::Const(Value::String(p))) = args.get(1)
         {
-            match self.regexes.get(p) {
+            match shared_pattern(p, self.regexes) {
                 Ok(r) => regex = Some(r),
                 Err(err) => self.errors.push(PlanError {
                     id: e.id,
@@ -829,6 +879,40 @@ impl Planner<'_> {
             }
         }
         Node::Call(Box::new(call))
+    }
+}
+
+/// Compiled constant patterns shared by every program of the process: rules repeat patterns
+/// (DNS labels, names, ...), and building a matcher costs more than all the rest of a rule's
+/// compilation. Patterns that do not compile are not kept.
+static SHARED_PATTERNS: Mutex<Option<HashMap<Arc<str>, Arc<regex::Regex>>>> = Mutex::new(None);
+
+/// Patterns kept in [`SHARED_PATTERNS`] before it starts over.
+const SHARED_PATTERNS_CAPACITY: usize = 1024;
+
+/// The compiled `pattern`, from the process-wide patterns or compiled (and kept there and in
+/// the program's own cache).
+fn shared_pattern(pattern: &str, regexes: &RegexCache) -> Result<Arc<regex::Regex>, EvalError> {
+    if let Ok(shared) = SHARED_PATTERNS.lock()
+        && let Some(r) = shared.as_ref().and_then(|m| m.get(pattern))
+    {
+        return Ok(r.clone());
+    }
+    let r = regexes.get(pattern)?;
+    if let Ok(mut shared) = SHARED_PATTERNS.lock() {
+        let map = shared.get_or_insert_with(HashMap::new);
+        if map.len() >= SHARED_PATTERNS_CAPACITY {
+            map.clear();
+        }
+        map.insert(Arc::from(pattern), r.clone());
+    }
+    Ok(r)
+}
+
+/// Drops the process-wide compiled patterns (see [`super::clear_shared_patterns`]).
+pub(crate) fn clear_shared_patterns() {
+    if let Ok(mut shared) = SHARED_PATTERNS.lock() {
+        *shared = None;
     }
 }
 

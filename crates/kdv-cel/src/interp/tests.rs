@@ -436,3 +436,99 @@ fn kubernetes_strings_v2_format() {
     let p = program("'abc'.reverse()", &opts);
     assert!(run_with(&p, &()).is_err());
 }
+
+/// Value (or error) and cost of `src` over `doc`, planned with or without fast calls.
+fn outcome(src: &str, doc: &serde_json::Value, checked: bool, fast: bool) -> String {
+    super::plan::NO_FAST_CALLS.with(|c| c.set(!fast));
+    let p = if checked {
+        let mut env = crate::stdlib::k8s::env();
+        env.add_variable("self", crate::types::Type::Dyn);
+        Program::compile(&env, src, &crate::stdlib::k8s::program_options())
+            .unwrap_or_else(|e| panic!("{src}: {e}"))
+    } else {
+        program(src, &ProgramOptions::kubernetes())
+    };
+    super::plan::NO_FAST_CALLS.with(|c| c.set(false));
+    let act = Vars::new().with("self", Value::from_json(doc));
+    match p.eval(&act, &EvalConfig::default()) {
+        Ok((v, cost)) => format!("{v} cost {cost}"),
+        Err(e) => format!("error {} cost?", e.message),
+    }
+}
+
+#[test]
+fn fast_calls_match_dispatch() {
+    let doc = serde_json::json!({
+        "i": 3, "j": 10, "d": 2.5, "u": 18446744073709551615u64, "b": true,
+        "s": "Rook takes \u{1f451}", "t": "Rook", "e": "", "long": "x".repeat(70),
+        "m": {"Available": 1, "k\u{e9}y": 2}, "l": [1, "a", 2.0],
+        "items": [{"name": "a"}, {"name": "x"}, {"name": "\u{e9}t\u{e9}"}],
+    });
+    let exprs = [
+        "self.i < self.j",
+        "self.i <= self.j",
+        "self.i > self.j",
+        "self.i >= self.j",
+        "self.i < self.d",
+        "self.d >= self.i",
+        "self.i < self.u",
+        "self.s < self.t",
+        "self.i == self.j",
+        "self.i == 3",
+        "self.i != 3",
+        "self.i == self.d",
+        "self.s == self.s",
+        "self.s != self.t",
+        "self.b == true",
+        "self.e == ''",
+        "self.long == self.long",
+        "self.m == self.m",
+        "self.l == self.l",
+        "self.l == [1]",
+        "self.i == self.s",
+        "self.m == {}",
+        "'Available' in self.m",
+        "'k\\u00e9y' in self.m",
+        "'nope' in self.m",
+        "1 in self.l",
+        "'a' in self.l",
+        "self.s.startsWith(self.t)",
+        "self.s.startsWith('')",
+        "self.long.startsWith('xx')",
+        "self.s.matches('^R.*\u{1f451}$')",
+        "self.long.matches('^x+$')",
+        "self.items.filter(e, e.name == 'x').size() == 1",
+        "self.items.all(e, e.name.startsWith('a'))",
+        "self.items.exists(e, e.name > 'b')",
+        "self.items.exists_one(e, e.name == '\\u00e9t\\u00e9')",
+        "self.missing == 1",
+        "self.i < self.missing",
+    ];
+    for src in exprs {
+        for checked in [true, false] {
+            assert_eq!(
+                outcome(src, &doc, checked, true),
+                outcome(src, &doc, checked, false),
+                "{src} (checked: {checked})"
+            );
+        }
+    }
+}
+
+#[test]
+fn constant_patterns_are_shared_by_programs() {
+    let src = "'abc'.matches('^[a-c]+$ shared test')";
+    let opts = ProgramOptions::kubernetes();
+    for _ in 0..2 {
+        let p = program(src, &opts);
+        assert!(p.plan_errors().is_empty());
+        assert!(matches!(run_with(&p, &()).unwrap().0, Value::Bool(false)));
+    }
+    super::clear_shared_patterns();
+    let p = program("'abc'.matches('^[a-c]+$')", &opts);
+    assert!(matches!(run_with(&p, &()).unwrap().0, Value::Bool(true)));
+    // Invalid patterns are reported by every program that has them.
+    for _ in 0..2 {
+        assert_eq!(program("'x'.matches('[')", &opts).plan_errors().len(), 1);
+    }
+}
