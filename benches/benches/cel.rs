@@ -4,9 +4,9 @@
 //! side by side (the machine is noisy; compare ratios within a run).
 //!
 //! What each engine does inside the timed loop of `cel_eval` (everything else is set up once):
-//! - `kdv`: `Program::eval` of a program planned from the Kubernetes environment
-//!   (`k8s::env()` with `self: dyn`, `ProgramOptions::kubernetes()` with the Kubernetes
-//!   libraries), with Kubernetes' runtime settings: cost tracking with the per-call limit
+//! - `kdv`: `CompiledExpression::eval` of a rule compiled in the Kubernetes environment
+//!   (`k8s::env()` with `self: dyn`, `k8s::program_options()`: `ProgramOptions::kubernetes()`
+//!   with the Kubernetes libraries), with Kubernetes' runtime settings: cost tracking with the per-call limit
 //!   1,000,000 and an interrupt flag. `self` borrows the JSON document parsed once; the
 //!   activation (`Vars`) is built once.
 //! - `cel`: `Program::execute` against a `Context` built once with `self` bound to the
@@ -16,9 +16,11 @@
 //!   root of a small structural schema of the data): its documented entry point, which applies
 //!   defaults, converts the JSON to CEL values and evaluates the rule on every call.
 //!
-//! `cel_compile`: `kdv` = parse + check + static cost estimate (Kubernetes options, no size
-//! estimates) + plan, environment and options built once; `cel` = `Env::compile` (parse and
-//! macro expansion); `kube-cel` = `compile_schema` of the same small schema.
+//! `cel_compile`: `kdv` = `CompiledExpression::compile`: parse + check + static cost estimate
+//! (Kubernetes options, no size estimates) + plan, environment and options built once; `cel` = `Env::compile` (parse and
+//! macro expansion); `kube-cel` = `compile_schema` of the same small schema. kdv compiles each
+//! distinct constant pattern once per process: `kdv-new-pattern` is the compile of a rule
+//! whose pattern is new (the shared patterns are cleared before each iteration).
 //!
 //! Every engine's result is checked to be `true` (valid) before timing, so no error path is
 //! measured. Allocations per operation are printed to stderr.
@@ -27,11 +29,13 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use kdv_benches::{CountingAllocator, allocations_per_call};
+use kdv_cel::CompiledExpression;
 use kdv_cel::checker::Env;
-use kdv_cel::cost::{CostOptions, NoSizeEstimates, estimate_cost};
-use kdv_cel::interp::{EvalConfig, Program, ProgramOptions, Vars};
+use kdv_cel::cost::NoSizeEstimates;
+use kdv_cel::interp::{EvalConfig, ProgramOptions, Vars, clear_shared_patterns};
+use kdv_cel::stdlib::k8s;
 use kdv_cel::types::Type;
 use kdv_cel::value::Value;
 use serde_json::{Value as Json, json};
@@ -131,11 +135,15 @@ fn rules() -> Vec<Rule> {
 
 /// The Kubernetes environment with `self: dyn`, and Kubernetes' program options.
 fn kdv_setup() -> (Env, ProgramOptions) {
-    let mut env = kdv_cel::stdlib::k8s::env();
+    let mut env = k8s::env();
     env.add_variable("self", Type::Dyn);
-    let mut options = ProgramOptions::kubernetes();
-    options.registry = Arc::new(kdv_cel::stdlib::k8s::registry());
-    (env, options)
+    (env, k8s::program_options())
+}
+
+/// Parse, check, static cost estimate and plan, as Kubernetes compiles a rule.
+fn kdv_compile(env: &Env, source: &str, options: &ProgramOptions) -> CompiledExpression {
+    CompiledExpression::compile(env, source, &NoSizeEstimates, options)
+        .unwrap_or_else(|e| panic!("kdv compile {source}: {e}"))
 }
 
 fn report_allocs(name: &str, f: impl FnMut()) {
@@ -155,8 +163,7 @@ fn cel_eval(c: &mut Criterion) {
     for rule in rules() {
         let mut group = c.benchmark_group(format!("cel_eval/{}", rule.name));
 
-        let program = Program::compile(&env, rule.source, &options)
-            .unwrap_or_else(|e| panic!("kdv compile {}: {e}", rule.name));
+        let program = kdv_compile(&env, rule.source, &options);
         assert!(program.plan_errors().is_empty(), "{}", rule.name);
         let vars = Vars::new().with("self", Value::from_json(&rule.data));
         let run = || program.eval(&vars, &config);
@@ -203,19 +210,22 @@ fn cel_compile(c: &mut Criterion) {
     for rule in rules() {
         let mut group = c.benchmark_group(format!("cel_compile/{}", rule.name));
 
-        let compile = || {
-            let checked = kdv_cel::checker::compile(black_box(rule.source), &env)?;
-            let cost = estimate_cost(&checked, &NoSizeEstimates, &CostOptions::kubernetes());
-            Ok::<_, kdv_cel::parser::Issues>((Program::from_checked(&checked, &options), cost))
-        };
-        match compile() {
-            Ok((_, Ok(_))) => {}
-            _ => panic!("kdv compile {}", rule.name),
-        }
+        let compile = || kdv_compile(&env, black_box(rule.source), &options);
         report_allocs(&format!("cel_compile/{}/kdv", rule.name), || {
             let _ = black_box(compile());
         });
         group.bench_function("kdv", |b| b.iter(|| black_box(compile())));
+        if rule.source.contains("matches(") {
+            // Constant patterns are compiled once per process and shared; this is the first
+            // compile of a rule whose pattern the process has not seen.
+            group.bench_function("kdv-new-pattern", |b| {
+                b.iter_batched(
+                    clear_shared_patterns,
+                    |()| black_box(compile()),
+                    BatchSize::SmallInput,
+                )
+            });
+        }
 
         let compile = || cel_env.compile(black_box(rule.source));
         assert!(compile().is_ok(), "cel compile {}", rule.name);
