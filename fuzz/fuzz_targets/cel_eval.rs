@@ -4,7 +4,8 @@
 //! library, its static cost is estimated (unknown sizes), then it is evaluated with the
 //! per-call cost limit. Evaluation must never panic, must
 //! stop within the cost limit (libFuzzer's `-timeout` catches hangs, `-rss_limit_mb` runaway
-//! memory), must be deterministic, and a result must render.
+//! memory), must be deterministic, and a result must render. The same checked program planned
+//! without optimisation (no constant folding) must produce the same value or error text.
 #![no_main]
 
 use std::sync::Arc;
@@ -21,15 +22,17 @@ use libfuzzer_sys::fuzz_target;
 /// Kubernetes' `PerCallLimit`.
 const PER_CALL_LIMIT: u64 = 1_000_000;
 
-fn setup() -> &'static (Env, ProgramOptions) {
-    static SETUP: OnceLock<(Env, ProgramOptions)> = OnceLock::new();
+fn setup() -> &'static (Env, ProgramOptions, ProgramOptions) {
+    static SETUP: OnceLock<(Env, ProgramOptions, ProgramOptions)> = OnceLock::new();
     SETUP.get_or_init(|| {
         let mut env = k8s::env();
         env.add_variable("self", Type::Dyn);
         env.add_variable("oldSelf", Type::Dyn);
         let mut options = ProgramOptions::kubernetes();
         options.registry = Arc::new(k8s::registry());
-        (env, options)
+        let mut unoptimized = options.clone();
+        unoptimized.optimize = false;
+        (env, options, unoptimized)
     })
 }
 
@@ -44,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(json) = serde_json::from_slice::<serde_json::Value>(doc) else {
         return;
     };
-    let (env, options) = setup();
+    let (env, options, unoptimized) = setup();
     let checked = match checker::compile(text, env) {
         Ok(c) => c,
         Err(issues) => {
@@ -58,6 +61,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(estimate.min <= estimate.max, "{estimate:?} for {text:?}");
     }
     let program = Program::from_checked(&checked, options);
+    let plain = Program::from_checked(&checked, unoptimized);
     if !program.plan_errors().is_empty() {
         return;
     }
@@ -78,5 +82,27 @@ fuzz_target!(|data: &[u8]| {
         }
         (Err(a), Err(b)) => assert_eq!(a.message, b.message, "error differs for {text:?}"),
         _ => panic!("{text:?}: one run failed, the other did not: {first:?} / {second:?}"),
+    }
+    if !plain.plan_errors().is_empty() {
+        return;
+    }
+    // Folding changes costs: compare under a looser limit and skip runs either one aborted.
+    let loose = EvalConfig {
+        cost_limit: Some(10 * PER_CALL_LIMIT),
+        ..EvalConfig::default()
+    };
+    let folded = program.eval(&vars, &loose);
+    let unfolded = plain.eval(&vars, &loose);
+    if matches!(&folded, Err(e) if e.abort) || matches!(&unfolded, Err(e) if e.abort) {
+        return;
+    }
+    match (&folded, &unfolded) {
+        (Ok((a, _)), Ok((b, _))) => {
+            assert_eq!(a.to_string(), b.to_string(), "optimised result differs for {text:?}")
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(a.message, b.message, "optimised error differs for {text:?}")
+        }
+        _ => panic!("{text:?}: optimised {folded:?} vs unoptimised {unfolded:?}"),
     }
 });
