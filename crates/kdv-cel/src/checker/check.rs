@@ -8,8 +8,8 @@ use super::Reference;
 use super::env::{Env, VariableDecl};
 use super::stdlib::is_cross_type_comparison;
 use super::unify::{
-    Kind, Mapping, assignable, assignable_list, exact, format_type, has_params, instantiate,
-    is_dyn, is_dyn_or_error, kind, most_general, substitute,
+    Kind, Mapping, assignable, assignable_list, exact, format_type, has_params, is_dyn,
+    is_dyn_or_error, kind, most_general, substitute,
 };
 use crate::ast::{Expr, ExprId, ExprKind, Literal, Span};
 use crate::parser::Issue;
@@ -20,8 +20,11 @@ pub(crate) struct Checker<'e> {
     mapping: Mapping,
     pub(crate) types: Vec<Option<Type>>,
     pub(crate) refs: Vec<Option<Reference>>,
-    /// Comprehension variables, innermost last; `None` separates scopes.
-    locals: Vec<Option<(String, Type)>>,
+    /// Comprehension variables, innermost last, as ranges of `local_names`; `None`
+    /// separates scopes.
+    locals: Vec<Option<(u32, u32, Type)>>,
+    /// The names of `locals`, concatenated (one buffer instead of a string per variable).
+    local_names: String,
     pub(crate) issues: Vec<Issue>,
     fresh: u32,
     /// Reused buffer for dotted names.
@@ -43,6 +46,7 @@ impl<'e> Checker<'e> {
             types: vec![None; next_id as usize + 1],
             refs: vec![None; next_id as usize + 1],
             locals: Vec::new(),
+            local_names: String::new(),
             issues: Vec::new(),
             fresh: 0,
             scratch: Vec::new(),
@@ -79,10 +83,15 @@ impl<'e> Checker<'e> {
     }
 
     fn type_of(&self, id: ExprId) -> Type {
+        self.type_ref(id).clone()
+    }
+
+    fn type_ref(&self, id: ExprId) -> &Type {
+        static ERROR: Type = Type::Error;
         self.types
             .get(id as usize)
-            .and_then(|t| t.clone())
-            .unwrap_or(Type::Error)
+            .and_then(Option::as_ref)
+            .unwrap_or(&ERROR)
     }
 
     fn set_ref(&mut self, id: ExprId, r: Reference) {
@@ -106,7 +115,7 @@ impl<'e> Checker<'e> {
     }
 
     fn new_type_var(&mut self) -> Type {
-        let t = Type::Param(Arc::from(format!("_var{}", self.fresh)));
+        let t = Type::Param(type_var_name(self.fresh));
         self.fresh += 1;
         t
     }
@@ -127,8 +136,17 @@ impl<'e> Checker<'e> {
             .iter()
             .rev()
             .flatten()
-            .find(|(n, _)| n == name)
-            .map(|(_, t)| t)
+            .find(|(start, end, _)| {
+                self.local_names.get(*start as usize..*end as usize) == Some(name)
+            })
+            .map(|(_, _, t)| t)
+    }
+
+    fn push_local(&mut self, name: &str, t: Type) {
+        let start = self.local_names.len() as u32;
+        self.local_names.push_str(name);
+        self.locals
+            .push(Some((start, self.local_names.len() as u32, t)));
     }
 
     /// A global identifier by its fully qualified name: declared variables and constants,
@@ -201,9 +219,14 @@ impl<'e> Checker<'e> {
         self.env.provider.as_ref()?.find_type(name)
     }
 
-    fn lookup_function(&self, name: &str) -> Option<String> {
-        self.env
-            .find_candidate(name, |c| self.env.has_function(c).then(|| c.to_string()))
+    /// The declared function `name` resolves to in the container (cel-go
+    /// `lookupFunction`): `None` when there is none, `Some(None)` when it is `name` itself.
+    fn lookup_function(&self, name: &str) -> Option<Option<String>> {
+        self.env.find_candidate(name, |c| {
+            self.env
+                .has_function(c)
+                .then(|| (c != name).then(|| c.to_string()))
+        })
     }
 
     // ---- the walk -----------------------------------------------------------------------
@@ -269,7 +292,7 @@ impl<'e> Checker<'e> {
 
     fn check_select(&mut self, e: &mut Expr) {
         let mut buf = std::mem::take(&mut self.scratch);
-        let resolved = dotted_name(e, &mut buf)
+        let resolved = dotted_name(e, None, &mut buf)
             .and_then(|(root_len, name)| self.resolve_qualified(&name[..root_len], name));
         self.scratch = buf;
         if let Some((r, disambiguate)) = resolved {
@@ -304,9 +327,8 @@ impl<'e> Checker<'e> {
         else {
             return;
         };
-        let field = field.clone();
         let test_only = *test_only;
-        let result = self.select_field(id, span, operand, &field, false);
+        let result = self.select_field(id, span, operand, field, false);
         let result = if test_only { Type::Bool } else { result };
         let t = self.subst(&result);
         self.set_type(id, t);
@@ -322,7 +344,7 @@ impl<'e> Checker<'e> {
         optional: bool,
     ) -> Type {
         self.check(operand);
-        let operand_type = self.subst(&self.type_of(operand.id));
+        let operand_type = self.subst(self.type_ref(operand.id));
         let (target, was_optional) = match operand_type {
             Type::Optional(inner) => (*inner, true),
             t => (t, false),
@@ -401,7 +423,7 @@ impl<'e> Checker<'e> {
             return;
         }
         let field = match &args[1].kind {
-            ExprKind::Literal(Literal::String(s)) => s.to_string(),
+            ExprKind::Literal(Literal::String(s)) => String::from(&**s),
             _ => {
                 let (fid, fspan) = (args[1].id, args[1].span);
                 self.error(
@@ -448,7 +470,9 @@ impl<'e> Checker<'e> {
         match target {
             None => match self.lookup_function(function) {
                 Some(name) => {
-                    *function = name;
+                    if let Some(name) = name {
+                        *function = name;
+                    }
                     self.resolve_or_error(id, span, function, None, args);
                 }
                 None => {
@@ -462,23 +486,26 @@ impl<'e> Checker<'e> {
             },
             Some(t) => {
                 // `a.b.f(x)`: either the namespaced function `a.b.f` or member `f` of `a.b`.
-                if let Some(prefix) = qualified_name(t) {
-                    let maybe = format!("{prefix}.{function}");
-                    if let Some(name) = self.lookup_function(&maybe) {
-                        if let Some(old) = target.take() {
-                            crate::parser::drop_tree(*old);
-                        }
-                        *function = name;
-                        self.resolve_or_error(id, span, function, None, args);
-                        return;
+                let mut buf = std::mem::take(&mut self.scratch);
+                let namespaced = dotted_name(t, Some(function), &mut buf)
+                    .and_then(|(_, maybe)| Some((self.lookup_function(maybe)?, maybe)))
+                    .map(|(name, maybe)| name.unwrap_or_else(|| maybe.to_string()));
+                self.scratch = buf;
+                if let Some(name) = namespaced {
+                    if let Some(old) = target.take() {
+                        crate::parser::drop_tree(*old);
                     }
+                    *function = name;
+                    self.resolve_or_error(id, span, function, None, args);
+                    return;
                 }
                 self.check(t);
                 let target_type = self.type_of(t.id);
                 // cel-go resolves member functions through the container too, keeping the
                 // call's name as written.
                 if let Some(name) = self.lookup_function(function) {
-                    self.resolve_or_error(id, span, &name, Some(target_type), args);
+                    let name = name.as_deref().unwrap_or(function);
+                    self.resolve_or_error(id, span, name, Some(target_type), args);
                 } else {
                     self.set_type(id, Type::Error);
                     let msg = format!(
@@ -508,12 +535,9 @@ impl<'e> Checker<'e> {
         let env = self.env;
         let mut result: Option<Type> = None;
         let mut ids: Vec<String> = Vec::new();
-        let decls = env
-            .libraries
-            .iter()
-            .chain(std::iter::once(&env.own))
-            .filter_map(|l| l.get_function(function));
-        for decl in decls {
+        let mut params: Vec<Type> = Vec::new();
+        let logical = function == "_&&_" || function == "_||_";
+        for decl in env.functions_named(function) {
             for o in &decl.overloads {
                 if !env.options.cross_type_numeric_comparisons && is_cross_type_comparison(&o.id) {
                     continue;
@@ -521,7 +545,7 @@ impl<'e> Checker<'e> {
                 if o.member != member {
                     continue;
                 }
-                if function == "_&&_" || function == "_||_" {
+                if logical {
                     let mut ok = true;
                     for (i, t) in arg_types.iter().enumerate() {
                         if !self.is_assignable(t, &Type::Bool) {
@@ -538,7 +562,7 @@ impl<'e> Checker<'e> {
                             id,
                             Reference {
                                 name: None,
-                                overload_ids: vec![o.id.to_string()],
+                                overload_ids: vec![String::from(&*o.id)],
                                 value: None,
                             },
                         );
@@ -547,41 +571,49 @@ impl<'e> Checker<'e> {
                     }
                     return;
                 }
-                let (params, ret) = if o.type_params.is_empty() {
-                    (None, None)
-                } else {
-                    let fresh: Vec<Type> =
-                        o.type_params.iter().map(|_| self.new_type_var()).collect();
-                    let params: Vec<Type> = o
-                        .params
-                        .iter()
-                        .map(|p| instantiate(p, &o.type_params, &fresh))
-                        .collect();
-                    (
-                        Some(params),
-                        Some(instantiate(&o.result, &o.type_params, &fresh)),
-                    )
-                };
-                let params_ref = params.as_deref().unwrap_or(&o.params);
-                if params_ref.len() != arg_types.len()
+                // cel-go instantiates every candidate with fresh type variables before
+                // matching; the numbering is kept, the instantiation only happens for
+                // candidates of the right shape.
+                let first_var = self.fresh;
+                self.fresh += o.type_params.len() as u32;
+                if o.params.len() != arg_types.len()
                     || arg_types
                         .iter()
-                        .zip(params_ref)
+                        .zip(&o.params)
                         .any(|(a, p)| distinct_simple_types(a, p))
                 {
                     continue;
                 }
                 let cp = self.mapping.checkpoint();
-                if !assignable_list(&mut self.mapping, &arg_types, params_ref) {
+                let (candidate, ret) = if o.type_params.is_empty() {
+                    (o.params.as_slice(), None)
+                } else {
+                    params.clear();
+                    params.extend(
+                        o.params
+                            .iter()
+                            .map(|p| instantiate(p, &o.type_params, first_var)),
+                    );
+                    (
+                        params.as_slice(),
+                        Some(instantiate(&o.result, &o.type_params, first_var)),
+                    )
+                };
+                if !assignable_list(&mut self.mapping, &arg_types, candidate) {
                     self.mapping.rollback(cp);
                     continue;
                 }
                 self.mapping.commit(cp);
-                ids.push(o.id.to_string());
+                if ids.is_empty() {
+                    ids.reserve(decl.overloads.len());
+                }
+                ids.push(String::from(&*o.id));
                 let r = self.subst(ret.as_ref().unwrap_or(&o.result));
                 match &result {
                     None => result = Some(r),
-                    Some(prev) if !is_dyn(prev) && !exact(&r, prev) => result = Some(Type::Dyn),
+                    Some(prev) if !is_dyn(prev) && r != *prev && !exact(&r, prev) => {
+                        result = Some(Type::Dyn)
+                    }
                     Some(_) => {}
                 }
             }
@@ -761,11 +793,10 @@ impl<'e> Checker<'e> {
         };
         self.check(&mut c.iter_range);
         self.check(&mut c.accu_init);
-        let range_type = self.subst(&self.type_of(c.iter_range.id));
+        let range_type = self.subst(self.type_ref(c.iter_range.id));
         let accu_type = self.type_of(c.accu_init.id);
         self.locals.push(None);
-        self.locals
-            .push(Some((c.accu_var.clone(), accu_type.clone())));
+        self.push_local(&c.accu_var, accu_type.clone());
         let two = c.iter_var2.is_some();
         let (var, var2) = match &range_type {
             Type::List(elem) => {
@@ -792,9 +823,9 @@ impl<'e> Checker<'e> {
             }
         };
         self.locals.push(None);
-        self.locals.push(Some((c.iter_var.clone(), var)));
+        self.push_local(&c.iter_var, var);
         if let Some(v2) = &c.iter_var2 {
-            self.locals.push(Some((v2.clone(), var2)));
+            self.push_local(v2, var2);
         }
         self.check(&mut c.loop_condition);
         self.assert_type(&c.loop_condition, &Type::Bool);
@@ -803,12 +834,14 @@ impl<'e> Checker<'e> {
         self.pop_scope();
         self.check(&mut c.result);
         self.pop_scope();
-        let t = self.subst(&self.type_of(c.result.id));
+        let t = self.subst(self.type_ref(c.result.id));
         self.set_type(id, t);
     }
 
     fn pop_scope(&mut self) {
-        while let Some(Some(_)) = self.locals.pop() {}
+        while let Some(Some((start, _, _))) = self.locals.pop() {
+            self.local_names.truncate(start as usize);
+        }
     }
 
     fn assert_type(&mut self, e: &Expr, t: &Type) {
@@ -843,43 +876,18 @@ fn distinct_simple_types(a: &Type, b: &Type) -> bool {
     simple(a) && simple(b) && a != b
 }
 
-/// The name parts of a select chain ending in an identifier (`a.b.c` → `[a, b, c]`); none
-/// for presence tests.
-fn qualifiers(e: &Expr) -> Option<Vec<&str>> {
-    let mut parts = Vec::new();
-    let mut cur = e;
-    loop {
-        match &cur.kind {
-            ExprKind::Select {
-                operand,
-                field,
-                test_only: false,
-            } => {
-                parts.push(field.as_str());
-                cur = operand;
-            }
-            ExprKind::Ident(n) => {
-                parts.push(n.as_str());
-                parts.reverse();
-                return Some(parts);
-            }
-            _ => return None,
-        }
-    }
-}
-
-/// `a.b.c` as a dotted name, if the expression is an identifier or a select chain.
-fn qualified_name(e: &Expr) -> Option<String> {
-    qualifiers(e).map(|q| q.join("."))
-}
-
-/// Writes the dotted name of a select chain (not a presence test) ending in an identifier
-/// into `buf`; returns the length of its first segment and the name.
-fn dotted_name<'b>(e: &Expr, buf: &'b mut Vec<u8>) -> Option<(usize, &'b str)> {
-    let ExprKind::Select { .. } = &e.kind else {
+/// Writes the dotted name of a select chain (no presence tests) ending in an identifier into
+/// `buf`, followed by `.suffix` when given; returns the length of its first segment and the
+/// name. Without a suffix a lone identifier is no dotted name.
+fn dotted_name<'b>(
+    e: &Expr,
+    suffix: Option<&str>,
+    buf: &'b mut Vec<u8>,
+) -> Option<(usize, &'b str)> {
+    if suffix.is_none() && !matches!(e.kind, ExprKind::Select { .. }) {
         return None;
-    };
-    let mut len = 0;
+    }
+    let mut len = suffix.map_or(0, |s| s.len() + 1);
     let mut cur = e;
     let root = loop {
         match &cur.kind {
@@ -900,6 +908,10 @@ fn dotted_name<'b>(e: &Expr, buf: &'b mut Vec<u8>) -> Option<(usize, &'b str)> {
     buf.resize(len, b'.');
     buf[..root.len()].copy_from_slice(root.as_bytes());
     let mut end = len;
+    if let Some(s) = suffix {
+        buf[end - s.len()..].copy_from_slice(s.as_bytes());
+        end -= s.len() + 1;
+    }
     let mut cur = e;
     while let ExprKind::Select { operand, field, .. } = &cur.kind {
         buf[end - field.len()..end].copy_from_slice(field.as_bytes());
@@ -908,6 +920,39 @@ fn dotted_name<'b>(e: &Expr, buf: &'b mut Vec<u8>) -> Option<(usize, &'b str)> {
     }
     let name = std::str::from_utf8(buf).ok()?;
     Some((root.len(), name))
+}
+
+/// The name of fresh type variable `n`; the first ones are made once per process.
+fn type_var_name(n: u32) -> Arc<str> {
+    static NAMES: std::sync::LazyLock<Vec<Arc<str>>> =
+        std::sync::LazyLock::new(|| (0..256).map(|i| Arc::from(format!("_var{i}"))).collect());
+    match NAMES.get(n as usize) {
+        Some(name) => Arc::clone(name),
+        None => Arc::from(format!("_var{n}")),
+    }
+}
+
+/// `t` with the type parameters named in `names` replaced by fresh type variables numbered
+/// from `first`.
+fn instantiate(t: &Type, names: &[Arc<str>], first: u32) -> Type {
+    match t {
+        Type::Param(n) => match names.iter().position(|x| x == n) {
+            Some(i) => Type::Param(type_var_name(first + i as u32)),
+            None => t.clone(),
+        },
+        Type::List(e) => Type::List(Box::new(instantiate(e, names, first))),
+        Type::Map(k, v) => Type::Map(
+            Box::new(instantiate(k, names, first)),
+            Box::new(instantiate(v, names, first)),
+        ),
+        Type::Optional(e) => Type::Optional(Box::new(instantiate(e, names, first))),
+        Type::Type(e) => Type::Type(Box::new(instantiate(e, names, first))),
+        Type::Opaque(n, ps) if !ps.is_empty() => Type::Opaque(
+            n.clone(),
+            ps.iter().map(|p| instantiate(p, names, first)).collect(),
+        ),
+        _ => t.clone(),
+    }
 }
 
 /// Whether a type is acceptable as the result of a literal instantiating a well-known

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::ast::Literal;
 use crate::types::Type;
@@ -110,8 +110,12 @@ pub struct FunctionDecl {
 pub struct Library {
     /// Name, for diagnostics (`cel.lib.std`, `cel.lib.ext.strings`, ...).
     pub name: String,
-    functions: FastMap<String, FunctionDecl>,
-    variables: FastMap<String, VariableDecl>,
+    /// Functions in order of first declaration; [`Env`]'s index refers to them by position.
+    functions: Vec<FunctionDecl>,
+    function_slots: FastMap<String, u32>,
+    /// Variables in order of first declaration (a redeclaration replaces in place).
+    variables: Vec<VariableDecl>,
+    variable_slots: FastMap<String, u32>,
     /// Function names whose aggregate literal arguments skip the homogeneity check.
     pub homogeneous_exempt: Vec<String>,
 }
@@ -127,41 +131,50 @@ impl Library {
 
     /// Adds overloads to function `name` (created on first use; overloads append in order).
     pub fn function(&mut self, name: &str, overloads: Vec<OverloadDecl>) -> &mut Library {
-        let f = self
-            .functions
-            .entry(name.to_string())
-            .or_insert_with(|| FunctionDecl {
-                name: name.to_string(),
-                overloads: Vec::new(),
-            });
-        f.overloads.extend(overloads);
+        let slot = match self.function_slots.get(name) {
+            Some(&i) => i as usize,
+            None => {
+                self.function_slots
+                    .insert(name.to_string(), self.functions.len() as u32);
+                self.functions.push(FunctionDecl {
+                    name: name.to_string(),
+                    overloads: Vec::new(),
+                });
+                self.functions.len() - 1
+            }
+        };
+        self.functions[slot].overloads.extend(overloads);
+        self
+    }
+
+    fn declare(&mut self, decl: VariableDecl) -> &mut Library {
+        match self.variable_slots.get(&decl.name) {
+            Some(&i) => self.variables[i as usize] = decl,
+            None => {
+                self.variable_slots
+                    .insert(decl.name.clone(), self.variables.len() as u32);
+                self.variables.push(decl);
+            }
+        }
         self
     }
 
     /// Declares a variable.
     pub fn variable(&mut self, name: &str, ty: Type) -> &mut Library {
-        self.variables.insert(
-            name.to_string(),
-            VariableDecl {
-                name: name.to_string(),
-                ty,
-                value: None,
-            },
-        );
-        self
+        self.declare(VariableDecl {
+            name: name.to_string(),
+            ty,
+            value: None,
+        })
     }
 
     /// Declares a constant.
     pub fn constant(&mut self, name: &str, ty: Type, value: Literal) -> &mut Library {
-        self.variables.insert(
-            name.to_string(),
-            VariableDecl {
-                name: name.to_string(),
-                ty,
-                value: Some(value),
-            },
-        );
-        self
+        self.declare(VariableDecl {
+            name: name.to_string(),
+            ty,
+            value: Some(value),
+        })
     }
 
     /// Declares a type identifier: `name` evaluates to the type value of `ty` (`int`,
@@ -173,11 +186,11 @@ impl Library {
     /// Adds everything `other` declares (overloads append after existing ones, as when both
     /// libraries are registered in this order).
     pub fn merge(&mut self, other: &Library) -> &mut Library {
-        for f in other.functions.values() {
+        for f in &other.functions {
             self.function(&f.name, f.overloads.clone());
         }
-        for v in other.variables.values() {
-            self.variables.insert(v.name.clone(), v.clone());
+        for v in &other.variables {
+            self.declare(v.clone());
         }
         for e in &other.homogeneous_exempt {
             if !self.homogeneous_exempt.contains(e) {
@@ -189,32 +202,41 @@ impl Library {
 
     /// The function named `name`, if declared here.
     pub fn get_function(&self, name: &str) -> Option<&FunctionDecl> {
-        self.functions.get(name)
+        if self.functions.is_empty() {
+            return None;
+        }
+        let &i = self.function_slots.get(name)?;
+        self.functions.get(i as usize)
     }
 
     /// The variable named `name`, if declared here.
     pub fn get_variable(&self, name: &str) -> Option<&VariableDecl> {
-        self.variables.get(name)
+        if self.variables.is_empty() {
+            return None;
+        }
+        let &i = self.variable_slots.get(name)?;
+        self.variables.get(i as usize)
     }
 
     /// All functions (unordered).
     pub fn functions(&self) -> impl Iterator<Item = &FunctionDecl> {
-        self.functions.values()
+        self.functions.iter()
     }
 
     /// All variables (unordered).
     pub fn variables(&self) -> impl Iterator<Item = &VariableDecl> {
-        self.variables.values()
+        self.variables.iter()
     }
 }
 
 /// Declaration tables are looked up on every name the checker resolves: a multiplicative hash
 /// (FxHash) is several times faster than SipHash on short names and the keys are not
 /// attacker-chosen (they are the declarations' own names).
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
+/// FxHash: one rotate, xor and multiply per 8 bytes.
 #[derive(Default, Clone, Copy)]
-struct FxHasher(u64);
+pub(crate) struct FxHasher(u64);
 
 impl Hasher for FxHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -238,6 +260,98 @@ impl Hasher for FxHasher {
 
     fn finish(&self) -> u64 {
         self.0
+    }
+}
+
+/// The hash a name is filed under in an [`Index`].
+fn name_hash(name: &str) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(name.as_bytes());
+    // The multiply leaves the low bits weakest; the table indexes by them.
+    h.finish().rotate_left(26)
+}
+
+/// Hasher for keys that already are hashes.
+#[derive(Default, Clone, Copy)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type PrehashedMap<V> = HashMap<u64, V, BuildHasherDefault<Prehashed>>;
+
+/// Where declarations with one name hash live: (library position, slot in that library), in
+/// registration order. Different names may share a hash, so users compare names.
+#[derive(Debug)]
+struct Slots {
+    first: (u32, u32),
+    rest: Vec<(u32, u32)>,
+}
+
+impl Slots {
+    fn iter(&self) -> impl DoubleEndedIterator<Item = (usize, usize)> + '_ {
+        std::iter::once(&self.first)
+            .chain(&self.rest)
+            .map(|&(l, i)| (l as usize, i as usize))
+    }
+}
+
+/// Every library's declarations in one table per kind, so resolving a name costs one lookup
+/// instead of one per library. Built on first use, dropped when a library is added (the
+/// application's own declarations are looked up separately: they change more often).
+#[derive(Debug, Default)]
+pub(crate) struct Index {
+    functions: PrehashedMap<Slots>,
+    variables: PrehashedMap<Slots>,
+    homogeneous_exempt: Vec<String>,
+}
+
+impl Index {
+    fn build(libraries: &[Arc<Library>]) -> Index {
+        fn file(map: &mut PrehashedMap<Slots>, name: &str, at: (u32, u32)) {
+            match map.entry(name_hash(name)) {
+                std::collections::hash_map::Entry::Occupied(mut e) => e.get_mut().rest.push(at),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(Slots {
+                        first: at,
+                        rest: Vec::new(),
+                    });
+                }
+            }
+        }
+        let mut index = Index::default();
+        let (functions, variables) = libraries.iter().fold((0, 0), |(f, v), l| {
+            (f + l.functions.len(), v + l.variables.len())
+        });
+        index.functions.reserve(functions);
+        index.variables.reserve(variables);
+        for (l, lib) in libraries.iter().enumerate() {
+            for (i, f) in lib.functions.iter().enumerate() {
+                file(&mut index.functions, &f.name, (l as u32, i as u32));
+            }
+            for (i, v) in lib.variables.iter().enumerate() {
+                file(&mut index.variables, &v.name, (l as u32, i as u32));
+            }
+            for e in &lib.homogeneous_exempt {
+                if !index.homogeneous_exempt.contains(e) {
+                    index.homogeneous_exempt.push(e.clone());
+                }
+            }
+        }
+        index
     }
 }
 
@@ -325,6 +439,8 @@ pub struct Env {
     pub(crate) provider: Option<Arc<dyn TypeProvider>>,
     /// Settings.
     pub options: CheckOptions,
+    /// Lookup tables over `libraries`, built on first use.
+    index: OnceLock<Arc<Index>>,
 }
 
 impl fmt::Debug for Env {
@@ -376,6 +492,7 @@ impl Env {
             own: Arc::new(Library::new("declarations")),
             provider: None,
             options: CheckOptions::default(),
+            index: OnceLock::new(),
         }
     }
 
@@ -387,6 +504,7 @@ impl Env {
             own: Arc::new(Library::new("declarations")),
             provider: None,
             options: CheckOptions::default(),
+            index: OnceLock::new(),
         }
     }
 
@@ -407,7 +525,13 @@ impl Env {
     /// Registers a library (its overloads merge with same-named functions already known).
     pub fn add_library(&mut self, library: Arc<Library>) -> &mut Env {
         self.libraries.push(library);
+        self.index = OnceLock::new();
         self
+    }
+
+    fn index(&self) -> &Index {
+        self.index
+            .get_or_init(|| Arc::new(Index::build(&self.libraries)))
     }
 
     /// Sets the container (namespace) used to resolve names.
@@ -450,32 +574,35 @@ impl Env {
         if let Some(v) = self.own.get_variable(name) {
             return Some(v);
         }
-        self.libraries
+        // The last library declaring the name wins.
+        self.index()
+            .variables
+            .get(&name_hash(name))?
             .iter()
             .rev()
-            .find_map(|l| l.get_variable(name))
+            .map(|(l, i)| &self.libraries[l].variables[i])
+            .find(|v| v.name == name)
     }
 
-    /// Calls `f` with each declaration of function `name` (libraries in registration order,
-    /// then the application's); false when there is none.
-    pub(crate) fn for_each_function<'a>(
+    /// The declarations of function `name`: libraries in registration order, then the
+    /// application's.
+    pub(crate) fn functions_named<'a>(
         &'a self,
-        name: &str,
-        mut f: impl FnMut(&'a FunctionDecl),
-    ) -> bool {
-        let mut found = false;
-        for l in self.libraries.iter().chain(std::iter::once(&self.own)) {
-            if let Some(d) = l.get_function(name) {
-                found = true;
-                f(d);
-            }
-        }
-        found
+        name: &'a str,
+    ) -> impl Iterator<Item = &'a FunctionDecl> + 'a {
+        self.index()
+            .functions
+            .get(&name_hash(name))
+            .into_iter()
+            .flat_map(Slots::iter)
+            .map(|(l, i)| &self.libraries[l].functions[i])
+            .filter(move |f| f.name == name)
+            .chain(self.own.get_function(name))
     }
 
     /// Whether any declaration of function `name` exists.
     pub fn has_function(&self, name: &str) -> bool {
-        self.for_each_function(name, |_| {})
+        self.functions_named(name).next().is_some()
     }
 
     /// The object type provider.
@@ -523,9 +650,10 @@ impl Env {
     /// Whether calls to `function` exempt their aggregate literal arguments from the
     /// homogeneity check.
     pub(crate) fn is_homogeneity_exempt(&self, function: &str) -> bool {
-        self.libraries
+        self.index()
+            .homogeneous_exempt
             .iter()
-            .chain(std::iter::once(&self.own))
-            .any(|l| l.homogeneous_exempt.iter().any(|f| f == function))
+            .chain(&self.own.homogeneous_exempt)
+            .any(|f| f == function)
     }
 }

@@ -10,7 +10,7 @@ use crate::types::Type;
 /// is quadratic in large expressions).
 #[derive(Debug, Default)]
 pub(crate) struct Mapping {
-    subs: std::collections::HashMap<Arc<str>, Type>,
+    subs: super::env::FastMap<Arc<str>, Type>,
     undo: Vec<(Arc<str>, Option<Type>)>,
 }
 
@@ -83,6 +83,7 @@ pub(crate) enum Kind {
     Type,
 }
 
+#[inline]
 pub(crate) fn kind(t: &Type) -> Kind {
     match t {
         Type::Dyn => Kind::Dyn,
@@ -389,28 +390,6 @@ pub(crate) fn has_params(t: &Type) -> bool {
         Type::Map(k, v) => has_params(k) || has_params(v),
         Type::Opaque(_, ps) => ps.iter().any(has_params),
         _ => false,
-    }
-}
-
-/// Replaces the type parameters named in `names` by the given fresh types.
-pub(crate) fn instantiate(t: &Type, names: &[Arc<str>], fresh: &[Type]) -> Type {
-    match t {
-        Type::Param(n) => match names.iter().position(|x| x == n) {
-            Some(i) => fresh[i].clone(),
-            None => t.clone(),
-        },
-        Type::List(e) => Type::List(Box::new(instantiate(e, names, fresh))),
-        Type::Map(k, v) => Type::Map(
-            Box::new(instantiate(k, names, fresh)),
-            Box::new(instantiate(v, names, fresh)),
-        ),
-        Type::Optional(e) => Type::Optional(Box::new(instantiate(e, names, fresh))),
-        Type::Type(e) => Type::Type(Box::new(instantiate(e, names, fresh))),
-        Type::Opaque(n, ps) if !ps.is_empty() => Type::Opaque(
-            n.clone(),
-            ps.iter().map(|p| instantiate(p, names, fresh)).collect(),
-        ),
-        _ => t.clone(),
     }
 }
 
