@@ -222,7 +222,7 @@ fn cel_compile(c: &mut Criterion) {
                 b.iter_batched(
                     clear_shared_patterns,
                     |()| black_box(compile()),
-                    BatchSize::SmallInput,
+                    BatchSize::PerIteration,
                 )
             });
         }
