@@ -802,32 +802,44 @@ impl Planner<'_> {
     fn bind_call_node(&mut self, e: &Expr, function: &str, args: Vec<Node>) -> CallNode {
         let registry = &self.opts.registry;
         let candidates = registry.candidates(function, args.len());
-        let mut overloads: Vec<Arc<Overload>> = Vec::with_capacity(candidates.len());
-        if let Some(ids) = self.checked.and_then(|c| c.overload_ids(e.id)) {
-            // Mostly the candidates themselves: look there before the registry's index.
-            for id in ids {
-                match candidates
-                    .iter()
-                    .find(|o| o.id == id.as_str())
-                    .or_else(|| registry.overload(id))
-                {
-                    Some(o) => overloads.push(o.clone()),
-                    None => {
-                        overloads.clear();
-                        break;
-                    }
-                }
-            }
-        }
         // The checker's overloads first (its choice decides the cost function), then every
         // overload of the name: like cel-go's generic implementations, a `dyn` argument may
-        // turn out to need a sibling overload at run time. The registry hands out one shared
-        // `Arc` per overload id, so identity is id equality.
-        for o in candidates {
-            if !overloads.iter().any(|x| Arc::ptr_eq(x, &o)) {
-                overloads.push(o);
+        // turn out to need a sibling overload at run time.
+        let overloads = match self.checked.and_then(|c| c.overload_ids(e.id)) {
+            // Every candidate, in the registry's order (the usual answer for `dyn` arguments).
+            Some(ids)
+                if ids.len() == candidates.len()
+                    && ids.iter().zip(&candidates).all(|(id, o)| id == o.id) =>
+            {
+                candidates
             }
-        }
+            Some(ids) => {
+                let mut overloads: Vec<Arc<Overload>> = Vec::with_capacity(candidates.len());
+                // Mostly the candidates themselves: look there before the registry's index.
+                for id in ids {
+                    match candidates
+                        .iter()
+                        .find(|o| o.id == id.as_str())
+                        .or_else(|| registry.overload(id))
+                    {
+                        Some(o) => overloads.push(o.clone()),
+                        None => {
+                            overloads.clear();
+                            break;
+                        }
+                    }
+                }
+                // The registry hands out one shared `Arc` per overload id: identity is id
+                // equality.
+                for o in candidates {
+                    if !overloads.iter().any(|x| Arc::ptr_eq(x, &o)) {
+                        overloads.push(o);
+                    }
+                }
+                overloads
+            }
+            None => candidates,
+        };
         let mut regex = None;
         if registry.is_regex_function(function)
             && let Some(Node::Const(Value::String(p))) = args.get(1)
