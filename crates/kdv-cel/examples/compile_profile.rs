@@ -1,7 +1,8 @@
 //! Compiles one rule many times (parse + check + cost estimate), for profilers:
 //! `cargo run --release -p kdv-cel --example compile_profile -- 'RULE' [N]`.
 //!
-//! `@FILE` instead of a rule compiles the file's text the way the `cel_parser` fuzz target
+//! `regex:PATTERN` times the `matches` literal validator alone, without its per-environment
+//! cache. `@FILE` instead of a rule compiles the file's text the way the `cel_parser` fuzz target
 //! does (every macro, an object-typed `self`), where failing to compile is the expected
 //! outcome: it prints the time and the number of issues.
 
@@ -44,6 +45,19 @@ fn main() {
     let n: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(10_000);
     if let Some(path) = rule.strip_prefix('@') {
         fuzz_input(path, n);
+        return;
+    }
+    if let Some(pattern) = rule.strip_prefix("regex:") {
+        let start = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(kdv_cel::stdlib::regex::validate(std::hint::black_box(
+                pattern,
+            )));
+        }
+        println!(
+            "{:.2} µs per validation (uncached)",
+            start.elapsed().as_secs_f64() * 1e6 / f64::from(n)
+        );
         return;
     }
     let mut env = k8s::env();

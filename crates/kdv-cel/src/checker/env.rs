@@ -373,6 +373,7 @@ impl LiteralValidator {
     /// pattern of `matches` as a Go regular expression.
     pub fn kubernetes() -> Vec<LiteralValidator> {
         use crate::stdlib::time::{Duration, Timestamp};
+        let patterns = crate::stdlib::regex::Verdicts::default();
         vec![
             LiteralValidator {
                 function: "duration".to_string(),
@@ -394,8 +395,8 @@ impl LiteralValidator {
             LiteralValidator {
                 function: "matches".to_string(),
                 arg_index: 0,
-                check: Arc::new(|l| match l {
-                    Literal::String(s) => crate::stdlib::regex::validate(s),
+                check: Arc::new(move |l| match l {
+                    Literal::String(s) => patterns.validate(s),
                     _ => true,
                 }),
             },

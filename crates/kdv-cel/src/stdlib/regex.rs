@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex};
 use regex::Regex;
 use regex_syntax::ast::{self, Ast, ClassPerlKind, ClassSetItem, Visitor};
 
+use crate::checker::FastMap;
 use crate::value::EvalError;
 
 /// Compiled size limit per pattern (bytes of compiled program).
@@ -51,25 +52,85 @@ pub fn compile(pattern: &str) -> Result<Regex, EvalError> {
 /// all as [`compile`] applies them. The checker's `matches` literal validator runs this on
 /// every compile, where building the regex itself would dominate the compile time.
 pub fn validate(pattern: &str) -> bool {
-    let Ok(translated) = translate(pattern) else {
+    let Ok(go) = parse_go(pattern) else {
         return false;
     };
-    let Ok(hir) = regex_syntax::ParserBuilder::new()
-        .nest_limit(NEST_LIMIT)
-        .build()
-        .parse(&translated)
-    else {
-        return false;
+    // Text that needed no rewriting reads the same to the `regex` crate: its syntax tree is
+    // reused instead of parsed again. Octal escapes are the exception (Go reads `\1` as
+    // one, the `regex` crate rejects it).
+    let hir = if go.edits.is_empty() && !go.octal {
+        regex_syntax::hir::translate::Translator::new().translate(&go.text, &go.ast)
+    } else {
+        let rewritten = go.rewritten();
+        return regex_syntax::ParserBuilder::new()
+            .nest_limit(NEST_LIMIT)
+            .build()
+            .parse(&rewritten)
+            .is_ok_and(|hir| fits_size_limit(&hir));
     };
-    // The `regex` crate applies `size_limit` to this same Thompson NFA.
+    hir.is_ok_and(|hir| fits_size_limit(&hir))
+}
+
+/// Whether the Thompson NFA of `hir` stays within [`SIZE_LIMIT`], which is what the `regex`
+/// crate's `size_limit` applies to. Small patterns are settled by an upper bound of the size
+/// without building the NFA.
+fn fits_size_limit(hir: &regex_syntax::hir::Hir) -> bool {
+    if nfa_size_bound(hir) <= SIZE_LIMIT {
+        return true;
+    }
     regex_automata::nfa::thompson::Compiler::new()
         .configure(
             regex_automata::nfa::thompson::Config::new()
                 .nfa_size_limit(Some(SIZE_LIMIT))
                 .shrink(false),
         )
-        .build_from_hir(&hir)
+        .build_from_hir(hir)
         .is_ok()
+}
+
+/// An upper bound of the memory the Thompson NFA builder accounts against its size limit
+/// for `hir` (states times the size of a state plus transition lists): generous sizes per
+/// state and edge, every copy a counted repetition expands to, and a Unicode class at its
+/// worst UTF-8 automaton (a scalar range splits into at most 21 byte sequences of at most 4
+/// states each). Saturates instead of overflowing.
+fn nfa_size_bound(hir: &regex_syntax::hir::Hir) -> usize {
+    /// Builder states are 32 bytes on 64-bit targets.
+    const STATE: usize = 64;
+    /// Sparse transitions are 8 bytes, union alternates 4.
+    const EDGE: usize = 16;
+    const SEQUENCES_PER_RANGE: usize = 32;
+    /// Start states, the unanchored prefix, the implicit capture group, the match state.
+    const FIXED: usize = 64 * STATE;
+
+    fn bound(hir: &regex_syntax::hir::Hir) -> usize {
+        use regex_syntax::hir::{Class, HirKind};
+        let sum = |hirs: &[regex_syntax::hir::Hir]| {
+            hirs.iter()
+                .fold(0usize, |acc, h| acc.saturating_add(bound(h)))
+        };
+        match hir.kind() {
+            HirKind::Empty | HirKind::Look(_) => STATE,
+            HirKind::Literal(lit) => lit.0.len().saturating_mul(STATE + EDGE),
+            HirKind::Class(Class::Bytes(c)) => {
+                STATE.saturating_add(c.ranges().len().saturating_mul(STATE + EDGE))
+            }
+            HirKind::Class(Class::Unicode(c)) => STATE.saturating_add(
+                c.ranges()
+                    .len()
+                    .saturating_mul(SEQUENCES_PER_RANGE * 4 * (STATE + EDGE)),
+            ),
+            HirKind::Repetition(r) => {
+                let copies = r.max.unwrap_or(r.min.saturating_add(1)).max(1) as usize;
+                copies.saturating_mul(bound(&r.sub).saturating_add(2 * (STATE + EDGE)))
+            }
+            HirKind::Capture(c) => bound(&c.sub).saturating_add(2 * STATE),
+            HirKind::Concat(hirs) => sum(hirs).saturating_add(STATE),
+            HirKind::Alternation(hirs) => sum(hirs)
+                .saturating_add(hirs.len().saturating_mul(2 * (STATE + EDGE)))
+                .saturating_add(STATE),
+        }
+    }
+    bound(hir).saturating_add(FIXED)
 }
 
 fn short_error(e: &regex::Error) -> String {
@@ -89,30 +150,60 @@ fn short_error(e: &regex::Error) -> String {
 
 /// Rewrites a Go pattern into an equivalent `regex` crate pattern, or explains why it cannot.
 pub fn translate(pattern: &str) -> Result<String, String> {
-    let escaped = escape_go_literals(pattern);
-    let pattern = escaped.as_ref();
-    let parsed = ast::parse::ParserBuilder::new()
+    parse_go(pattern).map(|go| go.rewritten())
+}
+
+/// A Go pattern read with the `regex` crate's parser.
+struct GoPattern<'p> {
+    /// The pattern with Go's literal-only text escaped.
+    text: Cow<'p, str>,
+    /// The syntax tree of `text`.
+    ast: Ast,
+    /// Replacements (byte range of `text`, new text) giving the `regex` crate's spelling.
+    edits: Vec<(usize, usize, &'static str)>,
+    /// Whether `text` has octal escapes.
+    octal: bool,
+}
+
+impl GoPattern<'_> {
+    /// The text with the edits applied.
+    fn rewritten(&self) -> String {
+        let text: &str = &self.text;
+        let mut out = String::with_capacity(text.len() + 16);
+        let mut at = 0;
+        for &(start, end, new) in &self.edits {
+            out.push_str(&text[at..start]);
+            out.push_str(new);
+            at = end;
+        }
+        out.push_str(&text[at..]);
+        out
+    }
+}
+
+/// Parses a Go pattern and works out its rewriting, or explains why it has none.
+fn parse_go(pattern: &str) -> Result<GoPattern<'_>, String> {
+    let text = escape_go_literals(pattern);
+    let ast = ast::parse::ParserBuilder::new()
         .nest_limit(NEST_LIMIT)
         .octal(true)
         .build()
-        .parse(pattern)
-        .map_err(|e| go_parse_error(pattern, &e))?;
-    let edits = ast::visit(
-        &parsed,
+        .parse(&text)
+        .map_err(|e| go_parse_error(&text, &e))?;
+    let (edits, octal) = ast::visit(
+        &ast,
         Shim {
-            pattern,
+            pattern: &text,
             edits: Vec::new(),
+            octal: false,
         },
     )?;
-    let mut out = String::with_capacity(pattern.len() + 16);
-    let mut at = 0;
-    for (start, end, text) in edits {
-        out.push_str(&pattern[at..start]);
-        out.push_str(text);
-        at = end;
-    }
-    out.push_str(&pattern[at..]);
-    Ok(out)
+    Ok(GoPattern {
+        text,
+        ast,
+        edits,
+        octal,
+    })
 }
 
 /// Escapes what Go's parser reads as literal text but `regex-syntax` reads as syntax (see
@@ -275,6 +366,7 @@ fn repetition_operator(pattern: &str, start: usize) -> &str {
 struct Shim<'p> {
     pattern: &'p str,
     edits: Vec<(usize, usize, &'static str)>,
+    octal: bool,
 }
 
 impl Shim<'_> {
@@ -328,16 +420,17 @@ fn check_flags(shim: &Shim<'_>, start: usize, flags: &ast::Flags) -> Result<(), 
 }
 
 impl Visitor for Shim<'_> {
-    type Output = Vec<(usize, usize, &'static str)>;
+    type Output = (Vec<(usize, usize, &'static str)>, bool);
     type Err = String;
 
     fn finish(mut self) -> Result<Self::Output, String> {
         self.edits.sort_by_key(|e| e.0);
-        Ok(self.edits)
+        Ok((self.edits, self.octal))
     }
 
     fn visit_pre(&mut self, node: &Ast) -> Result<(), String> {
         match node {
+            Ast::Literal(lit) if lit.kind == ast::LiteralKind::Octal => self.octal = true,
             Ast::ClassPerl(p) => self.edits.push((
                 p.span.start.offset,
                 p.span.end.offset,
@@ -401,6 +494,17 @@ impl Visitor for Shim<'_> {
 
     fn visit_class_set_item_pre(&mut self, item: &ClassSetItem) -> Result<(), String> {
         match item {
+            ClassSetItem::Literal(lit) if lit.kind == ast::LiteralKind::Octal => {
+                self.octal = true;
+                Ok(())
+            }
+            ClassSetItem::Range(r)
+                if r.start.kind == ast::LiteralKind::Octal
+                    || r.end.kind == ast::LiteralKind::Octal =>
+            {
+                self.octal = true;
+                Ok(())
+            }
             ClassSetItem::Bracketed(_) => Err("nested character classes are not supported".into()),
             ClassSetItem::Perl(p) => {
                 self.edits.push((
@@ -416,6 +520,35 @@ impl Visitor for Shim<'_> {
 
     fn visit_class_set_binary_op_pre(&mut self, _op: &ast::ClassSetBinaryOp) -> Result<(), String> {
         Err("character class set operations are not supported".into())
+    }
+}
+
+/// Verdicts of [`validate`] reached so far, shared by clones: the `matches` literal validator
+/// of one environment sees the same few patterns in rule after rule.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Verdicts(Arc<Mutex<FastMap<Arc<str>, bool>>>);
+
+/// Longest pattern whose verdict is kept.
+const VERDICT_MAX_LEN: usize = 1024;
+
+impl Verdicts {
+    /// [`validate`]`(pattern)`, remembered.
+    pub(crate) fn validate(&self, pattern: &Arc<str>) -> bool {
+        if let Ok(map) = self.0.lock()
+            && let Some(&v) = map.get(&**pattern)
+        {
+            return v;
+        }
+        let v = validate(pattern);
+        if pattern.len() <= VERDICT_MAX_LEN
+            && let Ok(mut map) = self.0.lock()
+        {
+            if map.len() >= CACHE_CAPACITY {
+                map.clear();
+            }
+            map.insert(Arc::clone(pattern), v);
+        }
+        v
     }
 }
 
@@ -553,8 +686,85 @@ mod tests {
             r"(\pL{100}){100}",
             "[z-a]",
             r"\Qa(b\E",
+            r"\1",
+            r"[\1-\7]",
+            r"a\0",
+            r"\d+\.\w",
+            r"\bx\B",
+            r"(?i)ſ",
+            r"^(\pL|\pN){0,63}$",
+            r"\pL{1000}",
+            r"(\pL{1000}){2}",
         ] {
             assert_eq!(validate(p), compile(p).is_ok(), "{p}");
+        }
+    }
+
+    /// Builds the NFA of `pattern` with its size bound as the limit.
+    fn fits_own_bound(pattern: &str) -> Result<(), String> {
+        let Ok(translated) = translate(pattern) else {
+            return Ok(());
+        };
+        let Ok(hir) = regex_syntax::ParserBuilder::new()
+            .nest_limit(NEST_LIMIT)
+            .build()
+            .parse(&translated)
+        else {
+            return Ok(());
+        };
+        let bound = nfa_size_bound(&hir);
+        regex_automata::nfa::thompson::Compiler::new()
+            .configure(
+                regex_automata::nfa::thompson::Config::new()
+                    .nfa_size_limit(Some(bound))
+                    .shrink(false),
+            )
+            .build_from_hir(&hir)
+            .map(|_| ())
+            .map_err(|e| format!("{pattern}: bound {bound}: {e}"))
+    }
+
+    #[test]
+    fn size_bound_covers_the_nfa() {
+        for p in [
+            "",
+            "a",
+            "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+            r"\pL",
+            r"\PL",
+            r"[^a]",
+            r".",
+            r"(?s).",
+            r"(?i)straße",
+            r"(?i)[k-ſ]+",
+            r"\p{Greek}{3,7}",
+            r"[\x{80}-\x{10FFFF}]",
+            r"[\x{7F}-\x{800}\x{FFFF}-\x{10000}]",
+            r"(a|b|c|d)*?x{2,}",
+            r"((a+)+)+",
+            r"\b\w+\b",
+            r"(?:\d{1,3}\.){3}\d{1,3}",
+            "a{1000}",
+            "(?-u:[\\x00-\\xFF])",
+            r"^(\pL|\pN){0,63}$",
+        ] {
+            fits_own_bound(p).unwrap();
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn size_bound_covers_generated_patterns(parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "a", "é", "☺", ".", "[a-z]", "[^x]", r"\pL", r"\p{Han}", r"\d", r"\w", r"\s",
+                "(", ")", "(?:", "(?i)", "|", "*", "+", "?", "*?", "{2}", "{3,5}", "{0,20}",
+                "{2,}", "^", "$", r"\b", r"[\x{100}-\x{10FFFF}]", r"\1", "[a-", "{",
+            ]),
+            0..10,
+        )) {
+            let p = parts.concat();
+            proptest::prop_assert!(fits_own_bound(&p).is_ok(), "{}", fits_own_bound(&p).unwrap_err());
+            proptest::prop_assert_eq!(validate(&p), compile(&p).is_ok(), "{}", p);
         }
     }
 
