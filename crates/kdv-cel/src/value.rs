@@ -570,7 +570,7 @@ const LINEAR_FIELDS: usize = 8;
 /// The value of field `key` of a JSON object. Small objects are scanned, comparing lengths
 /// first: cheaper than the ordered search, which calls `memcmp` for every key it passes.
 #[inline]
-fn json_field<'a>(
+pub(crate) fn json_field<'a>(
     m: &'a serde_json::Map<String, serde_json::Value>,
     key: &str,
 ) -> Option<&'a serde_json::Value> {
@@ -580,6 +580,21 @@ fn json_field<'a>(
     m.iter()
         .find(|(k, _)| k.len() == key.len() && k.as_bytes() == key.as_bytes())
         .map(|(_, v)| v)
+}
+
+/// Equality of variable names: names of 4 to 8 bytes (`self`, `oldSelf`) in two overlapping
+/// loads rather than a call to `memcmp`.
+#[inline]
+pub(crate) fn name_eq(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if (4..=8).contains(&n) {
+        let word = |s: &[u8], i: usize| u32::from_le_bytes([s[i], s[i + 1], s[i + 2], s[i + 3]]);
+        return word(a, 0) == word(b, 0) && word(a, n - 4) == word(b, n - 4);
+    }
+    a == b
 }
 
 /// A map: owned entries, or a view of a JSON object.
@@ -1155,6 +1170,22 @@ mod tests {
         ] {
             assert_eq!(char_count(s), s.chars().count(), "{s:?}");
         }
+    }
+
+    #[test]
+    fn name_eq_is_byte_equality() {
+        let names = [
+            "", "a", "ab", "abc", "self", "selg", "tself", "oldSelf", "oldSelg",
+        ];
+        for a in names {
+            for b in names {
+                assert_eq!(name_eq(a.as_bytes(), b.as_bytes()), a == b, "{a:?} {b:?}");
+            }
+        }
+        assert!(!name_eq(b"abcdefgh", b"abcdefgX"));
+        assert!(!name_eq(b"Xbcdefgh", b"abcdefgh"));
+        assert!(name_eq(b"minReplicas", b"minReplicas"));
+        assert!(!name_eq(b"minReplicas", b"maxReplicas"));
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::{Activation, EvalConfig, INTERRUPT_CHECK_FREQUENCY, Program};
 use crate::stdlib::CallCtx;
 use crate::value::{
     Bytes, EvalError, EvalResult, Key, List, Map, OwnedMap, Str, Value, double_to_i64_lossless,
+    json_field,
 };
 
 /// cel-go `ListCreateBaseCost`.
@@ -128,6 +129,10 @@ fn select<'a>(v: Value<'a>, field: &str) -> EvalResult<'a> {
 #[inline]
 fn select_ref<'a>(v: &Value<'a>, field: &str) -> EvalResult<'a> {
     match v {
+        Value::Map(Map::Json(m)) => match json_field(m, field) {
+            Some(x) => Ok(Value::from_json(x)),
+            None => Err(no_such_key(&field)),
+        },
         Value::Map(m) => m.get_str(field).ok_or_else(|| no_such_key(&field)),
         Value::Optional(None) => Ok(Value::Optional(None)),
         Value::Optional(Some(inner)) => match &**inner {
@@ -267,15 +272,45 @@ impl<'a> Evaluator<'a, '_> {
             }
             Node::Select(op, field) => self.select_node(op, field),
             Node::Call(c) => self.call(c),
+            Node::InKey(c) => self.in_key(c),
             Node::And(pair) => self.logic(&pair.0, &pair.1, false),
             Node::Or(pair) => self.logic(&pair.0, &pair.1, true),
             _ => self.eval_more(n),
         }
     }
 
+    /// `'key' in e` ([`Node::InKey`]): as `call` evaluates it, without the general call
+    /// machinery when `e` is a map.
+    #[inline(never)]
+    fn in_key(&mut self, c: &'a CallNode) -> EvalResult<'a> {
+        let (Node::Const(key), Some(fast)) = (&c.args[0], &c.fast) else {
+            return self.call(c);
+        };
+        let m = match self.eval(&c.args[1]) {
+            Ok(v) => v,
+            Err(e) => return self.strict_error(e),
+        };
+        if let (Value::String(k), Value::Map(map)) = (key, &m) {
+            let r = Value::Bool(map.contains_str(k));
+            let cost = match fast.cost {
+                None => 1,
+                Some(f) => f(&[borrow_const(key), m], &r),
+            };
+            self.charge(cost)?;
+            return Ok(r);
+        }
+        self.dispatch(c, &[borrow_const(key), m])
+    }
+
     /// The value of an activation variable (uncharged).
     #[inline]
     fn var(&mut self, name: &'a Arc<str>) -> EvalResult<'a> {
+        if !self.prog.cache_vars {
+            return self
+                .act
+                .resolve(name)
+                .ok_or_else(|| EvalError::new(format!("no such attribute(s): {name}")));
+        }
         let key = name.as_ptr() as usize;
         if let Some((k, v)) = &self.last_var
             && *k == key
@@ -328,6 +363,7 @@ impl<'a> Evaluator<'a, '_> {
             | Node::Var(_)
             | Node::Select(..)
             | Node::Call(_)
+            | Node::InKey(_)
             | Node::And(_)
             | Node::Or(_) => self.eval(n),
             Node::DynName(_) | Node::OptSelect(..) | Node::OptIndex(..) | Node::OptOr(..) => {

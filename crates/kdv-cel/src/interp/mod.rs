@@ -92,7 +92,7 @@ impl<'a> Activation<'a> for Vars<'a> {
     fn resolve(&self, name: &str) -> Option<Value<'a>> {
         self.vars
             .iter()
-            .find(|(n, _)| &**n == name)
+            .find(|(n, _)| crate::value::name_eq(n.as_bytes(), name.as_bytes()))
             .map(|(_, v)| v.clone())
     }
 }
@@ -216,6 +216,8 @@ pub struct Program {
     error_on_bad_presence_test: bool,
     plan_errors: Vec<PlanError>,
     result_type: Option<Type>,
+    /// Whether evaluation keeps the last variable it resolved (see `Planned::cache_vars`).
+    cache_vars: bool,
 }
 
 impl Program {
@@ -240,6 +242,7 @@ impl Program {
             error_on_bad_presence_test: options.error_on_bad_presence_test,
             plan_errors: out.errors,
             result_type: None,
+            cache_vars: out.cache_vars,
         }
     }
 

@@ -48,6 +48,9 @@ pub(crate) enum Node {
     OptIndex(Box<(Node, Node)>, bool),
     /// A function call.
     Call(Box<CallNode>),
+    /// `'constant' in e`: a call whose first argument is a constant string and whose fast
+    /// form is [`FastOp::InMap`] (key presence, a common rule shape).
+    InKey(Box<CallNode>),
     /// `a && b`.
     And(Box<(Node, Node)>),
     /// `a || b`.
@@ -289,6 +292,8 @@ pub(crate) struct Planned {
     pub root: Node,
     pub slots: usize,
     pub errors: Vec<PlanError>,
+    /// Variables may be read more than once per evaluation: worth keeping the last one.
+    pub cache_vars: bool,
 }
 
 struct Planner<'p> {
@@ -302,6 +307,10 @@ struct Planner<'p> {
     /// One shared name per variable, so the evaluator can recognise a variable it already
     /// resolved by pointer.
     var_names: Vec<Arc<str>>,
+    /// Variable reads planned (reads inside loops count twice).
+    var_reads: usize,
+    /// Nesting of comprehension loop bodies around the node being planned.
+    loop_depth: usize,
 }
 
 pub(crate) fn plan(
@@ -319,12 +328,15 @@ pub(crate) fn plan(
         errors: Vec::new(),
         depth: 0,
         var_names: Vec::new(),
+        var_reads: 0,
+        loop_depth: 0,
     };
     let root = p.expr(expr);
     Planned {
         root,
         slots: p.max_slots,
         errors: p.errors,
+        cache_vars: p.var_reads > 1,
     }
 }
 
@@ -398,6 +410,7 @@ const CONVERSIONS: &[&str] = &[
 impl Planner<'_> {
     /// A variable node, its name shared with every other node of that variable.
     fn var(&mut self, name: &str) -> Node {
+        self.var_reads += if self.loop_depth > 0 { 2 } else { 1 };
         if let Some(n) = self.var_names.iter().find(|n| &***n == name) {
             return Node::Var(n.clone());
         }
@@ -610,11 +623,13 @@ impl Planner<'_> {
         let accu = self.push_local(&c.accu_var);
         let iter = self.push_local(&c.iter_var);
         let iter2 = c.iter_var2.as_deref().map(|v| self.push_local(v));
+        self.loop_depth += 1;
         let cond = match accu_condition(self.expr(&c.loop_condition)) {
             Node::Const(Value::Bool(true)) => None,
             other => Some(other),
         };
         let step = accu_logic(self.step(&c.loop_step, &c.accu_var, accu));
+        self.loop_depth -= 1;
         self.scopes.truncate(depth + 1);
         let result = self.expr(&c.result);
         self.scopes.truncate(depth);
@@ -889,6 +904,11 @@ impl Planner<'_> {
                     }),
                 }
             }
+        }
+        if call.fast.is_some_and(|f| f.op == FastOp::InMap)
+            && matches!(call.args[0], Node::Const(Value::String(_)))
+        {
+            return Node::InKey(Box::new(call));
         }
         Node::Call(Box::new(call))
     }
