@@ -5,14 +5,14 @@
 use std::sync::Arc;
 
 use super::Reference;
-use super::env::{Env, VariableDecl};
+use super::env::{Env, Resolution, Resolutions, VariableDecl};
 use super::stdlib::is_cross_type_comparison;
 use super::unify::{
     Kind, Mapping, assignable, assignable_list, exact, format_type, has_params, is_dyn,
     is_dyn_or_error, kind, most_general, substitute,
 };
 use crate::ast::{Expr, ExprId, ExprKind, Literal, Span};
-use crate::parser::Issue;
+use crate::parser::{Issue, MAX_REPORTED};
 use crate::types::Type;
 
 pub(crate) struct Checker<'e> {
@@ -26,7 +26,11 @@ pub(crate) struct Checker<'e> {
     /// The names of `locals`, concatenated (one buffer instead of a string per variable).
     local_names: String,
     pub(crate) issues: Vec<Issue>,
+    /// Errors beyond the [`MAX_REPORTED`] kept in `issues`.
+    pub(crate) truncated: usize,
     fresh: u32,
+    /// Names of the type variables beyond the shared ones (see [`type_var_name`]).
+    var_names: Vec<Arc<str>>,
     /// Reused buffer for dotted names.
     scratch: Vec<u8>,
 }
@@ -48,7 +52,9 @@ impl<'e> Checker<'e> {
             locals: Vec::new(),
             local_names: String::new(),
             issues: Vec::new(),
+            truncated: 0,
             fresh: 0,
+            var_names: Vec::new(),
             scratch: Vec::new(),
         }
     }
@@ -65,7 +71,14 @@ impl<'e> Checker<'e> {
 
     // ---- bookkeeping --------------------------------------------------------------------
 
-    fn error(&mut self, id: ExprId, span: Span, message: String) {
+    /// Records an error; the message is only built for issues that will be shown (the
+    /// rest are counted: broken input can cause tens of thousands).
+    fn error(&mut self, id: ExprId, span: Span, message: impl FnOnce(&Self) -> String) {
+        if self.issues.len() >= MAX_REPORTED {
+            self.truncated += 1;
+            return;
+        }
+        let message = message(self);
         self.issues.push(Issue {
             message,
             span: Some(span),
@@ -115,7 +128,7 @@ impl<'e> Checker<'e> {
     }
 
     fn new_type_var(&mut self) -> Type {
-        let t = Type::Param(type_var_name(self.fresh));
+        let t = Type::Param(type_var_name(&mut self.var_names, self.fresh));
         self.fresh += 1;
         t
     }
@@ -280,12 +293,13 @@ impl<'e> Checker<'e> {
                 );
             }
             None => {
-                let msg = format!(
-                    "undeclared reference to '{}' (in container '{}')",
-                    name, self.env.container
-                );
                 self.set_type(e.id, Type::Error);
-                self.error(e.id, e.span, msg);
+                self.error(e.id, e.span, |c| {
+                    format!(
+                        "undeclared reference to '{}' (in container '{}')",
+                        name, c.env.container
+                    )
+                });
             }
         }
     }
@@ -366,11 +380,12 @@ impl<'e> Checker<'e> {
             }
             _ => {
                 if !is_dyn_or_error(&target) {
-                    let msg = format!(
-                        "type '{}' does not support field selection",
-                        format_type(&target)
-                    );
-                    self.error(id, span, msg);
+                    self.error(id, span, |_| {
+                        format!(
+                            "type '{}' does not support field selection",
+                            format_type(&target)
+                        )
+                    });
                 }
                 Type::Dyn
             }
@@ -388,17 +403,15 @@ impl<'e> Checker<'e> {
             .as_ref()
             .is_some_and(|p| p.find_type(type_name).is_some());
         if !known {
-            self.error(
-                id,
-                span,
-                format!("unexpected failed resolution of '{type_name}'"),
-            );
+            self.error(id, span, |_| {
+                format!("unexpected failed resolution of '{type_name}'")
+            });
             return None;
         }
         match provider.and_then(|p| p.field_type(type_name, field)) {
             Some(t) => Some(t),
             None => {
-                self.error(id, span, format!("undefined field '{field}'"));
+                self.error(id, span, |_| format!("undefined field '{field}'"));
                 None
             }
         }
@@ -415,23 +428,20 @@ impl<'e> Checker<'e> {
             } else {
                 ""
             };
-            let msg = format!(
+            self.error(id, span, |_| format!(
                 "unsupported optional field selection: incorrect signature.{member} argument count: {}",
                 args.len()
-            );
-            self.error(id, span, msg);
+            ));
             return;
         }
         let field = match &args[1].kind {
             ExprKind::Literal(Literal::String(s)) => String::from(&**s),
             _ => {
                 let (fid, fspan) = (args[1].id, args[1].span);
-                self.error(
-                    fid,
-                    fspan,
+                self.error(fid, fspan, |_| {
                     "unsupported optional field selection: field is not a string literal"
-                        .to_string(),
-                );
+                        .to_string()
+                });
                 return;
             }
         };
@@ -476,11 +486,12 @@ impl<'e> Checker<'e> {
                     self.resolve_or_error(id, span, function, None, args);
                 }
                 None => {
-                    let msg = format!(
-                        "undeclared reference to '{}' (in container '{}')",
-                        function, self.env.container
-                    );
-                    self.error(id, span, msg);
+                    self.error(id, span, |c| {
+                        format!(
+                            "undeclared reference to '{}' (in container '{}')",
+                            function, c.env.container
+                        )
+                    });
                     self.set_type(id, Type::Error);
                 }
             },
@@ -508,11 +519,12 @@ impl<'e> Checker<'e> {
                     self.resolve_or_error(id, span, name, Some(target_type), args);
                 } else {
                     self.set_type(id, Type::Error);
-                    let msg = format!(
-                        "undeclared reference to '{}' (in container '{}')",
-                        function, self.env.container
-                    );
-                    self.error(id, span, msg);
+                    self.error(id, span, |c| {
+                        format!(
+                            "undeclared reference to '{}' (in container '{}')",
+                            function, c.env.container
+                        )
+                    });
                 }
             }
         }
@@ -533,13 +545,35 @@ impl<'e> Checker<'e> {
         }
         arg_types.extend(args.iter().map(|a| self.type_of(a.id)));
         let env = self.env;
+        let logical = function == "_&&_" || function == "_||_";
+        let cross_type = env.options.cross_type_numeric_comparisons;
+        // Concrete argument types resolve the same way in every check of this environment.
+        let key = (!logical && !arg_types.iter().any(has_params))
+            .then(|| Resolutions::key(function, member, cross_type, &arg_types));
+        if let Some(key) = key
+            && let Some(r) = env
+                .resolutions
+                .find(key, function, member, cross_type, &arg_types)
+        {
+            self.fresh += r.fresh_vars;
+            self.resolved(
+                id,
+                span,
+                function,
+                member,
+                &arg_types,
+                r.result.clone(),
+                r.overload_ids.clone(),
+            );
+            return;
+        }
+        let first_fresh = self.fresh;
         let mut result: Option<Type> = None;
         let mut ids: Vec<String> = Vec::new();
         let mut params: Vec<Type> = Vec::new();
-        let logical = function == "_&&_" || function == "_||_";
         for decl in env.functions_named(function) {
             for o in &decl.overloads {
-                if !env.options.cross_type_numeric_comparisons && is_cross_type_comparison(&o.id) {
+                if !cross_type && is_cross_type_comparison(&o.id) {
                     continue;
                 }
                 if o.member != member {
@@ -550,9 +584,9 @@ impl<'e> Checker<'e> {
                     for (i, t) in arg_types.iter().enumerate() {
                         if !self.is_assignable(t, &Type::Bool) {
                             let a = &args[i];
-                            let msg =
-                                format!("expected type 'bool' but found '{}'", format_type(t));
-                            self.error(a.id, a.span, msg);
+                            self.error(a.id, a.span, |_| {
+                                format!("expected type 'bool' but found '{}'", format_type(t))
+                            });
                             ok = false;
                         }
                     }
@@ -580,25 +614,29 @@ impl<'e> Checker<'e> {
                     || arg_types
                         .iter()
                         .zip(&o.params)
-                        .any(|(a, p)| distinct_simple_types(a, p))
+                        .any(|(a, p)| kinds_clash(a, p))
                 {
                     continue;
                 }
                 let cp = self.mapping.checkpoint();
-                let (candidate, ret) = if o.type_params.is_empty() {
-                    (o.params.as_slice(), None)
-                } else {
-                    params.clear();
-                    params.extend(
-                        o.params
-                            .iter()
-                            .map(|p| instantiate(p, &o.type_params, first_var)),
-                    );
-                    (
-                        params.as_slice(),
-                        Some(instantiate(&o.result, &o.type_params, first_var)),
-                    )
-                };
+                let (candidate, ret) =
+                    if o.type_params.is_empty() {
+                        (o.params.as_slice(), None)
+                    } else {
+                        params.clear();
+                        params.extend(o.params.iter().map(|p| {
+                            instantiate(p, &o.type_params, first_var, &mut self.var_names)
+                        }));
+                        (
+                            params.as_slice(),
+                            Some(instantiate(
+                                &o.result,
+                                &o.type_params,
+                                first_var,
+                                &mut self.var_names,
+                            )),
+                        )
+                    };
                 if !assignable_list(&mut self.mapping, &arg_types, candidate) {
                     self.mapping.rollback(cp);
                     continue;
@@ -618,6 +656,37 @@ impl<'e> Checker<'e> {
                 }
             }
         }
+        if let Some(key) = key
+            && !result.as_ref().is_some_and(has_params)
+        {
+            env.resolutions.insert(
+                key,
+                Resolution {
+                    function: function.into(),
+                    member,
+                    cross_type,
+                    args: arg_types.as_slice().into(),
+                    result: result.clone(),
+                    overload_ids: ids.clone(),
+                    fresh_vars: self.fresh - first_fresh,
+                },
+            );
+        }
+        self.resolved(id, span, function, member, &arg_types, result, ids);
+    }
+
+    /// Records the outcome of resolving call `id`.
+    #[allow(clippy::too_many_arguments)]
+    fn resolved(
+        &mut self,
+        id: ExprId,
+        span: Span,
+        function: &str,
+        member: bool,
+        arg_types: &[Type],
+        result: Option<Type>,
+        ids: Vec<String>,
+    ) {
         match result {
             Some(t) => {
                 self.set_type(id, t);
@@ -631,18 +700,18 @@ impl<'e> Checker<'e> {
                 );
             }
             None => {
-                let shown: Vec<String> = arg_types
-                    .iter()
-                    .map(|t| format_type(&substitute(&self.mapping, t, true)))
-                    .collect();
-                let signature = if member {
-                    format!("{}.({})", shown[0], shown[1..].join(", "))
-                } else {
-                    format!("({})", shown.join(", "))
-                };
-                let msg =
-                    format!("found no matching overload for '{function}' applied to '{signature}'");
-                self.error(id, span, msg);
+                self.error(id, span, |c| {
+                    let shown: Vec<String> = arg_types
+                        .iter()
+                        .map(|t| format_type(&substitute(&c.mapping, t, true)))
+                        .collect();
+                    let signature = if member {
+                        format!("{}.({})", shown[0], shown[1..].join(", "))
+                    } else {
+                        format!("({})", shown.join(", "))
+                    };
+                    format!("found no matching overload for '{function}' applied to '{signature}'")
+                });
                 self.set_type(id, Type::Error);
             }
         }
@@ -679,12 +748,13 @@ impl<'e> Checker<'e> {
             Type::Optional(inner) => *inner,
             t => {
                 if !is_dyn(&t) {
-                    let msg = format!(
-                        "expected type '{}' but found '{}'",
-                        format_type(&Type::Optional(Box::new(t.clone()))),
-                        format_type(&t)
-                    );
-                    self.error(value.id, value.span, msg);
+                    self.error(value.id, value.span, |_| {
+                        format!(
+                            "expected type '{}' but found '{}'",
+                            format_type(&Type::Optional(Box::new(t.clone()))),
+                            format_type(&t)
+                        )
+                    });
                 }
                 t
             }
@@ -739,11 +809,12 @@ impl<'e> Checker<'e> {
             self.type_named(c).map(|t| (c.to_string(), t))
         });
         let Some((resolved, ty)) = found else {
-            let msg = format!(
-                "undeclared reference to '{}' (in container '{}')",
-                type_name, self.env.container
-            );
-            self.error(id, span, msg);
+            self.error(id, span, |c| {
+                format!(
+                    "undeclared reference to '{}' (in container '{}')",
+                    type_name, c.env.container
+                )
+            });
             self.set_type(id, Type::Error);
             return;
         };
@@ -760,8 +831,9 @@ impl<'e> Checker<'e> {
         let result = if kind(&ty) == Kind::Struct || well_known_kind(&ty) {
             ty
         } else {
-            let msg = format!("'{}' is not a message type", format_type(&ty));
-            self.error(id, span, msg);
+            self.error(id, span, |_| {
+                format!("'{}' is not a message type", format_type(&ty))
+            });
             Type::Error
         };
         self.set_type(id, result);
@@ -775,13 +847,14 @@ impl<'e> Checker<'e> {
                 vt = self.unwrap_optional_entry(&f.value, vt);
             }
             if !self.is_assignable(&field_type, &vt) {
-                let msg = format!(
-                    "expected type of field '{}' is '{}' but provided type is '{}'",
-                    f.field,
-                    format_type(&field_type),
-                    format_type(&vt)
-                );
-                self.error(f.id, f.span, msg);
+                self.error(f.id, f.span, |_| {
+                    format!(
+                        "expected type of field '{}' is '{}' but provided type is '{}'",
+                        f.field,
+                        format_type(&field_type),
+                        format_type(&vt)
+                    )
+                });
             }
         }
     }
@@ -813,12 +886,11 @@ impl<'e> Checker<'e> {
                 (Type::Dyn, Type::Dyn)
             }
             t => {
-                let msg = format!(
+                let (rid, rspan) = (c.iter_range.id, c.iter_range.span);
+                self.error(rid, rspan, |_| format!(
                     "expression of type '{}' cannot be range of a comprehension (must be list, map, or dynamic)",
                     format_type(t)
-                );
-                let (rid, rspan) = (c.iter_range.id, c.iter_range.span);
-                self.error(rid, rspan, msg);
+                ));
                 (Type::Error, Type::Error)
             }
         };
@@ -847,33 +919,29 @@ impl<'e> Checker<'e> {
     fn assert_type(&mut self, e: &Expr, t: &Type) {
         let actual = self.type_of(e.id);
         if !self.is_assignable(t, &actual) {
-            let msg = format!(
-                "expected type '{}' but found '{}'",
-                format_type(t),
-                format_type(&actual)
-            );
-            self.error(e.id, e.span, msg);
+            self.error(e.id, e.span, |_| {
+                format!(
+                    "expected type '{}' but found '{}'",
+                    format_type(t),
+                    format_type(&actual)
+                )
+            });
         }
     }
 }
 
-/// Two different primitive types (neither assignable to the other): a cheap early reject
-/// before the full assignability check.
-fn distinct_simple_types(a: &Type, b: &Type) -> bool {
-    fn simple(t: &Type) -> bool {
-        matches!(
-            t,
-            Type::Bool
-                | Type::Int
-                | Type::Uint
-                | Type::Double
-                | Type::String
-                | Type::Bytes
-                | Type::Duration
-                | Type::Timestamp
-        )
+/// An argument type that can never be assigned to a parameter type, whatever type variables
+/// stand for: both are concrete (no type parameter, `dyn`, error, `any` or `null`, which
+/// assign across kinds) and of different kinds. A cheap early reject before instantiating
+/// and unifying.
+fn kinds_clash(arg: &Type, param: &Type) -> bool {
+    fn concrete(t: &Type) -> Option<Kind> {
+        match kind(t) {
+            Kind::Param | Kind::Dyn | Kind::Error | Kind::Any | Kind::Null => None,
+            k => Some(k),
+        }
     }
-    simple(a) && simple(b) && a != b
+    matches!((concrete(arg), concrete(param)), (Some(a), Some(p)) if a != p)
 }
 
 /// Writes the dotted name of a select chain (no presence tests) ending in an identifier into
@@ -922,34 +990,67 @@ fn dotted_name<'b>(
     Some((root.len(), name))
 }
 
-/// The name of fresh type variable `n`; the first ones are made once per process.
-fn type_var_name(n: u32) -> Arc<str> {
-    static NAMES: std::sync::LazyLock<Vec<Arc<str>>> =
-        std::sync::LazyLock::new(|| (0..256).map(|i| Arc::from(format!("_var{i}"))).collect());
-    match NAMES.get(n as usize) {
-        Some(name) => Arc::clone(name),
-        None => Arc::from(format!("_var{n}")),
+/// Type variables shared by every check (their names are made once per process).
+const SHARED_TYPE_VARS: u32 = 256;
+
+/// The name of fresh type variable `n`: shared for the first [`SHARED_TYPE_VARS`], else made
+/// once per check in `more`.
+fn type_var_name(more: &mut Vec<Arc<str>>, n: u32) -> Arc<str> {
+    static NAMES: std::sync::LazyLock<Vec<Arc<str>>> = std::sync::LazyLock::new(|| {
+        (0..SHARED_TYPE_VARS as usize)
+            .map(|i| Arc::from(var_name(i).as_str()))
+            .collect()
+    });
+    if let Some(name) = NAMES.get(n as usize) {
+        return Arc::clone(name);
     }
+    let i = (n - SHARED_TYPE_VARS) as usize;
+    while more.len() <= i {
+        let next = SHARED_TYPE_VARS as usize + more.len();
+        more.push(Arc::from(var_name(next).as_str()));
+    }
+    Arc::clone(&more[i])
+}
+
+/// `_var<n>`, without the formatting machinery (checks of broken input make many).
+fn var_name(n: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let mut name = String::with_capacity(4 + digits.len() - at);
+    name.push_str("_var");
+    name.extend(digits[at..].iter().map(|&d| char::from(d)));
+    name
 }
 
 /// `t` with the type parameters named in `names` replaced by fresh type variables numbered
 /// from `first`.
-fn instantiate(t: &Type, names: &[Arc<str>], first: u32) -> Type {
+fn instantiate(t: &Type, names: &[Arc<str>], first: u32, more: &mut Vec<Arc<str>>) -> Type {
     match t {
         Type::Param(n) => match names.iter().position(|x| x == n) {
-            Some(i) => Type::Param(type_var_name(first + i as u32)),
+            Some(i) => Type::Param(type_var_name(more, first + i as u32)),
             None => t.clone(),
         },
-        Type::List(e) => Type::List(Box::new(instantiate(e, names, first))),
+        Type::List(e) => Type::List(Box::new(instantiate(e, names, first, more))),
         Type::Map(k, v) => Type::Map(
-            Box::new(instantiate(k, names, first)),
-            Box::new(instantiate(v, names, first)),
+            Box::new(instantiate(k, names, first, more)),
+            Box::new(instantiate(v, names, first, more)),
         ),
-        Type::Optional(e) => Type::Optional(Box::new(instantiate(e, names, first))),
-        Type::Type(e) => Type::Type(Box::new(instantiate(e, names, first))),
+        Type::Optional(e) => Type::Optional(Box::new(instantiate(e, names, first, more))),
+        Type::Type(e) => Type::Type(Box::new(instantiate(e, names, first, more))),
         Type::Opaque(n, ps) if !ps.is_empty() => Type::Opaque(
             n.clone(),
-            ps.iter().map(|p| instantiate(p, names, first)).collect(),
+            ps.iter()
+                .map(|p| instantiate(p, names, first, more))
+                .collect(),
         ),
         _ => t.clone(),
     }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::ast::Literal;
 use crate::types::Type;
@@ -355,6 +355,73 @@ impl Index {
     }
 }
 
+/// The outcome of resolving a call whose argument types are concrete (no type parameters)
+/// and whose result type is concrete: it depends on nothing else in the environment than
+/// the declarations and `cross_type_numeric_comparisons`, so checks of one environment share
+/// it.
+#[derive(Debug)]
+pub(crate) struct Resolution {
+    pub(crate) function: Box<str>,
+    pub(crate) member: bool,
+    pub(crate) cross_type: bool,
+    pub(crate) args: Box<[Type]>,
+    /// The call's type, `None` when no overload matches.
+    pub(crate) result: Option<Type>,
+    pub(crate) overload_ids: Vec<String>,
+    /// Type variables the resolution used (cel-go numbers them across the check).
+    pub(crate) fresh_vars: u32,
+}
+
+/// Resolutions shared by the checks of one environment, by [`Resolutions::key`].
+#[derive(Debug, Default)]
+pub(crate) struct Resolutions(Mutex<PrehashedMap<Vec<Arc<Resolution>>>>);
+
+/// Resolutions kept per environment before the table is reset.
+const RESOLUTIONS_CAPACITY: usize = 4096;
+
+impl Resolutions {
+    /// The hash `find` and `insert` take.
+    pub(crate) fn key(function: &str, member: bool, cross_type: bool, args: &[Type]) -> u64 {
+        use std::hash::Hash;
+        let mut h = FxHasher::default();
+        h.write(function.as_bytes());
+        h.write_u8(u8::from(member) | (u8::from(cross_type) << 1));
+        args.hash(&mut h);
+        h.finish().rotate_left(26)
+    }
+
+    /// The resolution recorded for these inputs.
+    pub(crate) fn find(
+        &self,
+        key: u64,
+        function: &str,
+        member: bool,
+        cross_type: bool,
+        args: &[Type],
+    ) -> Option<Arc<Resolution>> {
+        let map = self.0.lock().ok()?;
+        map.get(&key)?
+            .iter()
+            .find(|r| {
+                r.member == member
+                    && r.cross_type == cross_type
+                    && *r.function == *function
+                    && *r.args == *args
+            })
+            .cloned()
+    }
+
+    /// Records a resolution.
+    pub(crate) fn insert(&self, key: u64, resolution: Resolution) {
+        if let Ok(mut map) = self.0.lock() {
+            if map.len() >= RESOLUTIONS_CAPACITY {
+                map.clear();
+            }
+            map.entry(key).or_default().push(Arc::new(resolution));
+        }
+    }
+}
+
 /// A literal argument check run after type checking (cel-go's `formatValidator`s:
 /// `duration('...')`, `timestamp('...')`, `matches('...')`).
 #[derive(Clone)]
@@ -442,6 +509,8 @@ pub struct Env {
     pub options: CheckOptions,
     /// Lookup tables over `libraries`, built on first use.
     index: OnceLock<Arc<Index>>,
+    /// Overload resolutions of this environment's checks (replaced when functions change).
+    pub(crate) resolutions: Arc<Resolutions>,
 }
 
 impl fmt::Debug for Env {
@@ -494,6 +563,7 @@ impl Env {
             provider: None,
             options: CheckOptions::default(),
             index: OnceLock::new(),
+            resolutions: Arc::default(),
         }
     }
 
@@ -506,6 +576,7 @@ impl Env {
             provider: None,
             options: CheckOptions::default(),
             index: OnceLock::new(),
+            resolutions: Arc::default(),
         }
     }
 
@@ -527,6 +598,7 @@ impl Env {
     pub fn add_library(&mut self, library: Arc<Library>) -> &mut Env {
         self.libraries.push(library);
         self.index = OnceLock::new();
+        self.resolutions = Arc::default();
         self
     }
 
@@ -567,6 +639,7 @@ impl Env {
     /// Declares (overloads of) a function.
     pub fn add_function(&mut self, name: &str, overloads: Vec<OverloadDecl>) -> &mut Env {
         Arc::make_mut(&mut self.own).function(name, overloads);
+        self.resolutions = Arc::default();
         self
     }
 

@@ -125,28 +125,38 @@ pub fn check(parsed: ParsedExpr, env: &Env) -> Result<CheckedExpr, Issues> {
         next_id,
     } = parsed;
     let levels = depth(&expr);
+    // A failed check drops the tree where it was checked: on the thread sized for its depth.
     let outcome = crate::parser::with_stack(levels, CHECKER_BYTES_PER_LEVEL, || {
         let mut c = check::Checker::new(env, next_id);
         c.check(&mut expr);
+        if !c.issues.is_empty() {
+            drop(expr);
+            return Err((std::mem::take(&mut c.issues), c.truncated));
+        }
         c.finish_types();
-        let mut issues = std::mem::take(&mut c.issues);
-        if issues.is_empty() {
-            issues = validate::validate(env, &expr, &c.types);
+        let issues = validate::validate(env, &expr, &c.types);
+        if !issues.is_empty() {
+            drop(expr);
+            return Err((issues, 0));
         }
-        (expr, c.types, c.refs, issues)
+        Ok((expr, c.types, c.refs))
     });
-    let Some((expr, types, references, issues)) = outcome else {
-        let mut all = Issues::new(source);
-        all.report(None, 0, "expression nesting too deep to check");
-        return Err(all);
-    };
-    if !issues.is_empty() {
-        let mut all = Issues::new(source);
-        for i in issues {
-            all.push(i);
+    let (expr, types, references) = match outcome {
+        Some(Ok(checked)) => checked,
+        Some(Err((issues, truncated))) => {
+            let mut all = Issues::new(source);
+            for i in issues {
+                all.push(i);
+            }
+            all.count_truncated(truncated);
+            return Err(all);
         }
-        return Err(all);
-    }
+        None => {
+            let mut all = Issues::new(source);
+            all.report(None, 0, "expression nesting too deep to check");
+            return Err(all);
+        }
+    };
     let result_type = types
         .get(expr.id as usize)
         .and_then(|t| t.clone())

@@ -540,3 +540,71 @@ fn large_macro_expansions_check_quickly() {
     assert_eq!(ty(&env, &src), "int");
     assert!(t.elapsed().as_secs() < 10);
 }
+
+/// Resolutions the environment remembers give the same outcome as resolving afresh: the same
+/// references, and type variables numbered as if every candidate had been instantiated.
+#[test]
+fn remembered_resolutions_match_fresh_ones() {
+    let sources = [
+        "self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas",
+        "size([1]) == 1 && [].length == 1",
+        "[1, 2].map(x, x + 1).size() == size('ab') && [].length",
+        "x + 1 == 2 && x + 1 == 2",
+    ];
+    for src in sources {
+        let fresh = || {
+            let env = env_with(&[("self", Type::Dyn), ("x", Type::Int)]);
+            compile_with(src, &ParseOptions::conformance(), &env)
+        };
+        let env = env_with(&[("self", Type::Dyn), ("x", Type::Int)]);
+        let first = compile_with(src, &ParseOptions::conformance(), &env);
+        let again = compile_with(src, &ParseOptions::conformance(), &env);
+        for outcome in [&first, &again] {
+            match (outcome, fresh()) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.types, b.types, "{src}");
+                    assert_eq!(a.references, b.references, "{src}");
+                }
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{src}"),
+                (a, b) => panic!("{src}: {:?} vs {:?}", a.is_ok(), b.is_ok()),
+            }
+        }
+    }
+    let env = env_with(&[]);
+    let shown = err(&env, "size([1]) == 1 && [].length == 1");
+    assert!(
+        shown.contains("type 'list(_var4)' does not support field selection"),
+        "{shown}"
+    );
+    assert_eq!(err(&env, "size([1]) == 1 && [].length == 1"), shown);
+}
+
+/// What an environment remembers follows its declarations and options.
+#[test]
+fn remembered_resolutions_follow_the_environment() {
+    let mut env = env_with(&[("x", Type::Int)]);
+    assert_eq!(ty(&env, "x < 2.0"), "bool");
+    env.options.cross_type_numeric_comparisons = false;
+    assert!(err(&env, "x < 2.0").contains("found no matching overload for '_<_'"));
+    env.add_function(
+        "f",
+        vec![OverloadDecl::global("f_int", vec![Type::Int], Type::Int)],
+    );
+    assert_eq!(root_overloads(&ok(&env, "f(x)")), ["f_int"]);
+    let before = env.clone();
+    env.add_function(
+        "f",
+        vec![OverloadDecl::global("f_dyn", vec![Type::Dyn], Type::String)],
+    );
+    assert_eq!(root_overloads(&ok(&env, "f(x)")), ["f_int", "f_dyn"]);
+    assert_eq!(ty(&env, "f(x)"), "dyn");
+    assert_eq!(root_overloads(&ok(&before, "f(x)")), ["f_int"]);
+    let mut lib = Library::new("more");
+    lib.function(
+        "f",
+        vec![OverloadDecl::global("f_bool", vec![Type::Bool], Type::Bool)],
+    );
+    assert_eq!(root_overloads(&ok(&env, "f(true)")), ["f_dyn"]);
+    env.add_library(Arc::new(lib));
+    assert_eq!(root_overloads(&ok(&env, "f(true)")), ["f_bool", "f_dyn"]);
+}

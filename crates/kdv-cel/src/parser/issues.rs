@@ -6,7 +6,7 @@ use std::fmt;
 use crate::ast::{ExprId, Source, Span};
 
 /// Most issues rendered; the rest are summarised as `N more errors were truncated`.
-const MAX_REPORTED: usize = 100;
+pub(crate) const MAX_REPORTED: usize = 100;
 
 /// Longest source line (in bytes) shown under an issue.
 const MAX_SNIPPET_BYTES: usize = 16384;
@@ -65,6 +65,12 @@ impl Issues {
             span,
             expr_id,
         });
+    }
+
+    /// Counts `n` issues beyond the ones kept, reported without their details (their
+    /// messages would never be shown).
+    pub(crate) fn count_truncated(&mut self, n: usize) {
+        self.reported += n;
     }
 
     /// True when nothing was reported.

@@ -533,14 +533,17 @@ impl Helper<'_, '_> {
         };
         let v = v.clone();
         let target = target.unwrap_or_else(missing);
-        // cel-go copies the receiver after building `hasValue()` and the empty range. Beyond
-        // the node budget the parse fails: skip the (exponentially growing) copy.
-        let original = (!self.p.too_many_nodes()).then(|| target.clone());
+        // cel-go copies the receiver after building `hasValue()` and the empty range (the
+        // copy is made from the receiver inside `hasValue()`; beyond the node budget `copy`
+        // stops, the parse fails anyway).
         let has_value = self.member_call("hasValue", target, Vec::new());
         let range = self.list(Vec::new());
-        let copy = match &original {
-            Some(o) => self.copy(o),
-            None => self.lit(Literal::Null),
+        let copy = match &has_value.kind {
+            ExprKind::Call {
+                target: Some(receiver),
+                ..
+            } => self.copy(receiver),
+            _ => self.lit(Literal::Null),
         };
         let value = self.member_call("value", copy, Vec::new());
         let cond = self.lit(Literal::Bool(false));

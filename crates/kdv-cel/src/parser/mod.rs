@@ -23,6 +23,7 @@ mod unescape;
 
 pub(crate) use deep::with_stack;
 pub(crate) use grammar::drop_iteratively as drop_tree;
+pub(crate) use issues::MAX_REPORTED;
 pub use issues::{Issue, Issues};
 pub use macros::{ACCUMULATOR, Macros};
 
