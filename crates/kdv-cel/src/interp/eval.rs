@@ -106,6 +106,10 @@ fn borrow_const<'a>(v: &'a Value<'static>) -> Value<'a> {
     }
 }
 
+fn no_such_attribute(name: &str) -> EvalError {
+    EvalError::new(format!("no such attribute(s): {name}"))
+}
+
 fn no_such_key(key: &dyn std::fmt::Display) -> EvalError {
     EvalError::new(format!("no such key: {key}"))
 }
@@ -271,6 +275,7 @@ impl<'a> Evaluator<'a, '_> {
                 self.var(name)
             }
             Node::Select(op, field) => self.select_node(op, field),
+            Node::Call(c) if c.args.len() == 2 => self.call2(c),
             Node::Call(c) => self.call(c),
             Node::InKey(c) => self.in_key(c),
             Node::And(pair) => self.logic(&pair.0, &pair.1, false),
@@ -306,10 +311,7 @@ impl<'a> Evaluator<'a, '_> {
     #[inline]
     fn var(&mut self, name: &'a Arc<str>) -> EvalResult<'a> {
         if !self.prog.cache_vars {
-            return self
-                .act
-                .resolve(name)
-                .ok_or_else(|| EvalError::new(format!("no such attribute(s): {name}")));
+            return self.resolve(name);
         }
         let key = name.as_ptr() as usize;
         if let Some((k, v)) = &self.last_var
@@ -317,13 +319,17 @@ impl<'a> Evaluator<'a, '_> {
         {
             return Ok(v.clone());
         }
-        match self.act.resolve(name) {
-            Some(v) => {
-                self.last_var = Some((key, v.clone()));
-                Ok(v)
-            }
-            None => Err(EvalError::new(format!("no such attribute(s): {name}"))),
-        }
+        let v = self.resolve(name)?;
+        self.last_var = Some((key, v.clone()));
+        Ok(v)
+    }
+
+    /// The activation's value of variable `name`.
+    #[inline]
+    fn resolve(&self, name: &str) -> EvalResult<'a> {
+        self.act
+            .resolve(name)
+            .ok_or_else(|| no_such_attribute(name))
     }
 
     /// `op.field`: a field of a comprehension variable or of an activation variable is read
@@ -340,9 +346,24 @@ impl<'a> Evaluator<'a, '_> {
                 self.charge(1)?;
                 r
             }
+            Node::Var(name) if self.prog.cache_vars => {
+                // Read the field straight out of the kept variable (no copy of it).
+                self.charge(1)?;
+                let key = name.as_ptr() as usize;
+                if !matches!(&self.last_var, Some((k, _)) if *k == key) {
+                    let v = self.resolve(name)?;
+                    self.last_var = Some((key, v));
+                }
+                self.charge(1)?;
+                match &self.last_var {
+                    Some((_, v)) => select_ref(v, field),
+                    // Set just above.
+                    None => Err(no_such_attribute(name)),
+                }
+            }
             Node::Var(name) => {
                 self.charge(1)?;
-                let v = self.var(name)?;
+                let v = self.resolve(name)?;
                 self.charge(1)?;
                 select_ref(&v, field)
             }
@@ -576,31 +597,7 @@ impl<'a> Evaluator<'a, '_> {
                 Ok(a) => self.dispatch(c, &[a]),
                 Err(e) => self.strict_error(e),
             },
-            2 => {
-                let a = self.eval(&c.args[0]);
-                if let Err(e) = &a
-                    && e.abort
-                {
-                    return a;
-                }
-                let b = self.eval(&c.args[1]);
-                match (a, b) {
-                    (Ok(a), Ok(b)) => {
-                        if let Some(fast) = &c.fast
-                            && let Some(v) = fast_op(fast.op, &a, &b, c.regex.as_deref())
-                        {
-                            let cost = match fast.cost {
-                                None => 1,
-                                Some(f) => f(&[a, b], &v),
-                            };
-                            self.charge(cost)?;
-                            return Ok(v);
-                        }
-                        self.dispatch(c, &[a, b])
-                    }
-                    (Err(e), _) | (_, Err(e)) => self.strict_error(e),
-                }
-            }
+            2 => self.call2(c),
             3 => {
                 let a = match self.eval(&c.args[0]) {
                     Ok(v) => v,
@@ -626,6 +623,34 @@ impl<'a> Evaluator<'a, '_> {
                 }
                 self.dispatch(c, &args)
             }
+        }
+    }
+
+    /// A call of two arguments (most operators), in a frame of its own.
+    #[inline(never)]
+    fn call2(&mut self, c: &'a CallNode) -> EvalResult<'a> {
+        let a = self.eval(&c.args[0]);
+        if let Err(e) = &a
+            && e.abort
+        {
+            return a;
+        }
+        let b = self.eval(&c.args[1]);
+        match (a, b) {
+            (Ok(a), Ok(b)) => {
+                if let Some(fast) = &c.fast
+                    && let Some(v) = fast_op(fast.op, &a, &b, c.regex.as_deref())
+                {
+                    let cost = match fast.cost {
+                        None => 1,
+                        Some(f) => f(&[a, b], &v),
+                    };
+                    self.charge(cost)?;
+                    return Ok(v);
+                }
+                self.dispatch(c, &[a, b])
+            }
+            (Err(e), _) | (_, Err(e)) => self.strict_error(e),
         }
     }
 

@@ -535,3 +535,25 @@ fn constant_patterns_are_shared_by_programs() {
         assert_eq!(program("'x'.matches('[')", &opts).plan_errors().len(), 1);
     }
 }
+
+#[test]
+fn variables_read_repeatedly() {
+    let doc = serde_json::json!({"a": 1, "b": 2});
+    let act = Vars::new().with("self", Value::from_json(&doc));
+    let opts = ProgramOptions::kubernetes();
+    let p = program("self.a < self.b && self.b > self.a && self != null", &opts);
+    assert_eq!(run_with(&p, &act).unwrap().1, 12);
+    let p = program("[1].all(x, self.a == x) && self.b == 2", &opts);
+    assert!(matches!(run_with(&p, &act).unwrap().0, Value::Bool(true)));
+    for src in [
+        "oldSelf.a == oldSelf.b",
+        "oldSelf.a == 1",
+        "self.a == oldSelf.a",
+    ] {
+        assert_eq!(
+            run_with(&program(src, &opts), &act).unwrap_err().message,
+            "no such attribute(s): oldSelf",
+            "{src}"
+        );
+    }
+}
