@@ -47,8 +47,8 @@ impl<'e> Checker<'e> {
         Checker {
             env,
             mapping: Mapping::default(),
-            types: vec![None; next_id as usize + 1],
-            refs: vec![None; next_id as usize + 1],
+            types: nones(next_id as usize + 1),
+            refs: nones(next_id as usize + 1),
             locals: Vec::new(),
             local_names: String::new(),
             issues: Vec::new(),
@@ -100,11 +100,7 @@ impl<'e> Checker<'e> {
     }
 
     fn type_ref(&self, id: ExprId) -> &Type {
-        static ERROR: Type = Type::Error;
-        self.types
-            .get(id as usize)
-            .and_then(Option::as_ref)
-            .unwrap_or(&ERROR)
+        type_at(&self.types, id)
     }
 
     fn set_ref(&mut self, id: ExprId, r: Reference) {
@@ -117,14 +113,7 @@ impl<'e> Checker<'e> {
     }
 
     fn is_assignable(&mut self, t1: &Type, t2: &Type) -> bool {
-        let cp = self.mapping.checkpoint();
-        if assignable(&mut self.mapping, t1, t2) {
-            self.mapping.commit(cp);
-            true
-        } else {
-            self.mapping.rollback(cp);
-            false
-        }
+        try_assign(&mut self.mapping, t1, t2)
     }
 
     fn new_type_var(&mut self) -> Type {
@@ -190,8 +179,8 @@ impl<'e> Checker<'e> {
     /// cel-go `resolveSimpleIdent`; the bool is "a local of that name exists" (the
     /// reference then keeps a leading dot).
     fn resolve_simple(&self, name: &str) -> Option<(Resolved, bool)> {
-        let local = self.local(name).cloned();
-        if let Some(ty) = &local
+        let local = self.local(name);
+        if let Some(ty) = local
             && !name.starts_with('.')
         {
             return Some((
@@ -869,19 +858,19 @@ impl<'e> Checker<'e> {
         let range_type = self.subst(self.type_ref(c.iter_range.id));
         let accu_type = self.type_of(c.accu_init.id);
         self.locals.push(None);
-        self.push_local(&c.accu_var, accu_type.clone());
+        let accu_slot = self.locals.len();
+        self.push_local(&c.accu_var, accu_type);
         let two = c.iter_var2.is_some();
-        let (var, var2) = match &range_type {
+        let (var, var2) = match range_type {
             Type::List(elem) => {
                 if two {
-                    (Type::Int, Type::clone(elem))
+                    (Type::Int, *elem)
                 } else {
-                    (Type::clone(elem), Type::Dyn)
+                    (*elem, Type::Dyn)
                 }
             }
-            Type::Map(k, v) => (Type::clone(k), Type::clone(v)),
-            t if matches!(kind(t), Kind::Dyn | Kind::Any | Kind::Error | Kind::Param) => {
-                let t = t.clone();
+            Type::Map(k, v) => (*k, *v),
+            t if matches!(kind(&t), Kind::Dyn | Kind::Any | Kind::Error | Kind::Param) => {
                 self.is_assignable(&Type::Dyn, &t);
                 (Type::Dyn, Type::Dyn)
             }
@@ -889,7 +878,7 @@ impl<'e> Checker<'e> {
                 let (rid, rspan) = (c.iter_range.id, c.iter_range.span);
                 self.error(rid, rspan, |_| format!(
                     "expression of type '{}' cannot be range of a comprehension (must be list, map, or dynamic)",
-                    format_type(t)
+                    format_type(&t)
                 ));
                 (Type::Error, Type::Error)
             }
@@ -902,7 +891,18 @@ impl<'e> Checker<'e> {
         self.check(&mut c.loop_condition);
         self.assert_type(&c.loop_condition, &Type::Bool);
         self.check(&mut c.loop_step);
-        self.assert_type(&c.loop_step, &accu_type);
+        // The step must produce the accumulator's type (read in place).
+        let accu_type = match &self.locals[accu_slot] {
+            Some((_, _, t)) => t,
+            None => &Type::Dyn,
+        };
+        let step_type = type_at(&self.types, c.loop_step.id);
+        if !try_assign(&mut self.mapping, accu_type, step_type) {
+            let message =
+                (self.issues.len() < MAX_REPORTED).then(|| mismatch_message(accu_type, step_type));
+            let step = &c.loop_step;
+            self.error(step.id, step.span, |_| message.unwrap_or_default());
+        }
         self.pop_scope();
         self.check(&mut c.result);
         self.pop_scope();
@@ -917,17 +917,49 @@ impl<'e> Checker<'e> {
     }
 
     fn assert_type(&mut self, e: &Expr, t: &Type) {
-        let actual = self.type_of(e.id);
-        if !self.is_assignable(t, &actual) {
-            self.error(e.id, e.span, |_| {
-                format!(
-                    "expected type '{}' but found '{}'",
-                    format_type(t),
-                    format_type(&actual)
-                )
-            });
+        let actual = type_at(&self.types, e.id);
+        if !try_assign(&mut self.mapping, t, actual) {
+            let message = (self.issues.len() < MAX_REPORTED).then(|| mismatch_message(t, actual));
+            self.error(e.id, e.span, |_| message.unwrap_or_default());
         }
     }
+}
+
+/// `n` times `None` (written in place: `vec![None; n]` clones an element per slot).
+fn nones<T>(n: usize) -> Vec<Option<T>> {
+    let mut v = Vec::with_capacity(n);
+    v.resize_with(n, || None);
+    v
+}
+
+/// The type of node `id` in `types` (error when unknown).
+fn type_at(types: &[Option<Type>], id: ExprId) -> &Type {
+    static ERROR: Type = Type::Error;
+    types
+        .get(id as usize)
+        .and_then(Option::as_ref)
+        .unwrap_or(&ERROR)
+}
+
+/// [`assignable`]`(t1, t2)`, keeping the substitutions that requires only when it holds.
+fn try_assign(mapping: &mut Mapping, t1: &Type, t2: &Type) -> bool {
+    let cp = mapping.checkpoint();
+    if assignable(mapping, t1, t2) {
+        mapping.commit(cp);
+        true
+    } else {
+        mapping.rollback(cp);
+        false
+    }
+}
+
+/// cel-go's message for a node whose type is not the expected one.
+fn mismatch_message(expected: &Type, actual: &Type) -> String {
+    format!(
+        "expected type '{}' but found '{}'",
+        format_type(expected),
+        format_type(actual)
+    )
 }
 
 /// An argument type that can never be assigned to a parameter type, whatever type variables

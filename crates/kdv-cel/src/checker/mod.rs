@@ -124,7 +124,12 @@ pub fn check(parsed: ParsedExpr, env: &Env) -> Result<CheckedExpr, Issues> {
         source,
         next_id,
     } = parsed;
-    let levels = depth(&expr);
+    // A tree is never deeper than its node count: small trees skip the depth walk.
+    let levels = if next_id <= 32 {
+        next_id as usize
+    } else {
+        depth(&expr)
+    };
     // A failed check drops the tree where it was checked: on the thread sized for its depth.
     let outcome = crate::parser::with_stack(levels, CHECKER_BYTES_PER_LEVEL, || {
         let mut c = check::Checker::new(env, next_id);

@@ -10,23 +10,71 @@ use crate::types::Type;
 /// is quadratic in large expressions).
 #[derive(Debug, Default)]
 pub(crate) struct Mapping {
-    subs: super::env::FastMap<Arc<str>, Type>,
+    /// The substitutions while there are few (most checks): searched in order, no hashing.
+    small: Vec<(Arc<str>, Type)>,
+    /// All substitutions once there are more than [`SMALL_MAPPING`].
+    large: Option<super::env::FastMap<Arc<str>, Type>>,
     undo: Vec<(Arc<str>, Option<Type>)>,
 }
+
+/// Substitutions kept in a list before a hash table takes over.
+const SMALL_MAPPING: usize = 16;
 
 impl Mapping {
     pub(crate) fn find(&self, t: &Type) -> Option<&Type> {
         let Type::Param(name) = t else {
             return None;
         };
-        self.subs.get(name)
+        match &self.large {
+            Some(map) => map.get(name),
+            None => self
+                .small
+                .iter()
+                .find(|(n, _)| Arc::ptr_eq(n, name) || **n == **name)
+                .map(|(_, t)| t),
+        }
+    }
+
+    fn insert(&mut self, name: Arc<str>, sub: Type) -> Option<Type> {
+        if let Some(map) = &mut self.large {
+            return map.insert(name, sub);
+        }
+        if let Some((_, t)) = self
+            .small
+            .iter_mut()
+            .find(|(n, _)| Arc::ptr_eq(n, &name) || **n == *name)
+        {
+            return Some(std::mem::replace(t, sub));
+        }
+        self.small.push((name, sub));
+        if self.small.len() > SMALL_MAPPING {
+            self.large = Some(self.small.drain(..).collect());
+        }
+        None
+    }
+
+    fn remove(&mut self, name: &Arc<str>) {
+        match &mut self.large {
+            Some(map) => {
+                map.remove(name);
+            }
+            None => {
+                if let Some(i) = self
+                    .small
+                    .iter()
+                    .position(|(n, _)| Arc::ptr_eq(n, name) || **n == **name)
+                {
+                    self.small.swap_remove(i);
+                }
+            }
+        }
     }
 
     fn add(&mut self, param: &Type, sub: Type) {
         let Type::Param(name) = param else {
             return;
         };
-        let old = self.subs.insert(name.clone(), sub);
+        let old = self.insert(name.clone(), sub);
         self.undo.push((name.clone(), old));
     }
 
@@ -43,11 +91,9 @@ impl Mapping {
             };
             match old {
                 Some(t) => {
-                    self.subs.insert(name, t);
+                    self.insert(name, t);
                 }
-                None => {
-                    self.subs.remove(&name);
-                }
+                None => self.remove(&name),
             }
         }
     }

@@ -32,7 +32,8 @@ pub(crate) fn validate(env: &Env, root: &Expr, types: &[Option<Type>]) -> Vec<Is
         });
     };
     // Depth-first, carrying whether an exempt call encloses the node.
-    let mut stack: Vec<(&Expr, bool)> = vec![(root, false)];
+    let mut stack: Vec<(&Expr, bool)> = Vec::with_capacity(16);
+    stack.push((root, false));
     while let Some((e, in_exempt)) = stack.pop() {
         match &e.kind {
             ExprKind::List {

@@ -14,6 +14,11 @@ use crate::cost::CostEstimate;
 /// The estimate of the registered overload estimator, or `None` when there is none (or it
 /// declines, as upstream's do for unexpected argument counts).
 pub(super) fn estimate<'a>(c: &mut Coster<'a>, site: &CallSite<'a>) -> Option<CallEstimate> {
+    // Every overload below is a `list_*` or `lists_*` one; calls visit every candidate
+    // overload, most of them others.
+    if !site.overload.starts_with("list") {
+        return None;
+    }
     let n = site.argc;
     match site.overload {
         "list_sets_contains_list" | "list_sets_intersects_list" => sets(c, site, 1.0),

@@ -712,9 +712,30 @@ impl<'s> Parser<'s> {
         if self.la(1) != op {
             return Ok(first);
         }
-        let mut h = first.h;
-        let mut terms = vec![Some(first.e)];
-        let mut ops: Vec<(ExprId, Span)> = Vec::new();
+        let function = if op == T::LogicalOr { "_||_" } else { "_&&_" };
+        let t = self.advance();
+        let second = if op == T::LogicalOr {
+            self.logical_chain(T::LogicalAnd)?
+        } else {
+            self.conjunct()?
+        };
+        let id = self.new_id();
+        let mut h = first.h.max(second.h);
+        if self.la(1) != op {
+            // One operator (the usual case): the balanced tree is the call itself.
+            let e = Expr {
+                id,
+                kind: ExprKind::Call {
+                    target: None,
+                    function: function.to_string(),
+                    args: vec![first.e, second.e],
+                },
+                span: Self::span(t),
+            };
+            return Ok(P { e, h });
+        }
+        let mut terms = vec![Some(first.e), Some(second.e)];
+        let mut ops: Vec<(ExprId, Span)> = vec![(id, Self::span(t))];
         while self.la(1) == op {
             let t = self.advance();
             let next = if op == T::LogicalOr {
@@ -727,7 +748,6 @@ impl<'s> Parser<'s> {
             terms.push(Some(next.e));
             ops.push((id, Self::span(t)));
         }
-        let function = if op == T::LogicalOr { "_||_" } else { "_&&_" };
         let e = balanced(&mut terms, &ops, function, 0, ops.len() - 1);
         Ok(P { e, h })
     }
