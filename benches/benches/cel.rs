@@ -22,8 +22,9 @@
 //! environment, compiled constant patterns per process) is warm, as when many rules or many
 //! copies of a CRD are compiled. `kdv-cold` compiles each time in a new environment with no
 //! compiled patterns kept (the environment is built, and its name indexes completed by
-//! compiling `int(self)`, outside the timing): the first compile of a rule in a process. `cel` = `Env::compile` (parse and macro expansion); `kube-cel` =
-//! `compile_schema` of the same small schema.
+//! compiling `int(self)`, outside the timing): the first compile of a rule in a process.
+//! `cel` = `Env::compile` (parse and macro expansion); `kube-cel` = `compile_schema` of the
+//! same small schema.
 //!
 //! Every engine's result is checked to be `true` (valid) before timing, so no error path is
 //! measured. Allocations per operation are printed to stderr.
