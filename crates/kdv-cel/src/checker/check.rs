@@ -1028,24 +1028,24 @@ const SHARED_TYPE_VARS: u32 = 256;
 /// The name of fresh type variable `n`: shared for the first [`SHARED_TYPE_VARS`], else made
 /// once per check in `more`.
 fn type_var_name(more: &mut Vec<Arc<str>>, n: u32) -> Arc<str> {
-    static NAMES: std::sync::LazyLock<Vec<Arc<str>>> = std::sync::LazyLock::new(|| {
-        (0..SHARED_TYPE_VARS as usize)
-            .map(|i| Arc::from(var_name(i).as_str()))
-            .collect()
-    });
+    static NAMES: std::sync::LazyLock<Vec<Arc<str>>> =
+        std::sync::LazyLock::new(|| (0..SHARED_TYPE_VARS as usize).map(var_name).collect());
     if let Some(name) = NAMES.get(n as usize) {
         return Arc::clone(name);
     }
     let i = (n - SHARED_TYPE_VARS) as usize;
     while more.len() <= i {
         let next = SHARED_TYPE_VARS as usize + more.len();
-        more.push(Arc::from(var_name(next).as_str()));
+        more.push(var_name(next));
     }
     Arc::clone(&more[i])
 }
 
-/// `_var<n>`, without the formatting machinery (checks of broken input make many).
-fn var_name(n: usize) -> String {
+/// `_var<n>`, made without the formatting machinery or an intermediate string (checks of
+/// broken input make many).
+fn var_name(n: usize) -> Arc<str> {
+    let mut text = [0u8; 24];
+    text[..4].copy_from_slice(b"_var");
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut rest = n;
@@ -1057,10 +1057,10 @@ fn var_name(n: usize) -> String {
             break;
         }
     }
-    let mut name = String::with_capacity(4 + digits.len() - at);
-    name.push_str("_var");
-    name.extend(digits[at..].iter().map(|&d| char::from(d)));
-    name
+    let len = 4 + digits.len() - at;
+    text[4..len].copy_from_slice(&digits[at..]);
+    // Only ASCII was written.
+    Arc::from(std::str::from_utf8(&text[..len]).unwrap_or("_var"))
 }
 
 /// `t` with the type parameters named in `names` replaced by fresh type variables numbered
