@@ -163,6 +163,48 @@ pub struct Source {
     line_starts: Vec<u32>,
 }
 
+impl Expr {
+    /// Height of the tree (a leaf is 1), computed without recursion: checked trees can be
+    /// deeper than the stack allows, so callers size helper-thread stacks from this.
+    pub fn height(&self) -> usize {
+        let mut max = 0;
+        let mut stack: Vec<(&Expr, usize)> = vec![(self, 1)];
+        while let Some((e, d)) = stack.pop() {
+            max = max.max(d);
+            let d = d + 1;
+            match &e.kind {
+                ExprKind::Literal(_) | ExprKind::Ident(_) => {}
+                ExprKind::Select { operand, .. } => stack.push((operand, d)),
+                ExprKind::Call { target, args, .. } => {
+                    stack.extend(target.iter().map(|t| (&**t, d)));
+                    stack.extend(args.iter().map(|a| (a, d)));
+                }
+                ExprKind::List { elements, .. } => stack.extend(elements.iter().map(|a| (a, d))),
+                ExprKind::Map { entries } => {
+                    for en in entries {
+                        stack.push((&en.key, d));
+                        stack.push((&en.value, d));
+                    }
+                }
+                ExprKind::Struct { fields, .. } => {
+                    stack.extend(fields.iter().map(|f| (&f.value, d)))
+                }
+                ExprKind::Comprehension(c) => stack.extend(
+                    [
+                        &c.iter_range,
+                        &c.accu_init,
+                        &c.loop_condition,
+                        &c.loop_step,
+                        &c.result,
+                    ]
+                    .map(|x| (x, d)),
+                ),
+            }
+        }
+        max
+    }
+}
+
 impl Source {
     /// Indexes `text`.
     pub fn new(text: impl Into<String>) -> Source {

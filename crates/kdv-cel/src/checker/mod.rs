@@ -61,7 +61,7 @@ pub use env::{
 };
 pub use stdlib::standard as standard_library;
 
-use crate::ast::{Expr, ExprId, ExprKind, Literal, Source};
+use crate::ast::{Expr, ExprId, Literal, Source};
 use crate::parser::{Issues, ParseOptions, ParsedExpr};
 use crate::types::Type;
 
@@ -128,7 +128,7 @@ pub fn check(parsed: ParsedExpr, env: &Env) -> Result<CheckedExpr, Issues> {
     let levels = if next_id <= 32 {
         next_id as usize
     } else {
-        depth(&expr)
+        expr.height()
     };
     // A failed check drops the tree where it was checked: on the thread sized for its depth.
     let outcome = crate::parser::with_stack(levels, CHECKER_BYTES_PER_LEVEL, || {
@@ -188,44 +188,4 @@ pub fn compile_with(
     env: &Env,
 ) -> Result<CheckedExpr, Issues> {
     check(crate::parser::parse_with(source, options)?, env)
-}
-
-/// Height of the tree, computed without recursion.
-fn depth(e: &Expr) -> usize {
-    let mut max = 0;
-    let mut stack: Vec<(&Expr, usize)> = vec![(e, 1)];
-    while let Some((e, d)) = stack.pop() {
-        max = max.max(d);
-        let d = d + 1;
-        match &e.kind {
-            ExprKind::Literal(_) | ExprKind::Ident(_) => {}
-            ExprKind::Select { operand, .. } => stack.push((operand, d)),
-            ExprKind::Call { target, args, .. } => {
-                if let Some(t) = target {
-                    stack.push((t, d));
-                }
-                stack.extend(args.iter().map(|a| (a, d)));
-            }
-            ExprKind::List { elements, .. } => stack.extend(elements.iter().map(|a| (a, d))),
-            ExprKind::Map { entries } => {
-                for en in entries {
-                    stack.push((&en.key, d));
-                    stack.push((&en.value, d));
-                }
-            }
-            ExprKind::Struct { fields, .. } => stack.extend(fields.iter().map(|f| (&f.value, d))),
-            ExprKind::Comprehension(c) => {
-                for x in [
-                    &c.iter_range,
-                    &c.accu_init,
-                    &c.loop_condition,
-                    &c.loop_step,
-                    &c.result,
-                ] {
-                    stack.push((x, d));
-                }
-            }
-        }
-    }
-    max
 }

@@ -125,51 +125,13 @@ pub(super) fn estimate(
     let levels = if nodes <= 32 {
         nodes
     } else {
-        depth(&checked.expr)
+        checked.expr.height()
     };
     crate::parser::with_stack(levels, BYTES_PER_LEVEL, || {
         let mut c = Coster::new(checked, sizes, options);
         c.cost(&checked.expr)
     })
     .ok_or(CostError::TooDeep)
-}
-
-/// Height of the tree, computed without recursion.
-fn depth(e: &Expr) -> usize {
-    let mut max = 0;
-    let mut stack: Vec<(&Expr, usize)> = vec![(e, 1)];
-    while let Some((e, d)) = stack.pop() {
-        max = max.max(d);
-        let d = d + 1;
-        match &e.kind {
-            ExprKind::Literal(_) | ExprKind::Ident(_) => {}
-            ExprKind::Select { operand, .. } => stack.push((operand, d)),
-            ExprKind::Call { target, args, .. } => {
-                stack.extend(target.iter().map(|t| (&**t, d)));
-                stack.extend(args.iter().map(|a| (a, d)));
-            }
-            ExprKind::List { elements, .. } => stack.extend(elements.iter().map(|a| (a, d))),
-            ExprKind::Map { entries } => {
-                for en in entries {
-                    stack.push((&en.key, d));
-                    stack.push((&en.value, d));
-                }
-            }
-            ExprKind::Struct { fields, .. } => stack.extend(fields.iter().map(|f| (&f.value, d))),
-            ExprKind::Comprehension(c) => {
-                for x in [
-                    &c.iter_range,
-                    &c.accu_init,
-                    &c.loop_condition,
-                    &c.loop_step,
-                    &c.result,
-                ] {
-                    stack.push((x, d));
-                }
-            }
-        }
-    }
-    max
 }
 
 /// cel-go's `coster`: per-node paths and sizes indexed by expression id.
