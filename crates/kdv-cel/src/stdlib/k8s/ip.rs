@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Kind as K, Library, Overload};
-use super::{go_quote, mul_ceil};
+use super::super::{CallCtx, Kind as K, Library};
+use super::{cost_tenth, go_quote, mul_ceil, overload as ov};
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
@@ -608,10 +608,6 @@ fn prefix_length<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     Ok(Value::Int(cidr_arg(&a[0])?.bits as i64))
 }
 
-fn cost_tenth(args: &[Value<'_>], _: &Value<'_>) -> u64 {
-    args.first().map_or(1, |a| mul_ceil(a.cost_size(), 0.1))
-}
-
 fn cost_fifth(args: &[Value<'_>], _: &Value<'_>) -> u64 {
     args.first().map_or(1, |a| mul_ceil(a.cost_size(), 0.2))
 }
@@ -638,24 +634,6 @@ fn cost_contains_cidr(args: &[Value<'_>], _: &Value<'_>) -> u64 {
 
 const IP: K = K::Opaque(IP_TYPE);
 const CIDR: K = K::Opaque(CIDR_TYPE);
-
-fn ov(
-    id: &'static str,
-    function: &'static str,
-    member: bool,
-    params: &'static [K],
-    imp: super::super::NativeFn,
-    cost: Option<super::super::CostFn>,
-) -> Overload {
-    Overload {
-        id,
-        function,
-        member,
-        params: Some(params),
-        imp,
-        cost,
-    }
-}
 
 /// The runtime overloads of `kubernetes.net.ip`.
 pub fn ip_library() -> Library {

@@ -4,9 +4,11 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::Registry;
+use super::core::nso;
+use super::{CostFn, Kind, NativeFn, Overload, Registry};
 use crate::checker::Env;
 use crate::interp::ProgramOptions;
+use crate::value::{EvalError, Value};
 
 pub mod format;
 pub mod ip;
@@ -61,6 +63,39 @@ pub fn program_options() -> ProgramOptions {
     let mut options = ProgramOptions::kubernetes();
     options.registry = Arc::clone(REGISTRY.get_or_init(|| Arc::new(registry())));
     options
+}
+
+/// Kubernetes' runtime cost of conversions and string functions: ⌈size(args[0]) · 0.1⌉.
+pub(crate) fn cost_tenth(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    args.first().map_or(1, |a| mul_ceil(a.cost_size(), 0.1))
+}
+
+/// A runtime overload with fixed parameter kinds.
+pub(crate) fn overload(
+    id: &'static str,
+    function: &'static str,
+    member: bool,
+    params: &'static [Kind],
+    imp: NativeFn,
+    cost: Option<CostFn>,
+) -> Overload {
+    Overload {
+        id,
+        function,
+        member,
+        params: Some(params),
+        imp,
+        cost,
+    }
+}
+
+/// The opaque value of type `T` held by `v`, or `no such overload` (argument-type errors of
+/// the bindings, reachable only through `dyn`).
+pub(crate) fn opaque_arg<'v, T: 'static>(v: &'v Value<'_>) -> Result<&'v T, EvalError> {
+    match v {
+        Value::Opaque(o) => o.as_any().downcast_ref::<T>().ok_or_else(nso),
+        _ => Err(nso()),
+    }
 }
 
 /// ⌈x · f⌉ as cel-go's cost multiplication does (saturating at `u64::MAX`).

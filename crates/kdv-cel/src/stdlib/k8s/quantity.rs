@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::super::core::nso;
 use super::super::{CallCtx, Kind as K, Library, Overload};
-use super::mul_ceil;
+use super::cost_tenth;
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
@@ -496,10 +496,7 @@ impl OpaqueValue for Quantity {
 }
 
 fn q_arg<'v>(v: &'v Value<'_>) -> Result<&'v Quantity, EvalError> {
-    match v {
-        Value::Opaque(o) => o.as_any().downcast_ref::<Quantity>().ok_or_else(nso),
-        _ => Err(nso()),
-    }
+    super::opaque_arg(v)
 }
 
 fn wrap<'a>(q: Quantity) -> Value<'a> {
@@ -579,10 +576,6 @@ fn sub<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     q_arg(&a[0])?.add(&operand(&a[1])?.neg()).map(wrap)
 }
 
-fn cost_tenth(args: &[Value<'_>], _: &Value<'_>) -> u64 {
-    args.first().map_or(1, |a| mul_ceil(a.cost_size(), 0.1))
-}
-
 const Q: K = K::Opaque(TYPE_NAME);
 
 fn ov(
@@ -592,14 +585,7 @@ fn ov(
     params: &'static [K],
     imp: super::super::NativeFn,
 ) -> Overload {
-    Overload {
-        id,
-        function,
-        member,
-        params: Some(params),
-        imp,
-        cost: None,
-    }
+    super::overload(id, function, member, params, imp, None)
 }
 
 /// The runtime overloads.

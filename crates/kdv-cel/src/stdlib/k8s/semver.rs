@@ -5,8 +5,8 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Kind as K, Library, Overload};
-use super::{go_quote, mul_ceil};
+use super::super::{CallCtx, Kind as K, Library};
+use super::{cost_tenth, go_quote, overload as ov};
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
@@ -224,10 +224,7 @@ impl OpaqueValue for Version {
 }
 
 fn v_arg<'v>(v: &'v Value<'_>) -> Result<&'v Version, EvalError> {
-    match v {
-        Value::Opaque(o) => o.as_any().downcast_ref::<Version>().ok_or_else(nso),
-        _ => Err(nso()),
-    }
+    super::opaque_arg(v)
 }
 
 fn parse_args(a: &[Value<'_>]) -> Result<Result<Version, String>, EvalError> {
@@ -284,29 +281,7 @@ fn compare_to<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     Ok(Value::Int(cmp_args(a)? as i64))
 }
 
-fn cost_tenth(args: &[Value<'_>], _: &Value<'_>) -> u64 {
-    args.first().map_or(1, |a| mul_ceil(a.cost_size(), 0.1))
-}
-
 const V: K = K::Opaque(TYPE_NAME);
-
-fn ov(
-    id: &'static str,
-    function: &'static str,
-    member: bool,
-    params: &'static [K],
-    imp: super::super::NativeFn,
-    cost: Option<super::super::CostFn>,
-) -> Overload {
-    Overload {
-        id,
-        function,
-        member,
-        params: Some(params),
-        imp,
-        cost,
-    }
-}
 
 /// The runtime overloads (library version 1: with the `normalize` overloads).
 pub fn library() -> Library {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::super::core::nso;
 use super::super::{CallCtx, Kind as K, Library, Overload};
-use super::{go_quote, mul_ceil};
+use super::{cost_tenth, go_quote};
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
 use crate::value::{EvalError, Key, OpaqueValue, OwnedMap, Str, Value};
@@ -441,10 +441,7 @@ impl OpaqueValue for Url {
 }
 
 fn url_arg<'v>(v: &'v Value<'_>) -> Result<&'v Url, EvalError> {
-    match v {
-        Value::Opaque(o) => o.as_any().downcast_ref::<Url>().ok_or_else(nso),
-        _ => Err(nso()),
-    }
+    super::opaque_arg(v)
 }
 
 fn to_url<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
@@ -494,10 +491,6 @@ fn get_query<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     Ok(Value::Map(crate::value::Map::Owned(Arc::new(m))))
 }
 
-fn cost_tenth(args: &[Value<'_>], _: &Value<'_>) -> u64 {
-    args.first().map_or(1, |a| mul_ceil(a.cost_size(), 0.1))
-}
-
 const U: K = K::Opaque(TYPE_NAME);
 
 fn ov(
@@ -507,14 +500,7 @@ fn ov(
     params: &'static [K],
     imp: super::super::NativeFn,
 ) -> Overload {
-    Overload {
-        id,
-        function,
-        member,
-        params: Some(params),
-        imp,
-        cost: None,
-    }
+    super::overload(id, function, member, params, imp, None)
 }
 
 /// The runtime overloads.
