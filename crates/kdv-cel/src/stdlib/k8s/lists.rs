@@ -254,14 +254,7 @@ fn member(
     params: &'static [K],
     imp: super::super::NativeFn,
 ) -> Overload {
-    Overload {
-        id,
-        function,
-        member: true,
-        params: Some(params),
-        imp,
-        cost: Some(cost_traverse),
-    }
+    super::overload(id, function, true, params, imp, Some(cost_traverse))
 }
 
 /// The runtime overloads.

@@ -10,8 +10,8 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Kind as K, Library, Overload};
-use super::cost_tenth;
+use super::super::{CallCtx, Kind as K, Library};
+use super::{cost_tenth, overload as ov};
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
@@ -578,16 +578,6 @@ fn sub<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 
 const Q: K = K::Opaque(TYPE_NAME);
 
-fn ov(
-    id: &'static str,
-    function: &'static str,
-    member: bool,
-    params: &'static [K],
-    imp: super::super::NativeFn,
-) -> Overload {
-    super::overload(id, function, member, params, imp, None)
-}
-
 /// The runtime overloads.
 pub fn library() -> Library {
     let mut parse_q = ov(
@@ -596,6 +586,7 @@ pub fn library() -> Library {
         false,
         &[K::String],
         quantity,
+        None,
     );
     parse_q.cost = Some(cost_tenth);
     let mut is_q = ov(
@@ -604,6 +595,7 @@ pub fn library() -> Library {
         false,
         &[K::String],
         is_quantity,
+        None,
     );
     is_q.cost = Some(cost_tenth);
     Library {
@@ -611,13 +603,14 @@ pub fn library() -> Library {
         overloads: vec![
             parse_q,
             is_q,
-            ov("quantity_sign", "sign", false, &[Q], sign),
+            ov("quantity_sign", "sign", false, &[Q], sign, None),
             ov(
                 "quantity_is_greater_than",
                 "isGreaterThan",
                 true,
                 &[Q, Q],
                 is_greater_than,
+                None,
             ),
             ov(
                 "quantity_is_less_than",
@@ -625,6 +618,7 @@ pub fn library() -> Library {
                 true,
                 &[Q, Q],
                 is_less_than,
+                None,
             ),
             ov(
                 "quantity_compare_to",
@@ -632,6 +626,7 @@ pub fn library() -> Library {
                 true,
                 &[Q, Q],
                 compare_to,
+                None,
             ),
             ov(
                 "quantity_get_float",
@@ -639,13 +634,28 @@ pub fn library() -> Library {
                 true,
                 &[Q],
                 as_approximate_float,
+                None,
             ),
-            ov("quantity_get_int", "asInteger", true, &[Q], as_integer),
-            ov("quantity_is_integer", "isInteger", true, &[Q], is_integer),
-            ov("quantity_add", "add", true, &[Q, Q], add),
-            ov("quantity_add_int", "add", true, &[Q, K::Int], add),
-            ov("quantity_sub", "sub", true, &[Q, Q], sub),
-            ov("quantity_sub_int", "sub", true, &[Q, K::Int], sub),
+            ov(
+                "quantity_get_int",
+                "asInteger",
+                true,
+                &[Q],
+                as_integer,
+                None,
+            ),
+            ov(
+                "quantity_is_integer",
+                "isInteger",
+                true,
+                &[Q],
+                is_integer,
+                None,
+            ),
+            ov("quantity_add", "add", true, &[Q, Q], add, None),
+            ov("quantity_add_int", "add", true, &[Q, K::Int], add, None),
+            ov("quantity_sub", "sub", true, &[Q, Q], sub, None),
+            ov("quantity_sub_int", "sub", true, &[Q, K::Int], sub, None),
         ],
         regex_functions: Vec::new(),
     }

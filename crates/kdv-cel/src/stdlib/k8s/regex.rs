@@ -73,14 +73,7 @@ fn member(
     params: &'static [K],
     imp: super::super::NativeFn,
 ) -> Overload {
-    Overload {
-        id,
-        function,
-        member: true,
-        params: Some(params),
-        imp,
-        cost: Some(cost_find),
-    }
+    super::overload(id, function, true, params, imp, Some(cost_find))
 }
 
 /// The runtime overloads.

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Kind as K, Library, Overload};
-use super::{cost_tenth, go_quote};
+use super::super::{CallCtx, Kind as K, Library};
+use super::{cost_tenth, go_quote, overload as ov};
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
 use crate::value::{EvalError, Key, OpaqueValue, OwnedMap, Str, Value};
@@ -493,37 +493,42 @@ fn get_query<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 
 const U: K = K::Opaque(TYPE_NAME);
 
-fn ov(
-    id: &'static str,
-    function: &'static str,
-    member: bool,
-    params: &'static [K],
-    imp: super::super::NativeFn,
-) -> Overload {
-    super::overload(id, function, member, params, imp, None)
-}
-
 /// The runtime overloads.
 pub fn library() -> Library {
-    let mut url = ov("string_to_url", "url", false, &[K::String], to_url);
+    let mut url = ov("string_to_url", "url", false, &[K::String], to_url, None);
     url.cost = Some(cost_tenth);
     Library {
         name: "kubernetes.urls",
         overloads: vec![
             url,
-            ov("is_url_string", "isURL", false, &[K::String], is_url),
-            ov("url_get_scheme", "getScheme", true, &[U], get_scheme_fn),
-            ov("url_get_host", "getHost", true, &[U], get_host),
-            ov("url_get_hostname", "getHostname", true, &[U], get_hostname),
-            ov("url_get_port", "getPort", true, &[U], get_port),
+            ov("is_url_string", "isURL", false, &[K::String], is_url, None),
+            ov(
+                "url_get_scheme",
+                "getScheme",
+                true,
+                &[U],
+                get_scheme_fn,
+                None,
+            ),
+            ov("url_get_host", "getHost", true, &[U], get_host, None),
+            ov(
+                "url_get_hostname",
+                "getHostname",
+                true,
+                &[U],
+                get_hostname,
+                None,
+            ),
+            ov("url_get_port", "getPort", true, &[U], get_port, None),
             ov(
                 "url_get_escaped_path",
                 "getEscapedPath",
                 true,
                 &[U],
                 get_escaped_path,
+                None,
             ),
-            ov("url_get_query", "getQuery", true, &[U], get_query),
+            ov("url_get_query", "getQuery", true, &[U], get_query, None),
         ],
         regex_functions: Vec::new(),
     }
