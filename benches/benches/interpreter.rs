@@ -6,52 +6,15 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kdv_benches::{
-    CountingAllocator, FLAT_GO, LISTMAP_GO, allocations_per_call, compile, list_object,
-    max_length_object, minimum_object, multi_key_items, short_name_object, single_key_items,
+    CountingAllocator, FLAT_GO, LISTMAP_GO, ValidationCase as Case, allocations_per_call, compile,
+    list_object, max_length_object, minimum_object, multi_key_items, run_validation as run,
+    short_name_object, single_key_items,
 };
-use kdv_rules::RuleSet;
 use kdv_runtime::Operation;
 use serde_json::Value;
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-/// One benchmark case: a type, an operation, the new object, the old one for updates, and the
-/// number of errors the upstream workload expects (checked before timing).
-struct Case<'a> {
-    name: String,
-    rules: &'a RuleSet,
-    type_name: &'static str,
-    new: Value,
-    old: Option<Value>,
-    expected_errors: usize,
-}
-
-fn run(c: &mut Criterion, case: Case<'_>) {
-    let ty = case
-        .rules
-        .find_type(case.type_name)
-        .unwrap_or_else(|| panic!("workload type {} not found", case.type_name));
-    let op = if case.old.is_some() {
-        Operation::update()
-    } else {
-        Operation::create()
-    };
-    let validate = || kdv_eval::validate(case.rules, ty, &op, &case.new, case.old.as_ref());
-    let errors = validate();
-    assert_eq!(
-        errors.len(),
-        case.expected_errors,
-        "{}: unexpected result {:#?}",
-        case.name,
-        errors.iter().map(ToString::to_string).collect::<Vec<_>>()
-    );
-    let allocs = allocations_per_call(1000, || {
-        black_box(validate());
-    });
-    eprintln!("allocs/op {:<55} {allocs:>8.1}", case.name);
-    c.bench_function(&case.name, |b| b.iter(|| black_box(validate())));
-}
 
 fn flat(c: &mut Criterion) {
     let rules = compile("kdv.bench/flat", "flat.go", FLAT_GO);

@@ -5,14 +5,20 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use std::hint::black_box;
+
+use criterion::Criterion;
 use kdv_model::Universe;
 use kdv_rules::RuleSet;
+use kdv_runtime::Operation;
 use serde_json::{Value, json};
 
 /// Go sources of the flat-struct workloads.
 pub const FLAT_GO: &str = include_str!("../workloads/flat.go");
 /// Go sources of the list-map workloads.
 pub const LISTMAP_GO: &str = include_str!("../workloads/listmap.go");
+/// Go sources of the union workloads.
+pub const UNIONS_GO: &str = include_str!("../workloads/unions.go");
 
 /// Compiles one in-memory Go package into rules, failing loudly on any diagnostic so a
 /// benchmark never measures a half-compiled rule set.
@@ -118,4 +124,50 @@ pub fn allocations_per_call(runs: u64, mut f: impl FnMut()) -> f64 {
         f();
     }
     (ALLOCATIONS.load(Ordering::Relaxed) - before) as f64 / runs as f64
+}
+
+/// One interpreter benchmark case: a type, the new object, the old one for updates (then the
+/// operation is Update), and the number of errors the upstream workload expects (checked
+/// before timing).
+pub struct ValidationCase<'a> {
+    /// The criterion benchmark name (the Go benchmark's name).
+    pub name: String,
+    /// The compiled workload package.
+    pub rules: &'a RuleSet,
+    /// The validated type.
+    pub type_name: &'static str,
+    /// The object validated.
+    pub new: Value,
+    /// The old object (Update), or `None` (Create).
+    pub old: Option<Value>,
+    /// How many errors the workload must produce.
+    pub expected_errors: usize,
+}
+
+/// Checks a case's error count, prints its allocations per call (`allocs/op NAME N`, the
+/// line `go-bench/summarize.py` reads) and times it.
+pub fn run_validation(c: &mut Criterion, case: ValidationCase<'_>) {
+    let ty = case
+        .rules
+        .find_type(case.type_name)
+        .unwrap_or_else(|| panic!("workload type {} not found", case.type_name));
+    let op = if case.old.is_some() {
+        Operation::update()
+    } else {
+        Operation::create()
+    };
+    let validate = || kdv_eval::validate(case.rules, ty, &op, &case.new, case.old.as_ref());
+    let errors = validate();
+    assert_eq!(
+        errors.len(),
+        case.expected_errors,
+        "{}: unexpected result {:#?}",
+        case.name,
+        errors.iter().map(ToString::to_string).collect::<Vec<_>>()
+    );
+    let allocs = allocations_per_call(1000, || {
+        black_box(validate());
+    });
+    eprintln!("allocs/op {:<55} {allocs:>8.1}", case.name);
+    c.bench_function(&case.name, |b| b.iter(|| black_box(validate())));
 }
