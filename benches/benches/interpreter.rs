@@ -6,82 +6,19 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kdv_benches::{
-    CountingAllocator, FLAT_GO, LISTMAP_GO, ValidationCase as Case, allocations_per_call, compile,
-    list_object, max_length_object, minimum_object, multi_key_items, run_validation as run,
-    short_name_object, single_key_items,
+    CountingAllocator, FLAT_GO, allocations_per_call, compile, flat_workloads, list_map_workloads,
+    max_length_object, minimum_object, run_validation, short_name_object,
 };
 use kdv_runtime::Operation;
-use serde_json::Value;
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 fn flat(c: &mut Criterion) {
-    let rules = compile("kdv.bench/flat", "flat.go", FLAT_GO);
-    let cases = [
-        (
-            "Flat_Minimum_Create_Valid",
-            "MinimumStruct",
-            minimum_object(1),
-            None,
-            0,
-        ),
-        (
-            "Flat_Minimum_Create_Invalid12Errs",
-            "MinimumStruct",
-            minimum_object(0),
-            None,
-            12,
-        ),
-        (
-            "Flat_Minimum_Update_Unchanged",
-            "MinimumStruct",
-            minimum_object(1),
-            Some(minimum_object(1)),
-            0,
-        ),
-        (
-            "Flat_MaxLength_Create_Valid",
-            "MaxLengthStruct",
-            max_length_object(),
-            None,
-            0,
-        ),
-        (
-            "Flat_MaxLength_Update_Unchanged",
-            "MaxLengthStruct",
-            max_length_object(),
-            Some(max_length_object()),
-            0,
-        ),
-        (
-            "Flat_ShortName_Create_Valid",
-            "ShortNameStruct",
-            short_name_object("my-name-123"),
-            None,
-            0,
-        ),
-        (
-            "Flat_ShortName_Create_Invalid3Errs",
-            "ShortNameStruct",
-            short_name_object("Not_A_Name"),
-            None,
-            3,
-        ),
-    ];
-    for (name, type_name, new, old, expected_errors) in cases {
-        run(
-            c,
-            Case {
-                name: name.to_string(),
-                rules: &rules,
-                type_name,
-                new,
-                old,
-                expected_errors,
-            },
-        );
+    for w in flat_workloads() {
+        run_validation(c, &w);
     }
+    let rules = compile("kdv.bench/flat", "flat.go", FLAT_GO);
 
     // Flat_All3: the three valid objects back to back.
     let objects = [
@@ -110,77 +47,8 @@ fn flat(c: &mut Criterion) {
 }
 
 fn list_map(c: &mut Criterion) {
-    let rules = compile("kdv.bench/listmap", "listmap.go", LISTMAP_GO);
-    for n in [100usize, 1000] {
-        let items = single_key_items(n);
-        let mut swapped = items.clone();
-        swapped.swap(0, n - 1);
-        let mut appended = items.clone();
-        appended.extend(single_key_items(n + 1).pop());
-        let mut dup = items.clone();
-        dup[n - 1]["keyField"] = Value::from("key-0");
-        let prefix = format!("ListMap/SingleKey/N={n}");
-        let ty = "SingleKeyStruct";
-        let cases = [
-            ("Create", list_object(items.clone()), None, 0),
-            (
-                "UpdateUnchanged",
-                list_object(items.clone()),
-                Some(list_object(items.clone())),
-                0,
-            ),
-            (
-                "UpdateSwapFirstLast",
-                list_object(swapped),
-                Some(list_object(items.clone())),
-                0,
-            ),
-            (
-                "UpdateAppendOne_1Err",
-                list_object(appended),
-                Some(list_object(items.clone())),
-                1,
-            ),
-            ("CreateOneDup", list_object(dup), None, 1),
-        ];
-        for (variant, new, old, expected_errors) in cases {
-            run(
-                c,
-                Case {
-                    name: format!("{prefix}/{variant}"),
-                    rules: &rules,
-                    type_name: ty,
-                    new,
-                    old,
-                    expected_errors,
-                },
-            );
-        }
-
-        let items = multi_key_items(n);
-        let prefix = format!("ListMap/MultiKey/N={n}");
-        let cases = [
-            ("Create", list_object(items.clone()), None, 0),
-            (
-                "UpdateUnchanged",
-                list_object(items.clone()),
-                Some(list_object(items)),
-                0,
-            ),
-        ];
-        for (variant, new, old, expected_errors) in cases {
-            run(
-                c,
-                Case {
-                    name: format!("{prefix}/{variant}"),
-                    rules: &rules,
-                    type_name: "MultiKeyStruct",
-                    new,
-                    old,
-                    expected_errors,
-                },
-            );
-        }
+    for w in list_map_workloads() {
+        run_validation(c, &w);
     }
 }
 

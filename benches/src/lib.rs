@@ -3,6 +3,7 @@
 //! timed loops.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use std::hint::black_box;
@@ -126,14 +127,13 @@ pub fn allocations_per_call(runs: u64, mut f: impl FnMut()) -> f64 {
     (ALLOCATIONS.load(Ordering::Relaxed) - before) as f64 / runs as f64
 }
 
-/// One interpreter benchmark case: a type, the new object, the old one for updates (then the
-/// operation is Update), and the number of errors the upstream workload expects (checked
-/// before timing).
-pub struct ValidationCase<'a> {
-    /// The criterion benchmark name (the Go benchmark's name).
+/// One interpreter workload: a type, the new object, the old one for updates (then the
+/// operation is Update), and the number of errors the upstream workload expects.
+pub struct Workload {
+    /// The benchmark name (the Go benchmark's name).
     pub name: String,
     /// The compiled workload package.
-    pub rules: &'a RuleSet,
+    pub rules: Arc<RuleSet>,
     /// The validated type.
     pub type_name: &'static str,
     /// The object validated.
@@ -144,30 +144,256 @@ pub struct ValidationCase<'a> {
     pub expected_errors: usize,
 }
 
-/// Checks a case's error count, prints its allocations per call (`allocs/op NAME N`, the
+type Case = (&'static str, &'static str, Value, Option<Value>, usize);
+
+fn workloads(
+    rules: &Arc<RuleSet>,
+    cases: impl IntoIterator<Item = (String, &'static str, Value, Option<Value>, usize)>,
+) -> Vec<Workload> {
+    cases
+        .into_iter()
+        .map(|(name, type_name, new, old, expected_errors)| Workload {
+            name,
+            rules: rules.clone(),
+            type_name,
+            new,
+            old,
+            expected_errors,
+        })
+        .collect()
+}
+
+fn named(
+    cases: impl IntoIterator<Item = Case>,
+) -> impl Iterator<Item = (String, &'static str, Value, Option<Value>, usize)> {
+    cases
+        .into_iter()
+        .map(|(name, ty, new, old, n)| (name.to_string(), ty, new, old, n))
+}
+
+/// The flat-struct workloads (`Flat_*` but `Flat_All3`, which validates three of them in a
+/// row).
+pub fn flat_workloads() -> Vec<Workload> {
+    let rules = Arc::new(compile("kdv.bench/flat", "flat.go", FLAT_GO));
+    let cases: [Case; 7] = [
+        (
+            "Flat_Minimum_Create_Valid",
+            "MinimumStruct",
+            minimum_object(1),
+            None,
+            0,
+        ),
+        (
+            "Flat_Minimum_Create_Invalid12Errs",
+            "MinimumStruct",
+            minimum_object(0),
+            None,
+            12,
+        ),
+        (
+            "Flat_Minimum_Update_Unchanged",
+            "MinimumStruct",
+            minimum_object(1),
+            Some(minimum_object(1)),
+            0,
+        ),
+        (
+            "Flat_MaxLength_Create_Valid",
+            "MaxLengthStruct",
+            max_length_object(),
+            None,
+            0,
+        ),
+        (
+            "Flat_MaxLength_Update_Unchanged",
+            "MaxLengthStruct",
+            max_length_object(),
+            Some(max_length_object()),
+            0,
+        ),
+        (
+            "Flat_ShortName_Create_Valid",
+            "ShortNameStruct",
+            short_name_object("my-name-123"),
+            None,
+            0,
+        ),
+        (
+            "Flat_ShortName_Create_Invalid3Errs",
+            "ShortNameStruct",
+            short_name_object("Not_A_Name"),
+            None,
+            3,
+        ),
+    ];
+    workloads(&rules, named(cases))
+}
+
+/// The list-map workloads (`ListMap/*`, N = 100 and 1000).
+pub fn list_map_workloads() -> Vec<Workload> {
+    let rules = Arc::new(compile("kdv.bench/listmap", "listmap.go", LISTMAP_GO));
+    let mut out = Vec::new();
+    for n in [100usize, 1000] {
+        let items = single_key_items(n);
+        let mut swapped = items.clone();
+        swapped.swap(0, n - 1);
+        let mut appended = items.clone();
+        appended.extend(single_key_items(n + 1).pop());
+        let mut dup = items.clone();
+        dup[n - 1]["keyField"] = Value::from("key-0");
+        let single = "SingleKeyStruct";
+        let cases = [
+            ("Create", list_object(items.clone()), None, 0),
+            (
+                "UpdateUnchanged",
+                list_object(items.clone()),
+                Some(list_object(items.clone())),
+                0,
+            ),
+            (
+                "UpdateSwapFirstLast",
+                list_object(swapped),
+                Some(list_object(items.clone())),
+                0,
+            ),
+            (
+                "UpdateAppendOne_1Err",
+                list_object(appended),
+                Some(list_object(items.clone())),
+                1,
+            ),
+            ("CreateOneDup", list_object(dup), None, 1),
+        ];
+        out.extend(workloads(
+            &rules,
+            cases.into_iter().map(|(variant, new, old, e)| {
+                (
+                    format!("ListMap/SingleKey/N={n}/{variant}"),
+                    single,
+                    new,
+                    old,
+                    e,
+                )
+            }),
+        ));
+        let items = multi_key_items(n);
+        let cases = [
+            ("Create", list_object(items.clone()), None, 0),
+            (
+                "UpdateUnchanged",
+                list_object(items.clone()),
+                Some(list_object(items)),
+                0,
+            ),
+        ];
+        out.extend(workloads(
+            &rules,
+            cases.into_iter().map(|(variant, new, old, e)| {
+                (
+                    format!("ListMap/MultiKey/N={n}/{variant}"),
+                    "MultiKeyStruct",
+                    new,
+                    old,
+                    e,
+                )
+            }),
+        ));
+    }
+    out
+}
+
+/// The union workloads (`Union_*`): the upstream `tags/union/union/{discriminated,
+/// undiscriminated}/simple` fixture types.
+pub fn union_workloads() -> Vec<Workload> {
+    let rules = Arc::new(compile("kdv.bench/unions", "unions.go", UNIONS_GO));
+    let disc = "DiscriminatedStruct";
+    let undisc = "UndiscriminatedStruct";
+    let cases: [Case; 5] = [
+        (
+            "Union_Discriminated_Create_Valid",
+            disc,
+            json!({"d": "M1", "m1": {}}),
+            None,
+            0,
+        ),
+        (
+            "Union_Discriminated_Update_Unchanged",
+            disc,
+            json!({"d": "M1", "m1": {}}),
+            Some(json!({"d": "M1", "m1": {}})),
+            0,
+        ),
+        // m1 set but not selected, m2 selected but not set.
+        (
+            "Union_Discriminated_Create_Invalid",
+            disc,
+            json!({"d": "M2", "m1": {}}),
+            None,
+            2,
+        ),
+        (
+            "Union_Undiscriminated_Create_Valid",
+            undisc,
+            json!({"m1": {}}),
+            None,
+            0,
+        ),
+        (
+            "Union_Undiscriminated_Create_TwoSet",
+            undisc,
+            json!({"m1": {}, "m3": "x"}),
+            None,
+            1,
+        ),
+    ];
+    workloads(&rules, named(cases))
+}
+
+impl Workload {
+    /// Validates the workload once.
+    pub fn validate(&self) -> kdv_runtime::ErrorList {
+        let ty = self
+            .rules
+            .find_type(self.type_name)
+            .unwrap_or_else(|| panic!("workload type {} not found", self.type_name));
+        let op = if self.old.is_some() {
+            Operation::update()
+        } else {
+            Operation::create()
+        };
+        kdv_eval::validate(&self.rules, ty, &op, &self.new, self.old.as_ref())
+    }
+
+    /// Panics unless the workload reports the expected number of errors.
+    pub fn check(&self) {
+        let errors = self.validate();
+        assert_eq!(
+            errors.len(),
+            self.expected_errors,
+            "{}: unexpected result {:#?}",
+            self.name,
+            errors.iter().map(ToString::to_string).collect::<Vec<_>>()
+        );
+    }
+}
+
+/// Checks a workload's error count, prints its allocations per call (`allocs/op NAME N`, the
 /// line `go-bench/summarize.py` reads) and times it.
-pub fn run_validation(c: &mut Criterion, case: ValidationCase<'_>) {
-    let ty = case
+pub fn run_validation(c: &mut Criterion, w: &Workload) {
+    w.check();
+    let ty = w
         .rules
-        .find_type(case.type_name)
-        .unwrap_or_else(|| panic!("workload type {} not found", case.type_name));
-    let op = if case.old.is_some() {
+        .find_type(w.type_name)
+        .unwrap_or_else(|| panic!("workload type {} not found", w.type_name));
+    let op = if w.old.is_some() {
         Operation::update()
     } else {
         Operation::create()
     };
-    let validate = || kdv_eval::validate(case.rules, ty, &op, &case.new, case.old.as_ref());
-    let errors = validate();
-    assert_eq!(
-        errors.len(),
-        case.expected_errors,
-        "{}: unexpected result {:#?}",
-        case.name,
-        errors.iter().map(ToString::to_string).collect::<Vec<_>>()
-    );
+    let validate = || kdv_eval::validate(&w.rules, ty, &op, &w.new, w.old.as_ref());
     let allocs = allocations_per_call(1000, || {
         black_box(validate());
     });
-    eprintln!("allocs/op {:<55} {allocs:>8.1}", case.name);
-    c.bench_function(&case.name, |b| b.iter(|| black_box(validate())));
+    eprintln!("allocs/op {:<55} {allocs:>8.1}", w.name);
+    c.bench_function(&w.name, |b| b.iter(|| black_box(validate())));
 }

@@ -12,18 +12,19 @@
 
 #![warn(missing_docs)]
 
+mod calls;
 mod custom;
+mod decode;
 mod eval;
-mod list;
-mod members;
 mod value;
+mod view;
 
 use kdv_rules::{RuleSet, TypeId};
 use kdv_runtime::{ErrorList, Operation};
 use serde_json::Value;
 
 pub use custom::{CustomCall, CustomFn, CustomRegistry, CustomValidators, EvalOptions};
-pub use list::{PAIRWISE_LIMIT, STACK_INDEX_LIMIT};
+pub use kdv_runtime::lists::{PAIRWISE_LIMIT, STACK_INDEX_LIMIT};
 
 /// Validates `new` (and, on Update, `old`) as a value of type `ty`. The root is validated
 /// with the nil path and is never ratcheted. A JSON value whose kind cannot be decoded into

@@ -526,15 +526,7 @@ pub enum UnionKind {
     },
 }
 
-/// One member of a [`Union`], as named in messages.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnionMember {
-    /// The member's JSON name (struct fields) or selector segment (list items, e.g.
-    /// `tasks[{"name": "a"}]`).
-    pub name: String,
-    /// The discriminator value selecting it (`memberName`, default the Go field name).
-    pub discriminator_value: String,
-}
+pub use kdv_runtime::unions::UnionMember;
 
 /// A union check. `extractors[i]` decides whether member `i` is set; upstream orders
 /// list-item extractors by selector while members stay in tag order, and the two are
@@ -598,22 +590,7 @@ pub struct Dependency {
     pub dependent_set: FieldPresence,
 }
 
-pub use kdv_runtime::check::UpdateConstraint;
-
-/// Which upstream update function applies, by the value's kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum UpdateKind {
-    /// `UpdatePointer`: set-ness is nil-ness; runs even without an old value.
-    Pointer,
-    /// `UpdateStruct`: a non-pointer struct is always set.
-    Struct,
-    /// `UpdateValueByCompare` / `UpdateValueByReflect`: set-ness is non-zero-ness.
-    Value,
-    /// `ValSliceUpdate` / `PtrSliceUpdate`: set-ness is non-emptiness; items by identity.
-    Slice,
-    /// `UpdateMap`: set-ness is non-emptiness; items by key.
-    Map,
-}
+pub use kdv_runtime::update::{UpdateConstraint, UpdateKind};
 
 impl Check {
     /// Whether the upstream runtime function takes arguments beyond the standard ones. When
@@ -648,18 +625,7 @@ impl Check {
     }
 }
 
-/// How "unset" is decided for required/optional/forbidden (spec §2.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Presence {
-    /// A value type: unset when equal to its zero value.
-    Value,
-    /// A pointer: unset when nil.
-    Pointer,
-    /// A slice: unset when empty.
-    Slice,
-    /// A map: unset when empty.
-    Map,
-}
+pub use kdv_runtime::required::Presence;
 
 /// Enum membership rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -672,18 +638,9 @@ pub struct EnumSpec {
 
 /// `+k8s:ifEnabled(option)=+k8s:enumExclude` (`exclude_when == true`) or `ifDisabled`
 /// (`false`) on an enum constant (the runtime's type, so backends pass it through).
-pub use kdv_runtime::check::EnumExclusion;
+pub use kdv_runtime::enums::EnumExclusion;
 
-/// A scalar literal from a tag payload.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Literal {
-    /// A string (quoted or an identifier).
-    String(String),
-    /// An integer.
-    Int(i128),
-    /// `true` / `false`.
-    Bool(bool),
-}
+pub use kdv_runtime::view::Literal;
 
 /// How two list elements are identified as "the same item".
 #[derive(Debug, Clone, PartialEq)]

@@ -339,7 +339,7 @@ pub(crate) struct Lowerer<'u> {
     /// Members tagged `+k8s:opaqueType`, by [`Lowerer::member_key`].
     pub opaque_members: HashSet<String>,
     /// `+k8s:update` constraints collected per field path (and their stability level).
-    pub update_meta: HashMap<String, (Vec<kdv_runtime::check::UpdateConstraint>, Option<Level>)>,
+    pub update_meta: HashMap<String, (Vec<kdv_runtime::update::UpdateConstraint>, Option<Level>)>,
     /// Parsed tags of each constant of [`Graph::consts`].
     pub const_tags: Vec<Vec<Tag>>,
     /// `+k8s:unionMember`/`unionDiscriminator` state by parent path, then union name.

@@ -6,6 +6,8 @@
 
 use crate::error::{BadValue, ErrorList, ErrorListExt, FieldError};
 use crate::path::PathRef;
+use crate::sink::ErrorSink;
+use crate::view::View;
 
 /// A string format of the `+k8s:format` tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -101,10 +103,19 @@ impl std::fmt::Display for Format {
     }
 }
 
+/// `+k8s:format=<name>` on a string value (nil is not checked): one error per violated rule,
+/// with the format's origin; a named string type's value is reported JSON-encoded where
+/// upstream reports the typed value (see [`validate_format_named`]). Nothing is allocated
+/// when the value is valid (the yes/no form still words the messages of an invalid value).
+pub fn format<'a>(path: &PathRef<'_>, v: impl View<'a>, format: Format, out: &mut impl ErrorSink) {
+    let Some(s) = v.as_str() else { return };
+    validate(format, path, s, &|| v.is_named(), out);
+}
+
 /// Validates `value` (of Go type `string`) against `format`, appending one error per
 /// violated rule (with the format's origin). Allocates nothing when the value is valid.
 pub fn validate_format(format: Format, path: &PathRef<'_>, value: &str, out: &mut ErrorList) {
-    validate(format, path, value, false, out);
+    validate(format, path, value, &|| false, out);
 }
 
 /// [`validate_format`] for a field of a named string type. Where upstream reports the typed
@@ -112,11 +123,18 @@ pub fn validate_format(format: Format, path: &PathRef<'_>, value: &str, out: &mu
 /// `string` first), the bad value is a [`BadValue::named_string`], which Go prints
 /// JSON-encoded.
 pub fn validate_format_named(format: Format, path: &PathRef<'_>, value: &str, out: &mut ErrorList) {
-    validate(format, path, value, true, out);
+    validate(format, path, value, &|| true, out);
 }
 
-fn validate(format: Format, path: &PathRef<'_>, value: &str, named: bool, out: &mut ErrorList) {
-    let simple = |messages: &dyn Fn(&str, &mut Vec<String>), out: &mut ErrorList| {
+/// `named` tells (only when an error is built) whether the value's type is a named type.
+fn validate<S: ErrorSink>(
+    format: Format,
+    path: &PathRef<'_>,
+    value: &str,
+    named: &dyn Fn() -> bool,
+    out: &mut S,
+) {
+    let simple = |messages: &dyn Fn(&str, &mut Vec<String>), out: &mut S| {
         simple(format, path, value, named, out, messages)
     };
     match format {
@@ -408,19 +426,25 @@ fn simple(
     format: Format,
     path: &PathRef<'_>,
     value: &str,
-    named: bool,
-    out: &mut ErrorList,
+    named: &dyn Fn() -> bool,
+    out: &mut impl ErrorSink,
     messages: &dyn Fn(&str, &mut Vec<String>),
 ) {
     let mut msgs = Vec::new();
     messages(value, &mut msgs);
+    if msgs.is_empty() {
+        return;
+    }
+    let named = named();
     for msg in msgs {
-        let bad = if named {
-            BadValue::named_string(value)
-        } else {
-            BadValue::string(value)
-        };
-        out.push(FieldError::invalid(path, bad, msg).with_origin(format.origin()));
+        out.fail(|| {
+            let bad = if named {
+                BadValue::named_string(value)
+            } else {
+                BadValue::string(value)
+            };
+            FieldError::invalid(path, bad, msg).with_origin(format.origin())
+        });
     }
 }
 
@@ -434,40 +458,41 @@ pub fn is_uuid(v: &str) -> bool {
         })
 }
 
-fn uuid(path: &PathRef<'_>, value: &str, out: &mut ErrorList) {
+fn uuid(path: &PathRef<'_>, value: &str, out: &mut impl ErrorSink) {
     if !is_uuid(value) {
-        out.push(
+        out.fail(|| {
             FieldError::invalid(path, BadValue::string(value), UUID_MSG)
-                .with_origin(Format::Uuid.origin()),
-        );
+                .with_origin(Format::Uuid.origin())
+        });
     }
 }
 
-fn resource_pool_name(path: &PathRef<'_>, value: &str, out: &mut ErrorList) {
-    let start = out.len();
+fn resource_pool_name(path: &PathRef<'_>, value: &str, out: &mut impl ErrorSink) {
+    let start = out.count();
     if value.len() > RESOURCE_POOL_NAME_MAX {
-        out.push(FieldError::too_long(path, RESOURCE_POOL_NAME_MAX as i64));
+        out.fail(|| FieldError::too_long(path, RESOURCE_POOL_NAME_MAX as i64));
     }
     let mut msgs = Vec::new();
     for (i, part) in value.split('/').enumerate() {
         if part.is_empty() {
-            out.push(FieldError::invalid(
-                path,
-                BadValue::string(value),
-                format!("segment {i}: must not be empty"),
-            ));
+            out.fail(|| {
+                FieldError::invalid(
+                    path,
+                    BadValue::string(value),
+                    format!("segment {i}: must not be empty"),
+                )
+            });
             continue;
         }
         dns1123_subdomain_messages(part, false, &mut msgs);
         for msg in msgs.drain(..) {
-            out.push(FieldError::invalid(
-                path,
-                BadValue::string(part),
-                format!("segment {i}: {msg}"),
-            ));
+            out.fail(|| {
+                FieldError::invalid(path, BadValue::string(part), format!("segment {i}: {msg}"))
+            });
         }
     }
-    out[start..].with_origin(Format::ResourcePoolName.origin());
+    out.since(start)
+        .with_origin(Format::ResourcePoolName.origin());
 }
 
 /// Fast check equivalent to "the extended resource name rules report nothing", so the
@@ -489,64 +514,61 @@ fn extended_resource_name_is_valid(v: &str) -> bool {
         && is_label_key_name(name)
 }
 
-fn extended_resource_name(path: &PathRef<'_>, value: &str, out: &mut ErrorList) {
+fn extended_resource_name(path: &PathRef<'_>, value: &str, out: &mut impl ErrorSink) {
     if extended_resource_name_is_valid(value) {
         return;
     }
     extended_resource_name_slow(path, value, out);
 }
 
-fn extended_resource_name_slow(path: &PathRef<'_>, value: &str, out: &mut ErrorList) {
-    let start = out.len();
+fn extended_resource_name_slow(path: &PathRef<'_>, value: &str, out: &mut impl ErrorSink) {
+    let start = out.count();
     let bad = || BadValue::string(value);
     if !value.contains('/') {
-        out.push(FieldError::invalid(
-            path,
-            bad(),
-            "a name must be a domain-prefixed path, such as 'example.com/my-prop'",
-        ));
+        out.fail(|| {
+            FieldError::invalid(
+                path,
+                bad(),
+                "a name must be a domain-prefixed path, such as 'example.com/my-prop'",
+            )
+        });
     } else if value.contains(KUBERNETES_IO_DOMAIN) {
-        out.push(FieldError::invalid(
-            path,
-            bad(),
-            "must not have \"kubernetes.io/\" domain",
-        ));
+        out.fail(|| FieldError::invalid(path, bad(), "must not have \"kubernetes.io/\" domain"));
     }
     if value.starts_with(REQUESTS_PREFIX) {
-        out.push(FieldError::invalid(
-            path,
-            bad(),
-            "must not have \"requests.\" prefix",
-        ));
+        out.fail(|| FieldError::invalid(path, bad(), "must not have \"requests.\" prefix"));
     }
     let name_for_quota = format!("{REQUESTS_PREFIX}{value}");
     let mut msgs = Vec::new();
     label_key_messages(&name_for_quota, &mut msgs);
     for msg in msgs {
-        out.push(FieldError::invalid(path, bad(), msg));
+        out.fail(|| FieldError::invalid(path, bad(), msg));
     }
-    out[start..].with_origin(Format::ExtendedResourceName.origin());
+    out.since(start)
+        .with_origin(Format::ExtendedResourceName.origin());
 }
 
-fn c_identifier_errors(path: &PathRef<'_>, id: &str, max: usize, out: &mut ErrorList) {
+fn c_identifier_errors(path: &PathRef<'_>, id: &str, max: usize, out: &mut impl ErrorSink) {
     if id.len() > max {
-        out.push(FieldError::too_long(path, max as i64));
+        out.fail(|| FieldError::too_long(path, max as i64));
     }
     if !is_c_identifier(id) {
-        out.push(FieldError::invalid(
-            path,
-            BadValue::string(id),
-            regex_error(
-                C_IDENTIFIER_MSG,
-                C_IDENTIFIER_FMT,
-                &["my_name", "MY_NAME", "MyName"],
-            ),
-        ));
+        out.fail(|| {
+            FieldError::invalid(
+                path,
+                BadValue::string(id),
+                regex_error(
+                    C_IDENTIFIER_MSG,
+                    C_IDENTIFIER_FMT,
+                    &["my_name", "MY_NAME", "MyName"],
+                ),
+            )
+        });
     }
 }
 
-fn resource_fully_qualified_name(path: &PathRef<'_>, value: &str, out: &mut ErrorList) {
-    let start = out.len();
+fn resource_fully_qualified_name(path: &PathRef<'_>, value: &str, out: &mut impl ErrorSink) {
+    let start = out.count();
     let mut parts = value.split('/');
     let first = parts.next().unwrap_or("");
     match (parts.next(), parts.next()) {
@@ -554,31 +576,29 @@ fn resource_fully_qualified_name(path: &PathRef<'_>, value: &str, out: &mut Erro
         (Some(name), None) => {
             let prefix = first;
             if prefix.is_empty() {
-                out.push(FieldError::invalid(
-                    path,
-                    BadValue::string(""),
-                    "prefix must not be empty",
-                ));
+                out.fail(|| {
+                    FieldError::invalid(path, BadValue::string(""), "prefix must not be empty")
+                });
             } else {
                 if prefix.len() > QUALIFIED_PREFIX_MAX {
-                    out.push(FieldError::too_long(path, QUALIFIED_PREFIX_MAX as i64));
+                    out.fail(|| FieldError::too_long(path, QUALIFIED_PREFIX_MAX as i64));
                 }
                 let mut msgs = Vec::new();
                 dns1123_subdomain_messages(prefix, false, &mut msgs);
                 for msg in msgs {
-                    out.push(FieldError::invalid(
-                        path,
-                        BadValue::string(prefix),
-                        format!("prefix: {msg}"),
-                    ));
+                    out.fail(|| {
+                        FieldError::invalid(
+                            path,
+                            BadValue::string(prefix),
+                            format!("prefix: {msg}"),
+                        )
+                    });
                 }
             }
             if name.is_empty() {
-                out.push(FieldError::invalid(
-                    path,
-                    BadValue::string(""),
-                    "name must not be empty",
-                ));
+                out.fail(|| {
+                    FieldError::invalid(path, BadValue::string(""), "name must not be empty")
+                });
             } else {
                 c_identifier_errors(path, name, C_IDENTIFIER_MAX, out);
             }
@@ -587,13 +607,16 @@ fn resource_fully_qualified_name(path: &PathRef<'_>, value: &str, out: &mut Erro
         (Some(_), Some(_)) => {}
     }
     if !value.contains('/') {
-        out.push(FieldError::invalid(
-            path,
-            BadValue::string(value),
-            "a fully qualified name must be a domain and a name separated by a slash",
-        ));
+        out.fail(|| {
+            FieldError::invalid(
+                path,
+                BadValue::string(value),
+                "a fully qualified name must be a domain and a name separated by a slash",
+            )
+        });
     }
-    out[start..].with_origin(Format::ResourceFullyQualifiedName.origin());
+    out.since(start)
+        .with_origin(Format::ResourceFullyQualifiedName.origin());
 }
 
 #[cfg(test)]

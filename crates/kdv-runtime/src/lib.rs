@@ -1,19 +1,27 @@
 //! kdv-runtime: what validation needs at run time, shared by the interpreter (`kdv-eval`)
 //! and generated code: field paths, field errors rendered exactly like Kubernetes'
-//! `field.Error`, the operation context, the `+k8s:format` validators and the scalar
-//! checks behind the other tags.
+//! `field.Error`, the operation context, and the semantics of every check.
+//!
+//! Checks live in one module per family, as upstream's `k8s.io/apimachinery/pkg/api/validate`
+//! has them ([`limits`], [`required`], [`enums`], [`format`], [`equality`], [`immutable`],
+//! [`update`], [`options`], [`testing`], [`lists`], [`each`], [`item`], [`subfield`],
+//! [`unions`], [`modes`], [`dependencies`]). Each is written once against the borrowed value
+//! view of [`view`] and reports through an [`ErrorSink`]: an [`ErrorList`] collects
+//! upstream's errors, a [`Verdict`] is the allocation-free yes/no form of the same check.
+//! Composite checks take callbacks where upstream's generic Go functions take extractor,
+//! match and validation functions.
 //!
 //! ```
-//! use kdv_runtime::{check, validate_format, ErrorList, Format, Operation, PathRef};
+//! use kdv_runtime::{ErrorList, Format, Operation, PathRef, format, immutable, limits};
 //!
 //! let root = PathRef::Nil;
 //! let spec = root.child("spec");
 //! let replicas = spec.child("replicas");
 //! let name = spec.child("name");
 //! let mut errs = ErrorList::new();
-//! check::minimum_int(&replicas, 0, 1, &mut errs);
-//! check::immutable(&name, &Operation::update(), &mut errs);
-//! validate_format(Format::ShortName, &name, "my-name", &mut errs); // valid: nothing added
+//! limits::minimum(&replicas, 0i64, 1, &mut errs);
+//! immutable::immutable(&name, &Operation::update(), &mut errs);
+//! format::format(&name, "my-name", Format::ShortName, &mut errs); // valid: nothing added
 //! let texts: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
 //! assert_eq!(texts, [
 //!     "spec.replicas: Invalid value: 0: must be greater than or equal to 1",
@@ -22,12 +30,28 @@
 //! assert_eq!(errs[0].origin, "minimum");
 //! ```
 
-pub mod check;
+pub mod dependencies;
+pub mod each;
+pub mod enums;
+pub mod equality;
 pub mod error;
 pub mod format;
 pub use kdv_gofmt as gofmt;
+pub mod immutable;
+pub mod item;
+pub mod limits;
+pub mod lists;
+pub mod modes;
 pub mod operation;
+pub mod options;
 pub mod path;
+pub mod required;
+pub mod sink;
+pub mod subfield;
+pub mod testing;
+pub mod unions;
+pub mod update;
+pub mod view;
 
 pub use error::{
     BadValue, ErrorBody, ErrorList, ErrorListExt, ErrorType, FieldError, StabilityLevel,
@@ -36,6 +60,8 @@ pub use error::{
 pub use format::{Format, validate_format, validate_format_named};
 pub use operation::{Operation, OperationKind};
 pub use path::{FieldPath, PathRef, Segment};
+pub use sink::{ErrorSink, Verdict};
+pub use view::{Int, ListView, Literal, MapView, View};
 
 /// Counts heap allocations made by the current thread, to prove validators allocate
 /// nothing on valid input.

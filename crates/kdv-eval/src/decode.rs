@@ -1,0 +1,177 @@
+//! The decoding pass: the JSON kinds Go's decoder would reject, one
+//! `FieldValueTypeInvalid` per value of the wrong kind, in declaration order.
+
+use kdv_rules::{CommonKind, FieldAccess, Shape, ShapeId, StructShape};
+use kdv_runtime::{BadValue, ErrorList, FieldError, PathRef};
+use serde_json::{Map, Value};
+
+use crate::eval::Eval;
+use crate::value::{
+    MAX_DEPTH, Val, as_int, for_each_keyed, is_base64, kind_ok, str_eq, type_error_detail,
+};
+
+/// Whether `x` (or `null`) decodes into every field of a struct whose fields share `kind`.
+#[inline]
+fn decodes_as(kind: CommonKind, x: &Value) -> bool {
+    match (kind, x) {
+        (_, Value::Null) | (CommonKind::String, Value::String(_)) => true,
+        (CommonKind::Bool, Value::Bool(_)) => true,
+        (CommonKind::Int { min, max }, Value::Number(n)) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => (min..=max).contains(&i128::from(i)),
+            (None, Some(u)) => (min..=max).contains(&i128::from(u)),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Moves the errors after `start` so that the segments (`(field index, from, to)`, each a
+/// range of `out`, together covering `out[start..]`) follow field declaration order.
+fn reorder_segments(out: &mut ErrorList, start: usize, mut segments: Vec<(u32, usize, usize)>) {
+    segments.sort_by_key(|s| s.0);
+    let mut tail: Vec<Option<FieldError>> = out.drain(start..).map(Some).collect();
+    for (_, from, to) in segments {
+        out.extend(
+            tail[from - start..to - start]
+                .iter_mut()
+                .filter_map(Option::take),
+        );
+    }
+}
+
+impl Eval<'_> {
+    /// The decoding pass: one `FieldValueTypeInvalid` per JSON value of the wrong kind.
+    pub(crate) fn type_check(
+        &mut self,
+        shape: ShapeId,
+        j: &Value,
+        path: &PathRef<'_>,
+        depth: usize,
+        out: &mut ErrorList,
+    ) {
+        if j.is_null() {
+            return;
+        }
+        if depth > MAX_DEPTH {
+            self.kinds_checked = false;
+            return;
+        }
+        let rules = self.rules;
+        let ok = match rules.shape(shape) {
+            Shape::String { .. } => j.is_string(),
+            Shape::Bool => j.is_boolean(),
+            Shape::Int(k) => as_int(Val::Json(j), *k).is_some(),
+            Shape::Float(_) => j.is_number(),
+            Shape::Bytes => matches!(j, Value::String(s) if is_base64(s)),
+            Shape::Any => true,
+            Shape::Pointer(e) => {
+                if depth < MAX_DEPTH {
+                    return self.type_check(*e, j, path, depth + 1, out);
+                }
+                self.kinds_checked = false;
+                kind_ok(rules, shape, Val::Json(j))
+            }
+            Shape::Slice(e) => match j {
+                Value::Array(a) => {
+                    for (i, x) in a.iter().enumerate() {
+                        let p = path.index(i);
+                        self.type_check(*e, x, &p, depth + 1, out);
+                    }
+                    true
+                }
+                _ => false,
+            },
+            Shape::Map { value, .. } => match j {
+                Value::Object(m) => {
+                    for (k, x) in m {
+                        let p = path.key(k);
+                        self.type_check(*value, x, &p, depth + 1, out);
+                    }
+                    true
+                }
+                _ => false,
+            },
+            Shape::Struct(st) => match j {
+                Value::Object(obj) => {
+                    self.type_check_fields(st, j, obj, path, depth, out);
+                    true
+                }
+                _ => false,
+            },
+        };
+        if !ok {
+            let detail = type_error_detail(rules, shape, j);
+            out.push(FieldError::type_invalid(
+                path,
+                BadValue::Json(j.clone()),
+                detail,
+            ));
+        }
+    }
+
+    /// The decoding pass over a struct's fields. They are checked in key order (one pass
+    /// over the object); errors are put back in declaration order afterwards, which
+    /// allocates only when there are errors.
+    fn type_check_fields(
+        &mut self,
+        st: &StructShape,
+        j: &Value,
+        obj: &Map<String, Value>,
+        path: &PathRef<'_>,
+        depth: usize,
+        out: &mut ErrorList,
+    ) {
+        let key = |i: u32| match &st.fields[i as usize].access {
+            FieldAccess::Key(k) => k.as_str(),
+            _ => "",
+        };
+        if let Some(kind) = st.common_kind
+            && obj.iter().all(|(k, x)| {
+                // A value of the common kind decodes into any field but the others; one
+                // of another kind needs its field found.
+                decodes_as(kind, x) && !st.other_kinds.iter().any(|&i| str_eq(key(i), k))
+                    || st.other_kinds.iter().any(|&i| {
+                        str_eq(key(i), k)
+                            && kind_ok(self.rules, st.fields[i as usize].shape, Val::Json(x))
+                    })
+            })
+        {
+            return;
+        }
+        let start = out.len();
+        let mut segments: Vec<(u32, usize, usize)> = Vec::new();
+        let rules = self.rules;
+        for_each_keyed(obj, &st.key_order, key, |i, x| {
+            let shape = st.fields[i as usize].shape;
+            // Scalars of the right kind (most fields) need no call.
+            let fine = match (rules.shape(shape), x) {
+                (Shape::String { .. }, Value::String(_)) | (Shape::Bool, Value::Bool(_)) => true,
+                (Shape::Int(k), Value::Number(_)) => as_int(Val::Json(x), *k).is_some(),
+                _ => false,
+            };
+            if fine {
+                return;
+            }
+            let from = out.len();
+            let p = path.child(key(i));
+            self.type_check(shape, x, &p, depth + 1, out);
+            if out.len() > from {
+                segments.push((i, from, out.len()));
+            }
+        });
+        // Fields not read from a key are embedded structs (rare).
+        let inline = st.key_order.len() < st.fields.len();
+        for (i, f) in st.fields.iter().enumerate().filter(|_| inline) {
+            if let FieldAccess::Inline { .. } = f.access {
+                let from = out.len();
+                self.type_check(f.shape, j, path, depth + 1, out);
+                if out.len() > from {
+                    segments.push((i as u32, from, out.len()));
+                }
+            }
+        }
+        if !segments.is_sorted_by_key(|s| s.0) {
+            reorder_segments(out, start, segments);
+        }
+    }
+}
