@@ -2,7 +2,6 @@
 //! status or a [`CliError`](crate::error::CliError).
 
 pub mod cel;
-pub mod conformance;
 pub mod custom;
 pub mod lint;
 pub mod validate;
