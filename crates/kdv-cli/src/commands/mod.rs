@@ -1,5 +1,5 @@
 //! The subcommands. Each takes its arguments and the output streams, and returns the exit
-//! status or a [`CliError`](crate::error::CliError).
+//! status or a [`CliError`].
 
 pub mod cel;
 pub mod custom;
