@@ -6,7 +6,6 @@
 //! - [`types`]: CEL types, used by the checker and by `type()` values at run time.
 //! - [`value`]: runtime values (borrowing JSON documents without copying).
 //! - [`interp`]: the evaluator (`Program`), with runtime cost tracking.
-//! - [`conformance`]: the cel-spec conformance runner.
 //! - [`stdlib`]: the standard functions and extension libraries, by overload id
 //!   ([`stdlib::k8s`]: Kubernetes' libraries, `env()` and `program_options()`).
 //! - [`cost`]: the static cost estimator (Kubernetes' cost model and limits).
@@ -18,7 +17,6 @@
 pub mod ast;
 pub mod checker;
 mod compiled;
-pub mod conformance;
 pub mod cost;
 pub mod interp;
 pub mod parser;

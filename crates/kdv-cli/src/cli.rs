@@ -34,59 +34,6 @@ pub enum Command {
     /// Exit status: 0 true (or a non-boolean value), 1 false or a runtime error, 2 the
     /// expression does not compile or an input cannot be read.
     Cel(CelArgs),
-    /// Run upstream conformance suites against kdv.
-    #[command(subcommand)]
-    Conformance(ConformanceCommand),
-}
-
-/// The conformance suites.
-#[derive(Debug, Subcommand)]
-pub enum ConformanceCommand {
-    /// Run upstream validation-gen's tests (cmd/validation-gen/output_tests) from the
-    /// kubernetes/code-generator checkout named by KDV_UPSTREAM_CODEGEN; prints one line per
-    /// package and the totals. Without the variable it prints that it skipped.
-    ///
-    /// Exit status: 0 the suite ran (whatever the case outcomes) or was skipped, 2 the
-    /// checkout has no output_tests.
-    ValidationGen(ValidationGenArgs),
-    /// Run the cel-spec "simple" conformance tests (JSON form) against kdv's CEL engine;
-    /// prints one line per file, the skip reasons and the totals.
-    ///
-    /// Exit status: 0 every non-skipped case passed, 1 some failed, 2 the data cannot be read.
-    CelSpec(CelSpecArgs),
-}
-
-/// Arguments of `kdv conformance cel-spec`.
-#[derive(Debug, Args)]
-pub struct CelSpecArgs {
-    /// Directory of the converted suite (holding `simple/*.json`).
-    #[arg(
-        long,
-        value_name = "DIR",
-        default_value = "../shared/conformance/cel-spec"
-    )]
-    pub data: std::path::PathBuf,
-
-    /// Also print every failing case (expression, expected and actual result).
-    #[arg(long, short = 'v')]
-    pub verbose: bool,
-
-    /// Only the file with this name (e.g. `string_ext`).
-    #[arg(long, value_name = "NAME")]
-    pub file: Option<String>,
-}
-
-/// Arguments of `kdv conformance validation-gen`.
-#[derive(Debug, Args)]
-pub struct ValidationGenArgs {
-    /// Also print every failing case (expected vs got, the JSON kdv validated) and the
-    /// failure causes.
-    #[arg(long, short = 'v')]
-    pub verbose: bool,
-
-    /// Only packages whose path under output_tests contains this text.
-    #[arg(long, value_name = "FILTER")]
-    pub package: Option<String>,
 }
 
 /// Arguments of `kdv cel`.
@@ -232,23 +179,5 @@ mod tests {
         assert_eq!(args.output, OutputFormat::Json);
         assert_eq!(args.paths, vec!["x.yaml", "-"]);
         assert!(Cli::try_parse_from(["kdv", "validate", "--types", "api"]).is_err());
-    }
-
-    #[test]
-    fn conformance_arguments() {
-        let cli = Cli::try_parse_from([
-            "kdv",
-            "conformance",
-            "validation-gen",
-            "--verbose",
-            "--package",
-            "tags/minimum",
-        ])
-        .unwrap();
-        let Command::Conformance(ConformanceCommand::ValidationGen(args)) = cli.command else {
-            panic!("expected conformance validation-gen")
-        };
-        assert!(args.verbose);
-        assert_eq!(args.package.as_deref(), Some("tags/minimum"));
     }
 }

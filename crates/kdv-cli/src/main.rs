@@ -1,5 +1,6 @@
 //! `kdv`: validate Kubernetes-style manifests against Go API types carrying `+k8s:` tags,
-//! and lint those tags. This crate is the only one that touches files and the terminal.
+//! and lint those tags. This crate does the product's terminal IO and reads its input files
+//! (manifests, `kdv cel` documents); `kdv-go` reads the Go packages.
 //!
 //! # How manifests are read
 //!
@@ -91,7 +92,6 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Validate(args) => commands::validate::run(args, &mut out, &mut err),
         Command::Lint(args) => commands::lint::run(args, &mut out, &mut err),
         Command::Cel(args) => commands::cel::run(args, &mut out, &mut err),
-        Command::Conformance(cmd) => commands::conformance::run(cmd, &mut out),
     };
     out.flush()?;
     code

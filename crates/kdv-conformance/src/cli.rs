@@ -1,109 +1,223 @@
-//! The `kdv conformance validation-gen [--verbose] [--package FILTER]` command, for the CLI
-//! to call: it reads the checkout named by `KDV_UPSTREAM_CODEGEN`, runs the suite and
-//! writes the report.
+//! What the `kdv-conformance` binary does once its arguments are parsed (`src/main.rs`):
+//! run one suite, write its report, and choose the exit status.
+//!
+//! The report goes to `out` and closes with the line `N passed, N failed, N skipped`.
+//! Exit status: [`EXIT_PASSED`] every case that ran passed, [`EXIT_FAILED`] some failed,
+//! [`EXIT_NOTHING_RAN`] nothing ran (no upstream checkout, a missing or empty data
+//! directory, a filter that selects nothing); then `err` says what is missing and how to
+//! provide it.
 
-use std::ffi::OsString;
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{self, Write};
+use std::path::Path;
 
+use crate::cel_spec::{self, DataError};
 use crate::{RunOptions, run_validation_gen};
 
-/// Environment variable naming the kubernetes/code-generator checkout.
+/// Environment variable naming the kubernetes/code-generator checkout of the validation-gen
+/// suite (the `--codegen` option takes precedence).
 pub const CODEGEN_ENV: &str = "KDV_UPSTREAM_CODEGEN";
 
-/// Usage line of the command.
-pub const USAGE: &str = "usage: kdv conformance validation-gen [--verbose] [--package FILTER]";
+/// The cel-spec data in this project (`testdata/cel-spec` at the repository root), located
+/// from this crate's directory when it is built.
+pub const DEFAULT_CEL_SPEC_DATA: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/cel-spec");
 
-/// Runs the suite against the checkout at `codegen_root` (`None`: the variable is unset, so
-/// the run is skipped) and writes the report to `out`: one line per package, the totals,
-/// and with `verbose` every failing case and the failure causes. Returns the exit status:
-/// 0 when the suite ran (whatever the case outcomes) or was skipped, 2 when the checkout has
-/// no `cmd/validation-gen/output_tests`.
-pub fn run_command(
-    codegen_root: Option<OsString>,
+/// Exit status: every case that ran passed (skipped cases aside).
+pub const EXIT_PASSED: u8 = 0;
+/// Exit status: some case failed.
+pub const EXIT_FAILED: u8 = 1;
+/// Exit status: nothing ran.
+pub const EXIT_NOTHING_RAN: u8 = 2;
+
+/// The closing line of a run in which nothing ran.
+const NOTHING_RAN_TOTALS: &str = "0 passed, 0 failed, 0 skipped";
+
+/// Runs upstream validation-gen's tests from the kubernetes/code-generator checkout at
+/// `codegen` (`None`: no checkout was named) and writes the report to `out`: one line per
+/// package, the totals, and with `verbose` every failing case and the failure causes.
+/// `package` keeps the packages whose path under `output_tests` contains it.
+pub fn validation_gen(
+    codegen: Option<&Path>,
     verbose: bool,
-    package_filter: Option<String>,
+    package: Option<&str>,
     out: &mut dyn Write,
-) -> std::io::Result<i32> {
-    let Some(root) = codegen_root else {
-        writeln!(out, "skipped: {CODEGEN_ENV} not set")?;
-        return Ok(0);
+    err: &mut dyn Write,
+) -> io::Result<u8> {
+    let Some(root) = codegen else {
+        writeln!(
+            err,
+            "error: no kubernetes/code-generator checkout to run validation-gen's tests from: \
+             set {CODEGEN_ENV}=DIR or pass --codegen DIR"
+        )?;
+        return nothing_ran(out);
     };
     let report = run_validation_gen(
-        &PathBuf::from(root),
+        root,
         &RunOptions {
-            package_filter,
+            package_filter: package.map(str::to_string),
             ..RunOptions::default()
         },
     );
+    if report.case_count() == 0 {
+        for e in &report.errors {
+            writeln!(err, "error: {e}")?;
+        }
+        let suite = root.join("cmd/validation-gen/output_tests");
+        if !suite.is_dir() {
+            writeln!(
+                err,
+                "error: {} is not a kubernetes/code-generator checkout with validation-gen's \
+                 tests: name one with {CODEGEN_ENV}=DIR or --codegen DIR",
+                root.display()
+            )?;
+        } else if !report.errors.is_empty() {
+            // The errors above say what went wrong.
+        } else if let Some(filter) = package {
+            writeln!(
+                err,
+                "error: no test package under {} matches --package {filter:?}",
+                suite.display()
+            )?;
+        } else {
+            writeln!(err, "error: no test packages under {}", suite.display())?;
+        }
+        return nothing_ran(out);
+    }
     out.write_all(report.render_text(verbose).as_bytes())?;
-    Ok(if report.errors.is_empty() { 0 } else { 2 })
+    let (_, failed, _) = report.totals();
+    Ok(if failed == 0 && report.errors.is_empty() {
+        EXIT_PASSED
+    } else {
+        EXIT_FAILED
+    })
 }
 
-/// `kdv conformance validation-gen` with its arguments (those after `validation-gen`):
-/// parses them, reads `KDV_UPSTREAM_CODEGEN`, prints to stdout; returns the exit status
-/// (2 for bad arguments).
-pub fn main_entry(args: &[String]) -> i32 {
-    let mut verbose = false;
-    let mut filter = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--verbose" | "-v" => verbose = true,
-            "--package" => match it.next() {
-                Some(f) => filter = Some(f.clone()),
-                None => {
-                    eprintln!("error: --package needs a value\n{USAGE}");
-                    return 2;
-                }
-            },
-            other => match other.strip_prefix("--package=") {
-                Some(f) => filter = Some(f.to_string()),
-                None => {
-                    eprintln!("error: unexpected argument {other:?}\n{USAGE}");
-                    return 2;
-                }
-            },
+/// Runs the cel-spec simple tests in `data` (a directory holding `simple/*.json`) against
+/// kdv's CEL engine and writes the report to `out`: one line per file, the skip reasons,
+/// with `verbose` every failing case, and the totals. `file` keeps the files whose name
+/// contains it.
+pub fn cel_spec(
+    data: &Path,
+    verbose: bool,
+    file: Option<&str>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<u8> {
+    let options = cel_spec::RunOptions {
+        file_filter: file.map(str::to_string),
+    };
+    let report = match cel_spec::run_cel_spec(data, &options) {
+        Ok(report) => report,
+        Err(DataError::Directory { dir, error }) => {
+            writeln!(
+                err,
+                "error: cel-spec data directory {}: {error}\n\
+                 pass --data DIR naming the suite in JSON form (a directory holding \
+                 simple/*.json, like the project's testdata/cel-spec)",
+                dir.display()
+            )?;
+            return nothing_ran(out);
         }
-    }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    match run_command(std::env::var_os(CODEGEN_ENV), verbose, filter, &mut out) {
-        Ok(code) => code,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 2,
         Err(e) => {
-            eprintln!("error: {e}");
-            2
+            writeln!(err, "error: cel-spec data: {e}")?;
+            return nothing_ran(out);
         }
+    };
+    if report.files.is_empty() {
+        match file {
+            Some(filter) => {
+                let names: Vec<String> = cel_spec::test_files(data)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                    .collect();
+                writeln!(
+                    err,
+                    "error: no cel-spec test file in {} matches --file {filter:?} (files: {})",
+                    data.display(),
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                )?;
+            }
+            None => writeln!(
+                err,
+                "error: no cel-spec test files (*.json) in {} or its simple/ folder\n\
+                 pass --data DIR naming the suite in JSON form (like the project's \
+                 testdata/cel-spec)",
+                data.display()
+            )?,
+        }
+        return nothing_ran(out);
     }
+    out.write_all(report.render(verbose).as_bytes())?;
+    let (_, failed, _) = report.totals();
+    Ok(if failed == 0 {
+        EXIT_PASSED
+    } else {
+        EXIT_FAILED
+    })
+}
+
+/// Closes a run in which nothing ran.
+fn nothing_ran(out: &mut dyn Write) -> io::Result<u8> {
+    writeln!(out, "{NOTHING_RAN_TOTALS}")?;
+    Ok(EXIT_NOTHING_RAN)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn run(
+        f: impl FnOnce(&mut dyn Write, &mut dyn Write) -> io::Result<u8>,
+    ) -> (Option<u8>, String, String) {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = f(&mut out, &mut err).ok();
+        (
+            code,
+            String::from_utf8_lossy(&out).into_owned(),
+            String::from_utf8_lossy(&err).into_owned(),
+        )
+    }
+
     #[test]
-    fn unset_variable_skips() {
-        let mut out = Vec::new();
-        assert_eq!(run_command(None, false, None, &mut out).ok(), Some(0));
-        assert_eq!(
-            String::from_utf8_lossy(&out),
-            "skipped: KDV_UPSTREAM_CODEGEN not set\n"
+    fn validation_gen_without_checkout_runs_nothing() {
+        let (code, out, err) = run(|o, e| validation_gen(None, false, None, o, e));
+        assert_eq!(code, Some(EXIT_NOTHING_RAN));
+        assert_eq!(out, "0 passed, 0 failed, 0 skipped\n");
+        assert!(err.contains("KDV_UPSTREAM_CODEGEN=DIR"), "{err}");
+        assert!(err.contains("--codegen DIR"), "{err}");
+    }
+
+    #[test]
+    fn validation_gen_without_suite_runs_nothing() {
+        let dir = std::env::temp_dir().join("kdv-conformance-no-such-checkout");
+        let (code, out, err) = run(|o, e| validation_gen(Some(&dir), false, None, o, e));
+        assert_eq!(code, Some(EXIT_NOTHING_RAN));
+        assert_eq!(out, "0 passed, 0 failed, 0 skipped\n");
+        assert!(err.contains("output_tests is not a directory"), "{err}");
+        assert!(
+            err.contains("not a kubernetes/code-generator checkout"),
+            "{err}"
         );
     }
 
     #[test]
-    fn missing_suite_is_an_error() {
-        let mut out = Vec::new();
-        let dir = std::env::temp_dir().join("kdv-conformance-no-such-checkout");
-        let code = run_command(Some(dir.into_os_string()), false, None, &mut out).ok();
-        assert_eq!(code, Some(2));
-        assert!(String::from_utf8_lossy(&out).starts_with("error: "));
+    fn cel_spec_missing_data_runs_nothing() {
+        let dir = std::env::temp_dir().join("kdv-conformance-no-such-cel-spec");
+        let (code, out, err) = run(|o, e| cel_spec(&dir, false, None, o, e));
+        assert_eq!(code, Some(EXIT_NOTHING_RAN));
+        assert_eq!(out, "0 passed, 0 failed, 0 skipped\n");
+        assert!(err.contains("kdv-conformance-no-such-cel-spec"), "{err}");
+        assert!(err.contains("--data DIR"), "{err}");
     }
 
     #[test]
-    fn bad_arguments() {
-        assert_eq!(main_entry(&["--bogus".to_string()]), 2);
-        assert_eq!(main_entry(&["--package".to_string()]), 2);
+    fn default_data_is_the_projects() {
+        let dir = Path::new(DEFAULT_CEL_SPEC_DATA);
+        assert!(dir.join("simple/basic.json").is_file(), "{}", dir.display());
     }
 }

@@ -110,7 +110,7 @@ const MAX_STEPS: u64 = 5_000_000;
 /// stack: callers run the interpreter on a thread with [`STACK_SIZE`] bytes of stack.
 const MAX_DEPTH: u32 = 300;
 
-/// Stack size the interpreter needs for [`MAX_DEPTH`] nested evaluations (debug builds
+/// Stack size the interpreter needs for `MAX_DEPTH` (300) nested evaluations (debug builds
 /// have large frames).
 pub const STACK_SIZE: usize = 256 * 1024 * 1024;
 

@@ -1,6 +1,23 @@
-//! The conformance harness: runs upstream validation-gen's own tests
-//! (`cmd/validation-gen/output_tests/**`, read at run time from a kubernetes/code-generator
-//! checkout) against kdv, and reports per case whether kdv agrees with upstream.
+//! kdv's conformance tooling: upstream test suites run against kdv, reporting per case
+//! whether kdv agrees with upstream. It is test tooling, kept apart from the product: the
+//! `kdv` command does not contain it; its own binary `kdv-conformance` runs the suites.
+//!
+//! ```text
+//! KDV_UPSTREAM_CODEGEN=/path/to/code-generator cargo run --release -p kdv-conformance -- validation-gen
+//! cargo run --release -p kdv-conformance -- cel-spec      # the project's testdata/cel-spec
+//! ```
+//!
+//! Two suites:
+//! - **validation-gen** ([`run_validation_gen`]): upstream validation-gen's own tests
+//!   (`cmd/validation-gen/output_tests/**`, read at run time from a kubernetes/code-generator
+//!   checkout, never copied into the project) against kdv's tag engine (`kdv-rules`,
+//!   `kdv-eval`). Described below.
+//! - **cel-spec** ([`cel_spec`]): google/cel-spec's simple tests, in JSON form in the
+//!   project's `testdata/cel-spec`, against `kdv-cel`.
+//!
+//! [`cli`] holds what the binary does with its parsed arguments (reports, exit statuses).
+//!
+//! # validation-gen
 //!
 //! The test files are Go; the harness parses their function bodies ([`parser`]) and
 //! interprets the Go subset they use ([`interp`], [`library`]) with the fixture package's
@@ -8,8 +25,8 @@
 //! marshalled to JSON ([`tojson`]), dispatched as upstream's test scheme would (registered
 //! roots, subresources, Create/Update, options), validated by `kdv-eval`, and compared with
 //! upstream's expectation through a faithful `field.ErrorMatcher` ([`matcher`]). Fixture
-//! tests (`testdata/validate-false.json`) are reproduced with Go's `math/rand` and randfill
-//! ([`gorand`], [`randfill`]).
+//! tests (upstream's `testdata/validate-false.json`) are reproduced with Go's `math/rand`
+//! and randfill ([`gorand`], [`randfill`]).
 //!
 //! Case identity: `<package>/<TestFunction>#<k>`, where `k` counts (1-based) the cases the
 //! function executed, in execution order (`st.Value` calls and direct `matcher.Test` calls,
@@ -44,6 +61,7 @@
 //! ```
 
 pub mod backend;
+pub mod cel_spec;
 pub mod cli;
 pub mod coverage;
 pub mod custom;

@@ -14,7 +14,7 @@
 //! - stacked repetition operators (`a**`, `a++`) are rejected as in Go (`invalid nested
 //!   repetition operator`; Rust reads them as a repetition of a repetition).
 //!
-//! Errors use Go's wording, `<code>: `<offending text>``, for the errors both parsers
+//! Errors use Go's wording, ``<code>: `<offending text>` ``, for the errors both parsers
 //! detect alike.
 
 use std::borrow::Cow;

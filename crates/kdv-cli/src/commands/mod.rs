@@ -1,8 +1,7 @@
 //! The subcommands. Each takes its arguments and the output streams, and returns the exit
-//! status or a [`CliError`](crate::error::CliError).
+//! status or a [`CliError`].
 
 pub mod cel;
-pub mod conformance;
 pub mod custom;
 pub mod lint;
 pub mod validate;

@@ -1,12 +1,21 @@
-//! The cel-spec conformance runner: runs the `simple` test files (JSON form, see the data's
-//! README) against this crate's parser and evaluator, the way cel-go's reference runner
-//! does (all extensions at their latest versions, the cel-spec environment), and reports
-//! per-file pass/fail/skip counts.
+//! The cel-spec conformance runner: runs the `simple` test files of google/cel-spec (JSON
+//! form, see `testdata/cel-spec/README.md`) against `kdv-cel`'s parser, checker and
+//! interpreter, the way cel-go's reference runner does (all extensions at their latest
+//! versions, the cel-spec environment), and reports per-file pass/fail/skip counts.
 //!
 //! Tests are skipped only for features the Kubernetes CEL environment lacks (protobuf
-//! messages, `cel.block`, `cel.bind`, cel-go's network extension); each skip carries its
-//! reason. Error matchers only require that evaluation fails (cel-go's runner does not
-//! compare messages either).
+//! messages, `cel.block`, `cel.bind`, cel-go's network extension) or that cel-go's own
+//! runner skips; each skip carries its reason. Error matchers only require that evaluation
+//! fails (cel-go's runner does not compare messages either).
+//!
+//! ```no_run
+//! use kdv_conformance::cel_spec::{RunOptions, run_cel_spec};
+//! let report = run_cel_spec("testdata/cel-spec".as_ref(), &RunOptions::default());
+//! match report {
+//!     Ok(report) => print!("{}", report.render(false)),
+//!     Err(e) => eprintln!("error: {e}"),
+//! }
+//! ```
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
@@ -15,14 +24,14 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use crate::ast::{Expr, ExprKind};
-use crate::checker::{self, Env, OverloadDecl};
-use crate::interp::{EvalConfig, Program, ProgramOptions, Vars};
-use crate::parser::{Macros, ParseOptions};
-use crate::stdlib::Registry;
-use crate::stdlib::time::{Duration, Timestamp};
-use crate::types::Type;
-use crate::value::{Key, List, Map, OwnedMap, RtType, Value};
+use kdv_cel::ast::{Expr, ExprKind};
+use kdv_cel::checker::{self, Env, OverloadDecl};
+use kdv_cel::interp::{EvalConfig, Program, ProgramOptions, Vars};
+use kdv_cel::parser::{Macros, ParseOptions};
+use kdv_cel::stdlib::Registry;
+use kdv_cel::stdlib::time::{Duration, Timestamp};
+use kdv_cel::types::Type;
+use kdv_cel::value::{Key, List, Map, OwnedMap, RtType, Value};
 
 /// Skip reason: protobuf messages.
 pub const SKIP_PROTO: &str = "protobuf messages are not part of the Kubernetes CEL environment";
@@ -139,20 +148,80 @@ enum Outcome {
     Skip(&'static str),
 }
 
-/// Runs every `*.json` file of `data_dir/simple` (or of `data_dir` itself if it has no
-/// `simple` folder).
-pub fn run_cel_spec(data_dir: &Path, opts: &RunOptions) -> Result<Report, String> {
+/// Why a run could not read its data.
+#[derive(Debug)]
+pub enum DataError {
+    /// The data directory (or its `simple` folder) cannot be listed.
+    Directory {
+        /// The directory.
+        dir: PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+    /// A test file cannot be read or is not JSON.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// The runner's thread could not be started or panicked outside a test.
+    Thread(String),
+}
+
+impl std::fmt::Display for DataError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DataError::Directory { dir, error } => write!(f, "{}: {error}", dir.display()),
+            DataError::File { path, message } => write!(f, "{}: {message}", path.display()),
+            DataError::Thread(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for DataError {}
+
+/// Stack size of the runner's thread: deep expressions of the suite recurse in the parser,
+/// checker and interpreter.
+const STACK_SIZE: usize = 256 << 20;
+
+/// Runs the [`test_files`] of `data_dir` (those whose name contains
+/// [`RunOptions::file_filter`]) in file-name order, on a thread of its own with the stack deep
+/// expressions need. A directory without test files gives an empty report.
+pub fn run_cel_spec(data_dir: &Path, opts: &RunOptions) -> Result<Report, DataError> {
+    let data_dir = data_dir.to_path_buf();
+    let opts = opts.clone();
+    std::thread::Builder::new()
+        .name("cel-spec".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || run_files(&data_dir, &opts))
+        .map_err(|e| DataError::Thread(format!("cannot start the runner thread: {e}")))?
+        .join()
+        .unwrap_or_else(|_| Err(DataError::Thread("the cel-spec run panicked".into())))
+}
+
+/// The test files of the suite in `data_dir`: every `*.json` file of `data_dir/simple` (or of
+/// `data_dir` itself if it has no `simple` folder), sorted by path.
+pub fn test_files(data_dir: &Path) -> Result<Vec<PathBuf>, DataError> {
     let dir = if data_dir.join("simple").is_dir() {
         data_dir.join("simple")
     } else {
         data_dir.to_path_buf()
     };
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .map_err(|error| DataError::Directory {
+            dir: dir.clone(),
+            error,
+        })?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort();
+    Ok(files)
+}
+
+fn run_files(data_dir: &Path, opts: &RunOptions) -> Result<Report, DataError> {
+    let files = test_files(data_dir)?;
     let registry = Arc::new(Registry::full());
     let mut report = Report::default();
     for path in files {
@@ -165,10 +234,12 @@ pub fn run_cel_spec(data_dir: &Path, opts: &RunOptions) -> Result<Report, String
         {
             continue;
         }
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let doc: Json =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file_error = |message: String| DataError::File {
+            path: path.clone(),
+            message,
+        };
+        let text = std::fs::read_to_string(&path).map_err(|e| file_error(e.to_string()))?;
+        let doc: Json = serde_json::from_str(&text).map_err(|e| file_error(e.to_string()))?;
         let mut fr = FileReport {
             name: name.clone(),
             ..FileReport::default()
@@ -315,7 +386,7 @@ fn run_test(file: &str, id: &str, test: &Json, registry: &Arc<Registry>) -> Outc
             .union(Macros::MATH)
             .union(Macros::BIND);
     }
-    let parsed = match crate::parser::parse_with(expr_text, &popts) {
+    let parsed = match kdv_cel::parser::parse_with(expr_text, &popts) {
         Ok(p) => p,
         Err(issues) => {
             return Outcome::Fail(expected_text(test), format!("parse error: {issues}"));
@@ -588,7 +659,7 @@ pub fn json_to_value(j: &Json) -> Result<Value<'static>, String> {
         "double_value" => Value::Double(parse_f64(v)?),
         "string_value" => Value::string(v.as_str().ok_or("bad string")?),
         "bytes_value" => Value::bytes(
-            crate::stdlib::encoders::base64_decode(v.as_str().ok_or("bad bytes")?)
+            kdv_cel::stdlib::encoders::base64_decode(v.as_str().ok_or("bad bytes")?)
                 .ok_or("bad base64")?,
         ),
         "list_value" => Value::list(
@@ -664,7 +735,7 @@ fn any_to_value(v: &Json) -> Result<Value<'static>, String> {
         }
         "google.protobuf.StringValue" => Value::string(payload.as_str().unwrap_or("")),
         "google.protobuf.BytesValue" => Value::bytes(
-            crate::stdlib::encoders::base64_decode(payload.as_str().unwrap_or(""))
+            kdv_cel::stdlib::encoders::base64_decode(payload.as_str().unwrap_or(""))
                 .ok_or("bad base64")?,
         ),
         "google.protobuf.Value" | "google.protobuf.Struct" | "google.protobuf.ListValue" => {
@@ -686,7 +757,7 @@ fn proto_json(j: &Json) -> Value<'static> {
             let mut m = OwnedMap::new();
             for (k, v) in o {
                 let _ = m.insert_new(
-                    Key::String(crate::value::Str::Shared(Arc::from(k.as_str()))),
+                    Key::String(kdv_cel::value::Str::Shared(Arc::from(k.as_str()))),
                     proto_json(v),
                 );
             }
@@ -710,48 +781,4 @@ fn parse_proto_duration(s: &str) -> Option<Duration> {
     }
     let total = secs.checked_mul(1_000_000_000)?.checked_add(nanos)?;
     Some(Duration::from_nanos(if neg { -total } else { total }))
-}
-
-/// Entry point for `kdv conformance cel-spec [--data DIR] [--verbose] [--file NAME]`:
-/// prints the report to `out`; returns the exit code (0 when nothing failed, 1 when some
-/// test failed, 2 on usage or data errors).
-pub fn conformance_main(args: &[String], out: &mut dyn std::io::Write) -> i32 {
-    let mut data = None;
-    let mut verbose = false;
-    let mut opts = RunOptions::default();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--data" => data = it.next().cloned(),
-            "--verbose" | "-v" => verbose = true,
-            "--file" => opts.file_filter = it.next().cloned(),
-            other => {
-                let _ = writeln!(out, "unknown argument: {other}");
-                return 2;
-            }
-        }
-    }
-    let data = data
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("../shared/conformance/cel-spec"));
-    // Deep expressions recurse; run on a thread with a large stack.
-    let handle = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || run_cel_spec(&data, &opts));
-    let result = match handle {
-        Ok(h) => h
-            .join()
-            .unwrap_or_else(|_| Err("conformance run panicked".into())),
-        Err(e) => Err(e.to_string()),
-    };
-    match result {
-        Ok(report) => {
-            let _ = out.write_all(report.render(verbose).as_bytes());
-            if report.totals().1 == 0 { 0 } else { 1 }
-        }
-        Err(e) => {
-            let _ = writeln!(out, "error: {e}");
-            2
-        }
-    }
 }
