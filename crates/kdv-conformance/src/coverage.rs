@@ -376,7 +376,7 @@ func TestMain(m *testing.M) {}
     fn run_fake_package(
         name: &str,
         test_body: &str,
-        table: Option<fn(&kdv_rules::Check) -> Vec<kdv_rules::emissions::Emission>>,
+        table: Option<fn(&kdv_rules::Validation) -> Vec<kdv_rules::Emission>>,
     ) -> crate::Outcome {
         let root = std::env::temp_dir().join(format!("kdv-coverage-{}-{name}", std::process::id()));
         let dir = root.join("cmd/validation-gen/output_tests/covered");
@@ -486,25 +486,26 @@ func init() {
 
     #[test]
     fn a_wrong_emission_table_fails_the_coverage_case() {
-        use kdv_rules::emissions::{Emission, check_emissions};
+        use kdv_rules::Emission;
+        use kdv_rules::emissions::attached;
         // validateFalse declared with the wrong error type.
-        fn wrong_type(c: &kdv_rules::Check) -> Vec<Emission> {
-            match c {
+        fn wrong_type(v: &kdv_rules::Validation) -> Vec<Emission> {
+            match v.check {
                 kdv_rules::Check::Fixed { pass: false, .. } => vec![Emission::at_path(
                     kdv_runtime::ErrorType::Forbidden,
                     "validateFalse",
                 )],
-                other => check_emissions(other),
+                _ => attached(v),
             }
         }
         // Nothing declared at all: coverage alone would pass vacuously.
-        fn nothing(_: &kdv_rules::Check) -> Vec<Emission> {
+        fn nothing(_: &kdv_rules::Validation) -> Vec<Emission> {
             Vec::new()
         }
         for (name, table) in [
             (
                 "wrong-type",
-                wrong_type as fn(&kdv_rules::Check) -> Vec<Emission>,
+                wrong_type as fn(&kdv_rules::Validation) -> Vec<Emission>,
             ),
             ("nothing", nothing),
         ] {

@@ -29,7 +29,7 @@ pub struct RunOptions {
     /// The emission table coverage tests declare rules with (default: upstream's,
     /// [`kdv_rules::emissions::check_emissions`]). Tests substitute a wrong table to check
     /// that the coverage cases notice.
-    pub emission_table: Option<fn(&kdv_rules::Check) -> Vec<kdv_rules::emissions::Emission>>,
+    pub emission_table: Option<fn(&kdv_rules::Validation) -> Vec<kdv_rules::Emission>>,
 }
 
 /// Where upstream keeps the fixtures, relative to the code-generator root.
@@ -382,7 +382,7 @@ fn run_package(dir: &Path, rel: &str, files: &PackageFiles, options: &RunOptions
     let coverage_case = files.coverage.then(|| {
         let table: &kdv_rules::emissions::EmissionTable = match &options.emission_table {
             Some(f) => f,
-            None => &kdv_rules::emissions::check_emissions,
+            None => &kdv_rules::emissions::attached,
         };
         run_coverage(
             dir,

@@ -56,28 +56,32 @@ fn validation_gen_suite() {
     assert!(panicked.is_empty(), "harness panicked in {panicked:?}");
 }
 
-/// The two upstream coverage tests pass with upstream's emission table and fail with a
-/// deliberately wrong one (validateFalse declared at element paths).
+/// The two upstream coverage tests pass with the emissions lowering attaches and fail with
+/// deliberately wrong ones (validateFalse declared at element paths).
 #[test]
 fn coverage_cases_depend_on_the_emission_table() {
-    use kdv_rules::emissions::{Emission, check_emissions};
+    use kdv_rules::Emission;
+    use kdv_rules::emissions::attached;
     let Some(root) = std::env::var_os("KDV_UPSTREAM_CODEGEN") else {
         println!("skipped: KDV_UPSTREAM_CODEGEN not set");
         return;
     };
-    fn wrong(c: &kdv_rules::Check) -> Vec<Emission> {
-        match c {
+    fn wrong(v: &kdv_rules::Validation) -> Vec<Emission> {
+        match v.check {
             kdv_rules::Check::Fixed { pass: false, .. } => vec![Emission::at_element(
                 kdv_runtime::ErrorType::Invalid,
                 "validateFalse",
             )],
-            other => check_emissions(other),
+            _ => attached(v),
         }
     }
     for package in ["elide_no_validations", "tags/opaque"] {
         for (table, passes) in [
             (None, true),
-            (Some(wrong as fn(&kdv_rules::Check) -> Vec<Emission>), false),
+            (
+                Some(wrong as fn(&kdv_rules::Validation) -> Vec<Emission>),
+                false,
+            ),
         ] {
             let options = RunOptions {
                 package_filter: Some(package.to_string()),

@@ -15,8 +15,7 @@ use crate::ir::{
 use crate::lower::{Ctx, DeferScope, LowerError, Lowered, Lowerer};
 use crate::registry::Scope;
 use crate::shapes::decode_access;
-use crate::tags::each_key::for_each_key;
-use crate::tags::each_val::for_each_val;
+use crate::tags::each::{for_each_key, for_each_val};
 
 /// Depth limit for nested type discovery (each level is a distinct named type).
 const MAX_DISCOVERY_DEPTH: usize = 100;
@@ -338,7 +337,7 @@ impl<'u> Discoverer<'u> {
     }
 
     fn call(target: NamedIdx) -> Validation {
-        Validation::new(ITERATE, Check::CallType(TypeId(target as u32)))
+        Validation::new(ITERATE, Check::CallType(TypeId(target as u32))).bare()
     }
 
     fn type_iterations(
@@ -658,7 +657,9 @@ impl<'u> Discoverer<'u> {
             if !validations.is_empty() || propagates {
                 validations.insert(
                     0,
-                    Validation::new(PTR_SLICE_NO_NILS, Check::NoNilElements).short_circuit(),
+                    Validation::new(PTR_SLICE_NO_NILS, Check::NoNilElements)
+                        .short_circuit()
+                        .bare(),
                 );
             }
         }

@@ -13,11 +13,12 @@
 //! a fragment on a root's own type-level validation starts with `.` (`.name`), unlike the
 //! runtime path (`name`).
 //!
-//! What each check declares is an [`EmissionTable`]; [`check_emissions`] is upstream's table.
+//! What each validation declares is attached by the lowering of its tag
+//! ([`Validation::emits`], upstream's `WithEmits`); this module only walks the IR.
 
 use kdv_runtime::ErrorType;
 
-use crate::ir::{Check, RuleSet, TypeId, UnionKind, UpdateConstraint, UpdateKind, Validation};
+use crate::ir::{Check, Emission, RuleSet, TypeId, Validation};
 
 /// Longest chain of nested type calls the walk follows.
 pub const MAX_TYPE_DEPTH: usize = 64;
@@ -25,42 +26,9 @@ pub const MAX_TYPE_DEPTH: usize = 64;
 /// Most rules one walk collects; past it the result is marked incomplete.
 pub const MAX_RULES: usize = 100_000;
 
-/// One error a validation function declares it may report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Emission {
-    /// The error's type.
-    pub error_type: ErrorType,
-    /// The error's origin (empty for none).
-    pub origin: &'static str,
-    /// Appended to the function's path: `""`, or `[*]` for errors at an element.
-    pub fragment: &'static str,
-}
-
-impl Emission {
-    /// An emission at the function's own path.
-    pub const fn at_path(error_type: ErrorType, origin: &'static str) -> Emission {
-        Emission {
-            error_type,
-            origin,
-            fragment: "",
-        }
-    }
-
-    /// An emission at an element of the function's value (`[*]`).
-    pub const fn at_element(error_type: ErrorType, origin: &'static str) -> Emission {
-        Emission {
-            error_type,
-            origin,
-            fragment: "[*]",
-        }
-    }
-}
-
-/// What a non-wrapper check declares. Wrappers (`eachVal`, `eachKey`, `subfield`, `item`,
-/// `ifEnabled`/`ifDisabled`, mode rules) and type calls are handled by the walk and never
-/// passed to the table; the implicit `Forbidden` of mode rules is passed as
-/// [`Check::Forbidden`].
-pub type EmissionTable = dyn Fn(&Check) -> Vec<Emission>;
+/// The emissions of one validation (by default what its lowering attached: see
+/// [`declared_rules_with`]).
+pub type EmissionTable = dyn Fn(&Validation) -> Vec<Emission>;
 
 /// A declared rule: a path pattern with an error type and origin.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -83,13 +51,18 @@ pub struct DeclaredRules {
     pub complete: bool,
 }
 
-/// The rules the validation of `root` declares, with upstream's emission table.
+/// The rules the validation of `root` declares.
 pub fn declared_rules(rules: &RuleSet, root: TypeId) -> DeclaredRules {
-    declared_rules_with(rules, root, &check_emissions)
+    declared_rules_with(rules, root, &attached)
 }
 
-/// The rules the validation of `root` declares, with the emissions of each check taken from
-/// `table`.
+/// What a validation's lowering attached.
+pub fn attached(v: &Validation) -> Vec<Emission> {
+    v.emits.clone()
+}
+
+/// The rules the validation of `root` declares, with the emissions of each validation taken
+/// from `table` (tests substitute a wrong one).
 pub fn declared_rules_with(rules: &RuleSet, root: TypeId, table: &EmissionTable) -> DeclaredRules {
     let mut walk = Walk {
         rules,
@@ -102,90 +75,6 @@ pub fn declared_rules_with(rules: &RuleSet, root: TypeId, table: &EmissionTable)
     };
     walk.type_fn(root, "");
     walk.out
-}
-
-/// Upstream's emission table: what each runtime validator declares (spec §10.7).
-pub fn check_emissions(check: &Check) -> Vec<Emission> {
-    use ErrorType as E;
-    let one = |error_type, origin| vec![Emission::at_path(error_type, origin)];
-    match check {
-        Check::Required(_) => one(E::Required, ""),
-        Check::Forbidden(_) => one(E::Forbidden, ""),
-        Check::Minimum(_) => one(E::Invalid, "minimum"),
-        Check::Maximum(_) => one(E::Invalid, "maximum"),
-        Check::MinLength(_) => one(E::TooShort, "minLength"),
-        Check::MaxLength(_) => one(E::TooLong, "maxLength"),
-        Check::MaxBytes(_) => one(E::TooLong, "maxBytes"),
-        Check::MinItems(_) => one(E::TooFew, "minItems"),
-        Check::MaxItems(_) => one(E::TooMany, "maxItems"),
-        Check::MinProperties(_) => one(E::TooFew, "minProperties"),
-        Check::MaxProperties(_) => one(E::TooMany, "maxProperties"),
-        Check::Format(f) => one(E::Invalid, f.origin()),
-        Check::Enum(_) => one(E::NotSupported, ""),
-        Check::Neq(_) => one(E::Invalid, "neq"),
-        Check::Immutable => one(E::Invalid, "immutable"),
-        Check::Fixed { pass: false, .. } => one(E::Invalid, "validateFalse"),
-        Check::Unique(_) => vec![Emission::at_element(E::Duplicate, "")],
-        Check::Update {
-            kind, constraints, ..
-        } => update_emissions(*kind, constraints),
-        Check::Union(u) => match u.kind {
-            UnionKind::ZeroOrOne => one(E::Invalid, "zeroOrOneOf"),
-            UnionKind::ExactlyOne | UnionKind::Discriminated { .. } => one(E::Invalid, "union"),
-        },
-        // The error is at the dependent field, a fragment only the dependency knows; the
-        // walk adds it.
-        Check::Dependency(d) => {
-            if d.forbidden {
-                one(E::Forbidden, "dependentForbidden")
-            } else {
-                one(E::Required, "dependentRequired")
-            }
-        }
-        // The optional companion only short-circuits; PtrSliceNoNils, monotonic and custom
-        // functions declare nothing upstream.
-        Check::Optional(_)
-        | Check::Fixed { pass: true, .. }
-        | Check::NoNilElements
-        | Check::Monotonic
-        | Check::CustomValidation { .. } => Vec::new(),
-        // Wrappers and calls are walked, not looked up.
-        Check::EachListVal { .. }
-        | Check::EachMapVal { .. }
-        | Check::EachMapKey { .. }
-        | Check::Subfield { .. }
-        | Check::IfOption { .. }
-        | Check::Item { .. }
-        | Check::CallType(_)
-        | Check::Discriminated(_) => Vec::new(),
-    }
-}
-
-/// Upstream's update emissions: scalars report `Invalid` at the path; lists and maps report
-/// `Invalid` for NoSet/NoUnset, `Forbidden` at `[*]` for added items (and removed map keys),
-/// and `Forbidden` at the list itself for removed list items.
-fn update_emissions(kind: UpdateKind, constraints: &[UpdateConstraint]) -> Vec<Emission> {
-    use ErrorType as E;
-    let compound = match kind {
-        UpdateKind::Slice => false,
-        UpdateKind::Map => true,
-        UpdateKind::Pointer | UpdateKind::Struct | UpdateKind::Value => {
-            return vec![Emission::at_path(E::Invalid, "update")];
-        }
-    };
-    let has = |c: UpdateConstraint| constraints.contains(&c);
-    let mut out = Vec::new();
-    if has(UpdateConstraint::NoSet) || has(UpdateConstraint::NoUnset) {
-        out.push(Emission::at_path(E::Invalid, "update"));
-    }
-    let removes = has(UpdateConstraint::NoRemoveItem);
-    if has(UpdateConstraint::NoAddItem) || (removes && compound) {
-        out.push(Emission::at_element(E::Forbidden, "update"));
-    }
-    if removes && !compound {
-        out.push(Emission::at_path(E::Forbidden, "update"));
-    }
-    out
 }
 
 struct Walk<'a> {
@@ -230,7 +119,8 @@ impl Walk<'_> {
         self.chain.pop();
     }
 
-    /// One validation at `path` (wrapper fragments already appended).
+    /// One validation at `path` (wrapper fragments already appended): what it wraps, then
+    /// what it declares itself.
     fn validation(&mut self, v: &Validation, path: &str) {
         if self.out.rules.len() >= MAX_RULES {
             self.out.complete = false;
@@ -256,18 +146,10 @@ impl Walk<'_> {
                         self.validation(inner, &field_path);
                     }
                 }
-                self.leaf(&Check::Forbidden(d.default_forbidden), &field_path);
             }
-            Check::Dependency(d) => {
-                let dependent_path = format!("{path}.{}", d.dependent);
-                self.leaf(&v.check, &dependent_path);
-            }
-            check => self.leaf(check, path),
+            _ => {}
         }
-    }
-
-    fn leaf(&mut self, check: &Check, path: &str) {
-        for e in (self.table)(check) {
+        for e in (self.table)(v) {
             self.out.rules.push(DeclaredRule {
                 path: format!("{path}{}", e.fragment),
                 error_type: e.error_type,
@@ -467,34 +349,6 @@ type S struct {
     }
 
     #[test]
-    fn update_emissions_by_kind() {
-        use UpdateConstraint::*;
-        let tuples = |kind, cs: &[UpdateConstraint]| {
-            update_emissions(kind, cs)
-                .into_iter()
-                .map(|e| (e.error_type.as_str(), e.fragment))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            tuples(UpdateKind::Pointer, &[NoSet, NoModify]),
-            [("FieldValueInvalid", "")]
-        );
-        assert_eq!(
-            tuples(UpdateKind::Slice, &[NoSet, NoAddItem, NoRemoveItem]),
-            [
-                ("FieldValueInvalid", ""),
-                ("FieldValueForbidden", "[*]"),
-                ("FieldValueForbidden", "")
-            ]
-        );
-        assert_eq!(
-            tuples(UpdateKind::Map, &[NoRemoveItem]),
-            [("FieldValueForbidden", "[*]")]
-        );
-        assert!(tuples(UpdateKind::Map, &[]).is_empty());
-    }
-
-    #[test]
     fn a_different_table_changes_the_rules() {
         let c = compile_go(
             r#"
@@ -508,7 +362,7 @@ type T struct {
 "#,
         );
         let id = c.rules.find_type("T").expect("type");
-        let wrong = |_: &Check| vec![Emission::at_element(ErrorType::Forbidden, "wrong")];
+        let wrong = |_: &Validation| vec![Emission::at_element(ErrorType::Forbidden, "wrong")];
         let d = declared_rules_with(&c.rules, id, &wrong);
         assert_eq!(
             d.rules,

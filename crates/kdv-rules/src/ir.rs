@@ -14,9 +14,10 @@
 //!   it came from. Wrappers (`eachVal`, `subfield`, `ifEnabled`, ...) hold exactly one inner
 //!   validation, as upstream does.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
-pub use kdv_runtime::Format;
+pub use kdv_runtime::{ErrorType, Format};
 
 /// Index of a named type in a [`RuleSet`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -290,6 +291,48 @@ pub enum Level {
     Beta,
 }
 
+/// One error a validation declares it may report (upstream `WithEmits`): lowering attaches
+/// them, [`crate::emissions`] collects them into a type's declared rules.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Emission {
+    /// The error's type.
+    pub error_type: ErrorType,
+    /// The error's origin (empty for none).
+    pub origin: &'static str,
+    /// Appended to the validation's path: `""`, `[*]` for errors at an element, or `.name`
+    /// for errors at a member of the value.
+    pub fragment: Cow<'static, str>,
+}
+
+impl Emission {
+    /// An emission at the validation's own path.
+    pub const fn at_path(error_type: ErrorType, origin: &'static str) -> Emission {
+        Emission {
+            error_type,
+            origin,
+            fragment: Cow::Borrowed(""),
+        }
+    }
+
+    /// An emission at an element of the validated value (`[*]`).
+    pub const fn at_element(error_type: ErrorType, origin: &'static str) -> Emission {
+        Emission {
+            error_type,
+            origin,
+            fragment: Cow::Borrowed("[*]"),
+        }
+    }
+
+    /// An emission at the member `name` of the validated struct (`.name`).
+    pub fn at_member(error_type: ErrorType, origin: &'static str, name: &str) -> Emission {
+        Emission {
+            error_type,
+            origin,
+            fragment: Cow::Owned(format!(".{name}")),
+        }
+    }
+}
+
 /// One emitted validation function.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Validation {
@@ -306,6 +349,12 @@ pub struct Validation {
     pub level: Option<Level>,
     /// The tag that produced it (`k8s:minimum`), for docs and diagnostics.
     pub tag: &'static str,
+    /// The errors it may report (wrappers declare none: what they wrap does).
+    pub emits: Vec<Emission>,
+    /// The runtime function takes no arguments beyond the standard ones: upstream passes it
+    /// by reference when it is wrapped (`eachVal`, `subfield`, ...), which drops its
+    /// stability mark.
+    pub bare: bool,
 }
 
 impl Validation {
@@ -318,7 +367,21 @@ impl Validation {
             cohort: None,
             level: None,
             tag,
+            emits: Vec::new(),
+            bare: false,
         }
+    }
+
+    /// Declares the errors it may report.
+    pub fn emits(mut self, emits: impl IntoIterator<Item = Emission>) -> Validation {
+        self.emits.extend(emits);
+        self
+    }
+
+    /// Marks it [`bare`](Validation::bare).
+    pub fn bare(mut self) -> Validation {
+        self.bare = true;
+        self
     }
 
     /// Sets the ShortCircuit flag.
@@ -593,24 +656,6 @@ pub struct Dependency {
 pub use kdv_runtime::update::{UpdateConstraint, UpdateKind};
 
 impl Check {
-    /// Whether the upstream runtime function takes arguments beyond the standard ones. When
-    /// such a function is wrapped (eachVal, subfield, ...), upstream applies its own stability
-    /// mark; an argument-less function is passed by reference and its mark is lost.
-    pub fn takes_extra_args(&self) -> bool {
-        !matches!(
-            self,
-            Check::Required(_)
-                | Check::Optional(_)
-                | Check::Forbidden(_)
-                | Check::Immutable
-                | Check::Format(_)
-                | Check::CallType(_)
-                | Check::NoNilElements
-                | Check::Monotonic
-                | Check::CustomValidation { .. }
-        )
-    }
-
     /// The wrapped validation of a wrapper check.
     pub fn inner(&self) -> Option<&Validation> {
         match self {

@@ -2,7 +2,6 @@
 //! (functions, deferred callbacks, opacity), the registry checks (scope, signature) and the
 //! shared state that stateful tags (list metadata, subfield short-circuit inheritance) use.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
 use kdv_model::{Comments, Diagnostic, Loc, Package, Severity, SourceFile, SourceSpan, Universe};
@@ -12,8 +11,12 @@ use crate::gotypes::{Graph, Member, Ty};
 use crate::ir::{Check, Level, Literal, ShapeId, Validation};
 use crate::registry::{self, Scope};
 use crate::shapes::Shapes;
-use crate::tags::modes::ModeGroup;
+use crate::tags::lists::ListState;
+use crate::tags::modes::ModeState;
+use crate::tags::opaque::OpaqueState;
+use crate::tags::subfield::SubfieldState;
 use crate::tags::unions::UnionState;
+use crate::tags::update::UpdateState;
 
 /// A tag lowering function.
 pub(crate) type LowerFn =
@@ -277,7 +280,7 @@ pub(crate) fn wrap_with_scope<'u>(
 /// Prepares a validation for use inside a wrapper: upstream passes argument-less functions
 /// by reference, which drops their stability mark.
 pub(crate) fn inner(mut v: Validation) -> Box<Validation> {
-    if !v.check.takes_extra_args() {
+    if v.bare {
         v.level = None;
     }
     Box::new(v)
@@ -292,62 +295,31 @@ pub(crate) fn wrap_one(
 ) -> Validation {
     let (short_circuit, non_error) = (f.short_circuit, f.non_error);
     Validation {
-        check: make(inner(f)),
         short_circuit,
         non_error,
-        cohort: None,
-        level: None,
-        tag,
+        ..Validation::new(tag, make(inner(f)))
     }
 }
 
-/// List semantics recorded by `listType`/`unique`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ListSemantic {
-    Atomic,
-    Set,
-    Map,
-}
-
-/// One list-map key member.
-#[derive(Debug, Clone)]
-pub(crate) struct ListKey<'u> {
-    pub name: String,
-    pub member: Member<'u>,
-}
-
-/// Metadata of one list (field or type), keyed by generator path.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ListMeta<'u> {
-    /// `Some(true)` = single (atomic), `Some(false)` = shared (set/map).
-    pub ownership_single: Option<bool>,
-    pub semantic: Option<ListSemantic>,
-    pub keys: Vec<ListKey<'u>>,
-    pub custom_unique: bool,
-    pub level: Option<Level>,
-}
-
-/// Shared state of one compilation.
+/// Shared state of one compilation. The state of stateful tag families is defined in each
+/// family's module; the lowerer only holds it.
 pub(crate) struct Lowerer<'u> {
     pub g: Graph<'u>,
     pub shapes: Shapes,
-    pub list_meta: HashMap<String, ListMeta<'u>>,
-    pub lists_generated: HashSet<String>,
-    pub subfield_short_circuits_done: HashSet<String>,
-    /// Types tagged `+k8s:opaqueType` (as `NonPointer(NativeType)`).
-    pub opaque_types: HashSet<Ty>,
-    /// Members tagged `+k8s:opaqueType`, by [`Lowerer::member_key`].
-    pub opaque_members: HashSet<String>,
-    /// `+k8s:update` constraints collected per field path (and their stability level).
-    pub update_meta: HashMap<String, (Vec<kdv_runtime::update::UpdateConstraint>, Option<Level>)>,
     /// Parsed tags of each constant of [`Graph::consts`].
     pub const_tags: Vec<Vec<Tag>>,
-    /// `+k8s:unionMember`/`unionDiscriminator` state by parent path, then union name.
-    pub unions: HashMap<String, BTreeMap<String, UnionState<'u>>>,
-    /// `+k8s:zeroOrOneOfMember` state by parent path, then union name.
-    pub zero_or_one_ofs: HashMap<String, BTreeMap<String, UnionState<'u>>>,
-    /// `+k8s:modeDiscriminator`/`ifMode` state by struct path, then group name.
-    pub modes: HashMap<String, BTreeMap<String, ModeGroup<'u>>>,
+    /// List metadata (`listType`, `listMapKey`, `unique`, `customUnique`).
+    pub lists: ListState<'u>,
+    /// `+k8s:unionMember`, `unionDiscriminator`, `zeroOrOneOfMember`.
+    pub unions: UnionState<'u>,
+    /// `+k8s:modeDiscriminator`, `ifMode`.
+    pub modes: ModeState<'u>,
+    /// `+k8s:update` constraints collected per field.
+    pub update: UpdateState,
+    /// `+k8s:opaqueType` types and members.
+    pub opaque: OpaqueState,
+    /// Subfields whose member short-circuits were already copied.
+    pub subfield: SubfieldState,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -357,16 +329,13 @@ impl<'u> Lowerer<'u> {
         Lowerer {
             g: Graph::build(universe),
             shapes: Shapes::new(),
-            list_meta: HashMap::new(),
-            lists_generated: HashSet::new(),
-            subfield_short_circuits_done: HashSet::new(),
-            opaque_types: HashSet::new(),
-            opaque_members: HashSet::new(),
-            update_meta: HashMap::new(),
             const_tags: Vec::new(),
-            unions: HashMap::new(),
-            zero_or_one_ofs: HashMap::new(),
-            modes: HashMap::new(),
+            lists: ListState::default(),
+            unions: UnionState::default(),
+            modes: ModeState::default(),
+            update: UpdateState::default(),
+            opaque: OpaqueState::default(),
+            subfield: SubfieldState::default(),
             diagnostics: Vec::new(),
         }
     }

@@ -2,6 +2,8 @@
 //! its documentation, and the dispatch from a tag name to its lowering function. Docs and
 //! lint are generated from [`catalog`].
 
+use std::sync::LazyLock;
+
 use kdv_tags::{Span, Tag, ValueType, go_quote};
 
 use crate::lower::LowerFn;
@@ -114,119 +116,74 @@ pub(crate) const VALUE_SCOPES: &[Scope] = &[
     Scope::MapVal,
 ];
 
+/// A registered tag: its documentation and its lowering.
+pub(crate) struct TagDef {
+    /// Scopes, signature, stability and documentation.
+    pub doc: TagDoc,
+    /// Turns one use of the tag into IR.
+    pub lower: LowerFn,
+}
+
+/// Every tag family (`crate::tags`); the catalog and the dispatch are both built from this
+/// one list.
+const FAMILIES: &[&[TagDef]] = &[
+    tags::custom_validation::TAGS,
+    tags::dependencies::TAGS,
+    tags::each::TAGS,
+    tags::enums::TAGS,
+    tags::equality::TAGS,
+    tags::format::TAGS,
+    tags::immutable::TAGS,
+    tags::item::TAGS,
+    tags::levels::TAGS,
+    tags::limits::TAGS,
+    tags::lists::TAGS,
+    tags::modes::TAGS,
+    tags::opaque::TAGS,
+    tags::options::TAGS,
+    tags::required::TAGS,
+    tags::subfield::TAGS,
+    tags::testing::TAGS,
+    tags::unions::TAGS,
+    tags::update::TAGS,
+];
+
+/// Every registered tag, sorted by name (built once from [`FAMILIES`]).
+static REGISTERED: LazyLock<Vec<&'static TagDef>> = LazyLock::new(|| {
+    let mut all: Vec<&'static TagDef> = FAMILIES.iter().flat_map(|f| f.iter()).collect();
+    all.sort_by_key(|d| d.doc.name);
+    all
+});
+
+/// The documentation of every registered tag, sorted by name.
+static CATALOG: LazyLock<Vec<TagDoc>> =
+    LazyLock::new(|| REGISTERED.iter().map(|d| d.doc).collect());
+
 /// Every registered tag, sorted by name.
 pub fn catalog() -> &'static [TagDoc] {
     &CATALOG
 }
 
+fn registered(name: &str) -> Option<&'static TagDef> {
+    let all: &[&'static TagDef] = &REGISTERED;
+    all.binary_search_by(|d| d.doc.name.cmp(name))
+        .ok()
+        .map(|i| all[i])
+}
+
 /// The documentation of a registered tag.
 pub fn tag_doc(name: &str) -> Option<&'static TagDoc> {
-    CATALOG.iter().find(|d| d.name == name)
+    registered(name).map(|d| &d.doc)
 }
 
 /// Whether `name` is a registered validation tag.
 pub fn is_known_tag(name: &str) -> bool {
-    tag_doc(name).is_some()
+    registered(name).is_some()
 }
-
-static CATALOG: [TagDoc; 45] = [
-    tags::levels::ALPHA,
-    tags::levels::BETA,
-    tags::custom_unique::DOC,
-    tags::custom_validation::DOC,
-    tags::dependent_forbidden::DOC,
-    tags::dependent_required::DOC,
-    tags::each_key::DOC,
-    tags::each_val::DOC,
-    tags::enumeration::DOC,
-    tags::enum_exclude::DOC,
-    tags::forbidden::DOC,
-    tags::format::DOC,
-    tags::options::IF_DISABLED,
-    tags::options::IF_ENABLED,
-    tags::if_mode::DOC,
-    tags::immutable::DOC,
-    tags::item::DOC,
-    tags::list_map_key::DOC,
-    tags::list_type::DOC,
-    tags::max_bytes::DOC,
-    tags::max_items::DOC,
-    tags::max_length::DOC,
-    tags::max_properties::DOC,
-    tags::maximum::DOC,
-    tags::min_items::DOC,
-    tags::min_length::DOC,
-    tags::min_properties::DOC,
-    tags::minimum::DOC,
-    tags::mode_discriminator::DOC,
-    tags::monotonic::DOC,
-    tags::neq::DOC,
-    tags::opaque::DOC,
-    tags::optional::DOC,
-    tags::required::DOC,
-    tags::subfield::DOC,
-    tags::union_discriminator::DOC,
-    tags::union_member::DOC,
-    tags::unique::DOC,
-    tags::update::DOC,
-    tags::testing::VALIDATE_ERROR,
-    tags::testing::VALIDATE_FALSE,
-    tags::testing::VALIDATE_TRUE,
-    tags::testing::VALIDATE_TRUE_ALPHA,
-    tags::testing::VALIDATE_TRUE_BETA,
-    tags::zero_or_one_of_member::DOC,
-];
 
 /// The lowering function of a registered tag.
 pub(crate) fn lower_fn(name: &str) -> Option<LowerFn> {
-    Some(match name {
-        "k8s:alpha" => tags::levels::lower_alpha,
-        "k8s:beta" => tags::levels::lower_beta,
-        "k8s:customUnique" => tags::custom_unique::lower,
-        "k8s:eachKey" => tags::each_key::lower,
-        "k8s:eachVal" => tags::each_val::lower,
-        "k8s:enum" => tags::enumeration::lower,
-        "k8s:enumExclude" => tags::enum_exclude::lower,
-        "k8s:forbidden" => tags::forbidden::lower,
-        "k8s:format" => tags::format::lower,
-        "k8s:ifDisabled" => tags::options::lower_if_disabled,
-        "k8s:ifEnabled" => tags::options::lower_if_enabled,
-        "k8s:immutable" => tags::immutable::lower,
-        "k8s:listMapKey" => tags::list_map_key::lower,
-        "k8s:listType" => tags::list_type::lower,
-        "k8s:maxBytes" => tags::max_bytes::lower,
-        "k8s:maxItems" => tags::max_items::lower,
-        "k8s:maxLength" => tags::max_length::lower,
-        "k8s:maxProperties" => tags::max_properties::lower,
-        "k8s:maximum" => tags::maximum::lower,
-        "k8s:minItems" => tags::min_items::lower,
-        "k8s:minLength" => tags::min_length::lower,
-        "k8s:minProperties" => tags::min_properties::lower,
-        "k8s:minimum" => tags::minimum::lower,
-        "k8s:neq" => tags::neq::lower,
-        "k8s:opaqueType" => tags::opaque::lower,
-        "k8s:optional" => tags::optional::lower,
-        "k8s:required" => tags::required::lower,
-        "k8s:subfield" => tags::subfield::lower,
-        "k8s:unique" => tags::unique::lower,
-        "k8s:update" => tags::update::lower,
-        "k8s:monotonic" => tags::monotonic::lower,
-        "k8s:validateError" => tags::testing::lower_validate_error,
-        "k8s:validateFalse" => tags::testing::lower_validate_false,
-        "k8s:validateTrue" | "k8s:validateTrueAlpha" | "k8s:validateTrueBeta" => {
-            tags::testing::lower_validate_true
-        }
-        "k8s:customValidation" => tags::custom_validation::lower,
-        "k8s:dependentForbidden" => tags::dependent_forbidden::lower,
-        "k8s:dependentRequired" => tags::dependent_required::lower,
-        "k8s:ifMode" => tags::if_mode::lower,
-        "k8s:item" => tags::item::lower,
-        "k8s:modeDiscriminator" => tags::mode_discriminator::lower,
-        "k8s:unionDiscriminator" => tags::union_discriminator::lower,
-        "k8s:unionMember" => tags::union_member::lower,
-        "k8s:zeroOrOneOfMember" => tags::zero_or_one_of_member::lower,
-        _ => return None,
-    })
+    registered(name).map(|d| d.lower)
 }
 
 /// Upstream `typeCheck`: the tag's arguments and value against its documented signature.
@@ -311,6 +268,7 @@ mod tests {
     #[test]
     fn catalog_is_sorted_and_dispatchable() {
         let names: Vec<&str> = catalog().iter().map(|d| d.name).collect();
+        assert_eq!(names.len(), 45);
         let mut sorted = names.clone();
         sorted.sort_unstable();
         assert_eq!(names, sorted);
@@ -326,7 +284,7 @@ mod tests {
 
     #[test]
     fn type_check_messages() {
-        let doc = tags::minimum::DOC;
+        let doc = *tag_doc("k8s:minimum").expect("registered");
         let tag = kdv_tags::parse_tag("k8s:minimum").unwrap();
         assert_eq!(
             type_check(&tag, &doc).unwrap_err().0,
@@ -342,7 +300,7 @@ mod tests {
             type_check(&tag, &doc).unwrap_err().0,
             "unrecognized named argument \"x\""
         );
-        let doc = tags::subfield::DOC;
+        let doc = *tag_doc("k8s:subfield").expect("registered");
         let tag = kdv_tags::parse_tag("k8s:subfield=+k8s:required").unwrap();
         assert_eq!(
             type_check(&tag, &doc).unwrap_err().0,
@@ -353,7 +311,7 @@ mod tests {
             type_check(&tag, &doc).unwrap_err().0,
             "argument 1 has wrong type: got int, want string"
         );
-        let doc = tags::testing::VALIDATE_FALSE;
+        let doc = *tag_doc("k8s:validateFalse").expect("registered");
         let tag = kdv_tags::parse_tag("k8s:validateFalse(flags: 1)").unwrap();
         assert_eq!(
             type_check(&tag, &doc).unwrap_err().0,

@@ -1,17 +1,18 @@
-//! `+k8s:customValidation` (spec §3.29): calls a hand-written function found by upstream's
-//! naming convention — `ValidateCustom_<Type>` on a type, `ValidateCustom_<Struct>_<Field>`
-//! on a field. kdv cannot run Go code, so the IR names the function and backends look it up
-//! in a registry supplied by the caller; kdv does not check that the Go function exists.
+//! Hand-written validation (upstream `validators/customvalidation.go`):
+//! `+k8s:customValidation` (spec §3.29) calls a function found by upstream's naming
+//! convention — `ValidateCustom_<Type>` on a type, `ValidateCustom_<Struct>_<Field>` on a
+//! field. kdv cannot run Go code, so the IR names the function and backends look it up in a
+//! registry supplied by the caller; kdv does not check that the Go function exists.
 
 use kdv_tags::{Tag, ValueType};
 
 use crate::gotypes::Ty;
 use crate::ir::{Check, Validation};
 use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Scope, Stability, TagDoc};
+use crate::registry::{Scope, Stability, TagDef, TagDoc};
 
 /// `+k8s:customValidation`.
-pub(crate) const DOC: TagDoc = TagDoc {
+pub(crate) const CUSTOM_VALIDATION: TagDoc = TagDoc {
     name: "k8s:customValidation",
     stability: Stability::Stable,
     scopes: &[Scope::Type, Scope::Field],
@@ -25,7 +26,7 @@ pub(crate) const DOC: TagDoc = TagDoc {
 };
 
 /// Lowers `+k8s:customValidation`.
-pub(crate) fn lower<'u>(
+pub(crate) fn lower_custom_validation<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     tag: &Tag,
@@ -48,11 +49,21 @@ pub(crate) fn lower<'u>(
         function_name.push('_');
         function_name.push_str(member.name());
     }
-    Ok(Lowered::function(Validation::new(
-        DOC.name,
-        Check::CustomValidation {
-            function_name,
-            package: named.pkg.path.clone(),
-        },
-    )))
+    // Hand-written functions declare nothing upstream.
+    Ok(Lowered::function(
+        Validation::new(
+            CUSTOM_VALIDATION.name,
+            Check::CustomValidation {
+                function_name,
+                package: named.pkg.path.clone(),
+            },
+        )
+        .bare(),
+    ))
 }
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[TagDef {
+    doc: CUSTOM_VALIDATION,
+    lower: lower_custom_validation,
+}];

@@ -1,13 +1,16 @@
-//! What `+k8s:dependentRequired` and `+k8s:dependentForbidden` share (spec §3.30): the
-//! checks on the trigger and dependent fields, and the check emitted on the parent struct.
+//! Dependencies between fields (upstream `validators/dependentrequired.go`):
+//! `+k8s:dependentRequired` and `+k8s:dependentForbidden` (spec §3.30). The check sits on
+//! the parent struct; semantics: `kdv_runtime::dependencies`.
 
+use kdv_runtime::ErrorType;
+use kdv_runtime::dependencies::origin;
 use kdv_tags::{Tag, ValueType, go_quote};
 
 use super::unions::field_presence;
 use crate::gotypes::{Kind, Ty};
-use crate::ir::{Check, Dependency, Validation};
+use crate::ir::{Check, Dependency, Emission, Validation};
 use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer};
-use crate::registry::ArgDoc;
+use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
 
 /// The positional argument of both tags.
 pub(crate) const ARGS: &[ArgDoc] = &[ArgDoc {
@@ -18,7 +21,7 @@ pub(crate) const ARGS: &[ArgDoc] = &[ArgDoc {
 }];
 
 /// Lowers a dependency tag into a check deferred to the parent struct.
-pub(crate) fn lower<'u>(
+pub(crate) fn lower_dependency<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     tag: &Tag,
@@ -100,6 +103,19 @@ pub(crate) fn lower<'u>(
             ));
         }
     }
+    let emits = if forbidden {
+        Emission::at_member(
+            ErrorType::Forbidden,
+            origin::DEPENDENT_FORBIDDEN,
+            &dependent_name,
+        )
+    } else {
+        Emission::at_member(
+            ErrorType::Required,
+            origin::DEPENDENT_REQUIRED,
+            &dependent_name,
+        )
+    };
     let check = Dependency {
         forbidden,
         trigger: trigger_name,
@@ -109,11 +125,68 @@ pub(crate) fn lower<'u>(
     };
     Ok(Lowered {
         deferred: vec![Deferred::parent(move |_| {
-            Ok(Lowered::function(Validation::new(
-                tag_name,
-                Check::Dependency(Box::new(check)),
-            )))
+            Ok(Lowered::function(
+                Validation::new(tag_name, Check::Dependency(Box::new(check))).emits([emits]),
+            ))
         })],
         ..Lowered::default()
     })
 }
+
+/// `+k8s:dependentRequired`.
+pub(crate) const DEPENDENT_REQUIRED: TagDoc = TagDoc {
+    name: "k8s:dependentRequired",
+    stability: Stability::Alpha,
+    scopes: &[Scope::Field],
+    args: ARGS,
+    accepts_unknown_args: false,
+    payload: ValueType::None,
+    payload_required: false,
+    payload_description: "",
+    description: "When this field is set (non-nil pointer, non-empty list or map, non-zero value), the named sibling field must be set too. One-directional; repeat the tag for several siblings. On update the check is skipped when neither field's set-ness changed.",
+    example: "+k8s:dependentRequired(\"other\")",
+};
+
+/// Lowers `+k8s:dependentRequired`.
+pub(crate) fn lower_dependent_required<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    lower_dependency(lw, ctx, tag, DEPENDENT_REQUIRED.name, false)
+}
+
+/// `+k8s:dependentForbidden`.
+pub(crate) const DEPENDENT_FORBIDDEN: TagDoc = TagDoc {
+    name: "k8s:dependentForbidden",
+    stability: Stability::Alpha,
+    scopes: &[Scope::Field],
+    args: ARGS,
+    accepts_unknown_args: false,
+    payload: ValueType::None,
+    payload_required: false,
+    payload_description: "",
+    description: "When this field is set (non-nil pointer, non-empty list or map, non-zero value), the named sibling field must not be set. One-directional; repeat the tag for several siblings. On update the check is skipped when neither field's set-ness changed.",
+    example: "+k8s:dependentForbidden(\"other\")",
+};
+
+/// Lowers `+k8s:dependentForbidden`.
+pub(crate) fn lower_dependent_forbidden<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    lower_dependency(lw, ctx, tag, DEPENDENT_FORBIDDEN.name, true)
+}
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[
+    TagDef {
+        doc: DEPENDENT_FORBIDDEN,
+        lower: lower_dependent_forbidden,
+    },
+    TagDef {
+        doc: DEPENDENT_REQUIRED,
+        lower: lower_dependent_required,
+    },
+];

@@ -1,14 +1,16 @@
-//! `+k8s:format=<name>`.
+//! Formats (upstream `validators/format.go`): `+k8s:format=<name>`. Semantics:
+//! `kdv_runtime::format`.
 
+use kdv_runtime::ErrorType;
 use kdv_tags::{Tag, ValueType, go_quote};
 
 use super::{is_string, payload, root_type_string};
-use crate::ir::{Check, Format, Validation};
+use crate::ir::{Check, Emission, Format, Validation};
 use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Stability, TagDoc, VALUE_SCOPES};
+use crate::registry::{Stability, TagDef, TagDoc, VALUE_SCOPES};
 
 /// `+k8s:format`.
-pub(crate) const DOC: TagDoc = TagDoc {
+pub(crate) const FORMAT: TagDoc = TagDoc {
     name: "k8s:format",
     stability: Stability::Stable,
     scopes: VALUE_SCOPES,
@@ -22,7 +24,7 @@ pub(crate) const DOC: TagDoc = TagDoc {
 };
 
 /// Lowers `+k8s:format`.
-pub(crate) fn lower<'u>(
+pub(crate) fn lower_format<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     tag: &Tag,
@@ -44,8 +46,15 @@ pub(crate) fn lower<'u>(
             format!("unsupported validation format {}", go_quote(name)),
         ));
     };
-    Ok(Lowered::function(Validation::new(
-        DOC.name,
-        Check::Format(format),
-    )))
+    Ok(Lowered::function(
+        Validation::new(FORMAT.name, Check::Format(format))
+            .bare()
+            .emits([Emission::at_path(ErrorType::Invalid, format.origin())]),
+    ))
 }
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[TagDef {
+    doc: FORMAT,
+    lower: lower_format,
+}];

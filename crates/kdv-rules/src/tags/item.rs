@@ -1,23 +1,24 @@
-//! `+k8s:item(<key>: <value>, …)=+<tag>` (spec §3.21): validations of the list-map item
-//! with the given key values. Each selector is its own cohort; payloads that target the
-//! parent (union members) become validations of the list itself.
+//! Item selection (upstream `validators/item.go`): `+k8s:item(<key>: <value>, …)=+<tag>`
+//! (spec §3.21): validations of the list-map item with the given key values. Each selector
+//! is its own cohort; payloads that target the parent (union members) become validations of
+//! the list itself. Semantics: `kdv_runtime::item`.
 
 use std::rc::Rc;
 
 use kdv_tags::{ArgValue, Tag, ValueType, go_quote};
 
-use super::list_type::element_equality;
+use super::lists::{ListSemantic, element_equality};
 use super::unions::criterion;
 use crate::gotypes::{Kind, Ty};
 use crate::ir::{Check, Equality, ItemCriterion, Literal, Validation};
 use crate::lower::{
-    Ctx, DeferScope, Deferred, ListSemantic, LowerError, Lowered, Lowerer, SelectorTerm, wrap_one,
+    Ctx, DeferScope, Deferred, LowerError, Lowered, Lowerer, SelectorTerm, wrap_one,
     wrap_with_scope,
 };
-use crate::registry::{Scope, Stability, TagDoc, VALUE_SCOPES};
+use crate::registry::{Scope, Stability, TagDef, TagDoc, VALUE_SCOPES};
 
 /// `+k8s:item`.
-pub(crate) const DOC: TagDoc = TagDoc {
+pub(crate) const ITEM: TagDoc = TagDoc {
     name: "k8s:item",
     stability: Stability::Stable,
     scopes: VALUE_SCOPES,
@@ -31,7 +32,7 @@ pub(crate) const DOC: TagDoc = TagDoc {
 };
 
 /// Lowers `+k8s:item`.
-pub(crate) fn lower<'u>(
+pub(crate) fn lower_item<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     tag: &Tag,
@@ -131,7 +132,7 @@ fn wrapper<'u>(
         if scope == DeferScope::Parent {
             return f;
         }
-        let mut w = wrap_one(DOC.name, f, |inner| Check::Item {
+        let mut w = wrap_one(ITEM.name, f, |inner| Check::Item {
             criteria: criteria.clone(),
             equiv,
             inner,
@@ -199,9 +200,9 @@ fn prepare(
     criteria: &[SelectorTerm],
     elem: &Ty,
 ) -> Result<(Vec<ItemCriterion>, Equality), String> {
-    let mut lm = lw.list_meta.get(&ctx.path);
+    let mut lm = lw.lists.meta.get(&ctx.path);
     if lm.is_none() && ctx.scope == Scope::Field {
-        lm = lw.list_meta.get(&lw.g.type_string(&ctx.ty));
+        lm = lw.lists.meta.get(&lw.g.type_string(&ctx.ty));
     }
     let keys: Vec<String> = match lm {
         Some(lm) if lm.semantic == Some(ListSemantic::Map) && !lm.keys.is_empty() => {
@@ -238,3 +239,9 @@ fn prepare(
     }
     Ok((out, element_equality(lw, elem)))
 }
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[TagDef {
+    doc: ITEM,
+    lower: lower_item,
+}];

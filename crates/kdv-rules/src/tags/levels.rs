@@ -1,4 +1,5 @@
-//! `+k8s:alpha(since: "<major>.<minor>")=+<tag>` and `+k8s:beta(...)=+<tag>`.
+//! Stability levels (upstream `validators/levels.go`): `+k8s:alpha(since: "<major>.<minor>")=+<tag>`
+//! and `+k8s:beta(...)=+<tag>` mark the errors of the chained validation.
 
 use std::rc::Rc;
 
@@ -6,7 +7,7 @@ use kdv_tags::{Tag, ValueType};
 
 use crate::ir::{Check, Level, Validation};
 use crate::lower::{Ctx, LowerError, Lowered, Lowerer, wrap_functions};
-use crate::registry::{ArgDoc, Stability, TagDoc, VALUE_SCOPES};
+use crate::registry::{ArgDoc, Stability, TagDef, TagDoc, VALUE_SCOPES};
 
 const ARGS: &[ArgDoc] = &[ArgDoc {
     name: "since",
@@ -107,3 +108,15 @@ pub(crate) fn lower_beta<'u>(
 ) -> Result<Lowered<'u>, LowerError> {
     lower_level(lw, ctx, tag, Level::Beta)
 }
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[
+    TagDef {
+        doc: ALPHA,
+        lower: lower_alpha,
+    },
+    TagDef {
+        doc: BETA,
+        lower: lower_beta,
+    },
+];

@@ -1,13 +1,17 @@
-//! Helpers shared by the limit tags (`minimum`, `maximum`, `minLength`, `maxLength`,
-//! `maxBytes`, `minItems`, `maxItems`, `minProperties`, `maxProperties`).
+//! Limits (upstream `validators/limits.go`): `+k8s:minimum`, `maximum`, `minLength`,
+//! `maxLength`, `maxBytes`, `minItems`, `maxItems`, `minProperties`, `maxProperties`.
+//! Their semantics and error texts are `kdv_runtime::limits`.
 
 use kdv_model::Builtin;
+use kdv_runtime::ErrorType;
+use kdv_runtime::limits::origin;
 use kdv_tags::{Tag, ValueType};
 
 use super::{int_payload, is_string, payload, root_type_string};
 use crate::gotypes::{Kind, Ty};
-use crate::lower::{Ctx, LowerError, Lowerer};
-use crate::registry::{Scope, Stability, TagDoc};
+use crate::ir::{Check, Emission, Validation};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
+use crate::registry::{Scope, Stability, TagDef, TagDoc, VALUE_SCOPES};
 
 /// The common shape of a limit tag's documentation.
 pub(crate) const fn limit_doc(
@@ -143,3 +147,254 @@ pub(crate) fn properties_bound(
     }
     Ok(n)
 }
+
+/// `+k8s:minimum`.
+pub(crate) const MINIMUM: TagDoc = limit_doc(
+    "k8s:minimum",
+    VALUE_SCOPES,
+    "<integer>: the smallest allowed value",
+    "Requires an integer value to be at least the given bound. Absent (nil) values are not checked; zero values of non-pointer fields are.",
+    "+k8s:minimum=0",
+);
+
+/// Lowers `+k8s:minimum`.
+pub(crate) fn lower_minimum<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    let bound = int_bound(lw, ctx, tag)?;
+    Ok(Lowered::function(
+        Validation::new(MINIMUM.name, Check::Minimum(bound))
+            .emits([Emission::at_path(ErrorType::Invalid, origin::MINIMUM)]),
+    ))
+}
+
+/// `+k8s:maximum`.
+pub(crate) const MAXIMUM: TagDoc = limit_doc(
+    "k8s:maximum",
+    VALUE_SCOPES,
+    "<integer>: the largest allowed value",
+    "Requires an integer value to be at most the given bound. Absent (nil) values are not checked.",
+    "+k8s:maximum=100",
+);
+
+/// Lowers `+k8s:maximum`.
+pub(crate) fn lower_maximum<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    let bound = int_bound(lw, ctx, tag)?;
+    Ok(Lowered::function(
+        Validation::new(MAXIMUM.name, Check::Maximum(bound))
+            .emits([Emission::at_path(ErrorType::Invalid, origin::MAXIMUM)]),
+    ))
+}
+
+/// `+k8s:minLength`.
+pub(crate) const MIN_LENGTH: TagDoc = limit_doc(
+    "k8s:minLength",
+    VALUE_SCOPES,
+    "<non-negative integer>: the minimum number of characters",
+    "Requires a string to have at least the given number of characters (Unicode code points). A bound of 0 emits nothing.",
+    "+k8s:minLength=1",
+);
+
+/// Lowers `+k8s:minLength` (a bound ≤ 0 emits nothing).
+pub(crate) fn lower_min_length<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    require_string(lw, ctx, tag)?;
+    let n = int_payload(ctx, tag, AS_INT)?;
+    if n <= 0 {
+        return Ok(Lowered::default());
+    }
+    Ok(Lowered::function(
+        Validation::new(MIN_LENGTH.name, Check::MinLength(n))
+            .emits([Emission::at_path(ErrorType::TooShort, origin::MIN_LENGTH)]),
+    ))
+}
+
+/// `+k8s:maxLength`.
+pub(crate) const MAX_LENGTH: TagDoc = limit_doc(
+    "k8s:maxLength",
+    VALUE_SCOPES,
+    "<non-negative integer>: the maximum number of characters",
+    "Limits a string to the given number of characters (Unicode code points).",
+    "+k8s:maxLength=63",
+);
+
+/// Lowers `+k8s:maxLength`.
+pub(crate) fn lower_max_length<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    require_string(lw, ctx, tag)?;
+    let n = non_negative(ctx, tag, int_payload(ctx, tag, AS_INT)?)?;
+    Ok(Lowered::function(
+        Validation::new(MAX_LENGTH.name, Check::MaxLength(n))
+            .emits([Emission::at_path(ErrorType::TooLong, origin::MAX_LENGTH)]),
+    ))
+}
+
+/// `+k8s:maxBytes`.
+pub(crate) const MAX_BYTES: TagDoc = limit_doc(
+    "k8s:maxBytes",
+    VALUE_SCOPES,
+    "<non-negative integer>: the maximum number of bytes",
+    "Limits a string to the given number of bytes of its UTF-8 encoding.",
+    "+k8s:maxBytes=256",
+);
+
+/// Lowers `+k8s:maxBytes`.
+pub(crate) fn lower_max_bytes<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    require_string(lw, ctx, tag)?;
+    let n = non_negative(ctx, tag, int_payload(ctx, tag, AS_INT)?)?;
+    Ok(Lowered::function(
+        Validation::new(MAX_BYTES.name, Check::MaxBytes(n))
+            .emits([Emission::at_path(ErrorType::TooLong, origin::MAX_BYTES)]),
+    ))
+}
+
+/// `+k8s:minItems`.
+pub(crate) const MIN_ITEMS: TagDoc = limit_doc(
+    "k8s:minItems",
+    &[Scope::Type, Scope::Field, Scope::ListVal, Scope::MapVal],
+    "<non-negative integer>: the minimum number of items",
+    "Requires a list to have at least the given number of items; a missing list has none.",
+    "+k8s:minItems=1",
+);
+
+/// Lowers `+k8s:minItems`.
+pub(crate) fn lower_min_items<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    require_list(lw, ctx, tag)?;
+    let n = non_negative(ctx, tag, int_payload(ctx, tag, AS_INT)?)?;
+    Ok(Lowered::function(
+        Validation::new(MIN_ITEMS.name, Check::MinItems(n))
+            .emits([Emission::at_path(ErrorType::TooFew, origin::MIN_ITEMS)]),
+    ))
+}
+
+/// `+k8s:maxItems`.
+pub(crate) const MAX_ITEMS: TagDoc = limit_doc(
+    "k8s:maxItems",
+    &[Scope::Type, Scope::Field, Scope::ListVal, Scope::MapVal],
+    "<non-negative integer>: the maximum number of items",
+    "Limits a list to the given number of items. Short-circuits: an oversized list is not validated further.",
+    "+k8s:maxItems=16",
+);
+
+/// Lowers `+k8s:maxItems` (short-circuit).
+pub(crate) fn lower_max_items<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    require_list(lw, ctx, tag)?;
+    let n = non_negative(ctx, tag, int_payload(ctx, tag, AS_INT)?)?;
+    Ok(Lowered::function(
+        Validation::new(MAX_ITEMS.name, Check::MaxItems(n))
+            .short_circuit()
+            .emits([Emission::at_path(ErrorType::TooMany, origin::MAX_ITEMS)]),
+    ))
+}
+
+/// `+k8s:minProperties`.
+pub(crate) const MIN_PROPERTIES: TagDoc = limit_doc(
+    "k8s:minProperties",
+    &[Scope::Type, Scope::Field],
+    "<integer in [0, 100000]>: the minimum number of entries",
+    "Requires a string-keyed map to have at least the given number of entries; a missing map has none.",
+    "+k8s:minProperties=1",
+);
+
+/// Lowers `+k8s:minProperties`.
+pub(crate) fn lower_min_properties<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    let n = properties_bound(lw, ctx, tag)?;
+    Ok(Lowered::function(
+        Validation::new(MIN_PROPERTIES.name, Check::MinProperties(n))
+            .emits([Emission::at_path(ErrorType::TooFew, origin::MIN_PROPERTIES)]),
+    ))
+}
+
+/// `+k8s:maxProperties`.
+pub(crate) const MAX_PROPERTIES: TagDoc = limit_doc(
+    "k8s:maxProperties",
+    &[Scope::Type, Scope::Field],
+    "<integer in [0, 100000]>: the maximum number of entries",
+    "Limits a string-keyed map to the given number of entries. Short-circuits: an oversized map is not validated further.",
+    "+k8s:maxProperties=64",
+);
+
+/// Lowers `+k8s:maxProperties` (short-circuit).
+pub(crate) fn lower_max_properties<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    let n = properties_bound(lw, ctx, tag)?;
+    Ok(Lowered::function(
+        Validation::new(MAX_PROPERTIES.name, Check::MaxProperties(n))
+            .short_circuit()
+            .emits([Emission::at_path(
+                ErrorType::TooMany,
+                origin::MAX_PROPERTIES,
+            )]),
+    ))
+}
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[
+    TagDef {
+        doc: MAX_BYTES,
+        lower: lower_max_bytes,
+    },
+    TagDef {
+        doc: MAX_ITEMS,
+        lower: lower_max_items,
+    },
+    TagDef {
+        doc: MAX_LENGTH,
+        lower: lower_max_length,
+    },
+    TagDef {
+        doc: MAX_PROPERTIES,
+        lower: lower_max_properties,
+    },
+    TagDef {
+        doc: MAXIMUM,
+        lower: lower_maximum,
+    },
+    TagDef {
+        doc: MIN_ITEMS,
+        lower: lower_min_items,
+    },
+    TagDef {
+        doc: MIN_LENGTH,
+        lower: lower_min_length,
+    },
+    TagDef {
+        doc: MIN_PROPERTIES,
+        lower: lower_min_properties,
+    },
+    TagDef {
+        doc: MINIMUM,
+        lower: lower_minimum,
+    },
+];

@@ -1,48 +1,27 @@
-//! One module per tag (or per family of closely related tags): documentation and lowering.
+//! One module per tag family, grouped as upstream's `validators/*.go`: each holds the
+//! documentation (`TagDoc`), the lowering and the lowering state of its tags, and lists them
+//! in its `TAGS`, which [`crate::registry`] collects. What a check means at run time is the
+//! matching `kdv_runtime` module's.
 
-pub(crate) mod custom_unique;
 pub(crate) mod custom_validation;
 pub(crate) mod dependencies;
-pub(crate) mod dependent_forbidden;
-pub(crate) mod dependent_required;
-pub(crate) mod each_key;
-pub(crate) mod each_val;
-pub(crate) mod enum_exclude;
-pub(crate) mod enumeration;
-pub(crate) mod forbidden;
+pub(crate) mod each;
+pub(crate) mod enums;
+pub(crate) mod equality;
 pub(crate) mod format;
-pub(crate) mod if_mode;
 pub(crate) mod immutable;
 pub(crate) mod item;
 pub(crate) mod levels;
 pub(crate) mod limits;
-pub(crate) mod list_map_key;
-pub(crate) mod list_type;
-pub(crate) mod max_bytes;
-pub(crate) mod max_items;
-pub(crate) mod max_length;
-pub(crate) mod max_properties;
-pub(crate) mod maximum;
-pub(crate) mod min_items;
-pub(crate) mod min_length;
-pub(crate) mod min_properties;
-pub(crate) mod minimum;
-pub(crate) mod mode_discriminator;
+pub(crate) mod lists;
 pub(crate) mod modes;
-pub(crate) mod monotonic;
-pub(crate) mod neq;
 pub(crate) mod opaque;
-pub(crate) mod optional;
 pub(crate) mod options;
 pub(crate) mod required;
 pub(crate) mod subfield;
 pub(crate) mod testing;
-pub(crate) mod union_discriminator;
-pub(crate) mod union_member;
 pub(crate) mod unions;
-pub(crate) mod unique;
 pub(crate) mod update;
-pub(crate) mod zero_or_one_of_member;
 
 use kdv_model::Builtin;
 use kdv_tags::Tag;

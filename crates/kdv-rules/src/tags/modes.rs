@@ -1,21 +1,22 @@
-//! What `+k8s:modeDiscriminator` and `+k8s:ifMode` share (spec §3.25, §6.5): groups
-//! ("modalities") are recorded per struct path; the first `ifMode` deferred callback of a
-//! struct emits, for each group with a discriminator (in group-name order), one
-//! [`Check::Discriminated`] per member field (in Go-name order), and consumes the state.
+//! Modes (upstream `validators/mode.go`): `+k8s:modeDiscriminator` and `+k8s:ifMode`
+//! (spec §3.25, §6.5). Rules are recorded per struct and discriminator group; the first
+//! rule's deferred callback emits one `Discriminated` check per member field. Semantics:
+//! `kdv_runtime::modes`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
-use kdv_tags::{Tag, go_quote};
+use kdv_runtime::ErrorType;
+use kdv_tags::{Tag, ValueType, go_quote};
 
+use super::lists::element_equality;
 use super::root_type_string;
 use crate::gotypes::{Kind, Member, Ty};
 use crate::ir::{
-    Check, Discriminated, FieldAccess, Level, Literal, ModeRule, Presence, Validation,
+    Check, Discriminated, Emission, FieldAccess, Level, Literal, ModeRule, Presence, Validation,
 };
 use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer};
+use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
 use crate::shapes::decode_access;
-
-use super::list_type::element_equality;
 
 /// Tag name recorded on the emitted checks (upstream attributes them to the discriminator).
 const TAG: &str = "k8s:modeDiscriminator";
@@ -64,9 +65,17 @@ fn modality(tag: &Tag) -> String {
         .unwrap_or_default()
 }
 
+/// Mode rules under construction in one compilation: by struct path, then discriminator
+/// group.
+#[derive(Default)]
+pub(crate) struct ModeState<'u> {
+    groups: HashMap<String, BTreeMap<String, ModeGroup<'u>>>,
+}
+
 fn group<'a, 'u>(lw: &'a mut Lowerer<'u>, path: &str, name: &str) -> &'a mut ModeGroup<'u> {
     let name = if name.is_empty() { DEFAULT_GROUP } else { name };
     lw.modes
+        .groups
         .entry(path.to_string())
         .or_default()
         .entry(name.to_string())
@@ -194,7 +203,7 @@ fn generate<'u>(lw: &mut Lowerer<'u>, ctx: &Ctx<'u>) -> Result<Lowered<'u>, Stri
     if lw.g.kind(&lw.g.base(parent_ty)) != Kind::Struct {
         return Ok(Lowered::default());
     }
-    let Some(groups) = lw.modes.remove(parent_path) else {
+    let Some(groups) = lw.modes.groups.remove(parent_path) else {
         return Ok(Lowered::default());
     };
     let mut out = Lowered::default();
@@ -277,6 +286,8 @@ fn member_validation(
             validations,
         });
     }
+    // Where no rule applies the member must be unset (at the member's path).
+    let implicit_forbidden = Emission::at_member(ErrorType::Forbidden, "", &field);
     let check = Discriminated {
         field,
         access: decode_access(&lw.g, member).unwrap_or(FieldAccess::Skip),
@@ -288,5 +299,88 @@ fn member_validation(
         default_forbidden,
         default_level,
     };
-    Ok(Validation::new(TAG, Check::Discriminated(Box::new(check))))
+    Ok(Validation::new(TAG, Check::Discriminated(Box::new(check))).emits([implicit_forbidden]))
 }
+
+/// `+k8s:modeDiscriminator`.
+pub(crate) const MODE_DISCRIMINATOR: TagDoc = TagDoc {
+    name: "k8s:modeDiscriminator",
+    stability: Stability::Stable,
+    scopes: &[Scope::Field],
+    args: &[ArgDoc {
+        name: "modality",
+        ty: ValueType::String,
+        required: false,
+        description: "the discriminator group, when a struct has several",
+    }],
+    accepts_unknown_args: false,
+    payload: ValueType::None,
+    payload_required: false,
+    payload_description: "",
+    description: "Declares the string or bool field selecting the struct's mode for `+k8s:ifMode` rules.",
+    example: "+k8s:modeDiscriminator",
+};
+
+/// Lowers `+k8s:modeDiscriminator`.
+pub(crate) fn lower_mode_discriminator<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    record_discriminator(lw, ctx, tag)?;
+    Ok(Lowered::default())
+}
+
+/// `+k8s:ifMode`.
+pub(crate) const IF_MODE: TagDoc = TagDoc {
+    name: "k8s:ifMode",
+    stability: Stability::Stable,
+    scopes: &[Scope::Field],
+    args: &[
+        ArgDoc {
+            name: "",
+            ty: ValueType::String,
+            required: false,
+            description: "<mode>: the discriminator value",
+        },
+        ArgDoc {
+            name: "modality",
+            ty: ValueType::String,
+            required: false,
+            description: "the discriminator group",
+        },
+        ArgDoc {
+            name: "mode",
+            ty: ValueType::String,
+            required: false,
+            description: "the discriminator value",
+        },
+    ],
+    accepts_unknown_args: false,
+    payload: ValueType::Tag,
+    payload_required: true,
+    payload_description: "<tag>: the validation that applies in this mode",
+    description: "Applies the chained tag when the struct's mode discriminator has the given value; in modes without an `ifMode` rule the field must not be set. On update the rules are skipped when the discriminator and the field are unchanged.",
+    example: "+k8s:ifMode(\"A\")=+k8s:required",
+};
+
+/// Lowers `+k8s:ifMode`.
+pub(crate) fn lower_if_mode<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    record_rule(lw, ctx, tag)
+}
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[
+    TagDef {
+        doc: IF_MODE,
+        lower: lower_if_mode,
+    },
+    TagDef {
+        doc: MODE_DISCRIMINATOR,
+        lower: lower_mode_discriminator,
+    },
+];

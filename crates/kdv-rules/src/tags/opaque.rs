@@ -1,12 +1,24 @@
-//! `+k8s:opaqueType`.
+//! Opacity (upstream `validators/opaque.go`): `+k8s:opaqueType`.
+
+use std::collections::HashSet;
 
 use kdv_tags::{Tag, ValueType};
 
+use crate::gotypes::Ty;
 use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Stability, TagDoc, VALUE_SCOPES};
+use crate::registry::{Stability, TagDef, TagDoc, VALUE_SCOPES};
+
+/// Types and members tagged `+k8s:opaqueType` in one compilation.
+#[derive(Default)]
+pub(crate) struct OpaqueState {
+    /// Types (as `NonPointer(NativeType)`).
+    pub types: HashSet<Ty>,
+    /// Members, by [`Lowerer::member_key`].
+    pub members: HashSet<String>,
+}
 
 /// `+k8s:opaqueType`.
-pub(crate) const DOC: TagDoc = TagDoc {
+pub(crate) const OPAQUE_TYPE: TagDoc = TagDoc {
     name: "k8s:opaqueType",
     stability: Stability::Stable,
     scopes: VALUE_SCOPES,
@@ -21,7 +33,7 @@ pub(crate) const DOC: TagDoc = TagDoc {
 
 /// Lowers `+k8s:opaqueType`: records opacity (for fields, the field's type; for types, the
 /// type's fields) so that discovery and `subfield` can consult it.
-pub(crate) fn lower<'u>(
+pub(crate) fn lower_opaque_type<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     _tag: &Tag,
@@ -29,11 +41,11 @@ pub(crate) fn lower<'u>(
     match ctx.scope {
         crate::registry::Scope::Type => {
             let base = lw.g.base(&ctx.ty);
-            lw.opaque_types.insert(base);
+            lw.opaque.types.insert(base);
         }
         crate::registry::Scope::Field => {
             if let Some(key) = lw.member_key(ctx) {
-                lw.opaque_members.insert(key);
+                lw.opaque.members.insert(key);
             }
         }
         _ => {}
@@ -43,3 +55,9 @@ pub(crate) fn lower<'u>(
         ..Lowered::default()
     })
 }
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[TagDef {
+    doc: OPAQUE_TYPE,
+    lower: lower_opaque_type,
+}];

@@ -1,4 +1,5 @@
-//! `+k8s:ifEnabled(<option>)=+<tag>` and `+k8s:ifDisabled(<option>)=+<tag>`.
+//! Options (upstream `validators/options.go`): `+k8s:ifEnabled(<option>)=+<tag>` and
+//! `+k8s:ifDisabled(<option>)=+<tag>`. Semantics: `kdv_runtime::options`.
 
 use std::rc::Rc;
 
@@ -6,7 +7,7 @@ use kdv_tags::{Tag, ValueType};
 
 use crate::ir::{Check, Validation};
 use crate::lower::{Ctx, LowerError, Lowered, Lowerer, wrap_functions, wrap_one};
-use crate::registry::{ArgDoc, Scope, Stability, TagDoc};
+use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
 
 const SCOPES: &[Scope] = &[
     Scope::Type,
@@ -101,3 +102,15 @@ pub(crate) fn lower_if_disabled<'u>(
 ) -> Result<Lowered<'u>, LowerError> {
     lower_if(lw, ctx, tag, false)
 }
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[
+    TagDef {
+        doc: IF_DISABLED,
+        lower: lower_if_disabled,
+    },
+    TagDef {
+        doc: IF_ENABLED,
+        lower: lower_if_enabled,
+    },
+];

@@ -1,22 +1,29 @@
-//! `+k8s:subfield(<jsonName>)=+<tag>`, including the short-circuits inherited from the
-//! member's own tags (spec §3.22).
+//! Subfields (upstream `validators/subfield.go`): `+k8s:subfield(<jsonName>)=+<tag>`,
+//! including the short-circuits inherited from the member's own tags (spec §3.22).
+//! Semantics: `kdv_runtime::subfield`.
 
+use std::collections::HashSet;
 use std::rc::Rc;
 
 use kdv_tags::{Tag, ValueType, go_quote};
 
+use super::lists::element_equality;
 use crate::gotypes::Kind;
 use crate::ir::{Check, FieldAccess, Validation};
 use crate::lower::{
     Ctx, DeferScope, Deferred, LowerError, Lowered, Lowerer, wrap_functions, wrap_one,
 };
-use crate::registry::{ArgDoc, Scope, Stability, TagDoc, VALUE_SCOPES};
+use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc, VALUE_SCOPES};
 use crate::shapes::decode_access;
 
-use super::list_type::element_equality;
+/// Subfield paths whose member short-circuits were already copied (once per path).
+#[derive(Default)]
+pub(crate) struct SubfieldState {
+    short_circuits_done: HashSet<String>,
+}
 
 /// `+k8s:subfield`.
-pub(crate) const DOC: TagDoc = TagDoc {
+pub(crate) const SUBFIELD: TagDoc = TagDoc {
     name: "k8s:subfield",
     stability: Stability::Stable,
     scopes: VALUE_SCOPES,
@@ -35,14 +42,14 @@ pub(crate) const DOC: TagDoc = TagDoc {
 };
 
 /// Lowers `+k8s:subfield`.
-pub(crate) fn lower<'u>(
+pub(crate) fn lower_subfield<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     tag: &Tag,
 ) -> Result<Lowered<'u>, LowerError> {
     let mut next = tag.value_tag();
     while let Some(t) = next {
-        if t.name == DOC.name {
+        if t.name == SUBFIELD.name {
             return Err(ctx.error(
                 t.name_span,
                 "nested +k8s:subfield tags are unsupported; apply validations directly to the nested type instead",
@@ -110,7 +117,7 @@ pub(crate) fn lower<'u>(
                     if scope == DeferScope::Parent {
                         return f;
                     }
-                    let mut w = wrap_one(DOC.name, f, |inner| Check::Subfield {
+                    let mut w = wrap_one(SUBFIELD.name, f, |inner| Check::Subfield {
                         name: name.clone(),
                         access: access.clone(),
                         shape,
@@ -136,16 +143,16 @@ pub(crate) fn lower<'u>(
 /// Upstream `isFieldOpaque`: the field or its type is tagged `+k8s:opaqueType`.
 pub(crate) fn is_field_opaque(lw: &Lowerer<'_>, ctx: &Ctx<'_>) -> bool {
     if let Some(key) = lw.member_key(ctx)
-        && lw.opaque_members.contains(&key)
+        && lw.opaque.members.contains(&key)
     {
         return true;
     }
-    lw.opaque_types.contains(&lw.g.base(&ctx.ty))
+    lw.opaque.types.contains(&lw.g.base(&ctx.ty))
 }
 
 /// The member's own short-circuit validations, copied as NonError (once per subfield path).
 fn member_short_circuits<'u>(lw: &mut Lowerer<'u>, sub_ctx: &Ctx<'u>) -> Lowered<'u> {
-    if !lw.subfield_short_circuits_done.insert(sub_ctx.path.clone()) {
+    if !lw.subfield.short_circuits_done.insert(sub_ctx.path.clone()) {
         return Lowered::default();
     }
     let Some(member) = sub_ctx.member.clone() else {
@@ -188,3 +195,9 @@ fn short_circuits_as_non_error<'u>(v: Lowered<'u>) -> Lowered<'u> {
         ..Lowered::default()
     }
 }
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[TagDef {
+    doc: SUBFIELD,
+    lower: lower_subfield,
+}];

@@ -1,11 +1,14 @@
-//! Testing tags: `validateTrue`, `validateFalse`, `validateTrueAlpha`, `validateTrueBeta`,
-//! `validateError`.
+//! Testing tags (upstream `validators/testing.go`): `validateTrue`, `validateFalse`,
+//! `validateTrueAlpha`, `validateTrueBeta`, `validateError`. Semantics:
+//! `kdv_runtime::testing`.
 
+use kdv_runtime::ErrorType;
+use kdv_runtime::testing::origin;
 use kdv_tags::{ArgValue, Tag, TagValue, ValueType, go_quote};
 
-use crate::ir::{Check, Validation};
+use crate::ir::{Check, Emission, Validation};
 use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{ArgDoc, Scope, Stability, TagDoc};
+use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
 
 const SCOPES: &[Scope] = &[
     Scope::Type,
@@ -117,6 +120,12 @@ fn fixed_result<'u>(ctx: &Ctx<'u>, tag: &Tag, pass: bool) -> Result<Lowered<'u>,
             },
         },
     );
+    if !pass {
+        v.emits.push(Emission::at_path(
+            ErrorType::Invalid,
+            origin::VALIDATE_FALSE,
+        ));
+    }
     // Keep the exact registered name for docs.
     v.tag = crate::registry::tag_doc(&tag.name)
         .map(|d| d.name)
@@ -182,3 +191,27 @@ pub(crate) fn lower_validate_error<'u>(
         ),
     ))
 }
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[
+    TagDef {
+        doc: VALIDATE_ERROR,
+        lower: lower_validate_error,
+    },
+    TagDef {
+        doc: VALIDATE_FALSE,
+        lower: lower_validate_false,
+    },
+    TagDef {
+        doc: VALIDATE_TRUE,
+        lower: lower_validate_true,
+    },
+    TagDef {
+        doc: VALIDATE_TRUE_ALPHA,
+        lower: lower_validate_true,
+    },
+    TagDef {
+        doc: VALIDATE_TRUE_BETA,
+        lower: lower_validate_true,
+    },
+];

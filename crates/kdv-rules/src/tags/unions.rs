@@ -1,22 +1,25 @@
-//! What `+k8s:unionMember`, `+k8s:unionDiscriminator` and `+k8s:zeroOrOneOfMember` share
-//! (spec §6.1–6.4): members are recorded per parent path (the struct of a field, the list of
-//! an item) and union name while tags are lowered; the first member's deferred callback then
-//! emits one [`Check::Union`] per union of that parent, in union-name order, and consumes the
-//! state so later callbacks emit nothing.
+//! Unions (upstream `validators/union.go` and `zeroorone.go`): `+k8s:unionMember`,
+//! `+k8s:unionDiscriminator` and `+k8s:zeroOrOneOfMember` (spec §6.1–6.4). Members are
+//! recorded per parent path (the struct of a field, the list of an item) and union name
+//! while tags are lowered; the first member's deferred callback then emits one
+//! `Check::Union` per union of that parent, in union-name order, and consumes the state so
+//! later callbacks emit nothing. Semantics: `kdv_runtime::unions`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
+use kdv_runtime::ErrorType;
+use kdv_runtime::unions::origin;
 use kdv_tags::{Tag, ValueType, go_quote};
 
-use super::list_type::elem_is_struct;
+use super::lists::elem_is_struct;
 use super::{is_string, root_type_string};
 use crate::gotypes::{Kind, Member, Ty};
 use crate::ir::{
-    Check, FieldAccess, FieldPresence, ItemCriterion, KeyField, Literal, MemberSet, Presence,
-    Union, UnionKind, UnionMember, Validation,
+    Check, Emission, FieldAccess, FieldPresence, ItemCriterion, KeyField, Literal, MemberSet,
+    Presence, Union, UnionKind, UnionMember, Validation,
 };
 use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer, SelectorTerm};
-use crate::registry::{ArgDoc, Scope};
+use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
 use crate::shapes::decode_access;
 
 /// Arguments of the member tags.
@@ -58,7 +61,7 @@ impl Family {
 
 /// One union under construction.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct UnionState<'u> {
+pub(crate) struct UnionBuild<'u> {
     /// Members in tag order.
     pub members: Vec<UnionMember>,
     /// Struct-field members, in tag order.
@@ -69,13 +72,21 @@ pub(crate) struct UnionState<'u> {
     pub item_members: BTreeMap<String, Vec<SelectorTerm>>,
 }
 
+/// Unions under construction in one compilation: by parent path, then union name; each
+/// family keeps its own tables, as upstream does.
+#[derive(Default)]
+pub(crate) struct UnionState<'u> {
+    unions: HashMap<String, BTreeMap<String, UnionBuild<'u>>>,
+    zero_or_one_ofs: HashMap<String, BTreeMap<String, UnionBuild<'u>>>,
+}
+
 fn table<'a, 'u>(
     lw: &'a mut Lowerer<'u>,
     family: Family,
-) -> &'a mut std::collections::HashMap<String, BTreeMap<String, UnionState<'u>>> {
+) -> &'a mut HashMap<String, BTreeMap<String, UnionBuild<'u>>> {
     match family {
-        Family::Union => &mut lw.unions,
-        Family::ZeroOrOneOf => &mut lw.zero_or_one_ofs,
+        Family::Union => &mut lw.unions.unions,
+        Family::ZeroOrOneOf => &mut lw.unions.zero_or_one_ofs,
     }
 }
 
@@ -300,6 +311,10 @@ fn generate<'u>(
                 extractors.push(MemberSet::Item(item_extractor(lw, &elem, selector)?));
             }
         }
+        let emits = match family {
+            Family::Union => Emission::at_path(ErrorType::Invalid, origin::UNION),
+            Family::ZeroOrOneOf => Emission::at_path(ErrorType::Invalid, origin::ZERO_OR_ONE_OF),
+        };
         let kind = match (&u.discriminator, family) {
             (Some((name, member)), Family::Union) => UnionKind::Discriminated {
                 name: name.clone(),
@@ -309,14 +324,17 @@ fn generate<'u>(
             (_, Family::Union) => UnionKind::ExactlyOne,
             (_, Family::ZeroOrOneOf) => UnionKind::ZeroOrOne,
         };
-        out.functions.push(Validation::new(
-            family.tag_name(),
-            Check::Union(Box::new(Union {
-                kind,
-                members: u.members,
-                extractors,
-            })),
-        ));
+        out.functions.push(
+            Validation::new(
+                family.tag_name(),
+                Check::Union(Box::new(Union {
+                    kind,
+                    members: u.members,
+                    extractors,
+                })),
+            )
+            .emits([emits]),
+        );
     }
     Ok(out)
 }
@@ -395,3 +413,94 @@ pub(crate) fn criterion(
         value: value.clone(),
     })
 }
+
+/// `+k8s:unionMember`.
+pub(crate) const UNION_MEMBER: TagDoc = TagDoc {
+    name: "k8s:unionMember",
+    stability: Stability::Stable,
+    scopes: SCOPES,
+    args: MEMBER_ARGS,
+    accepts_unknown_args: false,
+    payload: ValueType::None,
+    payload_required: false,
+    payload_description: "",
+    description: "Declares a member of a union: exactly one member must be set (or, with a `+k8s:unionDiscriminator`, exactly the member the discriminator names). On update the union is re-checked only when a member's set-ness (or the discriminator) changed.",
+    example: "+k8s:unionMember",
+};
+
+/// Lowers `+k8s:unionMember`.
+pub(crate) fn lower_union_member<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    record_member(lw, ctx, tag, Family::Union)
+}
+
+/// `+k8s:unionDiscriminator`.
+pub(crate) const UNION_DISCRIMINATOR: TagDoc = TagDoc {
+    name: "k8s:unionDiscriminator",
+    stability: Stability::Beta,
+    scopes: SCOPES,
+    args: &[ArgDoc {
+        name: "union",
+        ty: ValueType::String,
+        required: false,
+        description: "the union's name, when a struct has several",
+    }],
+    accepts_unknown_args: false,
+    payload: ValueType::None,
+    payload_required: false,
+    payload_description: "",
+    description: "Declares the string field naming which member of a union is set: the named member must be set and the others must not be. An unknown or empty value is not an error by itself.",
+    example: "+k8s:unionDiscriminator",
+};
+
+/// Lowers `+k8s:unionDiscriminator`.
+pub(crate) fn lower_union_discriminator<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    record_discriminator(lw, ctx, tag)?;
+    Ok(Lowered::default())
+}
+
+/// `+k8s:zeroOrOneOfMember`.
+pub(crate) const ZERO_OR_ONE_OF_MEMBER: TagDoc = TagDoc {
+    name: "k8s:zeroOrOneOfMember",
+    stability: Stability::Stable,
+    scopes: SCOPES,
+    args: MEMBER_ARGS,
+    accepts_unknown_args: false,
+    payload: ValueType::None,
+    payload_required: false,
+    payload_description: "",
+    description: "Declares a member of a zero-or-one-of group: at most one member may be set. On update the group is re-checked only when a member's set-ness changed.",
+    example: "+k8s:zeroOrOneOfMember",
+};
+
+/// Lowers `+k8s:zeroOrOneOfMember`.
+pub(crate) fn lower_zero_or_one_of_member<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    record_member(lw, ctx, tag, Family::ZeroOrOneOf)
+}
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[
+    TagDef {
+        doc: UNION_DISCRIMINATOR,
+        lower: lower_union_discriminator,
+    },
+    TagDef {
+        doc: UNION_MEMBER,
+        lower: lower_union_member,
+    },
+    TagDef {
+        doc: ZERO_OR_ONE_OF_MEMBER,
+        lower: lower_zero_or_one_of_member,
+    },
+];

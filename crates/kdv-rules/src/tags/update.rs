@@ -1,17 +1,31 @@
-//! `+k8s:update=<constraint>` (spec §3.13): constraints are collected per field and merged
-//! into one short-circuit check once the field's tags are known.
+//! Update constraints (upstream `validators/update.go`): `+k8s:update=<constraint>`
+//! (spec §3.13). Constraints are collected per field and merged into one short-circuit
+//! check once the field's tags are known. Semantics: `kdv_runtime::update`.
 
+use std::collections::HashMap;
+
+use kdv_runtime::ErrorType;
+use kdv_runtime::update::origin;
 use kdv_tags::{Tag, ValueType};
 
-use super::list_type::{element_equality, key_match};
+use super::lists::{ListSemantic, element_equality, key_match};
 use super::payload;
 use crate::gotypes::{Kind, Ty};
-use crate::ir::{Check, Equality, ItemMatch, UpdateConstraint, UpdateKind, Validation};
-use crate::lower::{Ctx, Deferred, ListSemantic, LowerError, Lowered, Lowerer};
-use crate::registry::{Scope, Stability, TagDoc};
+use crate::ir::{
+    Check, Emission, Equality, ItemMatch, Level, UpdateConstraint, UpdateKind, Validation,
+};
+use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer};
+use crate::registry::{Scope, Stability, TagDef, TagDoc};
+
+/// `+k8s:update` constraints collected per field path, with their stability level, until
+/// the field's merged check is emitted.
+#[derive(Default)]
+pub(crate) struct UpdateState {
+    pending: HashMap<String, (Vec<UpdateConstraint>, Option<Level>)>,
+}
 
 /// `+k8s:update`.
-pub(crate) const DOC: TagDoc = TagDoc {
+pub(crate) const UPDATE: TagDoc = TagDoc {
     name: "k8s:update",
     stability: Stability::Stable,
     scopes: &[Scope::Field, Scope::ListVal, Scope::MapVal],
@@ -25,7 +39,7 @@ pub(crate) const DOC: TagDoc = TagDoc {
 };
 
 /// Lowers `+k8s:update`.
-pub(crate) fn lower<'u>(
+pub(crate) fn lower_update<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     tag: &Tag,
@@ -53,7 +67,7 @@ pub(crate) fn lower<'u>(
         }
         if ctx.scope == Scope::ListVal
             && let Some(parent) = &ctx.parent_path
-            && let Some(lm) = lw.list_meta.get(parent)
+            && let Some(lm) = lw.lists.meta.get(parent)
             && lm.semantic != Some(ListSemantic::Map)
         {
             let got = match lm.semantic {
@@ -72,7 +86,7 @@ pub(crate) fn lower<'u>(
         v.level = ctx.level;
         return Ok(Lowered::function(v));
     }
-    let entry = lw.update_meta.entry(ctx.path.clone()).or_default();
+    let entry = lw.update.pending.entry(ctx.path.clone()).or_default();
     entry.1 = ctx.level;
     if !entry.0.contains(&constraint) {
         entry.0.push(constraint);
@@ -130,20 +144,54 @@ fn scalar_update(lw: &Lowerer<'_>, ty: &Ty, constraints: Vec<UpdateConstraint>) 
     } else {
         UpdateKind::Value
     };
+    update_check(kind, constraints, None)
+}
+
+/// The merged update check, with upstream's emissions: scalars report `Invalid` at the
+/// path; lists and maps report `Invalid` for NoSet/NoUnset, `Forbidden` at `[*]` for added
+/// items (and removed map keys), and `Forbidden` at the list itself for removed list items.
+fn update_check(
+    kind: UpdateKind,
+    constraints: Vec<UpdateConstraint>,
+    matching: Option<ItemMatch>,
+) -> Validation {
+    let has = |c: UpdateConstraint| constraints.contains(&c);
+    let mut emits = Vec::new();
+    let compound = match kind {
+        UpdateKind::Slice => Some(false),
+        UpdateKind::Map => Some(true),
+        UpdateKind::Pointer | UpdateKind::Struct | UpdateKind::Value => None,
+    };
+    match compound {
+        None => emits.push(Emission::at_path(ErrorType::Invalid, origin::UPDATE)),
+        Some(is_map) => {
+            if has(UpdateConstraint::NoSet) || has(UpdateConstraint::NoUnset) {
+                emits.push(Emission::at_path(ErrorType::Invalid, origin::UPDATE));
+            }
+            let removes = has(UpdateConstraint::NoRemoveItem);
+            if has(UpdateConstraint::NoAddItem) || (removes && is_map) {
+                emits.push(Emission::at_element(ErrorType::Forbidden, origin::UPDATE));
+            }
+            if removes && !is_map {
+                emits.push(Emission::at_path(ErrorType::Forbidden, origin::UPDATE));
+            }
+        }
+    }
     Validation::new(
-        DOC.name,
+        UPDATE.name,
         Check::Update {
             kind,
             constraints,
-            matching: None,
+            matching,
         },
     )
     .short_circuit()
+    .emits(emits)
 }
 
 /// Upstream `getUpdateValidations`: once per field, the merged check.
 fn update_validations<'u>(lw: &mut Lowerer<'u>, ctx: &Ctx<'u>) -> Result<Lowered<'u>, String> {
-    let Some((mut constraints, level)) = lw.update_meta.remove(&ctx.path) else {
+    let Some((mut constraints, level)) = lw.update.pending.remove(&ctx.path) else {
         return Ok(Lowered::default());
     };
     if constraints.is_empty() {
@@ -153,15 +201,7 @@ fn update_validations<'u>(lw: &mut Lowerer<'u>, ctx: &Ctx<'u>) -> Result<Lowered
     let t = lw.g.base(&ctx.ty);
     let mut v = match lw.g.kind(&t) {
         Kind::Slice => slice_update(lw, ctx, constraints)?,
-        Kind::Map => Validation::new(
-            DOC.name,
-            Check::Update {
-                kind: UpdateKind::Map,
-                constraints,
-                matching: None,
-            },
-        )
-        .short_circuit(),
+        Kind::Map => update_check(UpdateKind::Map, constraints, None),
         _ => scalar_update(lw, &ctx.ty, constraints),
     };
     v.level = ctx.level.or(level);
@@ -181,9 +221,9 @@ fn slice_update(
         )
     }) {
         let lm = lw
-            .list_meta
+            .lists.meta
             .get(&ctx.path)
-            .or_else(|| lw.list_meta.get(&lw.g.type_string(&ctx.ty)))
+            .or_else(|| lw.lists.meta.get(&lw.g.type_string(&ctx.ty)))
             .cloned()
             .ok_or("+k8s:update=NoAddItem/+k8s:update=NoRemoveItem require list metadata (+k8s:listType with listMapKey, or +k8s:unique) to determine item identity")?;
         let elem = match lw.g.native(&ctx.ty) {
@@ -206,13 +246,11 @@ fn slice_update(
             }
         });
     }
-    Ok(Validation::new(
-        DOC.name,
-        Check::Update {
-            kind: UpdateKind::Slice,
-            constraints,
-            matching,
-        },
-    )
-    .short_circuit())
+    Ok(update_check(UpdateKind::Slice, constraints, matching))
 }
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[TagDef {
+    doc: UPDATE,
+    lower: lower_update,
+}];

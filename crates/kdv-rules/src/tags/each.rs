@@ -1,19 +1,18 @@
-//! `+k8s:eachVal=+<tag>`, and the element iteration wrappers it shares with discovery.
+//! Iteration (upstream `validators/each.go`): `+k8s:eachVal` and `+k8s:eachKey`, and the
+//! element loops discovery wraps around type calls. Semantics: `kdv_runtime::each`.
 
 use std::rc::Rc;
 
 use kdv_tags::{Tag, ValueType};
 
-use super::list_type::{element_equality, key_match, list_elem};
+use super::lists::{ListSemantic, element_equality, key_match, list_elem};
 use crate::gotypes::{Kind, Ty};
 use crate::ir::{Check, Equality, ItemMatch, Validation};
-use crate::lower::{
-    Ctx, Deferred, ListSemantic, LowerError, Lowered, Lowerer, wrap_functions, wrap_one,
-};
-use crate::registry::{Scope, Stability, TagDoc, VALUE_SCOPES};
+use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer, wrap_functions, wrap_one};
+use crate::registry::{Scope, Stability, TagDef, TagDoc, VALUE_SCOPES};
 
 /// `+k8s:eachVal`.
-pub(crate) const DOC: TagDoc = TagDoc {
+pub(crate) const EACH_VAL: TagDoc = TagDoc {
     name: "k8s:eachVal",
     stability: Stability::Stable,
     scopes: VALUE_SCOPES,
@@ -27,7 +26,7 @@ pub(crate) const DOC: TagDoc = TagDoc {
 };
 
 /// Lowers `+k8s:eachVal`.
-pub(crate) fn lower<'u>(
+pub(crate) fn lower_each_val<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     tag: &Tag,
@@ -109,9 +108,10 @@ pub(crate) fn list_correlation(
     ty: &Ty,
 ) -> (Option<ItemMatch>, Option<Equality>) {
     let lm = lw
-        .list_meta
+        .lists
+        .meta
         .get(path)
-        .or_else(|| lw.list_meta.get(&lw.g.type_string(ty)))
+        .or_else(|| lw.lists.meta.get(&lw.g.type_string(ty)))
         .cloned();
     let Some(elem) = list_elem(lw, ty) else {
         return (None, None);
@@ -147,7 +147,7 @@ pub(crate) fn wrap_each_val<'u>(
         wrap_functions(
             v,
             Rc::new(move |f: Validation, _| {
-                wrap_one(DOC.name, f, |inner| Check::EachMapVal { equiv, inner })
+                wrap_one(EACH_VAL.name, f, |inner| Check::EachMapVal { equiv, inner })
             }),
         )
     } else {
@@ -156,7 +156,7 @@ pub(crate) fn wrap_each_val<'u>(
             v,
             Rc::new(move |f: Validation, _| {
                 let matching = matching.clone();
-                wrap_one(DOC.name, f, |inner| Check::EachListVal {
+                wrap_one(EACH_VAL.name, f, |inner| Check::EachListVal {
                     matching,
                     equiv,
                     inner,
@@ -175,5 +175,111 @@ pub(crate) fn for_each_val(lw: &mut Lowerer<'_>, path: &str, ty: &Ty, f: Validat
     let mut out = wrap_each_val(lw, path, ty, Lowered::function(f)).functions;
     // One function in, one function out.
     out.pop()
-        .unwrap_or_else(|| Validation::new(DOC.name, Check::NoNilElements))
+        .unwrap_or_else(|| Validation::new(EACH_VAL.name, Check::NoNilElements).bare())
 }
+
+/// `+k8s:eachKey`.
+pub(crate) const EACH_KEY: TagDoc = TagDoc {
+    name: "k8s:eachKey",
+    stability: Stability::Stable,
+    scopes: VALUE_SCOPES,
+    args: &[],
+    accepts_unknown_args: false,
+    payload: ValueType::Tag,
+    payload_required: true,
+    payload_description: "<tag>: the validation to apply to each key",
+    description: "Applies the chained tag to every key of a map (errors are reported at the map's path). On update, keys that already existed are skipped.",
+    example: "+k8s:eachKey=+k8s:format=k8s-label-key",
+};
+
+/// Lowers `+k8s:eachKey`.
+pub(crate) fn lower_each_key<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    let native = lw.g.native(&ctx.ty);
+    let Ty::Map(key, _) = &native else {
+        return Err(ctx.tag_error(
+            tag,
+            format!(
+                "can only be used on map types ({})",
+                lw.g.kind(&native).name()
+            ),
+        ));
+    };
+    let mut key_ctx = Ctx::new(
+        Scope::MapKey,
+        (**key).clone(),
+        format!("{}[(keys)]", ctx.path),
+    );
+    key_ctx.parent_ty = Some(ctx.ty.clone());
+    key_ctx.parent_path = Some(ctx.path.clone());
+    key_ctx.level = ctx.level;
+    key_ctx.site = ctx.site;
+    let Some(payload) = tag.value_tag() else {
+        return Err(ctx.value_error(tag, "missing validation tag"));
+    };
+    let validations = lw.lower_tag(&key_ctx, payload)?;
+    let mut result = Lowered {
+        opaque_key: validations.opaque_type,
+        comments: validations.comments,
+        ..Lowered::default()
+    };
+    let Lowered {
+        functions,
+        deferred,
+        ..
+    } = validations;
+    if !functions.is_empty() {
+        result.add(wrap_each_key(Lowered {
+            functions,
+            ..Lowered::default()
+        }));
+    }
+    if !deferred.is_empty() {
+        result.deferred.push(Deferred::this(move |lw| {
+            let mut resolved = Lowered::default();
+            for d in deferred {
+                resolved.add((d.callback)(lw)?);
+            }
+            Ok(wrap_each_key(resolved))
+        }));
+    }
+    if result.is_empty() {
+        return Err(ctx.tag_error(tag, "no validation functions found"));
+    }
+    Ok(result)
+}
+
+/// Wraps each validation in the map key loop.
+pub(crate) fn wrap_each_key<'u>(v: Lowered<'u>) -> Lowered<'u> {
+    let opaque = v.opaque_type;
+    let wrapped = wrap_functions(
+        v,
+        Rc::new(|f: Validation, _| wrap_one(EACH_KEY.name, f, |inner| Check::EachMapKey { inner })),
+    );
+    Lowered {
+        opaque_key: opaque,
+        ..wrapped
+    }
+}
+
+/// Upstream `ForEachKey`: the key loop calling `f` (the key type's validation function).
+pub(crate) fn for_each_key(f: Validation) -> Validation {
+    let mut out = wrap_each_key(Lowered::function(f)).functions;
+    out.pop()
+        .unwrap_or_else(|| Validation::new(EACH_KEY.name, Check::NoNilElements).bare())
+}
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[
+    TagDef {
+        doc: EACH_KEY,
+        lower: lower_each_key,
+    },
+    TagDef {
+        doc: EACH_VAL,
+        lower: lower_each_val,
+    },
+];

@@ -1,16 +1,19 @@
-//! `+k8s:neq=<value>`.
+//! Equality (upstream `validators/equality.go`): `+k8s:neq`. Semantics:
+//! `kdv_runtime::equality`.
 
 use kdv_model::Builtin;
+use kdv_runtime::ErrorType;
+use kdv_runtime::equality::origin;
 use kdv_tags::{Tag, ValueType};
 
 use super::{payload, root_type_string};
 use crate::gotypes::Ty;
-use crate::ir::{Check, Literal, Validation};
+use crate::ir::{Check, Emission, Literal, Validation};
 use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Stability, TagDoc, VALUE_SCOPES};
+use crate::registry::{Stability, TagDef, TagDoc, VALUE_SCOPES};
 
 /// `+k8s:neq`.
-pub(crate) const DOC: TagDoc = TagDoc {
+pub(crate) const NEQ: TagDoc = TagDoc {
     name: "k8s:neq",
     stability: Stability::Alpha,
     scopes: VALUE_SCOPES,
@@ -24,7 +27,7 @@ pub(crate) const DOC: TagDoc = TagDoc {
 };
 
 /// Lowers `+k8s:neq`.
-pub(crate) fn lower<'u>(
+pub(crate) fn lower_neq<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     tag: &Tag,
@@ -96,8 +99,14 @@ pub(crate) fn lower<'u>(
             ));
         }
     };
-    Ok(Lowered::function(Validation::new(
-        DOC.name,
-        Check::Neq(literal),
-    )))
+    Ok(Lowered::function(
+        Validation::new(NEQ.name, Check::Neq(literal))
+            .emits([Emission::at_path(ErrorType::Invalid, origin::NEQ)]),
+    ))
 }
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[TagDef {
+    doc: NEQ,
+    lower: lower_neq,
+}];

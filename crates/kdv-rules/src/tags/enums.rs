@@ -1,15 +1,17 @@
-//! `+k8s:enum`.
+//! Enums (upstream `validators/enum.go`): `+k8s:enum` on a string type and
+//! `+k8s:enumExclude` on its constants. Semantics: `kdv_runtime::enums`.
 
 use kdv_model::ConstValue;
+use kdv_runtime::ErrorType;
 use kdv_tags::{Tag, ValueType};
 
 use super::{is_string, root_type_string};
-use crate::ir::{Check, EnumExclusion, EnumSpec, Validation};
+use crate::ir::{Check, Emission, EnumExclusion, EnumSpec, Validation};
 use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Scope, Stability, TagDoc};
+use crate::registry::{Scope, Stability, TagDef, TagDoc};
 
 /// `+k8s:enum`.
-pub(crate) const DOC: TagDoc = TagDoc {
+pub(crate) const ENUM: TagDoc = TagDoc {
     name: "k8s:enum",
     stability: Stability::Stable,
     scopes: &[Scope::Type],
@@ -26,7 +28,7 @@ pub(crate) const DOC: TagDoc = TagDoc {
 type Member = (String, String, Vec<(bool, String)>);
 
 /// Lowers `+k8s:enum`.
-pub(crate) fn lower<'u>(
+pub(crate) fn lower_enum<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     tag: &Tag,
@@ -89,11 +91,49 @@ pub(crate) fn lower<'u>(
     let mut members: Vec<String> = values.into_iter().map(|(_, v, _)| v).collect();
     members.sort();
     members.dedup();
-    Ok(Lowered::function(Validation::new(
-        DOC.name,
-        Check::Enum(EnumSpec {
-            members,
-            exclusions,
-        }),
-    )))
+    Ok(Lowered::function(
+        Validation::new(
+            ENUM.name,
+            Check::Enum(EnumSpec {
+                members,
+                exclusions,
+            }),
+        )
+        .emits([Emission::at_path(ErrorType::NotSupported, "")]),
+    ))
 }
+
+/// `+k8s:enumExclude`.
+pub(crate) const ENUM_EXCLUDE: TagDoc = TagDoc {
+    name: "k8s:enumExclude",
+    stability: Stability::Alpha,
+    scopes: &[Scope::Const],
+    args: &[],
+    accepts_unknown_args: false,
+    payload: ValueType::None,
+    payload_required: false,
+    payload_description: "",
+    description: "Leaves this constant out of its enum type's allowed values. Under `+k8s:ifEnabled(<option>)=` / `+k8s:ifDisabled(<option>)=` the exclusion depends on the option.",
+    example: "+k8s:enumExclude",
+};
+
+/// Lowers `+k8s:enumExclude`: nothing to emit; `k8s:enum` reads the constant's tags.
+pub(crate) fn lower_enum_exclude<'u>(
+    _lw: &mut Lowerer<'u>,
+    _ctx: &Ctx<'u>,
+    _tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    Ok(Lowered::default())
+}
+
+/// The tags of this family.
+pub(crate) const TAGS: &[TagDef] = &[
+    TagDef {
+        doc: ENUM,
+        lower: lower_enum,
+    },
+    TagDef {
+        doc: ENUM_EXCLUDE,
+        lower: lower_enum_exclude,
+    },
+];
