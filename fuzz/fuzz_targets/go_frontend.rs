@@ -1,12 +1,13 @@
 //! Fuzzes the Go frontend: `kdv_go::parse_file` and `kdv_go::load_sources` must never panic
 //! or hang on any UTF-8 text, and every location they return must point into the input
-//! (declaration names and comment lines are found at their recorded byte offsets).
+//! (declaration names, comment lines and tags are found at their recorded byte offsets).
 #![no_main]
 
 use std::path::{Path, PathBuf};
 
 use kdv_go::{load_sources, parse_file};
-use kdv_model::{Comments, Field, TypeRef};
+use kdv_go::Comments;
+use kdv_model::{Field, Tags, TypeRef};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -16,13 +17,13 @@ fuzz_target!(|data: &[u8]| {
     let (file, diags) = parse_file(Path::new("fuzz.go"), text, 0);
     for t in &file.types {
         assert!(at(text, t.loc.offset).starts_with(&t.name), "type {:?}", t.name);
-        comments(text, &t.doc);
-        comments(text, &t.second_doc);
+        tags(text, &t.tags);
+        tags(text, &t.detached_tags);
         fields(text, &t.def, 0);
     }
     for c in &file.consts {
         assert!(at(text, c.loc.offset).starts_with(&c.name), "const {:?}", c.name);
-        comments(text, &c.doc);
+        tags(text, &c.tags);
     }
     comments(text, &file.doc);
     for d in &diags {
@@ -48,6 +49,12 @@ fn at(text: &str, offset: u32) -> &str {
     match text.get(offset as usize..) {
         Some(s) => s,
         None => panic!("offset {offset} outside input of {} bytes", text.len()),
+    }
+}
+
+fn tags(text: &str, t: &Tags) {
+    for line in &t.lines {
+        assert!(at(text, line.loc.offset).starts_with(&line.text), "tag {:?}", line.text);
     }
 }
 
@@ -81,5 +88,5 @@ fn fields(text: &str, ty: &TypeRef, depth: u32) {
 
 fn field(text: &str, f: &Field) {
     assert!(at(text, f.loc.offset).starts_with(&f.name), "field {:?}", f.name);
-    comments(text, &f.doc);
+    tags(text, &f.tags);
 }

@@ -39,17 +39,7 @@ fn package_tag_values(universe: &Universe, package: &str, name: &str) -> Vec<Str
     let Some(pkg) = universe.packages.get(package) else {
         return Vec::new();
     };
-    let prefix = format!("+{name}=");
-    pkg.doc
-        .lines
-        .iter()
-        .filter_map(|l| {
-            l.text
-                .trim()
-                .strip_prefix(&prefix)
-                .map(|v| v.trim().to_string())
-        })
-        .collect()
+    pkg.tags.raw_values(name)
 }
 
 /// Runs `f`, turning a panic into an error message.

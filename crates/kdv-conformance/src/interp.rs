@@ -832,8 +832,9 @@ impl<'a, 'u> Interp<'a, 'u> {
                         name: f.name.clone(),
                         embedded: f.embedded,
                         ty: self.resolve_type(&f.ty, sc, line)?,
-                        tag: f.tag.clone(),
-                        doc: Default::default(),
+                        json: f.tag.as_deref().and_then(kdv_go::json_tag),
+                        description: String::new(),
+                        tags: Default::default(),
                         loc: Default::default(),
                     });
                 }

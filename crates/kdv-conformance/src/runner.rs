@@ -437,12 +437,7 @@ fn run_coverage(
     };
     let mut sources = vec![package_path.to_string()];
     if let Some(pkg) = env.universe.packages.get(package_path) {
-        sources.extend(pkg.doc.lines.iter().filter_map(|l| {
-            l.text
-                .trim()
-                .strip_prefix("+k8s:validation-gen-input=")
-                .map(|v| v.trim().to_string())
-        }));
+        sources.extend(pkg.tags.raw_values("k8s:validation-gen-input"));
     }
     let roots: Vec<(Gvk, kdv_rules::TypeId)> = compiled
         .rules
@@ -626,12 +621,7 @@ fn load_package_universe(dir: &Path, extra: &[String]) -> Result<(Universe, Stri
         .ok_or_else(|| "package not found in universe".to_string())?;
     let mut wanted: Vec<String> = extra.to_vec();
     if let Some(pkg) = universe.packages.get(&package_path) {
-        wanted.extend(pkg.doc.lines.iter().filter_map(|l| {
-            l.text
-                .trim()
-                .strip_prefix("+k8s:validation-gen-input=")
-                .map(|v| v.trim().to_string())
-        }));
+        wanted.extend(pkg.tags.raw_values("k8s:validation-gen-input"));
     }
     load_test_imports(&mut universe, dir, &wanted);
     Ok((universe, package_path))

@@ -104,7 +104,10 @@ fn struct_into(
         return Err(format!("{} is not a struct type", env.type_string(t)));
     };
     for (f, v) in fields.iter().zip(values) {
-        if f.tag_value("json") == Some("-") {
+        if f.json
+            .as_ref()
+            .is_some_and(|j| j.name == "-" && j.options.is_empty())
+        {
             continue;
         }
         match f.json_name() {

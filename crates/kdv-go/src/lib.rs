@@ -34,7 +34,7 @@
 //! let TypeRef::Struct(s) = &widget.def else { unreachable!() };
 //! assert_eq!(s.fields[0].json_name(), None); // embedded, inline
 //! assert_eq!(s.fields[1].json_name(), Some("phase"));
-//! assert_eq!(s.fields[1].doc.lines[0].text, " +k8s:required");
+//! assert_eq!(s.fields[1].tags.lines[0].name, "k8s:required");
 //! assert_eq!(pkg.consts[0].value, ConstValue::String("Running".into()));
 //! ```
 
@@ -42,6 +42,8 @@
 
 mod build;
 mod comments;
+pub use comments::{CommentLine, Comments};
+pub use parser::{json_tag, struct_tag_lookup};
 mod consteval;
 pub mod lexer;
 mod literal;
@@ -51,9 +53,7 @@ mod well_known;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use kdv_model::{
-    Comments, ConstValue, Diagnostic, Loc, Package, Severity, SourceFile, TypeRef, Universe,
-};
+use kdv_model::{ConstValue, Diagnostic, Loc, Package, Severity, SourceFile, TypeRef, Universe};
 
 pub use well_known::{
     add_well_known_packages, well_known_package, well_known_paths, well_known_source,
@@ -301,7 +301,7 @@ fn assemble(
                 ));
             }
         }
-        package.doc.lines.extend(file.doc.lines);
+        package.tags.lines.extend(file.doc.tags().lines);
         for import in file.imports {
             let key = match import.name {
                 Some(ref n) if n == "_" => continue,

@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use kdv_model::{
-    Builtin, Comments, ConstDecl, ConstValue, Diagnostic, Field, Loc, NamedRef, SourceSpan,
+    Builtin, ConstDecl, ConstValue, Diagnostic, Field, JsonTag, Loc, NamedRef, SourceSpan,
     StructType, TypeDecl, TypeRef,
 };
 
-use crate::comments::{CommentIndex, Group, comment_lines};
+use crate::comments::{CommentIndex, Comments, Group, comment_lines};
 use crate::consteval::{KnownConst, TypeNames, evaluate};
 use crate::lexer::{Kind, Lexed, RawComment, Token, lex};
 use crate::literal::unquote;
@@ -115,7 +115,13 @@ fn type_size(ty: &TypeRef) -> usize {
         TypeRef::Struct(s) => s
             .fields
             .iter()
-            .map(|f| f.name.len() + f.tag.as_ref().map_or(0, String::len) + type_size(&f.ty))
+            .map(|f| {
+                let json = f.json.as_ref().map_or(0, |j| {
+                    j.name.len() + j.options.iter().map(String::len).sum::<usize>()
+                });
+                let tags: usize = f.tags.lines.iter().map(|t| t.text.len()).sum();
+                f.name.len() + json + tags + f.description.len() + type_size(&f.ty)
+            })
             .sum(),
         TypeRef::Named(n) => n.package.len() + n.type_args.iter().map(type_size).sum::<usize>(),
         TypeRef::Builtin(_) | TypeRef::Interface | TypeRef::Unsupported(_) => 0,
@@ -515,8 +521,9 @@ impl Parser<'_> {
         let (doc, second_doc) = self.docs(name);
         self.out.types.push(TypeDecl {
             name: self.text(name).to_string(),
-            doc,
-            second_doc,
+            description: doc.description(),
+            tags: doc.tags(),
+            detached_tags: second_doc.tags(),
             def,
             is_alias,
             is_generic,
@@ -867,14 +874,15 @@ impl Parser<'_> {
             if pointer {
                 ty = TypeRef::Pointer(Box::new(ty));
             }
-            let tag = self.field_tag();
+            let json = self.field_tag().as_deref().and_then(json_tag);
             let doc = self.doc(name);
             fields.push(Field {
                 name: self.text(name).to_string(),
                 embedded: true,
                 ty,
-                tag,
-                doc,
+                json,
+                description: doc.description(),
+                tags: doc.tags(),
                 loc: self.loc(name),
             });
             return Ok(());
@@ -885,7 +893,7 @@ impl Parser<'_> {
             names.push(self.expect(Kind::Ident, "field name")?);
         }
         let ty = self.parse_type()?;
-        let tag = self.field_tag();
+        let json = self.field_tag().as_deref().and_then(json_tag);
         let copies = (names.len() - 1).saturating_mul(type_size(&ty));
         if !self.charge(copies) {
             names.truncate(1);
@@ -896,8 +904,9 @@ impl Parser<'_> {
                 name: self.text(name).to_string(),
                 embedded: false,
                 ty: ty.clone(),
-                tag: tag.clone(),
-                doc,
+                json: json.clone(),
+                description: doc.description(),
+                tags: doc.tags(),
                 loc: self.loc(name),
             });
         }
@@ -1046,7 +1055,8 @@ impl Parser<'_> {
                 name: name_text,
                 ty,
                 value,
-                doc,
+                description: doc.description(),
+                tags: doc.tags(),
                 loc: self.loc(name),
             });
         }
@@ -1143,5 +1153,78 @@ impl Parser<'_> {
                 _ => self.advance(),
             }
         }
+    }
+}
+
+/// The `json` key of a struct tag as the model carries it: `None` when absent or empty
+/// (Go's `Tag.Get("json")` returns `""` for both).
+pub fn json_tag(tag: &str) -> Option<JsonTag> {
+    let value = struct_tag_lookup(tag, "json").filter(|v| !v.is_empty())?;
+    let mut parts = value.split(',');
+    Some(JsonTag {
+        name: parts.next().unwrap_or("").to_string(),
+        options: parts.map(str::to_string).collect(),
+    })
+}
+
+/// Go `reflect.StructTag.Lookup`: finds `key:"value"` in a conventional struct tag and
+/// unquotes the value. Malformed tags yield `None`, as in Go.
+pub fn struct_tag_lookup<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
+    let mut rest = tag;
+    loop {
+        rest = rest.trim_start_matches(' ');
+        if rest.is_empty() {
+            return None;
+        }
+        let name_end = rest
+            .find(|c: char| c <= ' ' || c == ':' || c == '"' || c == '\u{7f}')
+            .unwrap_or(rest.len());
+        if name_end == 0 || !rest[name_end..].starts_with(":\"") {
+            return None;
+        }
+        let name = &rest[..name_end];
+        let after = &rest[name_end + 2..];
+        // Find the closing quote, skipping escaped characters.
+        let bytes = after.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() && bytes[i] != b'"' {
+            if bytes[i] == b'\\' {
+                i += 1;
+            }
+            i += 1;
+        }
+        if i >= bytes.len() {
+            return None;
+        }
+        let value = &after[..i];
+        if name == key {
+            // Struct tag values in API types never contain escapes; returning the raw text
+            // keeps this borrow-only.
+            return Some(value);
+        }
+        rest = &after[i + 1..];
+    }
+}
+
+#[cfg(test)]
+mod struct_tag_tests {
+    use super::*;
+
+    #[test]
+    fn struct_tags_read_like_go() {
+        let tag = r#"json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata""#;
+        assert_eq!(
+            struct_tag_lookup(tag, "protobuf"),
+            Some("bytes,1,opt,name=metadata")
+        );
+        assert_eq!(struct_tag_lookup(tag, "yaml"), None);
+        assert_eq!(struct_tag_lookup("json:\"a", "json"), None);
+        let j = json_tag(tag).expect("json tag");
+        assert_eq!(
+            (j.name.as_str(), &j.options[..]),
+            ("metadata", &["omitempty".to_string()][..])
+        );
+        assert_eq!(json_tag(r#"json:"""#), None);
+        assert_eq!(json_tag(r#"protobuf:"x""#), None);
     }
 }

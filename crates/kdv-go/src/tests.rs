@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use kdv_model::{Builtin, ConstValue, Field, NamedRef, Package, StructType, TypeDecl, TypeRef};
+use kdv_model::{
+    Builtin, ConstValue, Field, JsonTag, NamedRef, Package, StructType, Tags, TypeDecl, TypeRef,
+};
 
 use super::*;
 
@@ -51,8 +53,8 @@ fn ext(package: &str, name: &str) -> TypeRef {
     })
 }
 
-fn texts(c: &Comments) -> Vec<&str> {
-    c.lines.iter().map(|l| l.text.as_str()).collect()
+fn texts(t: &Tags) -> Vec<&str> {
+    t.lines.iter().map(|l| l.text.as_str()).collect()
 }
 
 fn builtin(b: Builtin) -> TypeRef {
@@ -280,21 +282,28 @@ type T struct {
     );
     let meta = "k8s.io/apimachinery/pkg/apis/meta/v1";
     assert!(f[0].embedded && f[0].json_name().is_none());
-    assert_eq!(f[0].tag.as_deref(), Some(r#"json:",inline""#));
+    assert_eq!(
+        f[0].json,
+        Some(JsonTag {
+            name: String::new(),
+            options: vec!["inline".into()]
+        })
+    );
     assert_eq!(f[1].json_name(), Some("metadata"));
     assert_eq!(
-        f[1].tag_value("protobuf"),
-        Some("bytes,1,opt,name=metadata")
+        f[1].json.as_ref().map(|j| j.options.clone()),
+        Some(vec!["omitempty".to_string()])
     );
-    assert_eq!(texts(&f[1].doc), [" +k8s:optional"]);
+    assert_eq!(texts(&f[1].tags), ["k8s:optional"]);
+    assert_eq!(f[1].description, "");
     assert_eq!(f[1].ty, ext(meta, "ObjectMeta"));
     assert_eq!(f[2].ty, TypeRef::Pointer(Box::new(local("Local"))));
     assert!(f[2].embedded);
     assert_eq!(f[3].ty, TypeRef::Pointer(Box::new(ext(meta, "ListMeta"))));
     assert!(f[4].embedded);
     assert!(!f[5].embedded);
-    assert_eq!(f[6].tag.as_deref(), Some(r#"json:"ab""#));
-    assert_eq!(f[7].tag, f[6].tag);
+    assert_eq!(f[6].json.as_ref().map(|j| j.name.as_str()), Some("ab"));
+    assert_eq!(f[7].json, f[6].json);
     assert_eq!(
         (f[6].json_name(), f[7].json_name()),
         (Some("ab"), Some("ab"))
@@ -371,13 +380,13 @@ type (
 	// In-group doc.
 	C string
 
-	// Detached in group.
+	// +k8s:detached
 
 	// D doc.
 	D string
 )
 
-// Above the group keyword.
+// +k8s:aboveGroup
 type (
 	E int
 )
@@ -389,36 +398,37 @@ type F int
 "#,
     );
     let a = ty(&p, "A");
-    assert_eq!(
-        texts(&a.doc),
-        [" Closest doc.", " +k8s:supportsSubresource=\"/status\""]
-    );
-    assert_eq!(texts(&a.second_doc), [" +k8s:validation-gen=false"]);
+    assert_eq!(a.description, "Closest doc.");
+    assert_eq!(texts(&a.tags), ["k8s:supportsSubresource=\"/status\""]);
+    assert_eq!(texts(&a.detached_tags), ["k8s:validation-gen=false"]);
     let f = fields(a);
-    assert_eq!(texts(&f[0].doc), [" Field doc.", " +k8s:required"]);
-    assert!(f[1].doc.is_empty());
-    assert!(f[2].doc.is_empty());
+    assert_eq!(f[0].description, "Field doc.");
+    assert_eq!(texts(&f[0].tags), ["k8s:required"]);
+    assert!(f[1].tags.is_empty() && f[1].description.is_empty());
+    assert!(f[2].tags.is_empty() && f[2].description.is_empty());
     // gengo indexes comment groups by their last line: a trailing comment on the line
     // above is the next field's doc.
-    assert_eq!(texts(&f[3].doc), [" trailing"]);
+    assert_eq!(f[3].description, "trailing");
     let b = ty(&p, "B");
-    assert_eq!(texts(&b.doc), [" +k8s:validation-gen=true"]);
-    assert!(b.second_doc.is_empty());
-    assert_eq!(texts(&ty(&p, "C").doc), [" In-group doc."]);
+    assert_eq!(texts(&b.tags), ["k8s:validation-gen=true"]);
+    assert!(b.detached_tags.is_empty());
+    assert_eq!(ty(&p, "C").description, "In-group doc.");
     let d = ty(&p, "D");
-    assert_eq!(texts(&d.doc), [" D doc."]);
-    assert_eq!(texts(&d.second_doc), [" Detached in group."]);
+    assert_eq!(d.description, "D doc.");
+    assert_eq!(texts(&d.detached_tags), ["k8s:detached"]);
     // The spec's own line decides: `E` sits two lines below the comment.
     let e = ty(&p, "E");
-    assert!(e.doc.is_empty());
-    assert_eq!(texts(&e.second_doc), [" Above the group keyword."]);
-    assert_eq!(texts(&ty(&p, "F").doc), ["", "Block doc.", ""]);
-    let line = &a.doc.lines[1];
-    assert_eq!((line.loc.line, line.loc.col), (6, 3));
+    assert!(e.tags.is_empty() && e.description.is_empty());
+    assert_eq!(texts(&e.detached_tags), ["k8s:aboveGroup"]);
+    assert_eq!(ty(&p, "F").description, "Block doc.");
+    // A tag's location is the first byte after its `+`.
+    let line = &a.tags.lines[0];
+    assert_eq!((line.loc.line, line.loc.col), (6, 5));
     assert_eq!(
         &p.files[0].text[line.loc.offset as usize..][..line.text.len()],
         line.text
     );
+    assert!(line.parsed.is_ok());
 }
 
 #[test]
@@ -431,27 +441,22 @@ fn package_doc_collects_everything_above_package() {
         ),
         (
             PathBuf::from("types.go"),
-            "// Second file.\npackage p\n".to_string(),
+            "// Second file.\n// +k8s:second\npackage p\n".to_string(),
         ),
     ];
     let (p, d) = load_sources(PKG, &files);
     assert!(d.is_empty(), "{}", render(&d));
-    let lines = texts(&p.doc);
     assert_eq!(
-        lines,
+        texts(&p.tags),
         [
-            "",
-            "License.",
-            "",
-            " +k8s:validation-gen=TypesWithField=TypeMeta",
-            " +k8s:validation-gen-scheme-registry=x.Scheme",
-            " This is a test package.",
-            " +k8s:validation-gen-nolint",
-            " Second file."
+            "k8s:validation-gen=TypesWithField=TypeMeta",
+            "k8s:validation-gen-scheme-registry=x.Scheme",
+            "k8s:validation-gen-nolint",
+            "k8s:second"
         ]
     );
-    assert_eq!(p.doc.lines[7].loc.file, 1);
-    assert_eq!(texts(&ty(&p, "T").doc), [" +k8s:notPackage"]);
+    assert_eq!(p.tags.lines[3].loc.file, 1);
+    assert_eq!(texts(&ty(&p, "T").tags), ["k8s:notPackage"]);
 }
 
 #[test]
@@ -515,7 +520,7 @@ const Truth = 1 < 2
     };
     assert_eq!(c("PodRunning").value, ConstValue::String("Running".into()));
     assert_eq!(c("PodRunning").ty, Some(local("Phase")));
-    assert_eq!(texts(&c("PodRunning").doc), [" Running doc."]);
+    assert_eq!(c("PodRunning").description, "Running doc.");
     assert_eq!(c("PodFailed").value, ConstValue::String("Failed".into()));
     assert_eq!(c("Single").value, ConstValue::Int(42));
     assert_eq!(c("Single").ty, None);
@@ -750,7 +755,7 @@ fn mixed_package_names_are_reported() {
 fn crlf_sources() {
     let p = load_ok("package p\r\n\r\n// doc\r\ntype A struct {\r\n\tX int `json:\"x\"`\r\n}\r\n");
     let a = ty(&p, "A");
-    assert_eq!(texts(&a.doc), [" doc"]);
+    assert_eq!(a.description, "doc");
     assert_eq!(fields(a)[0].json_name(), Some("x"));
 }
 

@@ -3,8 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use kdv_go::Comments;
 use kdv_go::{ParsedFile, load_sources, parse_file};
-use kdv_model::{Comments, Diagnostic, Field, TypeRef};
+use kdv_model::{Diagnostic, Field, Tags, TypeRef};
 use proptest::prelude::*;
 
 const SNIPPET: &str = r#"/*
@@ -88,19 +89,29 @@ fn check(text: &str, file: &ParsedFile, diags: &[Diagnostic]) {
             assert!(line.loc.line >= 1 && line.loc.col >= 1);
         }
     };
+    let tags = |t: &Tags| {
+        for line in &t.lines {
+            assert!(
+                at(line.loc.offset).starts_with(&line.text),
+                "tag {:?} not at its offset",
+                line.text
+            );
+            assert!(line.loc.line >= 1 && line.loc.col >= 1);
+        }
+    };
     comments(&file.doc);
     for t in &file.types {
         assert!(at(t.loc.offset).starts_with(&t.name));
-        comments(&t.doc);
-        comments(&t.second_doc);
+        tags(&t.tags);
+        tags(&t.detached_tags);
         check_type(&t.def, &mut |f| {
             assert!(at(f.loc.offset).starts_with(&f.name));
-            comments(&f.doc);
+            tags(&f.tags);
         });
     }
     for c in &file.consts {
         assert!(at(c.loc.offset).starts_with(&c.name));
-        comments(&c.doc);
+        tags(&c.tags);
     }
     for d in diags {
         assert!(!d.message.is_empty());

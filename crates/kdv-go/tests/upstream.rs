@@ -83,10 +83,10 @@ fn validation_gen_output_tests_parse_cleanly() {
         // Every fixture package carries its generator tags above the package clause.
         assert!(
             package
-                .doc
+                .tags
                 .lines
                 .iter()
-                .any(|l| l.text.trim_start().starts_with("+k8s:validation-gen")),
+                .any(|l| l.name.starts_with("k8s:validation-gen")),
             "{dir:?}: package tags missing"
         );
     }
@@ -106,26 +106,30 @@ fn validation_gen_fixture_facts() {
     let (p, d) = load_package(&tests.join("tags/listmap/single_key")).expect("loads");
     assert!(d.is_empty(), "{}", errors_of(&d));
     assert_eq!(p.name, "singlekey");
-    let doc: Vec<&str> = p.doc.lines.iter().map(|l| l.text.as_str()).collect();
-    assert!(doc.contains(&" +k8s:validation-gen=TypesWithField=TypeMeta"));
-    assert!(doc.contains(&" +k8s:validation-gen-nolint"));
+    let doc: Vec<&str> = p.tags.lines.iter().map(|l| l.text.as_str()).collect();
+    assert!(doc.contains(&"k8s:validation-gen=TypesWithField=TypeMeta"));
+    assert!(doc.contains(&"k8s:validation-gen-nolint"));
     let s = p.type_decl("Struct").expect("Struct");
     let TypeRef::Struct(st) = &s.def else {
         panic!("Struct is a struct")
     };
     let list = st.fields.iter().find(|f| f.name == "ListField").unwrap();
     assert_eq!(list.json_name(), Some("listField"));
-    let tags: Vec<&str> = list.doc.lines.iter().map(|l| l.text.trim()).collect();
+    let tags: Vec<&str> = list.tags.lines.iter().map(|l| l.text.trim()).collect();
     assert_eq!(
         tags,
         [
-            "+k8s:listType=map",
-            "+k8s:listMapKey=keyField",
-            "+k8s:eachVal=+k8s:immutable"
+            "k8s:listType=map",
+            "k8s:listMapKey=keyField",
+            "k8s:eachVal=+k8s:immutable"
         ]
     );
+    assert!(list.tags.lines.iter().all(|l| l.parsed.is_ok()));
     let lt = p.type_decl("ListType").unwrap();
-    assert_eq!(lt.doc.lines.len(), 2);
+    assert_eq!(
+        lt.tags.lines.len() + usize::from(!lt.description.is_empty()),
+        2
+    );
 
     // The minLength fixture declares a true alias.
     let (p, _) = load_package(&tests.join("tags/minlength")).expect("loads");
@@ -179,7 +183,7 @@ fn kubernetes_api_parses_cleanly() {
     assert_eq!(type_meta.name, "TypeMeta");
     assert!(type_meta.embedded);
     assert_eq!(type_meta.json_name(), None);
-    assert_eq!(type_meta.tag_value("json"), Some(""));
+    assert!(type_meta.json.as_ref().is_none_or(|j| j.name.is_empty()));
     let TypeRef::Named(n) = &type_meta.ty else {
         panic!("TypeMeta is named")
     };
@@ -192,16 +196,16 @@ fn kubernetes_api_parses_cleanly() {
     // Upstream keeps generator tags in a block separated by a blank line: the
     // second-closest block; the closest holds the subresource tags.
     assert!(
-        pod.second_doc
+        pod.detached_tags
             .lines
             .iter()
-            .any(|l| l.text == " +k8s:prerelease-lifecycle-gen:introduced=1.0")
+            .any(|l| l.text == "k8s:prerelease-lifecycle-gen:introduced=1.0")
     );
     assert!(
-        pod.doc
+        pod.tags
             .lines
             .iter()
-            .any(|l| l.text == " +k8s:supportsSubresource=\"/status\"")
+            .any(|l| l.text == "k8s:supportsSubresource=\"/status\"")
     );
 
     // Every package of the module.

@@ -1,9 +1,12 @@
-//! The frontend-neutral type model: packages, named types, struct fields, constants and the
-//! comment lines that carry `+k8s:` tags.
+//! The frontend-neutral type model: packages, named types, struct fields, constants, and the
+//! tags attached to each (parsed, with their source locations).
 //!
 //! Frontends (the Go source reader, later Rust derive and OpenAPI) produce a [`Universe`];
-//! the rule registry (`kdv-rules`) reads it. Nothing here knows tag semantics: comments are
-//! kept as raw lines with their source locations so diagnostics can point at them.
+//! the rule registry (`kdv-rules`) reads it. Nothing here knows tag semantics: a frontend
+//! hands over each declaration's tags ([`Tags`]: the `+name…` tag lines of Go comments, of
+//! Rust doc lines, or tags synthesised from schema keywords) and its description, and where
+//! they are, so diagnostics can point at them. Comment syntax, struct tags and other
+//! source-language details stay in the frontend.
 //!
 //! Go semantics are modelled as upstream `gengo` sees them (see the validation-gen spec §2):
 //! a type definition `type X Y` keeps its *underlying* type expression as written; resolving
@@ -11,6 +14,8 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+
+use kdv_tags::{Tag, TagError, TagValue};
 
 /// A position in a source file. `line` and `col` are 1-based; `col` counts bytes, as Go's
 /// `go/token` does, so it lines up with byte offsets inside the line.
@@ -24,25 +29,74 @@ pub struct Loc {
     pub offset: u32,
 }
 
-/// One comment line with the comment marker (`//`, or the `/*` `*/` frame) removed, as
-/// gengo's `CommentLines` gives it.
+/// One tag of a declaration: a `+name…` line as its frontend read it (Go comment lines and
+/// Rust doc lines alike), parsed with the tag grammar.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct CommentLine {
+pub struct TagLine {
+    /// The tag's name (`k8s:minimum`, `groupName`, `default`), possibly empty (`+ x`).
+    pub name: String,
+    /// The text after the `+`: the name and the rest of the line.
     pub text: String,
-    /// Location of the first byte of `text` in the source.
+    /// Where `text` starts.
     pub loc: Loc,
+    /// `text` parsed with the `+k8s:` tag grammar (legacy raw-valued tags such as
+    /// `+groupName=example.com` may not parse; read them with [`TagLine::raw_value`]).
+    pub parsed: Result<Tag, TagError>,
 }
 
-/// A block of consecutive comment lines.
+impl TagLine {
+    /// A tag line: `text` starts at the name (after the `+`).
+    pub fn new(text: impl Into<String>, loc: Loc) -> TagLine {
+        let text = text.into();
+        let name = kdv_tags::tag_name(&text).to_string();
+        let parsed = kdv_tags::parse_tag(&text);
+        TagLine {
+            name,
+            text,
+            loc,
+            parsed,
+        }
+    }
+
+    /// The value of a legacy raw-valued tag (`+name=value`, e.g. `+k8s:validation-gen=*`,
+    /// `+groupName=`, `+default=`), as gengo's extractor reads it: everything after `=`.
+    pub fn raw_value(&self) -> String {
+        match kdv_tags::parse_tag_raw(&self.text) {
+            Ok(t) => match t.value {
+                TagValue::Raw(s) => s,
+                other => other.as_str().unwrap_or("").to_string(),
+            },
+            // The legacy extractor takes everything after `=`.
+            Err(_) => self
+                .text
+                .split_once('=')
+                .map(|(_, v)| v.trim().to_string())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// The tags attached to one declaration, in source order.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-pub struct Comments {
-    pub lines: Vec<CommentLine>,
+pub struct Tags {
+    /// The tag lines.
+    pub lines: Vec<TagLine>,
 }
 
-impl Comments {
-    /// True when the block holds no lines.
+impl Tags {
+    /// True when there are no tags.
     pub fn is_empty(&self) -> bool {
         self.lines.is_empty()
+    }
+
+    /// The tags called `name`, in source order.
+    pub fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a TagLine> + 'a {
+        self.lines.iter().filter(move |l| l.name == name)
+    }
+
+    /// The raw values of the tags called `name` (see [`TagLine::raw_value`]).
+    pub fn raw_values(&self, name: &str) -> Vec<String> {
+        self.named(name).map(TagLine::raw_value).collect()
     }
 }
 
@@ -175,9 +229,9 @@ pub struct Package {
     pub dir: Option<PathBuf>,
     /// Source files, indexed by [`Loc::file`].
     pub files: Vec<SourceFile>,
-    /// Comment lines attached to the package clause (all files, in file order), where package
-    /// level tags such as `+k8s:validation-gen=...` live.
-    pub doc: Comments,
+    /// Package-level tags (all files, in file order), such as `+k8s:validation-gen=...` and
+    /// `+groupName=...`.
+    pub tags: Tags,
     /// Imports of all files: local name (alias, or last path element) → import path.
     pub imports: BTreeMap<String, String>,
     /// Named types in declaration order (file order, then source order).
@@ -206,11 +260,15 @@ pub struct SourceFile {
 #[derive(Debug, Clone)]
 pub struct TypeDecl {
     pub name: String,
-    /// The comment block directly above the declaration (where type-level tags live).
-    pub doc: Comments,
-    /// The comment block before that one, separated by a blank line (read only for
-    /// `+k8s:validation-gen=true|false`, `+k8s:isSubresource`, `+k8s:supportsSubresource`).
-    pub second_doc: Comments,
+    /// The type's documentation, without tag lines.
+    pub description: String,
+    /// The tags of the declaration (in Go, of the comment block directly above it).
+    pub tags: Tags,
+    /// Tags the frontend found detached from the declaration (in Go, the comment block
+    /// before the doc comment, separated by a blank line); upstream reads only
+    /// `+k8s:validation-gen=true|false`, `+k8s:isSubresource` and `+k8s:supportsSubresource`
+    /// there.
+    pub detached_tags: Tags,
     /// The definition as written: for `type X string` it is `string`, for
     /// `type X Other` it is the named reference `Other`.
     pub def: TypeRef,
@@ -382,76 +440,41 @@ pub struct Field {
     pub name: String,
     pub embedded: bool,
     pub ty: TypeRef,
-    /// The raw struct tag content without the backquotes or quotes
-    /// (`json:"name,omitempty" protobuf:"..."`), if any.
-    pub tag: Option<String>,
-    /// The field's doc comment block (lines directly above it).
-    pub doc: Comments,
+    /// The field's declared JSON name and options (Go's `json:"name,opts"` struct tag);
+    /// `None` when the field declares none (an empty `json:""` is none).
+    pub json: Option<JsonTag>,
+    /// The field's documentation, without tag lines.
+    pub description: String,
+    /// The field's tags.
+    pub tags: Tags,
     pub loc: Loc,
 }
 
-impl Field {
-    /// Value of `key` in the struct tag, Go `reflect.StructTag.Get` style.
-    pub fn tag_value(&self, key: &str) -> Option<&str> {
-        struct_tag_lookup(self.tag.as_deref()?, key)
-    }
-
-    /// The JSON name per upstream rules (spec §2.4): with a non-empty `json` tag, the part
-    /// before the first comma, where an empty part or `-` means "no name" (`None`); without
-    /// one, `None` for embedded fields (inline) and the Go name otherwise.
-    pub fn json_name(&self) -> Option<&str> {
-        match self.tag_value("json") {
-            Some(v) if !v.is_empty() => {
-                let name = v.split(',').next().unwrap_or("");
-                (!name.is_empty() && name != "-").then_some(name)
-            }
-            _ if self.embedded => None,
-            _ => Some(self.name.as_str()),
-        }
-    }
-
-    /// Whether the field is exported (first rune upper-case).
-    pub fn is_exported(&self) -> bool {
-        self.name.chars().next().is_some_and(char::is_uppercase)
-    }
+/// A field's declared JSON name and options.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct JsonTag {
+    /// The name part: may be empty (only options given) or `-` (never serialized).
+    pub name: String,
+    /// The options after the name (`omitempty`, `inline`, ...).
+    pub options: Vec<String>,
 }
 
-/// Go `reflect.StructTag.Lookup`: finds `key:"value"` in a conventional struct tag and
-/// unquotes the value. Malformed tags yield `None`, as in Go.
-pub fn struct_tag_lookup<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
-    let mut rest = tag;
-    loop {
-        rest = rest.trim_start_matches(' ');
-        if rest.is_empty() {
-            return None;
+impl Field {
+    /// The JSON name per upstream rules (spec §2.4): with a declared JSON tag, its name
+    /// part, where an empty part or `-` means "no name" (`None`); without one, `None` for
+    /// embedded fields (inline) and the field name otherwise.
+    pub fn json_name(&self) -> Option<&str> {
+        match &self.json {
+            Some(j) => (!j.name.is_empty() && j.name != "-").then_some(j.name.as_str()),
+            None if self.embedded => None,
+            None => Some(self.name.as_str()),
         }
-        let name_end = rest
-            .find(|c: char| c <= ' ' || c == ':' || c == '"' || c == '\u{7f}')
-            .unwrap_or(rest.len());
-        if name_end == 0 || !rest[name_end..].starts_with(":\"") {
-            return None;
-        }
-        let name = &rest[..name_end];
-        let after = &rest[name_end + 2..];
-        // Find the closing quote, skipping escaped characters.
-        let bytes = after.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() && bytes[i] != b'"' {
-            if bytes[i] == b'\\' {
-                i += 1;
-            }
-            i += 1;
-        }
-        if i >= bytes.len() {
-            return None;
-        }
-        let value = &after[..i];
-        if name == key {
-            // Struct tag values in API types never contain escapes; returning the raw text
-            // keeps this borrow-only.
-            return Some(value);
-        }
-        rest = &after[i + 1..];
+    }
+
+    /// Whether the field is exported (first rune upper-case): only exported fields are
+    /// decoded.
+    pub fn is_exported(&self) -> bool {
+        self.name.chars().next().is_some_and(char::is_uppercase)
     }
 }
 
@@ -463,7 +486,10 @@ pub struct ConstDecl {
     /// The declared type, if any (after implicit repetition).
     pub ty: Option<TypeRef>,
     pub value: ConstValue,
-    pub doc: Comments,
+    /// The constant's documentation, without tag lines.
+    pub description: String,
+    /// The constant's tags.
+    pub tags: Tags,
     pub loc: Loc,
 }
 
@@ -482,13 +508,20 @@ pub enum ConstValue {
 mod tests {
     use super::*;
 
-    fn field(name: &str, embedded: bool, tag: Option<&str>) -> Field {
+    fn field(name: &str, embedded: bool, json: Option<&str>) -> Field {
         Field {
             name: name.into(),
             embedded,
             ty: TypeRef::Builtin(Builtin::String),
-            tag: tag.map(Into::into),
-            doc: Comments::default(),
+            json: json.map(|j| {
+                let mut parts = j.split(',');
+                JsonTag {
+                    name: parts.next().unwrap_or("").to_string(),
+                    options: parts.map(str::to_string).collect(),
+                }
+            }),
+            description: String::new(),
+            tags: Tags::default(),
             loc: Loc::default(),
         }
     }
@@ -515,27 +548,30 @@ mod tests {
     #[test]
     fn json_names_follow_upstream() {
         assert_eq!(
-            field("A", false, Some(r#"json:"a,omitempty""#)).json_name(),
+            field("A", false, Some("a,omitempty")).json_name(),
             Some("a")
         );
         assert_eq!(field("A", false, None).json_name(), Some("A"));
         assert_eq!(field("T", true, None).json_name(), None);
-        assert_eq!(
-            field("T", true, Some(r#"json:",inline""#)).json_name(),
-            None
-        );
-        assert_eq!(field("A", false, Some(r#"json:"-""#)).json_name(), None);
-        assert_eq!(
-            field("A", false, Some(r#"json:",omitempty""#)).json_name(),
-            None
-        );
-        assert_eq!(
-            field("A", false, Some(r#"json:"x  " protobuf:"1""#)).json_name(),
-            Some("x  ")
-        );
-        assert_eq!(
-            field("A", false, Some(r#"protobuf:"bytes,1,opt" json:"b""#)).json_name(),
-            Some("b")
-        );
+        assert_eq!(field("T", true, Some(",inline")).json_name(), None);
+        assert_eq!(field("A", false, Some("-")).json_name(), None);
+        assert_eq!(field("A", false, Some(",omitempty")).json_name(), None);
+        assert_eq!(field("A", false, Some("x  ")).json_name(), Some("x  "));
+    }
+
+    #[test]
+    fn tag_lines_parse_and_read_raw_values() {
+        let loc = Loc::default();
+        let t = TagLine::new("k8s:minimum=1", loc);
+        assert_eq!(t.name, "k8s:minimum");
+        assert!(t.parsed.is_ok());
+        let g = TagLine::new("groupName=example.com", loc);
+        assert_eq!(g.name, "groupName");
+        assert_eq!(g.raw_value(), "example.com");
+        let tags = Tags {
+            lines: vec![t, g, TagLine::new("k8s:validation-gen=*", loc)],
+        };
+        assert_eq!(tags.raw_values("k8s:validation-gen"), ["*"]);
+        assert_eq!(tags.named("k8s:minimum").count(), 1);
     }
 }

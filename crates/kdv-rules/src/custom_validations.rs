@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::ir::{Check, RuleSet, TypeId, Validation};
+use crate::ir::{Check, RuleSet, SpanId, TypeId, Validation};
 
 /// Deepest wrapper nesting (`eachVal`, `ifEnabled`, ...) looked into.
 const MAX_WRAPPER_DEPTH: usize = 64;
@@ -20,6 +20,8 @@ pub struct CustomValidationUse {
     pub function_name: String,
     /// Import path of the package that would declare the function.
     pub package: String,
+    /// Where the tag is written.
+    pub origin: Option<SpanId>,
 }
 
 /// The custom validation calls in the validation function of `ty` itself (its type-level
@@ -101,6 +103,7 @@ fn collect(
             field: field.map(str::to_string),
             function_name: function_name.clone(),
             package: package.clone(),
+            origin: v.origin,
         });
     }
     for inner in nested(&v.check) {

@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use kdv_model::{Comments, Diagnostic, Package, Severity, SourceSpan, TypeDecl, Universe};
-use kdv_tags::{TagValue, go_quote};
+use kdv_model::{Diagnostic, Package, Severity, SourceSpan, Tags, TypeDecl, Universe};
+use kdv_tags::go_quote;
 
 use crate::gotypes::{Kind, Member, NamedIdx, NamedKind, Ty};
 use crate::ir::{
@@ -145,7 +145,7 @@ impl<'u> Discoverer<'u> {
     fn init_constants(&mut self) {
         for ci in 0..self.lw.g.consts.len() {
             let c = self.lw.g.consts[ci].clone();
-            let tags = self.lw.extract_tags(c.pkg, &c.decl.doc);
+            let tags = self.lw.extract_tags(c.pkg, &c.decl.tags);
             self.lw
                 .const_tags
                 .push(tags.iter().map(|t| t.tag.clone()).collect());
@@ -301,7 +301,7 @@ impl<'u> Discoverer<'u> {
         // Type-level tags, after the fields (so field-level state is known).
         let mut ctx = Ctx::new(Scope::Type, this.clone(), path.clone());
         ctx.constants = self.consts_by_type.get(&this).cloned().unwrap_or_default();
-        let tags = self.lw.extract_tags(pkg, &decl.doc);
+        let tags = self.lw.extract_tags(pkg, &decl.tags);
         let mut v = self.lw.lower_tags(&ctx, &tags);
         if !v.is_empty() && self.is_map_of_slices(&this) {
             self.lw.report(error(
@@ -418,7 +418,7 @@ impl<'u> Discoverer<'u> {
             ctx.member = Some(m.clone());
             ctx.parent_ty = Some(this.clone());
             ctx.parent_path = Some(path.to_string());
-            let tags = self.lw.extract_tags(m.pkg, &m.field.doc);
+            let tags = self.lw.extract_tags(m.pkg, &m.field.tags);
             let mut v = self.lw.lower_tags(&ctx, &tags);
             if !v.is_empty() && self.is_map_of_slices(&m.ty) {
                 self.lw.report(error(
@@ -633,6 +633,7 @@ impl<'u> Discoverer<'u> {
             types,
             shapes: Vec::new(),
             roots: Vec::new(),
+            spans: std::mem::take(&mut self.lw.spans),
             by_name: HashMap::new(),
         };
         for r in &roots {
@@ -711,9 +712,11 @@ impl<'u> Discoverer<'u> {
             let Some(filters) = self.package_filters(pkg) else {
                 continue;
             };
-            let group = raw_values(&pkg.doc, "groupName").into_iter().next();
+            let group = pkg.tags.raw_values("groupName").into_iter().next();
             // `+k8s:validation-gen-input=<path>`: the types live in another package.
-            let types_pkg = match raw_values(&pkg.doc, "k8s:validation-gen-input")
+            let types_pkg = match pkg
+                .tags
+                .raw_values("k8s:validation-gen-input")
                 .into_iter()
                 .next()
             {
@@ -763,14 +766,15 @@ impl<'u> Discoverer<'u> {
     /// The `+k8s:validation-gen=` filters of a package, `None` when it has none (or they are
     /// invalid, which is reported).
     fn package_filters(&mut self, pkg: &Package) -> Option<Vec<String>> {
-        let values = raw_values(&pkg.doc, "k8s:validation-gen");
+        let values = pkg.tags.raw_values("k8s:validation-gen");
         if values.is_empty() {
             return None;
         }
-        let span = pkg.doc.lines.first().and_then(|l| {
+        // The first `+k8s:validation-gen` tag line.
+        let span = pkg.tags.named("k8s:validation-gen").next().and_then(|l| {
             pkg.files
                 .get(l.loc.file as usize)
-                .map(|f| SourceSpan::from_loc(f, l.loc, l.text.len().max(1) as u32))
+                .map(|f| SourceSpan::from_loc(f, l.loc, l.name.len().max(1) as u32))
         });
         if values.len() == 1 && values[0].is_empty() {
             self.lw.report(error(
@@ -817,8 +821,8 @@ impl<'u> Discoverer<'u> {
         if !decl.name.chars().next().is_some_and(char::is_uppercase) {
             return false;
         }
-        let main = |c: &Comments| raw_values(c, "k8s:validation-gen");
-        let (first, second) = (main(&decl.doc), main(&decl.second_doc));
+        let main = |t: &Tags| t.raw_values("k8s:validation-gen");
+        let (first, second) = (main(&decl.tags), main(&decl.detached_tags));
         if first == ["false"] || second == ["false"] {
             return false;
         }
@@ -872,40 +876,13 @@ fn index_names(rules: &mut RuleSet, roots: Vec<RootInfo>) {
     rules.roots = roots;
 }
 
-/// Values of a legacy (raw-valued) tag such as `+k8s:validation-gen=*` in a comment block.
-fn raw_values(comments: &Comments, name: &str) -> Vec<String> {
-    let lines: Vec<&str> = comments.lines.iter().map(|l| l.text.as_str()).collect();
-    kdv_tags::extract(lines)
-        .into_iter()
-        .filter(|e| e.name == name)
-        .map(|e| match e.parse_raw() {
-            Ok(t) => match t.value {
-                TagValue::Raw(s) => s,
-                other => other.as_str().unwrap_or("").to_string(),
-            },
-            Err(_) => e
-                .text
-                .split_once('=')
-                .map(|(_, v)| v.trim().to_string())
-                .unwrap_or_default(),
-        })
-        .collect()
-}
-
 /// The subresource paths a root accepts (§2.8).
 fn subresources(decl: &TypeDecl) -> Vec<String> {
     let values = |name: &str| -> Vec<String> {
-        let lines: Vec<&str> = decl
-            .second_doc
-            .lines
-            .iter()
-            .chain(&decl.doc.lines)
-            .map(|l| l.text.as_str())
-            .collect();
-        kdv_tags::extract(lines)
-            .into_iter()
-            .filter(|e| e.name == name)
-            .filter_map(|e| e.parse().ok())
+        decl.detached_tags
+            .named(name)
+            .chain(decl.tags.named(name))
+            .filter_map(|l| l.parsed.as_ref().ok())
             .filter_map(|t| t.value.as_str().map(str::to_string))
             .collect()
     };

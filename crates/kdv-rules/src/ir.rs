@@ -17,11 +17,16 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+pub use kdv_model::SourceSpan;
 pub use kdv_runtime::{ErrorType, Format};
 
 /// Index of a named type in a [`RuleSet`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TypeId(pub u32);
+
+/// Index of a tag's source span in a [`RuleSet`] ([`RuleSet::span`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SpanId(pub u32);
 
 /// Index of a value shape in a [`RuleSet`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -355,6 +360,9 @@ pub struct Validation {
     /// by reference when it is wrapped (`eachVal`, `subfield`, ...), which drops its
     /// stability mark.
     pub bare: bool,
+    /// Where the tag that produced it is written (the innermost tag of a chain; `None` for
+    /// the calls and loops the compiler adds itself).
+    pub origin: Option<SpanId>,
 }
 
 impl Validation {
@@ -369,6 +377,7 @@ impl Validation {
             tag,
             emits: Vec::new(),
             bare: false,
+            origin: None,
         }
     }
 
@@ -890,6 +899,8 @@ pub struct RuleSet {
     pub shapes: Vec<Shape>,
     /// Root types, sorted by qualified name.
     pub roots: Vec<RootInfo>,
+    /// Source spans of the tags validations came from ([`Validation::origin`]).
+    pub spans: Vec<SourceSpan>,
     pub(crate) by_name: HashMap<String, TypeId>,
 }
 
@@ -932,6 +943,11 @@ impl RuleSet {
     /// A shape by id.
     pub fn shape(&self, id: ShapeId) -> &Shape {
         &self.shapes[id.0 as usize]
+    }
+
+    /// The source span of a tag ([`Validation::origin`]).
+    pub fn span(&self, id: SpanId) -> Option<&SourceSpan> {
+        self.spans.get(id.0 as usize)
     }
 }
 

@@ -14,6 +14,7 @@ mod discover;
 pub mod emissions;
 mod gotypes;
 pub mod ir;
+pub mod lint;
 mod lower;
 pub mod registry;
 mod shapes;
@@ -21,6 +22,7 @@ mod tags;
 
 pub use ir::*;
 pub use kdv_model::{Diagnostic, Severity, Universe};
+pub use lint::lint;
 pub use registry::{ArgDoc, Scope, Stability, TagDoc, catalog, is_known_tag, tag_doc};
 
 /// The result of [`compile`]: the rules, and every diagnostic found on the way.

@@ -4,11 +4,11 @@
 
 use std::rc::Rc;
 
-use kdv_model::{Comments, Diagnostic, Loc, Package, Severity, SourceFile, SourceSpan, Universe};
+use kdv_model::{Diagnostic, Loc, Package, Severity, SourceFile, SourceSpan, Tags, Universe};
 use kdv_tags::{Span, Tag, go_quote};
 
 use crate::gotypes::{Graph, Member, Ty};
-use crate::ir::{Check, Level, Literal, ShapeId, Validation};
+use crate::ir::{Check, Level, Literal, ShapeId, SpanId, Validation};
 use crate::registry::{self, Scope};
 use crate::shapes::Shapes;
 use crate::tags::lists::ListState;
@@ -320,6 +320,8 @@ pub(crate) struct Lowerer<'u> {
     pub opaque: OpaqueState,
     /// Subfields whose member short-circuits were already copied.
     pub subfield: SubfieldState,
+    /// Source spans of lowered tags, indexed by [`SpanId`] (validations point here).
+    pub spans: Vec<SourceSpan>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -336,6 +338,7 @@ impl<'u> Lowerer<'u> {
             update: UpdateState::default(),
             opaque: OpaqueState::default(),
             subfield: SubfieldState::default(),
+            spans: Vec::new(),
             diagnostics: Vec::new(),
         }
     }
@@ -361,30 +364,23 @@ impl<'u> Lowerer<'u> {
         self.shapes.of(&self.g, t)
     }
 
-    /// Upstream `ExtractTags`: the registered tags of a comment block, parsed and sorted by
-    /// name (stable). Parse failures are reported and skipped.
-    pub(crate) fn extract_tags(
-        &mut self,
-        pkg: &'u Package,
-        comments: &'u Comments,
-    ) -> Vec<SitedTag<'u>> {
-        let lines: Vec<&str> = comments.lines.iter().map(|l| l.text.as_str()).collect();
+    /// Upstream `ExtractTags`: the registered tags of a declaration, sorted by name
+    /// (stable). Parse failures of registered tags are reported and skipped.
+    pub(crate) fn extract_tags(&mut self, pkg: &'u Package, tags: &'u Tags) -> Vec<SitedTag<'u>> {
         let mut out = Vec::new();
-        for ext in kdv_tags::extract(lines) {
-            if !registry::is_known_tag(ext.name) {
+        for line in &tags.lines {
+            if !registry::is_known_tag(&line.name) {
                 continue;
             }
-            let line = &comments.lines[ext.line_index];
             let site = pkg.files.get(line.loc.file as usize).map(|file| Site {
                 file,
-                loc: Loc {
-                    col: line.loc.col + ext.offset as u32,
-                    offset: line.loc.offset + ext.offset as u32,
-                    ..line.loc
-                },
+                loc: line.loc,
             });
-            match kdv_tags::parse_tag(ext.text) {
-                Ok(tag) => out.push(SitedTag { tag, site }),
+            match &line.parsed {
+                Ok(tag) => out.push(SitedTag {
+                    tag: tag.clone(),
+                    site,
+                }),
                 Err(e) => self.report(LowerError {
                     message: format!("failed to parse tags: {}", e.message),
                     span: site.map(|s| s.span(e.span)),
@@ -436,7 +432,20 @@ impl<'u> Lowerer<'u> {
         if let Err((msg, span)) = registry::type_check(tag, doc) {
             return Err(ctx.error(span, format!("tag {quoted}: {msg}")));
         }
-        lower(self, ctx, tag).map_err(|e| e.prefixed(&format!("tag {quoted}: ")))
+        let lowered = lower(self, ctx, tag).map_err(|e| e.prefixed(&format!("tag {quoted}: ")))?;
+        // Everything this tag produced, and did not take from a tag it chains, comes from it.
+        let Some(span) = ctx.site.map(|s| s.span(tag.name_span)) else {
+            return Ok(lowered);
+        };
+        let origin = SpanId(self.spans.len() as u32);
+        self.spans.push(span);
+        Ok(wrap_functions(
+            lowered,
+            Rc::new(move |mut f: Validation, _| {
+                f.origin.get_or_insert(origin);
+                f
+            }),
+        ))
     }
 
     /// Runs deferred callbacks until none are left (at most 10 rounds, as upstream), passing

@@ -121,13 +121,19 @@ fn builtin_shape(b: Builtin) -> Shape {
     }
 }
 
+/// `json:"-"`: the member is never decoded (`json:"-,"` names it `-` instead).
+fn never_decoded(f: &kdv_model::Field) -> bool {
+    f.json
+        .as_ref()
+        .is_some_and(|j| j.name == "-" && j.options.is_empty())
+}
+
 /// How `encoding/json` reads a struct member, or `None` when it never does.
 pub(crate) fn decode_access(g: &Graph<'_>, m: &Member<'_>) -> Option<FieldAccess> {
-    let tag = m.field.tag_value("json");
-    if tag == Some("-") {
+    if never_decoded(m.field) {
         return None;
     }
-    let name = tag.map(|t| t.split(',').next().unwrap_or("")).unwrap_or("");
+    let name = m.field.json.as_ref().map_or("", |j| j.name.as_str());
     if m.field.embedded && name.is_empty() {
         let base = g.non_pointer(&m.ty).clone();
         return match g.kind(&g.native(&base)) {
@@ -169,11 +175,10 @@ fn collect_keys(g: &Graph<'_>, t: &Ty, out: &mut Vec<String>, seen: &mut HashSet
         return;
     };
     for m in members {
-        let tag = m.field.tag_value("json");
-        if tag == Some("-") {
+        if never_decoded(m.field) {
             continue;
         }
-        let name = tag.map(|t| t.split(',').next().unwrap_or("")).unwrap_or("");
+        let name = m.field.json.as_ref().map_or("", |j| j.name.as_str());
         if m.field.embedded && name.is_empty() {
             let base = g.non_pointer(&m.ty).clone();
             if g.kind(&g.native(&base)) == Kind::Struct {

@@ -770,3 +770,61 @@ type ForcedList struct {
         );
     }
 }
+
+/// Every validation a tag produced knows where the tag is written (the innermost tag of a
+/// chain); the compiler's own calls and loops have no origin.
+#[test]
+fn validations_point_at_their_tags() {
+    let c = compile_go(
+        r#"
+// +k8s:validation-gen=*
+package p
+
+type T struct {
+	// +k8s:maxItems=2
+	// +k8s:eachVal=+k8s:maxLength=3
+	L []string `json:"l"`
+	// +k8s:unionMember
+	// +k8s:optional
+	A *string `json:"a"`
+	// +k8s:unionMember
+	// +k8s:optional
+	B *string `json:"b"`
+	S S `json:"s"`
+}
+
+type S struct {
+	// +k8s:minimum=1
+	N int `json:"n"`
+}
+"#,
+    );
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    let at = |v: &Validation| {
+        let s = c.rules.span(v.origin.expect("origin")).expect("span");
+        let text = &s.line_text[s.col as usize - 1..][..s.len as usize];
+        (s.line, text.to_string())
+    };
+    let l = field(&c, "T", "l");
+    let all: Vec<&Validation> = l.validations.iter().collect();
+    assert_eq!(at(all[0]), (6, "k8s:maxItems".to_string()));
+    assert_eq!(at(all[1]), (7, "k8s:eachVal".to_string()));
+    let inner = all[1].check.inner().expect("wrapped");
+    assert_eq!(at(inner), (7, "k8s:maxLength".to_string()));
+    let t = c.rules.type_rules(c.rules.find_type("T").expect("T"));
+    let union = t
+        .validations
+        .iter()
+        .find(|v| matches!(v.check, Check::Union(_)));
+    assert_eq!(
+        at(union.expect("union")),
+        (9, "k8s:unionMember".to_string())
+    );
+    let s = field(&c, "T", "s");
+    assert!(s.type_call.is_some());
+    let n = field(&c, "S", "n");
+    assert_eq!(
+        at(n.validations.iter().next().expect("minimum")),
+        (19, "k8s:minimum".to_string())
+    );
+}

@@ -52,6 +52,13 @@ pub fn extract<'a>(lines: impl IntoIterator<Item = &'a str>) -> Vec<ExtractedLin
         .collect()
 }
 
+/// The tag name at the start of a tag's text (the text after `+`): the longest prefix that
+/// starts with a letter or `_` and continues with letters, digits, `_`, `.`, `-` or `:`
+/// (empty when there is none).
+pub fn tag_name(text: &str) -> &str {
+    &text[..name_len(text)]
+}
+
 fn name_len(text: &str) -> usize {
     match text.chars().next() {
         Some(c) if is_ident_begin(c) => text

@@ -17,7 +17,7 @@ mod parser;
 pub mod scalar;
 mod types;
 
-pub use extract::{ExtractedLine, extract};
+pub use extract::{ExtractedLine, extract, tag_name};
 /// Go `%q` of a string and of a rune (re-exported from kdv-gofmt for the tag crates).
 pub use kdv_gofmt::{quote as go_quote, quote_rune as go_quote_rune};
 pub use parser::{MAX_CHAIN_DEPTH, parse_tag, parse_tag_raw};

@@ -1,9 +1,10 @@
-//! `kdv lint --types DIR`: every parse error and tag misuse in a Go package, and a warning
-//! at each `+k8s:customValidation` (kdv cannot run the Go function it names).
+//! `kdv lint --types DIR`: every parse error of the Go package and the findings of
+//! `kdv_rules::lint` (tag misuse, a warning at each `+k8s:customValidation`), rendered with
+//! file:line:col and a caret.
 
 use std::io::Write;
 
-use super::{custom, load_types, sort_diagnostics, write_diagnostics};
+use super::{load_types, write_diagnostics};
 use crate::cli::LintArgs;
 use crate::error::CliError;
 
@@ -12,11 +13,8 @@ use crate::error::CliError;
 pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, CliError> {
     let types = load_types(&args.types)?;
     let mut diagnostics = types.diagnostics;
-    diagnostics.extend(custom::lint_warnings(
-        &types.universe,
-        &types.compiled.rules,
-    ));
-    sort_diagnostics(&mut diagnostics);
+    diagnostics.extend(kdv_rules::lint::lint_rules(&types.compiled.rules));
+    kdv_rules::lint::sort(&mut diagnostics);
     write_diagnostics(out, &diagnostics)?;
     match diagnostics.len() {
         0 => {

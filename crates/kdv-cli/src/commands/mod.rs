@@ -15,9 +15,7 @@ use crate::error::CliError;
 
 /// The Go types a command works on.
 pub struct Types {
-    /// The loaded packages.
-    pub universe: Universe,
-    /// Their compiled rules.
+    /// The compiled rules of the loaded packages.
     pub compiled: kdv_rules::Compiled,
     /// The diagnostics of loading and compiling, ordered by position.
     pub diagnostics: Vec<Diagnostic>,
@@ -33,23 +31,11 @@ pub fn load_types(dir: &Path) -> Result<Types, CliError> {
         })?;
     let compiled = kdv_rules::compile(&universe);
     diagnostics.extend(compiled.diagnostics.iter().cloned());
-    sort_diagnostics(&mut diagnostics);
+    kdv_rules::lint::sort(&mut diagnostics);
     Ok(Types {
-        universe,
         compiled,
         diagnostics,
     })
-}
-
-/// Orders diagnostics by file, line and column (those without a position last), keeping the
-/// producers' order among equals.
-fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
-    diagnostics.sort_by(|a, b| match (&a.span, &b.span) {
-        (Some(x), Some(y)) => (&x.path, x.line, x.col).cmp(&(&y.path, y.line, y.col)),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => std::cmp::Ordering::Equal,
-    });
 }
 
 /// Writes diagnostics separated by blank lines (each renders over several lines).

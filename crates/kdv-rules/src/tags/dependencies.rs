@@ -74,9 +74,9 @@ pub(crate) fn lower_dependency<'u>(
     }
     let trigger_name = trigger
         .field
-        .tag_value("json")
-        .map(|t| t.split(',').next().unwrap_or(""))
-        .unwrap_or("")
+        .json
+        .as_ref()
+        .map_or("", |j| j.name.as_str())
         .to_string();
     if trigger_name.is_empty() {
         return Err(ctx.tag_error(

@@ -233,8 +233,8 @@ fn member_validation(
     rules: &MemberRules<'_>,
 ) -> Result<Validation, String> {
     let member = &rules.member;
-    let field = match member.field.tag_value("json").filter(|t| !t.is_empty()) {
-        Some(json) => json.split(',').next().unwrap_or("").to_string(),
+    let field = match &member.field.json {
+        Some(json) => json.name.clone(),
         None => member.name().to_string(),
     };
     let default_forbidden = match lw.g.kind(&lw.g.native(&member.ty)) {

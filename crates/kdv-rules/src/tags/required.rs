@@ -3,7 +3,7 @@
 //! `kdv_runtime::required`.
 
 use kdv_runtime::ErrorType;
-use kdv_tags::{Tag, TagValue, ValueType, go_quote};
+use kdv_tags::{Tag, ValueType, go_quote};
 
 use crate::gotypes::{Kind, Ty};
 use crate::ir::{Check, Emission, Presence, Validation};
@@ -125,29 +125,7 @@ fn default_is_zero(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<Option<
     let Some(member) = &ctx.member else {
         return Ok(None);
     };
-    let lines: Vec<&str> = member
-        .field
-        .doc
-        .lines
-        .iter()
-        .map(|l| l.text.as_str())
-        .collect();
-    let defaults: Vec<String> = kdv_tags::extract(lines)
-        .into_iter()
-        .filter(|e| e.name == "default")
-        .map(|e| match e.parse_raw() {
-            Ok(t) => match t.value {
-                TagValue::Raw(s) => s,
-                _ => String::new(),
-            },
-            // The legacy extractor takes everything after `=`.
-            Err(_) => e
-                .text
-                .split_once('=')
-                .map(|(_, v)| v.trim().to_string())
-                .unwrap_or_default(),
-        })
-        .collect();
+    let defaults = member.field.tags.raw_values("default");
     let payload = match defaults.as_slice() {
         [] => return Ok(None),
         [one] => one,

@@ -160,7 +160,7 @@ fn member_short_circuits<'u>(lw: &mut Lowerer<'u>, sub_ctx: &Ctx<'u>) -> Lowered
     };
     // Errors in the member's tags are reported when its own struct is discovered.
     let before = lw.diagnostics.len();
-    let tags = lw.extract_tags(member.pkg, &member.field.doc);
+    let tags = lw.extract_tags(member.pkg, &member.field.tags);
     let v = lw.lower_tags(sub_ctx, &tags);
     lw.diagnostics.truncate(before);
     short_circuits_as_non_error(v)

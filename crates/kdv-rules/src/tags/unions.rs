@@ -123,9 +123,8 @@ pub(crate) fn record_discriminator<'u>(
         .or_default();
     // Without a `json` struct tag upstream records no discriminator (the union is then
     // undiscriminated).
-    if let Some(json) = member.field.tag_value("json").filter(|t| !t.is_empty()) {
-        let json = json.split(',').next().unwrap_or("").to_string();
-        u.discriminator = Some((json, member));
+    if let Some(json) = &member.field.json {
+        u.discriminator = Some((json.name.clone(), member));
     }
     Ok(())
 }
@@ -187,13 +186,13 @@ fn record_field_member<'u>(
         }
     }
     let quoted = go_quote(member.name());
-    let Some(json) = member.field.tag_value("json").filter(|t| !t.is_empty()) else {
+    let Some(json) = &member.field.json else {
         return Err(ctx.tag_error(
             tag,
             format!("field {quoted} is a union member but has no JSON struct field tag"),
         ));
     };
-    let json = json.split(',').next().unwrap_or("");
+    let json = json.name.as_str();
     if json.is_empty() {
         return Err(ctx.tag_error(
             tag,
