@@ -195,18 +195,6 @@ impl<'a> View<'a> for TypedList<'a> {
     fn is_zero(self) -> bool {
         self.items.is_empty()
     }
-    fn as_int(self) -> Option<Int> {
-        None
-    }
-    fn as_str(self) -> Option<&'a str> {
-        None
-    }
-    fn as_bool(self) -> Option<bool> {
-        None
-    }
-    fn is_named(self) -> bool {
-        false
-    }
     fn bad_value(self) -> BadValue {
         self.of.bad_value()
     }
@@ -261,18 +249,6 @@ impl<'a> View<'a> for TypedMap<'a> {
     #[inline]
     fn is_zero(self) -> bool {
         self.len() == 0
-    }
-    fn as_int(self) -> Option<Int> {
-        None
-    }
-    fn as_str(self) -> Option<&'a str> {
-        None
-    }
-    fn as_bool(self) -> Option<bool> {
-        None
-    }
-    fn is_named(self) -> bool {
-        false
     }
     fn bad_value(self) -> BadValue {
         self.of.bad_value()

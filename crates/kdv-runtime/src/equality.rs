@@ -102,14 +102,8 @@ mod tests {
         fn is_zero(self) -> bool {
             self.0.is_empty()
         }
-        fn as_int(self) -> Option<Int> {
-            None
-        }
         fn as_str(self) -> Option<&'a str> {
             Some(self.0)
-        }
-        fn as_bool(self) -> Option<bool> {
-            None
         }
         fn is_named(self) -> bool {
             true

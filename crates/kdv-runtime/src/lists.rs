@@ -437,18 +437,6 @@ pub(crate) mod tests {
         fn is_zero(self) -> bool {
             self.0.is_empty()
         }
-        fn as_int(self) -> Option<crate::view::Int> {
-            None
-        }
-        fn as_str(self) -> Option<&'a str> {
-            None
-        }
-        fn as_bool(self) -> Option<bool> {
-            None
-        }
-        fn is_named(self) -> bool {
-            false
-        }
         fn bad_value(self) -> crate::BadValue {
             crate::BadValue::Null
         }

@@ -87,15 +87,6 @@ mod tests {
         fn is_zero(self) -> bool {
             self.0 == (0, 0)
         }
-        fn as_int(self) -> Option<crate::view::Int> {
-            None
-        }
-        fn as_str(self) -> Option<&'static str> {
-            None
-        }
-        fn as_bool(self) -> Option<bool> {
-            None
-        }
         fn is_named(self) -> bool {
             true
         }

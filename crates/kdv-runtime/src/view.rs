@@ -95,14 +95,26 @@ pub trait View<'a>: Copy {
     /// Whether the value is its type's zero value (nil counts as zero).
     fn is_zero(self) -> bool;
     /// The value of an integer type (`None` when nil or not an integer).
-    fn as_int(self) -> Option<Int>;
+    #[inline]
+    fn as_int(self) -> Option<Int> {
+        None
+    }
     /// The value of a string type (`None` when nil or not a string).
-    fn as_str(self) -> Option<&'a str>;
+    #[inline]
+    fn as_str(self) -> Option<&'a str> {
+        None
+    }
     /// The value of a bool type (`None` when nil or not a bool).
-    fn as_bool(self) -> Option<bool>;
+    #[inline]
+    fn as_bool(self) -> Option<bool> {
+        None
+    }
     /// Whether the type is a named type (`type X string`): Go prints such values
     /// JSON-encoded in errors.
-    fn is_named(self) -> bool;
+    #[inline]
+    fn is_named(self) -> bool {
+        false
+    }
     /// The value as Go prints an element in an error (`Duplicate`): scalars of unnamed types
     /// as themselves, everything else JSON-encoded.
     fn bad_value(self) -> BadValue;
@@ -165,17 +177,8 @@ impl<'a> View<'a> for &'a str {
     fn is_zero(self) -> bool {
         self.is_empty()
     }
-    fn as_int(self) -> Option<Int> {
-        None
-    }
     fn as_str(self) -> Option<&'a str> {
         Some(self)
-    }
-    fn as_bool(self) -> Option<bool> {
-        None
-    }
-    fn is_named(self) -> bool {
-        false
     }
     fn bad_value(self) -> BadValue {
         BadValue::string(self)
@@ -198,23 +201,14 @@ impl<'a> View<'a> for &'a String {
     fn is_zero(self) -> bool {
         self.is_empty()
     }
-    fn as_int(self) -> Option<Int> {
-        None
-    }
     fn as_str(self) -> Option<&'a str> {
         Some(self)
     }
-    fn as_bool(self) -> Option<bool> {
-        None
-    }
-    fn is_named(self) -> bool {
-        false
-    }
     fn bad_value(self) -> BadValue {
-        BadValue::string(self.as_str())
+        self.as_str().bad_value()
     }
     fn nilable_bad_value(self) -> BadValue {
-        BadValue::named_string(self.as_str())
+        self.as_str().nilable_bad_value()
     }
     fn equal(self, other: Self) -> bool {
         self == other
@@ -231,17 +225,8 @@ impl View<'_> for bool {
     fn is_zero(self) -> bool {
         !self
     }
-    fn as_int(self) -> Option<Int> {
-        None
-    }
-    fn as_str(self) -> Option<&'static str> {
-        None
-    }
     fn as_bool(self) -> Option<bool> {
         Some(self)
-    }
-    fn is_named(self) -> bool {
-        false
     }
     fn bad_value(self) -> BadValue {
         BadValue::Bool(self)
@@ -268,15 +253,6 @@ macro_rules! int_view {
             }
             fn as_int(self) -> Option<Int> {
                 Some(Int::$variant(<$wide>::from(self)))
-            }
-            fn as_str(self) -> Option<&'static str> {
-                None
-            }
-            fn as_bool(self) -> Option<bool> {
-                None
-            }
-            fn is_named(self) -> bool {
-                false
             }
             fn bad_value(self) -> BadValue {
                 Int::$variant(<$wide>::from(self)).bad_value()
@@ -379,18 +355,6 @@ where
     fn is_zero(self) -> bool {
         self.is_empty()
     }
-    fn as_int(self) -> Option<Int> {
-        None
-    }
-    fn as_str(self) -> Option<&'a str> {
-        None
-    }
-    fn as_bool(self) -> Option<bool> {
-        None
-    }
-    fn is_named(self) -> bool {
-        false
-    }
     fn bad_value(self) -> BadValue {
         self.nilable_bad_value()
     }
@@ -428,18 +392,6 @@ where
     }
     fn is_zero(self) -> bool {
         self.is_empty()
-    }
-    fn as_int(self) -> Option<Int> {
-        None
-    }
-    fn as_str(self) -> Option<&'a str> {
-        None
-    }
-    fn as_bool(self) -> Option<bool> {
-        None
-    }
-    fn is_named(self) -> bool {
-        false
     }
     fn bad_value(self) -> BadValue {
         self.nilable_bad_value()

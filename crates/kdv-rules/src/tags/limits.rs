@@ -148,6 +148,11 @@ pub(crate) fn properties_bound(
     Ok(n)
 }
 
+/// A limit validation declaring its one error.
+fn limit(doc: &TagDoc, check: Check, error_type: ErrorType, origin: &'static str) -> Validation {
+    Validation::new(doc.name, check).emits([Emission::at_path(error_type, origin)])
+}
+
 /// `+k8s:minimum`.
 pub(crate) const MINIMUM: TagDoc = limit_doc(
     "k8s:minimum",
@@ -164,10 +169,12 @@ pub(crate) fn lower_minimum<'u>(
     tag: &Tag,
 ) -> Result<Lowered<'u>, LowerError> {
     let bound = int_bound(lw, ctx, tag)?;
-    Ok(Lowered::function(
-        Validation::new(MINIMUM.name, Check::Minimum(bound))
-            .emits([Emission::at_path(ErrorType::Invalid, origin::MINIMUM)]),
-    ))
+    Ok(Lowered::function(limit(
+        &MINIMUM,
+        Check::Minimum(bound),
+        ErrorType::Invalid,
+        origin::MINIMUM,
+    )))
 }
 
 /// `+k8s:maximum`.
@@ -186,10 +193,12 @@ pub(crate) fn lower_maximum<'u>(
     tag: &Tag,
 ) -> Result<Lowered<'u>, LowerError> {
     let bound = int_bound(lw, ctx, tag)?;
-    Ok(Lowered::function(
-        Validation::new(MAXIMUM.name, Check::Maximum(bound))
-            .emits([Emission::at_path(ErrorType::Invalid, origin::MAXIMUM)]),
-    ))
+    Ok(Lowered::function(limit(
+        &MAXIMUM,
+        Check::Maximum(bound),
+        ErrorType::Invalid,
+        origin::MAXIMUM,
+    )))
 }
 
 /// `+k8s:minLength`.
@@ -212,10 +221,12 @@ pub(crate) fn lower_min_length<'u>(
     if n <= 0 {
         return Ok(Lowered::default());
     }
-    Ok(Lowered::function(
-        Validation::new(MIN_LENGTH.name, Check::MinLength(n))
-            .emits([Emission::at_path(ErrorType::TooShort, origin::MIN_LENGTH)]),
-    ))
+    Ok(Lowered::function(limit(
+        &MIN_LENGTH,
+        Check::MinLength(n),
+        ErrorType::TooShort,
+        origin::MIN_LENGTH,
+    )))
 }
 
 /// `+k8s:maxLength`.
@@ -235,10 +246,12 @@ pub(crate) fn lower_max_length<'u>(
 ) -> Result<Lowered<'u>, LowerError> {
     require_string(lw, ctx, tag)?;
     let n = non_negative(ctx, tag, int_payload(ctx, tag, AS_INT)?)?;
-    Ok(Lowered::function(
-        Validation::new(MAX_LENGTH.name, Check::MaxLength(n))
-            .emits([Emission::at_path(ErrorType::TooLong, origin::MAX_LENGTH)]),
-    ))
+    Ok(Lowered::function(limit(
+        &MAX_LENGTH,
+        Check::MaxLength(n),
+        ErrorType::TooLong,
+        origin::MAX_LENGTH,
+    )))
 }
 
 /// `+k8s:maxBytes`.
@@ -258,10 +271,12 @@ pub(crate) fn lower_max_bytes<'u>(
 ) -> Result<Lowered<'u>, LowerError> {
     require_string(lw, ctx, tag)?;
     let n = non_negative(ctx, tag, int_payload(ctx, tag, AS_INT)?)?;
-    Ok(Lowered::function(
-        Validation::new(MAX_BYTES.name, Check::MaxBytes(n))
-            .emits([Emission::at_path(ErrorType::TooLong, origin::MAX_BYTES)]),
-    ))
+    Ok(Lowered::function(limit(
+        &MAX_BYTES,
+        Check::MaxBytes(n),
+        ErrorType::TooLong,
+        origin::MAX_BYTES,
+    )))
 }
 
 /// `+k8s:minItems`.
@@ -281,10 +296,12 @@ pub(crate) fn lower_min_items<'u>(
 ) -> Result<Lowered<'u>, LowerError> {
     require_list(lw, ctx, tag)?;
     let n = non_negative(ctx, tag, int_payload(ctx, tag, AS_INT)?)?;
-    Ok(Lowered::function(
-        Validation::new(MIN_ITEMS.name, Check::MinItems(n))
-            .emits([Emission::at_path(ErrorType::TooFew, origin::MIN_ITEMS)]),
-    ))
+    Ok(Lowered::function(limit(
+        &MIN_ITEMS,
+        Check::MinItems(n),
+        ErrorType::TooFew,
+        origin::MIN_ITEMS,
+    )))
 }
 
 /// `+k8s:maxItems`.
@@ -305,9 +322,13 @@ pub(crate) fn lower_max_items<'u>(
     require_list(lw, ctx, tag)?;
     let n = non_negative(ctx, tag, int_payload(ctx, tag, AS_INT)?)?;
     Ok(Lowered::function(
-        Validation::new(MAX_ITEMS.name, Check::MaxItems(n))
-            .short_circuit()
-            .emits([Emission::at_path(ErrorType::TooMany, origin::MAX_ITEMS)]),
+        limit(
+            &MAX_ITEMS,
+            Check::MaxItems(n),
+            ErrorType::TooMany,
+            origin::MAX_ITEMS,
+        )
+        .short_circuit(),
     ))
 }
 
@@ -327,10 +348,12 @@ pub(crate) fn lower_min_properties<'u>(
     tag: &Tag,
 ) -> Result<Lowered<'u>, LowerError> {
     let n = properties_bound(lw, ctx, tag)?;
-    Ok(Lowered::function(
-        Validation::new(MIN_PROPERTIES.name, Check::MinProperties(n))
-            .emits([Emission::at_path(ErrorType::TooFew, origin::MIN_PROPERTIES)]),
-    ))
+    Ok(Lowered::function(limit(
+        &MIN_PROPERTIES,
+        Check::MinProperties(n),
+        ErrorType::TooFew,
+        origin::MIN_PROPERTIES,
+    )))
 }
 
 /// `+k8s:maxProperties`.
@@ -350,12 +373,13 @@ pub(crate) fn lower_max_properties<'u>(
 ) -> Result<Lowered<'u>, LowerError> {
     let n = properties_bound(lw, ctx, tag)?;
     Ok(Lowered::function(
-        Validation::new(MAX_PROPERTIES.name, Check::MaxProperties(n))
-            .short_circuit()
-            .emits([Emission::at_path(
-                ErrorType::TooMany,
-                origin::MAX_PROPERTIES,
-            )]),
+        limit(
+            &MAX_PROPERTIES,
+            Check::MaxProperties(n),
+            ErrorType::TooMany,
+            origin::MAX_PROPERTIES,
+        )
+        .short_circuit(),
     ))
 }
 
