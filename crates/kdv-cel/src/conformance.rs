@@ -20,8 +20,8 @@ use crate::checker::{self, Env, OverloadDecl};
 use crate::interp::{EvalConfig, Program, ProgramOptions, Vars};
 use crate::parser::{Macros, ParseOptions};
 use crate::stdlib::Registry;
-use crate::stdlib::time::{Duration, Timestamp};
 use crate::types::Type;
+use crate::value::time::{Duration, Timestamp};
 use crate::value::{Key, List, Map, OwnedMap, RtType, Value};
 
 /// Skip reason: protobuf messages.

@@ -20,6 +20,7 @@ pub mod checker;
 mod compiled;
 pub mod conformance;
 pub mod cost;
+mod hash;
 pub mod interp;
 pub mod parser;
 pub mod stdlib;

@@ -54,7 +54,6 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use env::FastMap;
 pub use env::{
     CheckOptions, Env, FunctionDecl, Library, LiteralValidator, OverloadDecl, TypeProvider,
     VariableDecl,

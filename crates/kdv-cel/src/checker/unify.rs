@@ -13,7 +13,7 @@ pub(crate) struct Mapping {
     /// The substitutions while there are few (most checks): searched in order, no hashing.
     small: Vec<(Arc<str>, Type)>,
     /// All substitutions once there are more than [`SMALL_MAPPING`].
-    large: Option<super::env::FastMap<Arc<str>, Type>>,
+    large: Option<crate::hash::FastMap<Arc<str>, Type>>,
     undo: Vec<(Arc<str>, Option<Type>)>,
 }
 

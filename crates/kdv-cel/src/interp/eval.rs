@@ -118,7 +118,7 @@ fn no_such_key(key: &dyn std::fmt::Display) -> EvalError {
 fn go_value(v: &Value<'_>) -> String {
     match v {
         Value::String(s) => s.to_string(),
-        Value::Double(d) => crate::stdlib::format_double(*d),
+        Value::Double(d) => crate::value::format_double(*d),
         Value::Uint(u) => u.to_string(),
         other => other.to_string(),
     }
@@ -156,7 +156,7 @@ fn list_index(list: &List<'_>, key: &Value<'_>) -> Result<Option<usize>, EvalErr
         Value::Double(d) => double_to_i64_lossless(*d).ok_or_else(|| {
             EvalError::new(format!(
                 "unsupported index value {} in list",
-                crate::stdlib::format_double(*d)
+                crate::value::format_double(*d)
             ))
         })?,
         other => {

@@ -1,9 +1,9 @@
 //! The standard library (cel-go `common/stdlib`): arithmetic, comparisons, conversions,
 //! `size`, string predicates, `matches`, time accessors.
 
-use super::time::{Duration, Timestamp};
 use super::{CallCtx, Kind, Library, Overload};
 use crate::value::{Bytes, EvalError, Str, Value};
+use crate::value::{Duration, Timestamp};
 use std::cmp::Ordering;
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -404,7 +404,7 @@ fn to_string<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
         Value::Bool(b) => Value::String(Str::Borrowed(if *b { "true" } else { "false" })),
         Value::Int(i) => Value::string(i.to_string()),
         Value::Uint(u) => Value::string(u.to_string()),
-        Value::Double(d) => Value::string(super::format_double(*d)),
+        Value::Double(d) => Value::string(crate::value::format_double(*d)),
         Value::Bytes(b) => match std::str::from_utf8(b) {
             Ok(s) => Value::string(s),
             Err(_) => {
@@ -454,7 +454,7 @@ fn to_type<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 }
 
 /// A timestamp accessor, optionally with a time zone argument.
-fn ts_field<'a>(a: &[Value<'a>], f: fn(&super::time::Civil) -> i64) -> R<'a> {
+fn ts_field<'a>(a: &[Value<'a>], f: fn(&crate::value::time::Civil) -> i64) -> R<'a> {
     let Value::Timestamp(t) = &a[0] else {
         return Err(nso());
     };

@@ -189,8 +189,8 @@ fn string_type_error(v: &Value<'_>) -> EvalError {
     ))
 }
 
-fn utc(t: &crate::stdlib::time::Timestamp) -> String {
-    match crate::stdlib::time::Timestamp::from_unix(t.secs(), t.subsec_nanos()) {
+fn utc(t: &crate::value::time::Timestamp) -> String {
+    match crate::value::time::Timestamp::from_unix(t.secs(), t.subsec_nanos()) {
         Some(u) => u.to_string(),
         None => t.to_string(),
     }
@@ -203,7 +203,7 @@ fn locale_string(v: &Value<'_>) -> Result<String, EvalError> {
         Value::Null => Ok("null".into()),
         Value::Int(i) => Ok(i.to_string()),
         Value::Uint(u) => Ok(u.to_string()),
-        Value::Double(d) => Ok(crate::stdlib::format_double(*d)),
+        Value::Double(d) => Ok(crate::value::format_double(*d)),
         Value::Bool(b) => Ok(b.to_string()),
         Value::String(s) => Ok(s.to_string()),
         Value::Bytes(b) => Ok(String::from_utf8_lossy(b).into_owned()),

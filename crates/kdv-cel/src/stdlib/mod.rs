@@ -21,7 +21,6 @@ pub mod optional;
 pub mod regex;
 pub mod sets;
 pub mod strings;
-pub mod time;
 
 /// A native function: receives the evaluated arguments (the receiver first for member calls).
 pub type NativeFn = for<'a> fn(&CallCtx<'_>, &[Value<'a>]) -> Result<Value<'a>, EvalError>;
@@ -298,103 +297,5 @@ impl CallCtx<'_> {
     /// The compiled regular expression for `pattern`.
     pub fn regex(&self, pattern: &str) -> Result<Arc<::regex::Regex>, EvalError> {
         self.regexes.get(pattern)
-    }
-}
-
-/// Go `strconv.FormatFloat(d, 'g', -1, 64)` (cel-go's `string(double)`): shortest round-trip
-/// digits; exponent form (at least two exponent digits) iff the decimal exponent is < -4 or
-/// ≥ 6, Go's threshold for shortest `%g`.
-pub fn format_double(d: f64) -> String {
-    if d.is_nan() {
-        return "NaN".into();
-    }
-    if d.is_infinite() {
-        return if d > 0.0 {
-            "+Inf".into()
-        } else {
-            "-Inf".into()
-        };
-    }
-    if d == 0.0 {
-        return if d.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
-    }
-    // Shortest digits and decimal exponent from Rust's `{:e}` (also shortest round-trip).
-    let e = format!("{d:e}");
-    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let neg = mant.starts_with('-');
-    let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
-    let nd = digits.len() as i32;
-    let eprec = 6;
-    let mut out = String::new();
-    if neg {
-        out.push('-');
-    }
-    if exp < -4 || exp >= eprec {
-        out.push_str(&digits[..1]);
-        if nd > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        out.push('e');
-        out.push(if exp < 0 { '-' } else { '+' });
-        let a = exp.unsigned_abs();
-        if a < 10 {
-            out.push('0');
-        }
-        out.push_str(&a.to_string());
-    } else if exp < 0 {
-        out.push_str("0.");
-        for _ in 0..(-exp - 1) {
-            out.push('0');
-        }
-        out.push_str(&digits);
-    } else {
-        let int_len = (exp + 1) as usize;
-        if digits.len() <= int_len {
-            out.push_str(&digits);
-            for _ in digits.len()..int_len {
-                out.push('0');
-            }
-        } else {
-            out.push_str(&digits[..int_len]);
-            out.push('.');
-            out.push_str(&digits[int_len..]);
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn go_g_formatting() {
-        for (d, s) in [
-            (1234567.0, "1.234567e+06"),
-            (123456.0, "123456"),
-            (1e20, "1e+20"),
-            (1e-5, "1e-05"),
-            (0.0001, "0.0001"),
-            (1.0, "1"),
-            (123.456, "123.456"),
-            (-4.5e-3, "-0.0045"),
-            (f64::INFINITY, "+Inf"),
-            (f64::NEG_INFINITY, "-Inf"),
-            (f64::NAN, "NaN"),
-            (1e100, "1e+100"),
-            (12345678.9, "1.23456789e+07"),
-            (100000.0, "100000"),
-            (1000000.0, "1e+06"),
-            (0.1, "0.1"),
-            (-0.0, "-0"),
-        ] {
-            assert_eq!(format_double(d), s, "{d}");
-        }
     }
 }

@@ -14,7 +14,7 @@
 //! - stacked repetition operators (`a**`, `a++`) are rejected as in Go (`invalid nested
 //!   repetition operator`; Rust reads them as a repetition of a repetition).
 //!
-//! Errors use Go's wording, `<code>: `<offending text>``, for the errors both parsers
+//! Errors use Go's wording, ``<code>: `<offending text>` ``, for the errors both parsers
 //! detect alike.
 
 use std::borrow::Cow;
@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use regex::Regex;
 use regex_syntax::ast::{self, Ast, ClassPerlKind, ClassSetItem, Visitor};
 
-use crate::checker::FastMap;
+use crate::hash::FastMap;
 use crate::value::EvalError;
 
 /// Compiled size limit per pattern (bytes of compiled program).

@@ -4,10 +4,10 @@
 use std::cmp::Ordering;
 
 use super::super::core::nso;
-use super::super::time::Duration;
 use super::super::{CallCtx, Kind as K, Library, Overload};
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
+use crate::value::Duration;
 use crate::value::{EvalError, List, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;

@@ -1,6 +1,6 @@
 //! Kubernetes' CEL libraries (`k8s.io/apiserver/pkg/cel/library`): each module builds the
 //! runtime overloads (a [`Library`](super::Library) for the [`Registry`]) and the checker
-//! declarations (a [`checker::Library`]) of one upstream library.
+//! declarations (a [`crate::checker::Library`]) of one upstream library.
 
 use std::sync::{Arc, OnceLock};
 

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::value::EvalError;
+use super::error::EvalError;
 
 /// Seconds of `0001-01-01T00:00:00Z` since the Unix epoch (the smallest CEL timestamp).
 pub const MIN_UNIX_SECS: i64 = -62_135_596_800;

@@ -5,14 +5,20 @@
 //! allocation per field access. Values built during evaluation are shared (`Arc`), so cloning a
 //! value never copies its contents.
 
-use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use crate::stdlib::time::{Duration, Timestamp};
+mod error;
+mod number;
+pub mod time;
+
+pub use error::EvalError;
+use number::{cmp_i64_f64, cmp_u64_f64};
+pub use number::{double_to_i64_lossless, double_to_u64_lossless, format_double};
+pub use time::{Duration, Timestamp};
 
 /// A string value: borrowed from the input or the program, or shared.
 #[derive(Clone)]
@@ -218,55 +224,6 @@ impl fmt::Display for RtType {
         f.write_str(self.name())
     }
 }
-
-/// An evaluation error. Errors are values in CEL: `&&`, `||` and the `all`/`exists` macros
-/// may absorb them; everything else propagates them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalError {
-    /// cel-go's error text (`no such key: x`, `division by zero`, ...).
-    pub message: Cow<'static, str>,
-    /// Aborts evaluation (cost limit, interruption): never absorbed.
-    pub abort: bool,
-}
-
-impl EvalError {
-    /// An ordinary error with `message`.
-    pub fn new(message: impl Into<Cow<'static, str>>) -> EvalError {
-        EvalError {
-            message: message.into(),
-            abort: false,
-        }
-    }
-
-    /// `no such overload`.
-    pub fn no_such_overload() -> EvalError {
-        EvalError::new("no such overload")
-    }
-
-    /// `operation cancelled: actual cost limit exceeded`.
-    pub fn cost_limit_exceeded() -> EvalError {
-        EvalError {
-            message: Cow::Borrowed("operation cancelled: actual cost limit exceeded"),
-            abort: true,
-        }
-    }
-
-    /// `operation interrupted`.
-    pub fn interrupted() -> EvalError {
-        EvalError {
-            message: Cow::Borrowed("operation interrupted"),
-            abort: true,
-        }
-    }
-}
-
-impl fmt::Display for EvalError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for EvalError {}
 
 /// Result of evaluating something.
 pub type EvalResult<'a> = Result<Value<'a>, EvalError>;
@@ -697,24 +654,6 @@ impl<'a> Iterator for MapEntries<'_, 'a> {
     }
 }
 
-/// `d` as an i64 if it is integral and in range.
-pub fn double_to_i64_lossless(d: f64) -> Option<i64> {
-    if d.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&d) {
-        Some(d as i64)
-    } else {
-        None
-    }
-}
-
-/// `d` as a u64 if it is integral and in range.
-pub fn double_to_u64_lossless(d: f64) -> Option<u64> {
-    if d.fract() == 0.0 && (0.0..1.844_674_407_370_955_2e19).contains(&d) {
-        Some(d as u64)
-    } else {
-        None
-    }
-}
-
 impl<'a> Value<'a> {
     /// The CEL value of a JSON node, borrowing strings, arrays and objects. Integral numbers
     /// that fit an i64 are `int`, other numbers `double` (Kubernetes' unstructured decoding).
@@ -908,7 +847,7 @@ impl<'a> Value<'a> {
             Value::Uint(u) => J::from(*u),
             Value::Double(d) => serde_json::Number::from_f64(*d)
                 .map(J::Number)
-                .unwrap_or_else(|| J::String(crate::stdlib::format_double(*d))),
+                .unwrap_or_else(|| J::String(format_double(*d))),
             Value::String(s) => J::String(s.to_string()),
             Value::List(l) => J::Array(l.iter().map(|v| v.to_json()).collect()),
             Value::Map(m) => J::Object(
@@ -992,35 +931,6 @@ pub fn numeric_cmp(a: &Value<'_>, b: &Value<'_>) -> Option<Ordering> {
     }
 }
 
-/// cel-go `compareIntDouble`: doubles outside the int range order outside it; otherwise the
-/// int is compared as a double (so `MaxInt64` equals `2^63` as a double).
-fn cmp_i64_f64(i: i64, d: f64) -> Option<Ordering> {
-    if d.is_nan() {
-        return None;
-    }
-    if d < i64::MIN as f64 {
-        return Some(Ordering::Greater);
-    }
-    if d > i64::MAX as f64 {
-        return Some(Ordering::Less);
-    }
-    (i as f64).partial_cmp(&d)
-}
-
-/// cel-go `compareUintDouble`, as [`cmp_i64_f64`] for uints.
-fn cmp_u64_f64(u: u64, d: f64) -> Option<Ordering> {
-    if d.is_nan() {
-        return None;
-    }
-    if d < 0.0 {
-        return Some(Ordering::Greater);
-    }
-    if d > u64::MAX as f64 {
-        return Some(Ordering::Less);
-    }
-    (u as f64).partial_cmp(&d)
-}
-
 impl fmt::Display for Value<'_> {
     /// A CEL-literal-like rendering (strings quoted), used in reports and `%s` of lists/maps.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1029,7 +939,7 @@ impl fmt::Display for Value<'_> {
             Value::Bool(b) => write!(f, "{b}"),
             Value::Int(i) => write!(f, "{i}"),
             Value::Uint(u) => write!(f, "{u}u"),
-            Value::Double(d) => f.write_str(&crate::stdlib::format_double(*d)),
+            Value::Double(d) => f.write_str(&format_double(*d)),
             Value::String(s) => write!(f, "{:?}", s.as_str()),
             Value::Bytes(b) => {
                 f.write_str("b\"")?;
