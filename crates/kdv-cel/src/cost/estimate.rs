@@ -11,7 +11,7 @@ use super::paths::{Path, PathArena};
 use super::{CostError, CostEstimate, CostOptions, SizeEstimate, SizeEstimator};
 use crate::ast::{Comprehension, Expr, ExprId, ExprKind, Literal};
 use crate::checker::CheckedExpr;
-use crate::types::Type;
+use crate::types::{Kind, Type};
 
 /// Cost of resolving an identifier or selecting a field (`SelectAndIdentCost`).
 const SELECT_AND_IDENT_COST: u64 = 1;
@@ -35,17 +35,11 @@ fn is_accumulator(name: &str) -> bool {
     name == "@result" || name == "__result__"
 }
 
-/// List or map, the containers whose entries have sizes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Container {
-    List,
-    Map,
-}
-
 /// Sizes of the keys (indices) and values of a container built in the expression.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct EntrySize {
-    container: Container,
+    /// [`Kind::List`] or [`Kind::Map`].
+    container: Kind,
     key: SizeEstimate,
     val: SizeEstimate,
 }
@@ -400,7 +394,7 @@ impl<'a> Coster<'a> {
                 self.set_entry_size(
                     e,
                     Some(EntrySize {
-                        container: Container::List,
+                        container: Kind::List,
                         key: SizeEstimate::fixed(1),
                         val: item,
                     }),
@@ -421,7 +415,7 @@ impl<'a> Coster<'a> {
                 self.set_entry_size(
                     e,
                     Some(EntrySize {
-                        container: Container::Map,
+                        container: Kind::Map,
                         key,
                         val,
                     }),
@@ -454,11 +448,11 @@ impl<'a> Coster<'a> {
         let container = match entry {
             Some(en) => Some(en.container),
             None => match self.ty(range) {
-                Type::List(_) => Some(Container::List),
+                Type::List(_) => Some(Kind::List),
                 _ => None,
             },
         };
-        let is_list = container == Some(Container::List);
+        let is_list = container == Some(Kind::List);
         let range_path = self.get_path(range);
         if let Some(var2) = &c.iter_var2 {
             let path = self

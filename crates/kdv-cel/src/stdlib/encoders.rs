@@ -2,7 +2,7 @@
 //! of the Kubernetes environment; used by the cel-spec conformance environment.
 
 use super::core::{nso, ov};
-use super::{CallCtx, Kind as K, Library};
+use super::{CallCtx, Library, ParamType as P};
 use crate::value::{EvalError, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -96,14 +96,14 @@ pub fn library() -> Library {
                 "base64_encode_bytes",
                 "base64.encode",
                 false,
-                &[K::Bytes],
+                &[P::BYTES],
                 encode,
             ),
             ov(
                 "base64_decode_string",
                 "base64.decode",
                 false,
-                &[K::String],
+                &[P::STRING],
                 decode,
             ),
         ],

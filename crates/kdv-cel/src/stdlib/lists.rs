@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::core::{nso, ov};
-use super::{CallCtx, Kind as K, Library, Overload};
+use super::{CallCtx, Library, Overload, ParamType as P};
 use crate::value::{EvalError, Key, List, Map, OwnedMap, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -287,13 +287,13 @@ pub fn library() -> Library {
                 "list_slice",
                 "slice",
                 true,
-                &[K::List, K::Int, K::Int],
+                &[P::LIST, P::INT, P::INT],
                 slice,
             ),
             cost_result_size,
         ),
         with_cost(
-            ov("list_flatten", "flatten", true, &[K::List], flatten),
+            ov("list_flatten", "flatten", true, &[P::LIST], flatten),
             cost_flatten,
         ),
         with_cost(
@@ -301,40 +301,40 @@ pub fn library() -> Library {
                 "list_flatten_int",
                 "flatten",
                 true,
-                &[K::List, K::Int],
+                &[P::LIST, P::INT],
                 flatten,
             ),
             cost_flatten,
         ),
         with_cost(
-            ov("lists_range", "lists.range", false, &[K::Int], range),
+            ov("lists_range", "lists.range", false, &[P::INT], range),
             cost_result_size,
         ),
         with_cost(
-            ov("list_reverse", "reverse", true, &[K::List], reverse),
+            ov("list_reverse", "reverse", true, &[P::LIST], reverse),
             cost_result_size,
         ),
         with_cost(
-            ov("list_distinct", "distinct", true, &[K::List], distinct),
+            ov("list_distinct", "distinct", true, &[P::LIST], distinct),
             cost_distinct,
         ),
         ov(
             "@mapInsert_map_key_value",
             "cel.@mapInsert",
             false,
-            &[K::Map, K::Any, K::Any],
+            &[P::MAP, P::DYN, P::DYN],
             map_insert,
         ),
         ov(
             "@mapInsert_map_map",
             "cel.@mapInsert",
             false,
-            &[K::Map, K::Map],
+            &[P::MAP, P::MAP],
             map_insert,
         ),
     ];
     for id in SORT_IDS {
-        o.push(with_cost(ov(id, "sort", true, &[K::List], sort), cost_sort));
+        o.push(with_cost(ov(id, "sort", true, &[P::LIST], sort), cost_sort));
     }
     for id in SORT_BY_IDS {
         o.push(with_cost(
@@ -342,7 +342,7 @@ pub fn library() -> Library {
                 id,
                 "@sortByAssociatedKeys",
                 true,
-                &[K::List, K::List],
+                &[P::LIST, P::LIST],
                 sort_by_associated_keys,
             ),
             cost_sort,

@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 
 use super::core::{nso, ov};
-use super::{CallCtx, Kind as K, Library, Overload};
+use super::{CallCtx, Library, Overload, ParamType as P};
 use crate::value::{EvalError, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -219,146 +219,146 @@ pub fn library() -> Library {
         } else {
             ["math_@min_any", "math_@min_pair"]
         };
-        o.push(ov(ids[0], f, false, &[K::Any], imp));
-        o.push(ov(ids[1], f, false, &[K::Any, K::Any], imp));
+        o.push(ov(ids[0], f, false, &[P::DYN], imp));
+        o.push(ov(ids[1], f, false, &[P::DYN, P::DYN], imp));
     }
     o.push(variadic("math_greatest_variadic", "math.greatest", max));
     o.push(variadic("math_least_variadic", "math.least", min));
     o.extend([
-        ov("math_ceil_double", "math.ceil", false, &[K::Double], ceil),
+        ov("math_ceil_double", "math.ceil", false, &[P::DOUBLE], ceil),
         ov(
             "math_floor_double",
             "math.floor",
             false,
-            &[K::Double],
+            &[P::DOUBLE],
             floor,
         ),
         ov(
             "math_round_double",
             "math.round",
             false,
-            &[K::Double],
+            &[P::DOUBLE],
             round,
         ),
         ov(
             "math_trunc_double",
             "math.trunc",
             false,
-            &[K::Double],
+            &[P::DOUBLE],
             trunc,
         ),
         ov(
             "math_isInf_double",
             "math.isInf",
             false,
-            &[K::Double],
+            &[P::DOUBLE],
             is_inf,
         ),
         ov(
             "math_isNaN_double",
             "math.isNaN",
             false,
-            &[K::Double],
+            &[P::DOUBLE],
             is_nan,
         ),
         ov(
             "math_isFinite_double",
             "math.isFinite",
             false,
-            &[K::Double],
+            &[P::DOUBLE],
             is_finite,
         ),
-        ov("math_abs_double", "math.abs", false, &[K::Double], abs),
-        ov("math_abs_int", "math.abs", false, &[K::Int], abs),
-        ov("math_abs_uint", "math.abs", false, &[K::Uint], abs),
-        ov("math_sign_double", "math.sign", false, &[K::Double], sign),
-        ov("math_sign_int", "math.sign", false, &[K::Int], sign),
-        ov("math_sign_uint", "math.sign", false, &[K::Uint], sign),
-        ov("math_sqrt_double", "math.sqrt", false, &[K::Double], sqrt),
-        ov("math_sqrt_int", "math.sqrt", false, &[K::Int], sqrt),
-        ov("math_sqrt_uint", "math.sqrt", false, &[K::Uint], sqrt),
+        ov("math_abs_double", "math.abs", false, &[P::DOUBLE], abs),
+        ov("math_abs_int", "math.abs", false, &[P::INT], abs),
+        ov("math_abs_uint", "math.abs", false, &[P::UINT], abs),
+        ov("math_sign_double", "math.sign", false, &[P::DOUBLE], sign),
+        ov("math_sign_int", "math.sign", false, &[P::INT], sign),
+        ov("math_sign_uint", "math.sign", false, &[P::UINT], sign),
+        ov("math_sqrt_double", "math.sqrt", false, &[P::DOUBLE], sqrt),
+        ov("math_sqrt_int", "math.sqrt", false, &[P::INT], sqrt),
+        ov("math_sqrt_uint", "math.sqrt", false, &[P::UINT], sqrt),
         ov(
             "math_bitAnd_int_int",
             "math.bitAnd",
             false,
-            &[K::Int, K::Int],
+            &[P::INT, P::INT],
             bit_and,
         ),
         ov(
             "math_bitAnd_uint_uint",
             "math.bitAnd",
             false,
-            &[K::Uint, K::Uint],
+            &[P::UINT, P::UINT],
             bit_and,
         ),
         ov(
             "math_bitOr_int_int",
             "math.bitOr",
             false,
-            &[K::Int, K::Int],
+            &[P::INT, P::INT],
             bit_or,
         ),
         ov(
             "math_bitOr_uint_uint",
             "math.bitOr",
             false,
-            &[K::Uint, K::Uint],
+            &[P::UINT, P::UINT],
             bit_or,
         ),
         ov(
             "math_bitXor_int_int",
             "math.bitXor",
             false,
-            &[K::Int, K::Int],
+            &[P::INT, P::INT],
             bit_xor,
         ),
         ov(
             "math_bitXor_uint_uint",
             "math.bitXor",
             false,
-            &[K::Uint, K::Uint],
+            &[P::UINT, P::UINT],
             bit_xor,
         ),
         ov(
             "math_bitNot_int_int",
             "math.bitNot",
             false,
-            &[K::Int],
+            &[P::INT],
             bit_not,
         ),
         ov(
             "math_bitNot_uint_uint",
             "math.bitNot",
             false,
-            &[K::Uint],
+            &[P::UINT],
             bit_not,
         ),
         ov(
             "math_bitShiftLeft_int_int",
             "math.bitShiftLeft",
             false,
-            &[K::Int, K::Int],
+            &[P::INT, P::INT],
             shift_left,
         ),
         ov(
             "math_bitShiftLeft_uint_int",
             "math.bitShiftLeft",
             false,
-            &[K::Uint, K::Int],
+            &[P::UINT, P::INT],
             shift_left,
         ),
         ov(
             "math_bitShiftRight_int_int",
             "math.bitShiftRight",
             false,
-            &[K::Int, K::Int],
+            &[P::INT, P::INT],
             shift_right,
         ),
         ov(
             "math_bitShiftRight_uint_int",
             "math.bitShiftRight",
             false,
-            &[K::Uint, K::Int],
+            &[P::UINT, P::INT],
             shift_right,
         ),
     ]);

@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::types::Kind;
 use crate::value::{EvalError, Value};
 
 pub mod core;
@@ -28,63 +29,70 @@ pub type NativeFn = for<'a> fn(&CallCtx<'_>, &[Value<'a>]) -> Result<Value<'a>, 
 /// Runtime cost of one call (cel-go `CallCost`), from the arguments and the result.
 pub type CostFn = fn(&[Value<'_>], &Value<'_>) -> u64;
 
-/// What a parameter accepts at run time (the dispatcher's view of types).
+/// What one parameter of a runtime overload accepts: values of one [`Kind`] ([`Kind::Dyn`]:
+/// any value), and for [`Kind::Opaque`] only values of the library type named `opaque`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// Any value (type parameters, `dyn`).
-    Any,
-    /// `null`.
-    Null,
-    /// `bool`.
-    Bool,
-    /// `int`.
-    Int,
-    /// `uint`.
-    Uint,
-    /// `double`.
-    Double,
-    /// `string`.
-    String,
-    /// `bytes`.
-    Bytes,
-    /// `list`.
-    List,
-    /// `map`.
-    Map,
-    /// `type`.
-    Type,
-    /// `duration`.
-    Duration,
-    /// `timestamp`.
-    Timestamp,
-    /// `optional_type`.
-    Optional,
-    /// A library type, by its CEL type name.
-    Opaque(&'static str),
+pub struct ParamType {
+    /// The kind of the accepted values.
+    pub kind: Kind,
+    /// For [`Kind::Opaque`]: the CEL type name of the accepted values (else empty).
+    pub opaque: &'static str,
 }
 
-impl Kind {
-    /// Whether `v` is of this kind.
+impl ParamType {
+    /// Any value (type parameters, `dyn`).
+    pub const DYN: ParamType = ParamType::of(Kind::Dyn);
+    /// `null`.
+    pub const NULL: ParamType = ParamType::of(Kind::Null);
+    /// `bool`.
+    pub const BOOL: ParamType = ParamType::of(Kind::Bool);
+    /// `int`.
+    pub const INT: ParamType = ParamType::of(Kind::Int);
+    /// `uint`.
+    pub const UINT: ParamType = ParamType::of(Kind::Uint);
+    /// `double`.
+    pub const DOUBLE: ParamType = ParamType::of(Kind::Double);
+    /// `string`.
+    pub const STRING: ParamType = ParamType::of(Kind::String);
+    /// `bytes`.
+    pub const BYTES: ParamType = ParamType::of(Kind::Bytes);
+    /// `list`.
+    pub const LIST: ParamType = ParamType::of(Kind::List);
+    /// `map`.
+    pub const MAP: ParamType = ParamType::of(Kind::Map);
+    /// `type`.
+    pub const TYPE: ParamType = ParamType::of(Kind::Type);
+    /// `google.protobuf.Duration`.
+    pub const DURATION: ParamType = ParamType::of(Kind::Duration);
+    /// `google.protobuf.Timestamp`.
+    pub const TIMESTAMP: ParamType = ParamType::of(Kind::Timestamp);
+    /// `optional_type`.
+    pub const OPTIONAL: ParamType = ParamType::of(Kind::Optional);
+
+    /// Values of `kind` (for [`Kind::Opaque`] use [`ParamType::opaque`]).
+    pub const fn of(kind: Kind) -> ParamType {
+        ParamType { kind, opaque: "" }
+    }
+
+    /// Values of the library type named `type_name`.
+    pub const fn opaque(type_name: &'static str) -> ParamType {
+        ParamType {
+            kind: Kind::Opaque,
+            opaque: type_name,
+        }
+    }
+
+    /// Whether `v` is accepted.
     #[inline]
     pub fn matches(self, v: &Value<'_>) -> bool {
-        match (self, v) {
-            (Kind::Any, _) => true,
-            (Kind::Null, Value::Null)
-            | (Kind::Bool, Value::Bool(_))
-            | (Kind::Int, Value::Int(_))
-            | (Kind::Uint, Value::Uint(_))
-            | (Kind::Double, Value::Double(_))
-            | (Kind::String, Value::String(_))
-            | (Kind::Bytes, Value::Bytes(_))
-            | (Kind::List, Value::List(_))
-            | (Kind::Map, Value::Map(_))
-            | (Kind::Type, Value::Type(_))
-            | (Kind::Duration, Value::Duration(_))
-            | (Kind::Timestamp, Value::Timestamp(_))
-            | (Kind::Optional, Value::Optional(_)) => true,
-            (Kind::Opaque(name), Value::Opaque(o)) => o.type_name() == name,
-            _ => false,
+        let kind = v.kind();
+        if kind == self.kind {
+            return match v {
+                Value::Opaque(o) => o.type_name() == self.opaque,
+                _ => true,
+            };
         }
+        self.kind == Kind::Dyn
     }
 }
 
@@ -99,7 +107,7 @@ pub struct Overload {
     pub member: bool,
     /// Runtime kinds of the parameters, receiver first; `None` = any number of arguments of
     /// any kind (variadic helpers check their own arguments).
-    pub params: Option<&'static [Kind]>,
+    pub params: Option<&'static [ParamType]>,
     /// The implementation.
     pub imp: NativeFn,
     /// Runtime cost; `None` = 1 (cel-go's default call cost).
@@ -117,7 +125,7 @@ impl Overload {
     }
 
     fn arity(&self) -> Option<usize> {
-        self.params.map(<[Kind]>::len)
+        self.params.map(<[ParamType]>::len)
     }
 }
 

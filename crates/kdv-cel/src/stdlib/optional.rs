@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::core::{nso, ov};
-use super::{CallCtx, Kind as K, Library};
+use super::{CallCtx, Library, ParamType as P};
 use crate::value::{EvalError, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -96,47 +96,47 @@ pub fn library() -> Library {
     Library {
         name: "cel.lib.optional",
         overloads: vec![
-            ov("optional_of", "optional.of", false, &[K::Any], of),
+            ov("optional_of", "optional.of", false, &[P::DYN], of),
             ov(
                 "optional_ofNonZeroValue",
                 "optional.ofNonZeroValue",
                 false,
-                &[K::Any],
+                &[P::DYN],
                 of_non_zero,
             ),
             ov("optional_none", "optional.none", false, &[], none),
-            ov("optional_value", "value", true, &[K::Optional], value),
+            ov("optional_value", "value", true, &[P::OPTIONAL], value),
             ov(
                 "optional_hasValue",
                 "hasValue",
                 true,
-                &[K::Optional],
+                &[P::OPTIONAL],
                 has_value,
             ),
             ov(
                 "optional_or_optional",
                 "or",
                 true,
-                &[K::Optional, K::Optional],
+                &[P::OPTIONAL, P::OPTIONAL],
                 or,
             ),
             ov(
                 "optional_orValue_value",
                 "orValue",
                 true,
-                &[K::Optional, K::Any],
+                &[P::OPTIONAL, P::DYN],
                 or_value,
             ),
-            ov("list_first", "first", true, &[K::List], first),
-            ov("list_last", "last", true, &[K::List], last),
+            ov("list_first", "first", true, &[P::LIST], first),
+            ov("list_last", "last", true, &[P::LIST], last),
             ov(
                 "optional_unwrap",
                 "optional.unwrap",
                 false,
-                &[K::List],
+                &[P::LIST],
                 unwrap,
             ),
-            ov("optional_unwrapOpt", "unwrapOpt", true, &[K::List], unwrap),
+            ov("optional_unwrapOpt", "unwrapOpt", true, &[P::LIST], unwrap),
         ],
         regex_functions: Vec::new(),
     }

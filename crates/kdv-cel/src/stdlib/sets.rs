@@ -2,7 +2,7 @@
 //! `sets.intersects` over lists with CEL equality.
 
 use super::core::{nso, ov};
-use super::{CallCtx, Kind as K, Library};
+use super::{CallCtx, Library, ParamType as P};
 use crate::value::{EvalError, List, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -61,7 +61,7 @@ pub fn library() -> Library {
         "list_sets_contains_list",
         "sets.contains",
         false,
-        &[K::List, K::List],
+        &[P::LIST, P::LIST],
         contains,
     );
     c.cost = Some(cost_one);
@@ -69,7 +69,7 @@ pub fn library() -> Library {
         "list_sets_equivalent_list",
         "sets.equivalent",
         false,
-        &[K::List, K::List],
+        &[P::LIST, P::LIST],
         equivalent,
     );
     e.cost = Some(cost_two);
@@ -77,7 +77,7 @@ pub fn library() -> Library {
         "list_sets_intersects_list",
         "sets.intersects",
         false,
-        &[K::List, K::List],
+        &[P::LIST, P::LIST],
         intersects,
     );
     i.cost = Some(cost_one);

@@ -3,7 +3,7 @@
 //! the cel-spec formatter (v4).
 
 use super::core::{nso, ov};
-use super::{CallCtx, Kind as K, Library, Overload};
+use super::{CallCtx, Library, Overload, ParamType as P};
 use crate::value::{EvalError, Str, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -381,114 +381,114 @@ pub fn library(version: u32) -> Library {
             "string_char_at_int",
             "charAt",
             true,
-            &[K::String, K::Int],
+            &[P::STRING, P::INT],
             char_at,
         ),
         ov(
             "string_index_of_string",
             "indexOf",
             true,
-            &[K::String, K::String],
+            &[P::STRING, P::STRING],
             index_of,
         ),
         ov(
             "string_index_of_string_int",
             "indexOf",
             true,
-            &[K::String, K::String, K::Int],
+            &[P::STRING, P::STRING, P::INT],
             index_of,
         ),
         ov(
             "string_last_index_of_string",
             "lastIndexOf",
             true,
-            &[K::String, K::String],
+            &[P::STRING, P::STRING],
             last_index_of,
         ),
         ov(
             "string_last_index_of_string_int",
             "lastIndexOf",
             true,
-            &[K::String, K::String, K::Int],
+            &[P::STRING, P::STRING, P::INT],
             last_index_of,
         ),
         ov(
             "string_lower_ascii",
             "lowerAscii",
             true,
-            &[K::String],
+            &[P::STRING],
             lower_ascii,
         ),
         ov(
             "string_replace_string_string",
             "replace",
             true,
-            &[K::String, K::String, K::String],
+            &[P::STRING, P::STRING, P::STRING],
             replace,
         ),
         ov(
             "string_replace_string_string_int",
             "replace",
             true,
-            &[K::String, K::String, K::String, K::Int],
+            &[P::STRING, P::STRING, P::STRING, P::INT],
             replace,
         ),
         ov(
             "string_split_string",
             "split",
             true,
-            &[K::String, K::String],
+            &[P::STRING, P::STRING],
             split,
         ),
         ov(
             "string_split_string_int",
             "split",
             true,
-            &[K::String, K::String, K::Int],
+            &[P::STRING, P::STRING, P::INT],
             split,
         ),
         ov(
             "string_substring_int",
             "substring",
             true,
-            &[K::String, K::Int],
+            &[P::STRING, P::INT],
             substring,
         ),
         ov(
             "string_substring_int_int",
             "substring",
             true,
-            &[K::String, K::Int, K::Int],
+            &[P::STRING, P::INT, P::INT],
             substring,
         ),
-        ov("string_trim", "trim", true, &[K::String], trim),
+        ov("string_trim", "trim", true, &[P::STRING], trim),
         ov(
             "string_upper_ascii",
             "upperAscii",
             true,
-            &[K::String],
+            &[P::STRING],
             upper_ascii,
         ),
     ];
     if version >= 1 {
         let f = if version >= 4 { format_v4 } else { format_v1 };
-        let mut fo = ov("string_format", "format", true, &[K::String, K::List], f);
+        let mut fo = ov("string_format", "format", true, &[P::STRING, P::LIST], f);
         fo.cost = Some(cost_arg0);
         o.push(fo);
-        let mut q = ov("strings_quote", "strings.quote", false, &[K::String], quote);
+        let mut q = ov("strings_quote", "strings.quote", false, &[P::STRING], quote);
         q.cost = Some(cost_arg0);
         o.push(q);
     }
-    o.push(ov("list_join", "join", true, &[K::List], join));
+    o.push(ov("list_join", "join", true, &[P::LIST], join));
     o.push(ov(
         "list_join_string",
         "join",
         true,
-        &[K::List, K::String],
+        &[P::LIST, P::STRING],
         join,
     ));
     if version >= 3 {
-        o.push(ov("string_reverse", "reverse", true, &[K::String], reverse));
+        o.push(ov("string_reverse", "reverse", true, &[P::STRING], reverse));
     }
     Library {
         name: "cel.lib.ext.strings",

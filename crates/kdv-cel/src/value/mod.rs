@@ -11,6 +11,8 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
+use crate::types::Kind;
+
 mod error;
 mod number;
 pub mod time;
@@ -140,37 +142,15 @@ pub trait OpaqueValue: fmt::Debug + Send + Sync {
     }
 }
 
-/// A runtime type (what `type(x)` returns): CEL type values are not parameterised at run time.
+/// A type as a runtime value: what `type(x)` returns and what type identifiers evaluate to
+/// (CEL type values carry no parameters at run time). Not a classification of its own:
+/// built-in types are identified by their [`Kind`]; every other type (library types,
+/// messages) by its name, which its kind alone does not tell apart.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RtType {
-    /// `null_type`.
-    Null,
-    /// `bool`.
-    Bool,
-    /// `int`.
-    Int,
-    /// `uint`.
-    Uint,
-    /// `double`.
-    Double,
-    /// `string`.
-    String,
-    /// `bytes`.
-    Bytes,
-    /// `list`.
-    List,
-    /// `map`.
-    Map,
-    /// `type`.
-    Type,
-    /// `google.protobuf.Duration`.
-    Duration,
-    /// `google.protobuf.Timestamp`.
-    Timestamp,
-    /// `optional_type`.
-    Optional,
-    /// `dyn` (only as a type literal).
-    Dyn,
+    /// A built-in type (`int`, `list`, `google.protobuf.Timestamp`, `optional_type`, `type`,
+    /// `dyn`, ...): one of the kinds [`Kind::from_builtin_name`] knows.
+    Builtin(Kind),
     /// Any other named type (library types, messages).
     Named(Arc<str>),
 }
@@ -179,43 +159,14 @@ impl RtType {
     /// cel-go's name of the type.
     pub fn name(&self) -> &str {
         match self {
-            RtType::Null => "null_type",
-            RtType::Bool => "bool",
-            RtType::Int => "int",
-            RtType::Uint => "uint",
-            RtType::Double => "double",
-            RtType::String => "string",
-            RtType::Bytes => "bytes",
-            RtType::List => "list",
-            RtType::Map => "map",
-            RtType::Type => "type",
-            RtType::Duration => "google.protobuf.Duration",
-            RtType::Timestamp => "google.protobuf.Timestamp",
-            RtType::Optional => "optional_type",
-            RtType::Dyn => "dyn",
+            RtType::Builtin(kind) => kind.name(),
             RtType::Named(n) => n,
         }
     }
 
     /// The type named `name`, for the built-in type identifiers.
     pub fn from_name(name: &str) -> Option<RtType> {
-        Some(match name {
-            "null_type" => RtType::Null,
-            "bool" => RtType::Bool,
-            "int" => RtType::Int,
-            "uint" => RtType::Uint,
-            "double" => RtType::Double,
-            "string" => RtType::String,
-            "bytes" => RtType::Bytes,
-            "list" => RtType::List,
-            "map" => RtType::Map,
-            "type" => RtType::Type,
-            "google.protobuf.Duration" => RtType::Duration,
-            "google.protobuf.Timestamp" => RtType::Timestamp,
-            "optional_type" => RtType::Optional,
-            "dyn" => RtType::Dyn,
-            _ => return None,
-        })
+        Kind::from_builtin_name(name).map(RtType::Builtin)
     }
 }
 
@@ -692,23 +643,32 @@ impl<'a> Value<'a> {
         Value::Optional(Some(Arc::new(v)))
     }
 
-    /// The runtime type.
+    /// The value's kind: what runtime overloads dispatch on.
+    #[inline]
+    pub fn kind(&self) -> Kind {
+        match self {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Bool,
+            Value::Int(_) => Kind::Int,
+            Value::Uint(_) => Kind::Uint,
+            Value::Double(_) => Kind::Double,
+            Value::String(_) => Kind::String,
+            Value::Bytes(_) => Kind::Bytes,
+            Value::List(_) => Kind::List,
+            Value::Map(_) => Kind::Map,
+            Value::Type(_) => Kind::Type,
+            Value::Duration(_) => Kind::Duration,
+            Value::Timestamp(_) => Kind::Timestamp,
+            Value::Optional(_) => Kind::Optional,
+            Value::Opaque(_) => Kind::Opaque,
+        }
+    }
+
+    /// The runtime type (`type(x)`).
     pub fn type_of(&self) -> RtType {
         match self {
-            Value::Null => RtType::Null,
-            Value::Bool(_) => RtType::Bool,
-            Value::Int(_) => RtType::Int,
-            Value::Uint(_) => RtType::Uint,
-            Value::Double(_) => RtType::Double,
-            Value::String(_) => RtType::String,
-            Value::Bytes(_) => RtType::Bytes,
-            Value::List(_) => RtType::List,
-            Value::Map(_) => RtType::Map,
-            Value::Type(_) => RtType::Type,
-            Value::Duration(_) => RtType::Duration,
-            Value::Timestamp(_) => RtType::Timestamp,
-            Value::Optional(_) => RtType::Optional,
             Value::Opaque(o) => RtType::Named(Arc::from(o.type_name())),
+            other => RtType::Builtin(other.kind()),
         }
     }
 

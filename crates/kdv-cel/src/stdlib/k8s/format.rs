@@ -6,7 +6,7 @@ use std::sync::{Arc, LazyLock};
 use kdv_runtime::format as rt;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Kind as K, Library, Overload};
+use super::super::{CallCtx, Library, Overload, ParamType as P};
 use super::mul_ceil;
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
@@ -355,6 +355,8 @@ constant_fns! {
     "datetime" => f_datetime;
 }
 
+const NAMED_FORMAT: P = P::opaque(TYPE_NAME);
+
 /// The runtime overloads.
 pub fn library() -> Library {
     let mut overloads = vec![
@@ -362,7 +364,7 @@ pub fn library() -> Library {
             id: "format-named",
             function: "format.named",
             member: false,
-            params: Some(&[K::String]),
+            params: Some(&[P::STRING]),
             imp: named,
             cost: None,
         },
@@ -370,7 +372,7 @@ pub fn library() -> Library {
             id: "format-validate",
             function: "validate",
             member: true,
-            params: Some(&[K::Opaque(TYPE_NAME), K::String]),
+            params: Some(&[NAMED_FORMAT, P::STRING]),
             imp: validate,
             cost: Some(cost_validate),
         },

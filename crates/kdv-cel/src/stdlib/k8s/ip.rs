@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Kind as K, Library};
+use super::super::{CallCtx, Library, ParamType as P};
 use super::{cost_tenth, go_quote, mul_ceil, overload as ov};
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
@@ -632,8 +632,8 @@ fn cost_contains_cidr(args: &[Value<'_>], _: &Value<'_>) -> u64 {
         .saturating_add(string_arg_cost(args))
 }
 
-const IP: K = K::Opaque(IP_TYPE);
-const CIDR: K = K::Opaque(CIDR_TYPE);
+const IP: P = P::opaque(IP_TYPE);
+const CIDR: P = P::opaque(CIDR_TYPE);
 
 /// The runtime overloads of `kubernetes.net.ip`.
 pub fn ip_library() -> Library {
@@ -641,13 +641,13 @@ pub fn ip_library() -> Library {
     Library {
         name: "kubernetes.net.ip",
         overloads: vec![
-            ov("string_to_ip", "ip", false, &[K::String], string_to_ip, t),
-            ov("is_ip", "isIP", false, &[K::String], is_ip, t),
+            ov("string_to_ip", "ip", false, &[P::STRING], string_to_ip, t),
+            ov("is_ip", "isIP", false, &[P::STRING], is_ip, t),
             ov(
                 "ip_is_canonical",
                 "ip.isCanonical",
                 false,
-                &[K::String],
+                &[P::STRING],
                 is_canonical,
                 Some(cost_fifth),
             ),
@@ -708,11 +708,11 @@ pub fn cidr_library() -> Library {
                 "string_to_cidr",
                 "cidr",
                 false,
-                &[K::String],
+                &[P::STRING],
                 string_to_cidr,
                 t,
             ),
-            ov("is_cidr", "isCIDR", false, &[K::String], is_cidr, t),
+            ov("is_cidr", "isCIDR", false, &[P::STRING], is_cidr, t),
             ov(
                 "cidr_to_string",
                 "string",
@@ -733,7 +733,7 @@ pub fn cidr_library() -> Library {
                 "cidr_contains_ip_string",
                 "containsIP",
                 true,
-                &[CIDR, K::String],
+                &[CIDR, P::STRING],
                 contains_ip,
                 Some(cost_contains_ip),
             ),
@@ -749,7 +749,7 @@ pub fn cidr_library() -> Library {
                 "cidr_contains_cidr_string",
                 "containsCIDR",
                 true,
-                &[CIDR, K::String],
+                &[CIDR, P::STRING],
                 contains_cidr,
                 Some(cost_contains_cidr),
             ),

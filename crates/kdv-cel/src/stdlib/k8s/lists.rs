@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Kind as K, Library, Overload};
+use super::super::{CallCtx, Library, Overload, ParamType as P};
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
 use crate::value::Duration;
@@ -251,7 +251,7 @@ fn traversal_cost(v: &Value<'_>) -> u64 {
 fn member(
     id: &'static str,
     function: &'static str,
-    params: &'static [K],
+    params: &'static [P],
     imp: super::super::NativeFn,
 ) -> Overload {
     super::overload(id, function, true, params, imp, Some(cost_traverse))
@@ -263,29 +263,29 @@ pub fn library() -> Library {
         member(
             "list_a_index_of_int",
             "indexOf",
-            &[K::List, K::Any],
+            &[P::LIST, P::DYN],
             index_of,
         ),
         member(
             "list_a_last_index_of_int",
             "lastIndexOf",
-            &[K::List, K::Any],
+            &[P::LIST, P::DYN],
             last_index_of,
         ),
         member(
             "list_includes_dyn_dyn",
             "includes",
-            &[K::Any, K::Any],
+            &[P::DYN, P::DYN],
             includes,
         ),
     ];
     for (_, [sorted, max_id, min_id]) in &COMPARABLE {
-        overloads.push(member(sorted, "isSorted", &[K::List], is_sorted));
-        overloads.push(member(max_id, "max", &[K::List], max));
-        overloads.push(member(min_id, "min", &[K::List], min));
+        overloads.push(member(sorted, "isSorted", &[P::LIST], is_sorted));
+        overloads.push(member(max_id, "max", &[P::LIST], max));
+        overloads.push(member(min_id, "min", &[P::LIST], min));
     }
     for (_, id, imp) in &SUMMABLE {
-        overloads.push(member(id, "sum", &[K::List], *imp));
+        overloads.push(member(id, "sum", &[P::LIST], *imp));
     }
     Library {
         name: "kubernetes.lists",

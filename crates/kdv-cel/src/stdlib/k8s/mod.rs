@@ -5,7 +5,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::core::nso;
-use super::{CostFn, Kind, NativeFn, Overload, Registry};
+use super::{CostFn, NativeFn, Overload, ParamType, Registry};
 use crate::checker::Env;
 use crate::interp::ProgramOptions;
 use crate::value::{EvalError, Value};
@@ -75,7 +75,7 @@ pub(crate) fn overload(
     id: &'static str,
     function: &'static str,
     member: bool,
-    params: &'static [Kind],
+    params: &'static [ParamType],
     imp: NativeFn,
     cost: Option<CostFn>,
 ) -> Overload {

@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Kind as K, Library};
+use super::super::{CallCtx, Library, ParamType as P};
 use super::{cost_tenth, overload as ov};
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
@@ -576,7 +576,7 @@ fn sub<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     q_arg(&a[0])?.add(&operand(&a[1])?.neg()).map(wrap)
 }
 
-const Q: K = K::Opaque(TYPE_NAME);
+const Q: P = P::opaque(TYPE_NAME);
 
 /// The runtime overloads.
 pub fn library() -> Library {
@@ -584,7 +584,7 @@ pub fn library() -> Library {
         "string_to_quantity",
         "quantity",
         false,
-        &[K::String],
+        &[P::STRING],
         quantity,
         None,
     );
@@ -593,7 +593,7 @@ pub fn library() -> Library {
         "is_quantity_string",
         "isQuantity",
         false,
-        &[K::String],
+        &[P::STRING],
         is_quantity,
         None,
     );
@@ -653,9 +653,9 @@ pub fn library() -> Library {
                 None,
             ),
             ov("quantity_add", "add", true, &[Q, Q], add, None),
-            ov("quantity_add_int", "add", true, &[Q, K::Int], add, None),
+            ov("quantity_add_int", "add", true, &[Q, P::INT], add, None),
             ov("quantity_sub", "sub", true, &[Q, Q], sub, None),
-            ov("quantity_sub_int", "sub", true, &[Q, K::Int], sub, None),
+            ov("quantity_sub_int", "sub", true, &[Q, P::INT], sub, None),
         ],
         regex_functions: Vec::new(),
     }

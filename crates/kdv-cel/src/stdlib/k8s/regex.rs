@@ -1,7 +1,7 @@
 //! `kubernetes.regex`: `find` and `findAll` with Go `regexp` semantics.
 
 use super::super::core::nso;
-use super::super::{CallCtx, Kind as K, Library, Overload};
+use super::super::{CallCtx, Library, Overload, ParamType as P};
 use super::mul_ceil;
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
@@ -70,7 +70,7 @@ fn cost_find(args: &[Value<'_>], _: &Value<'_>) -> u64 {
 fn member(
     id: &'static str,
     function: &'static str,
-    params: &'static [K],
+    params: &'static [P],
     imp: super::super::NativeFn,
 ) -> Overload {
     super::overload(id, function, true, params, imp, Some(cost_find))
@@ -81,17 +81,17 @@ pub fn library() -> Library {
     Library {
         name: "kubernetes.regex",
         overloads: vec![
-            member("string_find_string", "find", &[K::String, K::String], find),
+            member("string_find_string", "find", &[P::STRING, P::STRING], find),
             member(
                 "string_find_all_string",
                 "findAll",
-                &[K::String, K::String],
+                &[P::STRING, P::STRING],
                 find_all,
             ),
             member(
                 "string_find_all_string_int",
                 "findAll",
-                &[K::String, K::String, K::Int],
+                &[P::STRING, P::STRING, P::INT],
                 find_all,
             ),
         ],

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Kind as K, Library};
+use super::super::{CallCtx, Library, ParamType as P};
 use super::{cost_tenth, go_quote, overload as ov};
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
@@ -281,7 +281,7 @@ fn compare_to<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     Ok(Value::Int(cmp_args(a)? as i64))
 }
 
-const V: K = K::Opaque(TYPE_NAME);
+const V: P = P::opaque(TYPE_NAME);
 
 /// The runtime overloads (library version 1: with the `normalize` overloads).
 pub fn library() -> Library {
@@ -293,7 +293,7 @@ pub fn library() -> Library {
                 "string_to_semver",
                 "semver",
                 false,
-                &[K::String],
+                &[P::STRING],
                 to_semver,
                 t,
             ),
@@ -301,7 +301,7 @@ pub fn library() -> Library {
                 "string_bool_to_semver",
                 "semver",
                 false,
-                &[K::String, K::Bool],
+                &[P::STRING, P::BOOL],
                 to_semver,
                 t,
             ),
@@ -309,7 +309,7 @@ pub fn library() -> Library {
                 "is_semver_string",
                 "isSemver",
                 false,
-                &[K::String],
+                &[P::STRING],
                 is_semver,
                 t,
             ),
@@ -317,7 +317,7 @@ pub fn library() -> Library {
                 "is_semver_string_bool",
                 "isSemver",
                 false,
-                &[K::String, K::Bool],
+                &[P::STRING, P::BOOL],
                 is_semver,
                 t,
             ),

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Kind as K, Library};
+use super::super::{CallCtx, Library, ParamType as P};
 use super::{cost_tenth, go_quote, overload as ov};
 use crate::checker::{self, OverloadDecl};
 use crate::types::Type;
@@ -491,17 +491,17 @@ fn get_query<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     Ok(Value::Map(crate::value::Map::Owned(Arc::new(m))))
 }
 
-const U: K = K::Opaque(TYPE_NAME);
+const U: P = P::opaque(TYPE_NAME);
 
 /// The runtime overloads.
 pub fn library() -> Library {
-    let mut url = ov("string_to_url", "url", false, &[K::String], to_url, None);
+    let mut url = ov("string_to_url", "url", false, &[P::STRING], to_url, None);
     url.cost = Some(cost_tenth);
     Library {
         name: "kubernetes.urls",
         overloads: vec![
             url,
-            ov("is_url_string", "isURL", false, &[K::String], is_url, None),
+            ov("is_url_string", "isURL", false, &[P::STRING], is_url, None),
             ov(
                 "url_get_scheme",
                 "getScheme",
