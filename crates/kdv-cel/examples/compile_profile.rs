@@ -50,7 +50,7 @@ fn main() {
     if let Some(pattern) = rule.strip_prefix("regex:") {
         let start = std::time::Instant::now();
         for _ in 0..n {
-            std::hint::black_box(kdv_cel::stdlib::regex::validate(std::hint::black_box(
+            std::hint::black_box(kdv_cel::library::regex::validate(std::hint::black_box(
                 pattern,
             )));
         }

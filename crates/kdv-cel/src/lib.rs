@@ -22,6 +22,7 @@ pub mod conformance;
 pub mod cost;
 mod hash;
 pub mod interp;
+pub mod library;
 pub mod parser;
 pub mod stdlib;
 pub mod types;

@@ -17,17 +17,18 @@
 //! );
 //! ```
 //!
-//! Declarations come in [`Library`] values registered on an [`Env`]: the standard library and
-//! the cel-go extensions are in [`ext`]; an application (or the Kubernetes libraries) adds its
-//! own the same way:
+//! Declarations come in [`Declarations`](crate::library::Declarations) values registered on an
+//! [`Env`], one per library (each library module of [`crate::library`] builds its own); an
+//! application adds its own the same way:
 //!
 //! ```
 //! use std::sync::Arc;
-//! use kdv_cel::checker::{Env, Library, OverloadDecl, compile};
+//! use kdv_cel::checker::{Env, OverloadDecl, compile};
+//! use kdv_cel::library::Declarations;
 //! use kdv_cel::types::Type;
 //!
 //! let quantity = Type::Object(Arc::from("kubernetes.Quantity"));
-//! let mut lib = Library::new("kubernetes.quantity");
+//! let mut lib = Declarations::new("kubernetes.quantity");
 //! lib.function("quantity", vec![OverloadDecl::global("string_to_quantity", vec![Type::String], quantity.clone())])
 //!     .function("isGreaterThan", vec![OverloadDecl::member("quantity_is_greater_than", vec![quantity.clone(), quantity.clone()], Type::Bool)])
 //!     .type_ident("kubernetes.Quantity", quantity);
@@ -54,10 +55,8 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
-pub use env::{
-    CheckOptions, Env, FunctionDecl, Library, LiteralValidator, OverloadDecl, TypeProvider,
-    VariableDecl,
-};
+pub use crate::library::{FunctionDecl, OverloadDecl, VariableDecl};
+pub use env::{CheckOptions, Env, LiteralValidator, TypeProvider};
 pub use stdlib::standard as standard_library;
 
 use crate::ast::{Expr, ExprId, Literal, Source};

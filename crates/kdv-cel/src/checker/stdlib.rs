@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, LazyLock};
 
-use super::env::{Library, OverloadDecl};
+use crate::library::{Declarations as Library, OverloadDecl};
 use crate::types::Type;
 
 pub(crate) fn param(name: &str) -> Type {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::ast::ExprKind;
+use crate::library::Declarations;
 use crate::parser::parse_with;
 use crate::types::Type;
 
@@ -599,7 +600,7 @@ fn remembered_resolutions_follow_the_environment() {
     assert_eq!(root_overloads(&ok(&env, "f(x)")), ["f_int", "f_dyn"]);
     assert_eq!(ty(&env, "f(x)"), "dyn");
     assert_eq!(root_overloads(&ok(&before, "f(x)")), ["f_int"]);
-    let mut lib = Library::new("more");
+    let mut lib = Declarations::new("more");
     lib.function(
         "f",
         vec![OverloadDecl::global("f_bool", vec![Type::Bool], Type::Bool)],

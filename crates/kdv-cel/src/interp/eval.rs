@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::plan::{CallNode, FastOp, Fold, Node, Order};
 use super::{Activation, EvalConfig, INTERRUPT_CHECK_FREQUENCY, Program};
-use crate::stdlib::CallCtx;
+use crate::library::CallCtx;
 use crate::value::{
     Bytes, EvalError, EvalResult, Key, List, Map, OwnedMap, Str, Value, double_to_i64_lossless,
     json_field,

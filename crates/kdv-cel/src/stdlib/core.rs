@@ -1,7 +1,7 @@
 //! The standard library (cel-go `common/stdlib`): arithmetic, comparisons, conversions,
 //! `size`, string predicates, `matches`, time accessors.
 
-use super::{CallCtx, Library, Overload, ParamType};
+use crate::library::{CallCtx, Functions, Overload, ParamType};
 use crate::value::{Bytes, EvalError, Str, Value};
 use crate::value::{Duration, Timestamp};
 use std::cmp::Ordering;
@@ -13,7 +13,7 @@ pub(crate) fn ov(
     function: &'static str,
     member: bool,
     params: &'static [ParamType],
-    imp: super::NativeFn,
+    imp: crate::library::NativeFn,
 ) -> Overload {
     Overload {
         id,
@@ -25,7 +25,7 @@ pub(crate) fn ov(
     }
 }
 
-pub(crate) fn costed(mut o: Overload, cost: super::CostFn) -> Overload {
+pub(crate) fn costed(mut o: Overload, cost: crate::library::CostFn) -> Overload {
     o.cost = Some(cost);
     o
 }
@@ -587,7 +587,7 @@ const ORDER_IDS: [[&str; 14]; 4] = [
 ];
 
 fn ordering_overloads(out: &mut Vec<Overload>) {
-    let ops: [(&'static str, super::NativeFn); 4] = [
+    let ops: [(&'static str, crate::library::NativeFn); 4] = [
         ("_<_", less),
         ("_<=_", less_equals),
         ("_>_", greater),
@@ -607,7 +607,7 @@ fn ordering_overloads(out: &mut Vec<Overload>) {
 }
 
 /// The standard library.
-pub fn library() -> Library {
+pub fn library() -> Functions {
     let mut o = vec![
         ov("add_int64", "_+_", false, &[P::INT, P::INT], add_int),
         ov("add_uint64", "_+_", false, &[P::UINT, P::UINT], add_uint),
@@ -1041,7 +1041,7 @@ pub fn library() -> Library {
         ),
     ];
     ordering_overloads(&mut o);
-    Library {
+    Functions {
         name: "cel.lib.std",
         overloads: o,
         regex_functions: vec!["matches"],

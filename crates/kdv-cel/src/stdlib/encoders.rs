@@ -2,7 +2,7 @@
 //! of the Kubernetes environment; used by the cel-spec conformance environment.
 
 use super::core::{nso, ov};
-use super::{CallCtx, Library, ParamType as P};
+use crate::library::{CallCtx, Functions, ParamType as P};
 use crate::value::{EvalError, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -88,8 +88,8 @@ fn decode<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 }
 
 /// The encoders extension.
-pub fn library() -> Library {
-    Library {
+pub fn library() -> Functions {
+    Functions {
         name: "cel.lib.ext.encoders",
         overloads: vec![
             ov(

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::core::{nso, ov};
-use super::{CallCtx, Library, Overload, ParamType as P};
+use crate::library::{CallCtx, Functions, Overload, ParamType as P};
 use crate::value::{EvalError, Key, List, Map, OwnedMap, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -274,13 +274,13 @@ const SORT_BY_IDS: [&str; 8] = [
     "list_bytes_sortByAssociatedKeys",
 ];
 
-fn with_cost(mut o: Overload, cost: super::CostFn) -> Overload {
+fn with_cost(mut o: Overload, cost: crate::library::CostFn) -> Overload {
     o.cost = Some(cost);
     o
 }
 
 /// The lists extension (version 3) plus `cel.@mapInsert`.
-pub fn library() -> Library {
+pub fn library() -> Functions {
     let mut o = vec![
         with_cost(
             ov(
@@ -348,7 +348,7 @@ pub fn library() -> Library {
             cost_sort,
         ));
     }
-    Library {
+    Functions {
         name: "cel.lib.ext.lists",
         overloads: o,
         regex_functions: Vec::new(),

@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 
 use super::core::{nso, ov};
-use super::{CallCtx, Library, Overload, ParamType as P};
+use crate::library::{CallCtx, Functions, Overload, ParamType as P};
 use crate::value::{EvalError, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -199,7 +199,7 @@ fn shift_right<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     shift(a, false)
 }
 
-fn variadic(id: &'static str, function: &'static str, imp: super::NativeFn) -> Overload {
+fn variadic(id: &'static str, function: &'static str, imp: crate::library::NativeFn) -> Overload {
     Overload {
         id,
         function,
@@ -211,9 +211,12 @@ fn variadic(id: &'static str, function: &'static str, imp: super::NativeFn) -> O
 }
 
 /// The math extension.
-pub fn library() -> Library {
+pub fn library() -> Functions {
     let mut o = Vec::new();
-    for (f, imp) in [("math.@max", max as super::NativeFn), ("math.@min", min)] {
+    for (f, imp) in [
+        ("math.@max", max as crate::library::NativeFn),
+        ("math.@min", min),
+    ] {
         let ids: [&'static str; 2] = if f == "math.@max" {
             ["math_@max_any", "math_@max_pair"]
         } else {
@@ -362,7 +365,7 @@ pub fn library() -> Library {
             shift_right,
         ),
     ]);
-    Library {
+    Functions {
         name: "cel.lib.ext.math",
         overloads: o,
         regex_functions: Vec::new(),

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::core::{nso, ov};
-use super::{CallCtx, Library, ParamType as P};
+use crate::library::{CallCtx, Functions, ParamType as P};
 use crate::value::{EvalError, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -92,8 +92,8 @@ fn unwrap<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 }
 
 /// The optional library.
-pub fn library() -> Library {
-    Library {
+pub fn library() -> Functions {
+    Functions {
         name: "cel.lib.optional",
         overloads: vec![
             ov("optional_of", "optional.of", false, &[P::DYN], of),

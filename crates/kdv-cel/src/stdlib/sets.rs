@@ -2,7 +2,7 @@
 //! `sets.intersects` over lists with CEL equality.
 
 use super::core::{nso, ov};
-use super::{CallCtx, Library, ParamType as P};
+use crate::library::{CallCtx, Functions, ParamType as P};
 use crate::value::{EvalError, List, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -56,7 +56,7 @@ fn cost_two(args: &[Value<'_>], _: &Value<'_>) -> u64 {
 }
 
 /// The sets extension.
-pub fn library() -> Library {
+pub fn library() -> Functions {
     let mut c = ov(
         "list_sets_contains_list",
         "sets.contains",
@@ -81,7 +81,7 @@ pub fn library() -> Library {
         intersects,
     );
     i.cost = Some(cost_one);
-    Library {
+    Functions {
         name: "cel.lib.ext.sets",
         overloads: vec![c, e, i],
         regex_functions: Vec::new(),

@@ -3,7 +3,7 @@
 //! the cel-spec formatter (v4).
 
 use super::core::{nso, ov};
-use super::{CallCtx, Library, Overload, ParamType as P};
+use crate::library::{CallCtx, Functions, Overload, ParamType as P};
 use crate::value::{EvalError, Str, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -375,7 +375,7 @@ fn cost_arg0(args: &[Value<'_>], _: &Value<'_>) -> u64 {
 }
 
 /// The strings extension at `version`.
-pub fn library(version: u32) -> Library {
+pub fn library(version: u32) -> Functions {
     let mut o: Vec<Overload> = vec![
         ov(
             "string_char_at_int",
@@ -490,7 +490,7 @@ pub fn library(version: u32) -> Library {
     if version >= 3 {
         o.push(ov("string_reverse", "reverse", true, &[P::STRING], reverse));
     }
-    Library {
+    Functions {
         name: "cel.lib.ext.strings",
         overloads: o,
         regex_functions: Vec::new(),

@@ -6,9 +6,9 @@ use std::sync::{Arc, LazyLock};
 use kdv_runtime::format as rt;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Library, Overload, ParamType as P};
 use super::mul_ceil;
-use crate::checker::{self, OverloadDecl};
+use crate::library::{CallCtx, Functions, Overload, ParamType as P};
+use crate::library::{Declarations, OverloadDecl};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
 
@@ -333,7 +333,7 @@ macro_rules! constant_fns {
         $(fn $fn_name<'a>(_: &CallCtx<'_>, _: &[Value<'a>]) -> R<'a> {
             find($name).map(wrap).ok_or_else(nso)
         })*
-        const CONSTANTS: &[(&str, &str, super::super::NativeFn)] = &[
+        const CONSTANTS: &[(&str, &str, crate::library::NativeFn)] = &[
             $((concat!("format.", $name), $name, $fn_name),)*
         ];
     };
@@ -358,7 +358,7 @@ constant_fns! {
 const NAMED_FORMAT: P = P::opaque(TYPE_NAME);
 
 /// The runtime overloads.
-pub fn library() -> Library {
+pub fn library() -> Functions {
     let mut overloads = vec![
         Overload {
             id: "format-named",
@@ -387,7 +387,7 @@ pub fn library() -> Library {
             cost: None,
         });
     }
-    Library {
+    Functions {
         name: "kubernetes.format",
         overloads,
         regex_functions: Vec::new(),
@@ -400,9 +400,9 @@ pub fn format_type() -> Type {
 }
 
 /// The checker declarations.
-pub fn declarations() -> checker::Library {
+pub fn declarations() -> Declarations {
     let f = format_type();
-    let mut lib = checker::Library::new("kubernetes.format");
+    let mut lib = Declarations::new("kubernetes.format");
     lib.type_ident(TYPE_NAME, f.clone());
     for &(id, _, _) in CONSTANTS {
         lib.function(id, vec![OverloadDecl::global(id, vec![], f.clone())]);

@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Library, ParamType as P};
 use super::{cost_tenth, go_quote, mul_ceil, overload as ov};
-use crate::checker::{self, OverloadDecl};
+use crate::library::{CallCtx, Functions, ParamType as P};
+use crate::library::{Declarations, OverloadDecl};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
 
@@ -636,9 +636,9 @@ const IP: P = P::opaque(IP_TYPE);
 const CIDR: P = P::opaque(CIDR_TYPE);
 
 /// The runtime overloads of `kubernetes.net.ip`.
-pub fn ip_library() -> Library {
-    let t = Some(cost_tenth as super::super::CostFn);
-    Library {
+pub fn ip_library() -> Functions {
+    let t = Some(cost_tenth as crate::library::CostFn);
+    Functions {
         name: "kubernetes.net.ip",
         overloads: vec![
             ov("string_to_ip", "ip", false, &[P::STRING], string_to_ip, t),
@@ -699,9 +699,9 @@ pub fn ip_library() -> Library {
 }
 
 /// The runtime overloads of `kubernetes.net.cidr`.
-pub fn cidr_library() -> Library {
-    let t = Some(cost_tenth as super::super::CostFn);
-    Library {
+pub fn cidr_library() -> Functions {
+    let t = Some(cost_tenth as crate::library::CostFn);
+    Functions {
         name: "kubernetes.net.cidr",
         overloads: vec![
             ov(
@@ -779,10 +779,10 @@ pub fn cidr_type() -> Type {
 }
 
 /// The checker declarations of `kubernetes.net.ip`.
-pub fn ip_declarations() -> checker::Library {
+pub fn ip_declarations() -> Declarations {
     use Type::{Bool, Int, String as S};
     let ip = ip_type();
-    let mut lib = checker::Library::new("kubernetes.net.ip");
+    let mut lib = Declarations::new("kubernetes.net.ip");
     lib.type_ident(IP_TYPE, ip.clone());
     lib.function(
         "ip",
@@ -814,10 +814,10 @@ pub fn ip_declarations() -> checker::Library {
 }
 
 /// The checker declarations of `kubernetes.net.cidr`.
-pub fn cidr_declarations() -> checker::Library {
+pub fn cidr_declarations() -> Declarations {
     use Type::{Bool, Int, String as S};
     let (ip, c) = (ip_type(), cidr_type());
-    let mut lib = checker::Library::new("kubernetes.net.cidr");
+    let mut lib = Declarations::new("kubernetes.net.cidr");
     lib.type_ident(CIDR_TYPE, c.clone());
     lib.function(
         "cidr",

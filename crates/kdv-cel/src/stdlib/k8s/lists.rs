@@ -4,8 +4,8 @@
 use std::cmp::Ordering;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Library, Overload, ParamType as P};
-use crate::checker::{self, OverloadDecl};
+use crate::library::{CallCtx, Functions, Overload, ParamType as P};
+use crate::library::{Declarations, OverloadDecl};
 use crate::types::Type;
 use crate::value::Duration;
 use crate::value::{EvalError, List, Value};
@@ -82,7 +82,7 @@ const COMPARABLE: [(Type, [&str; 3]); 8] = [
 ];
 
 /// Element types of `sum`, with their overload ids (`list_<T>_sum_<T>`) and implementations.
-const SUMMABLE: [(Type, &str, super::super::NativeFn); 4] = [
+const SUMMABLE: [(Type, &str, crate::library::NativeFn); 4] = [
     (Type::Int, "list_int_sum_int", sum_int),
     (Type::Uint, "list_uint_sum_uint", sum_uint),
     (Type::Double, "list_double_sum_double", sum_double),
@@ -252,13 +252,13 @@ fn member(
     id: &'static str,
     function: &'static str,
     params: &'static [P],
-    imp: super::super::NativeFn,
+    imp: crate::library::NativeFn,
 ) -> Overload {
     super::overload(id, function, true, params, imp, Some(cost_traverse))
 }
 
 /// The runtime overloads.
-pub fn library() -> Library {
+pub fn library() -> Functions {
     let mut overloads = vec![
         member(
             "list_a_index_of_int",
@@ -287,7 +287,7 @@ pub fn library() -> Library {
     for (_, id, imp) in &SUMMABLE {
         overloads.push(member(id, "sum", &[P::LIST], *imp));
     }
-    Library {
+    Functions {
         name: "kubernetes.lists",
         overloads,
         regex_functions: Vec::new(),
@@ -295,10 +295,10 @@ pub fn library() -> Library {
 }
 
 /// The checker declarations.
-pub fn declarations() -> checker::Library {
+pub fn declarations() -> Declarations {
     let list = |t: &Type| Type::List(Box::new(t.clone()));
     let a = Type::Param("A".into());
-    let mut lib = checker::Library::new("kubernetes.lists");
+    let mut lib = Declarations::new("kubernetes.lists");
     let (mut sorted, mut maxes, mut mins, mut sums) = (vec![], vec![], vec![], vec![]);
     for (t, [sorted_id, max_id, min_id]) in &COMPARABLE {
         sorted.push(OverloadDecl::member(sorted_id, vec![list(t)], Type::Bool));

@@ -1,13 +1,13 @@
 //! Kubernetes' CEL libraries (`k8s.io/apiserver/pkg/cel/library`): each module builds the
-//! runtime overloads (a [`Library`](super::Library) for the [`Registry`]) and the checker
-//! declarations (a [`crate::checker::Library`]) of one upstream library.
+//! runtime overloads (a [`Functions`](crate::library::Functions) for the [`Registry`]) and the checker
+//! declarations (a [`Declarations`](crate::library::Declarations)) of one upstream library.
 
 use std::sync::{Arc, OnceLock};
 
 use super::core::nso;
-use super::{CostFn, NativeFn, Overload, ParamType, Registry};
 use crate::checker::Env;
 use crate::interp::ProgramOptions;
+use crate::library::{CostFn, NativeFn, Overload, ParamType, Registry};
 use crate::value::{EvalError, Value};
 
 pub mod format;

@@ -10,9 +10,9 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Library, ParamType as P};
 use super::{cost_tenth, overload as ov};
-use crate::checker::{self, OverloadDecl};
+use crate::library::{CallCtx, Functions, ParamType as P};
+use crate::library::{Declarations, OverloadDecl};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
 
@@ -579,7 +579,7 @@ fn sub<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 const Q: P = P::opaque(TYPE_NAME);
 
 /// The runtime overloads.
-pub fn library() -> Library {
+pub fn library() -> Functions {
     let mut parse_q = ov(
         "string_to_quantity",
         "quantity",
@@ -598,7 +598,7 @@ pub fn library() -> Library {
         None,
     );
     is_q.cost = Some(cost_tenth);
-    Library {
+    Functions {
         name: "kubernetes.quantity",
         overloads: vec![
             parse_q,
@@ -667,11 +667,11 @@ pub fn quantity_type() -> Type {
 }
 
 /// The checker declarations.
-pub fn declarations() -> checker::Library {
+pub fn declarations() -> Declarations {
     use Type::{Bool, Double, Int, String as S};
     let q = quantity_type();
     let m = |id: &str, params: Vec<Type>, r: Type| vec![OverloadDecl::member(id, params, r)];
-    let mut lib = checker::Library::new("kubernetes.quantity");
+    let mut lib = Declarations::new("kubernetes.quantity");
     lib.type_ident(TYPE_NAME, q.clone());
     lib.function(
         "quantity",

@@ -1,9 +1,9 @@
 //! `kubernetes.regex`: `find` and `findAll` with Go `regexp` semantics.
 
 use super::super::core::nso;
-use super::super::{CallCtx, Library, Overload, ParamType as P};
 use super::mul_ceil;
-use crate::checker::{self, OverloadDecl};
+use crate::library::{CallCtx, Functions, Overload, ParamType as P};
+use crate::library::{Declarations, OverloadDecl};
 use crate::types::Type;
 use crate::value::{EvalError, Value};
 
@@ -71,14 +71,14 @@ fn member(
     id: &'static str,
     function: &'static str,
     params: &'static [P],
-    imp: super::super::NativeFn,
+    imp: crate::library::NativeFn,
 ) -> Overload {
     super::overload(id, function, true, params, imp, Some(cost_find))
 }
 
 /// The runtime overloads.
-pub fn library() -> Library {
-    Library {
+pub fn library() -> Functions {
+    Functions {
         name: "kubernetes.regex",
         overloads: vec![
             member("string_find_string", "find", &[P::STRING, P::STRING], find),
@@ -100,10 +100,10 @@ pub fn library() -> Library {
 }
 
 /// The checker declarations.
-pub fn declarations() -> checker::Library {
+pub fn declarations() -> Declarations {
     use Type::{Int, String as S};
     let list_s = Type::List(Box::new(S));
-    let mut lib = checker::Library::new("kubernetes.regex");
+    let mut lib = Declarations::new("kubernetes.regex");
     lib.function(
         "find",
         vec![OverloadDecl::member("string_find_string", vec![S, S], S)],

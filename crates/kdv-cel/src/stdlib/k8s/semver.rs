@@ -5,9 +5,9 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Library, ParamType as P};
 use super::{cost_tenth, go_quote, overload as ov};
-use crate::checker::{self, OverloadDecl};
+use crate::library::{CallCtx, Functions, ParamType as P};
+use crate::library::{Declarations, OverloadDecl};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
 
@@ -284,9 +284,9 @@ fn compare_to<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 const V: P = P::opaque(TYPE_NAME);
 
 /// The runtime overloads (library version 1: with the `normalize` overloads).
-pub fn library() -> Library {
-    let t = Some(cost_tenth as super::super::CostFn);
-    Library {
+pub fn library() -> Functions {
+    let t = Some(cost_tenth as crate::library::CostFn);
+    Functions {
         name: "kubernetes.Semver",
         overloads: vec![
             ov(
@@ -359,10 +359,10 @@ pub fn semver_type() -> Type {
 }
 
 /// The checker declarations.
-pub fn declarations() -> checker::Library {
+pub fn declarations() -> Declarations {
     use Type::{Bool, Int, String as S};
     let v = semver_type();
-    let mut lib = checker::Library::new("kubernetes.Semver");
+    let mut lib = Declarations::new("kubernetes.Semver");
     lib.type_ident(TYPE_NAME, v.clone());
     lib.function(
         "semver",

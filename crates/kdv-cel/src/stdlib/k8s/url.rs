@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use super::super::core::nso;
-use super::super::{CallCtx, Library, ParamType as P};
 use super::{cost_tenth, go_quote, overload as ov};
-use crate::checker::{self, OverloadDecl};
+use crate::library::{CallCtx, Functions, ParamType as P};
+use crate::library::{Declarations, OverloadDecl};
 use crate::types::Type;
 use crate::value::{EvalError, Key, OpaqueValue, OwnedMap, Str, Value};
 
@@ -494,10 +494,10 @@ fn get_query<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 const U: P = P::opaque(TYPE_NAME);
 
 /// The runtime overloads.
-pub fn library() -> Library {
+pub fn library() -> Functions {
     let mut url = ov("string_to_url", "url", false, &[P::STRING], to_url, None);
     url.cost = Some(cost_tenth);
-    Library {
+    Functions {
         name: "kubernetes.urls",
         overloads: vec![
             url,
@@ -540,10 +540,10 @@ pub fn url_type() -> Type {
 }
 
 /// The checker declarations.
-pub fn declarations() -> checker::Library {
+pub fn declarations() -> Declarations {
     use Type::{Bool, String as S};
     let u = url_type();
-    let mut lib = checker::Library::new("kubernetes.urls");
+    let mut lib = Declarations::new("kubernetes.urls");
     lib.type_ident(TYPE_NAME, u.clone());
     lib.function(
         "url",
