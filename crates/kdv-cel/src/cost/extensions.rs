@@ -4,64 +4,63 @@
 
 use std::ops::Add as _;
 
-use super::SizeEstimate;
-use super::estimate::{
-    CallEstimate, CallSite, Coster, LIST_CREATE_BASE_COST, Node, STRING_TRAVERSAL_COST_FACTOR,
+use crate::ast::{Expr, ExprKind, Literal};
+use crate::library::estimate::{
+    CallEstimate, CallSite, CostEstimate, LIST_CREATE_BASE_COST, STRING_TRAVERSAL_COST_FACTOR,
+    SizeEstimate,
 };
-use crate::ast::{ExprKind, Literal};
-use crate::cost::CostEstimate;
 
 /// The estimate of the registered overload estimator, or `None` when there is none (or it
 /// declines, as upstream's do for unexpected argument counts).
-pub(super) fn estimate<'a>(c: &mut Coster<'a>, site: &CallSite<'a>) -> Option<CallEstimate> {
+pub(super) fn estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
     // Every overload below is a `list_*` or `lists_*` one; calls visit every candidate
     // overload, most of them others.
-    if !site.overload.starts_with("list") {
+    if !c.overload().starts_with("list") {
         return None;
     }
-    let n = site.argc;
-    match site.overload {
-        "list_sets_contains_list" | "list_sets_intersects_list" => sets(c, site, 1.0),
-        "list_sets_equivalent_list" => sets(c, site, 2.0),
+    let n = c.argc();
+    match c.overload() {
+        "list_sets_contains_list" | "list_sets_intersects_list" => sets(c, 1.0),
+        "list_sets_equivalent_list" => sets(c, 2.0),
         "list_slice" if n == 2 => {
-            let size = c.node_size(&site.target?);
-            let start = literal_uint(&c.arg(site, 0), 0);
-            let end = literal_uint(&c.arg(site, 1), size.max);
+            let size = c.node_size(&c.target()?);
+            let start = literal_uint(c.expr(&c.arg(0)), 0);
+            let end = literal_uint(c.expr(&c.arg(1)), size.max);
             // Go's unchecked subtraction: wraps when start > end.
             Some(allocating_list_call(
                 1.0,
                 SizeEstimate::fixed(end.wrapping_sub(start)),
             ))
         }
-        "lists_range" if site.target.is_none() && n == 1 => Some(allocating_list_call(
+        "lists_range" if c.target().is_none() && n == 1 => Some(allocating_list_call(
             1.0,
-            SizeEstimate::fixed(literal_uint(&c.arg(site, 0), u64::MAX)),
+            SizeEstimate::fixed(literal_uint(c.expr(&c.arg(0)), u64::MAX)),
         )),
         "list_reverse" if n == 0 => {
-            let size = c.node_size(&site.target?);
+            let size = c.node_size(&c.target()?);
             Some(allocating_list_call(1.0, size))
         }
         "list_flatten" | "list_flatten_int" if n <= 1 => {
-            let t = site.target?;
+            let t = c.target()?;
             let depth = if n == 1 {
-                literal_uint(&c.arg(site, 0), u64::MAX)
+                literal_uint(c.expr(&c.arg(0)), u64::MAX)
             } else {
                 1
             };
             Some(allocating_list_call(depth as f64, c.node_size(&t)))
         }
         "list_distinct" if n == 0 => {
-            let size = c.node_size(&site.target?);
+            let size = c.node_size(&c.target()?);
             Some(allocating_list_call(2.0, size.multiply(size)))
         }
         id => {
             let (element, is_sort_by) = sort_element(id)?;
             let node = match (is_sort_by, n) {
-                (false, 0) => site.target?,
+                (false, 0) => c.target()?,
                 // sortBy: the size of the list of sort keys.
                 (true, 1) => {
-                    site.target?;
-                    c.arg(site, 0)
+                    c.target()?;
+                    c.arg(0)
                 }
                 _ => return None,
             };
@@ -77,12 +76,12 @@ pub(super) fn estimate<'a>(c: &mut Coster<'a>, site: &CallSite<'a>) -> Option<Ca
 }
 
 /// `sets.*`: `size(a) · size(b) · factor + 1`.
-fn sets<'a>(c: &Coster<'a>, site: &CallSite<'a>, factor: f64) -> Option<CallEstimate> {
-    if site.argc != 2 {
+fn sets<'a>(c: &impl CallSite<'a>, factor: f64) -> Option<CallEstimate> {
+    if c.argc() != 2 {
         return None;
     }
-    let a = c.node_size(&c.arg(site, 0));
-    let b = c.node_size(&c.arg(site, 1));
+    let a = c.node_size(&c.arg(0));
+    let b = c.node_size(&c.arg(1));
     Some(CallEstimate::cost(
         a.multiply(b)
             .multiply_by_cost_factor(factor)
@@ -124,8 +123,8 @@ fn allocating_list_call(factor: f64, size: SizeEstimate) -> CallEstimate {
 }
 
 /// An int literal argument as uint64 (negative → 0), else `default`.
-fn literal_uint(n: &Node<'_>, default: u64) -> u64 {
-    match n.expr.kind {
+fn literal_uint(e: &Expr, default: u64) -> u64 {
+    match e.kind {
         ExprKind::Literal(Literal::Int(v)) => u64::try_from(v).unwrap_or(0),
         _ => default,
     }

@@ -4,12 +4,11 @@
 
 use std::ops::Add as _;
 
-use super::estimate::{
-    CallEstimate, CallSite, Coster, LIST_CREATE_BASE_COST, Node, REGEX_STRING_LENGTH_COST_FACTOR,
-    STRING_TRAVERSAL_COST_FACTOR,
-};
-use super::{CostEstimate, SizeEstimate};
 use crate::ast::{ExprKind, Literal};
+use crate::library::estimate::{
+    CallEstimate, CallSite, CostEstimate, LIST_CREATE_BASE_COST, REGEX_STRING_LENGTH_COST_FACTOR,
+    STRING_TRAVERSAL_COST_FACTOR, SizeEstimate,
+};
 use crate::types::Type;
 
 /// Cost of an authorization check (`check`): allows two per expression.
@@ -34,21 +33,20 @@ fn selector_cost(len: SizeEstimate) -> CostEstimate {
 }
 
 /// The estimate of the Kubernetes library for the call, or `None` to fall back to cel-go.
-pub(super) fn estimate<'a>(c: &mut Coster<'a>, site: &CallSite<'a>) -> Option<CallEstimate> {
-    let n = site.argc;
+pub(super) fn estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
+    let n = c.argc();
     let tenth = STRING_TRAVERSAL_COST_FACTOR;
     let fixed = |x| Some(CallEstimate::cost(CostEstimate::fixed(x)));
-    let arg = |c: &Coster<'a>, i: usize| c.arg(site, i);
-    match site.function {
+    match c.function() {
         "check" => fixed(AUTHZ_CHECK_COST),
         "serviceAccount" | "path" | "group" | "resource" | "subresource" | "namespace" | "name"
         | "allowed" | "reason" | "error" | "errored" => fixed(1),
         "fieldSelector" | "labelSelector" if n == 1 => {
-            let len = c.node_size(&arg(c, 0));
+            let len = c.node_size(&c.arg(0));
             Some(CallEstimate::cost(selector_cost(len)))
         }
         "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" | "includes" => {
-            let t = site.target?;
+            let t = c.target()?;
             let size = c.node_size(&t);
             match c.element(&t) {
                 Some((elem, elem_size)) => {
@@ -60,7 +58,7 @@ pub(super) fn estimate<'a>(c: &mut Coster<'a>, site: &CallSite<'a>) -> Option<Ca
                     Some(CallEstimate::cost(size.multiply_by_cost(per_element)))
                 }
                 // A dyn receiver may be a list: n comparisons.
-                None if site.function == "includes" => Some(CallEstimate::cost(
+                None if c.function() == "includes" => Some(CallEstimate::cost(
                     size.multiply_by_cost(CostEstimate::fixed(1)),
                 )),
                 // A string receiver (strings-extension indexOf/lastIndexOf).
@@ -68,35 +66,35 @@ pub(super) fn estimate<'a>(c: &mut Coster<'a>, site: &CallSite<'a>) -> Option<Ca
             }
         }
         "url" | "jsonpatch.escapeKey" if n == 1 => {
-            let sz = c.node_size(&arg(c, 0));
+            let sz = c.node_size(&c.arg(0));
             Some(CallEstimate {
                 cost: sz.multiply_by_cost_factor(tenth),
                 result: Some(sz),
             })
         }
         "lowerAscii" | "upperAscii" | "substring" | "trim" => {
-            let sz = c.node_size(&site.target?);
+            let sz = c.node_size(&c.target()?);
             Some(CallEstimate {
                 cost: sz.multiply_by_cost_factor(tenth),
                 result: Some(sz),
             })
         }
         "replace" if n >= 2 => {
-            let sz = c.node_size(&site.target?);
-            let old = c.node_size(&arg(c, 0));
-            let new = c.node_size(&arg(c, 1));
+            let sz = c.node_size(&c.target()?);
+            let old = c.node_size(&c.arg(0));
+            let new = c.node_size(&c.arg(1));
             Some(CallEstimate {
                 cost: sz.multiply_by_cost_factor(2.0 * tenth),
                 result: Some(replace_size(sz, old, new)),
             })
         }
         "split" => {
-            let sz = c.node_size(&site.target?);
+            let sz = c.node_size(&c.target()?);
             // Worst case: an empty separator splits every character off; a literal limit
             // bounds the parts.
             let mut max = sz.max;
             if n > 1
-                && let ExprKind::Literal(Literal::Int(limit)) = arg(c, 1).expr.kind
+                && let ExprKind::Literal(Literal::Int(limit)) = c.expr(&c.arg(1)).kind
             {
                 max = limit as u64;
             }
@@ -106,14 +104,14 @@ pub(super) fn estimate<'a>(c: &mut Coster<'a>, site: &CallSite<'a>) -> Option<Ca
             })
         }
         "join" => {
-            let t = site.target?;
+            let t = c.target()?;
             let list = c.node_size(&t);
             let mut sz = SizeEstimate::default();
             if let Some((_, elem)) = c.element(&t) {
                 sz = list.multiply(elem);
             }
             if n > 0 {
-                let sep = c.node_size(&arg(c, 0));
+                let sep = c.node_size(&c.arg(0));
                 let separators = SizeEstimate {
                     min: list.min.saturating_sub(1),
                     max: list.max.saturating_sub(1),
@@ -126,12 +124,12 @@ pub(super) fn estimate<'a>(c: &mut Coster<'a>, site: &CallSite<'a>) -> Option<Ca
             })
         }
         "find" | "findAll" if n >= 1 => {
-            let sz = c.node_size(&site.target?);
+            let sz = c.node_size(&c.target()?);
             let str_cost = sz
                 .add(SizeEstimate::fixed(1))
                 .multiply_by_cost_factor(tenth);
             let re_cost = c
-                .node_size(&arg(c, 0))
+                .node_size(&c.arg(0))
                 .multiply_by_cost_factor(REGEX_STRING_LENGTH_COST_FACTOR);
             Some(CallEstimate {
                 cost: str_cost.multiply(re_cost),
@@ -144,18 +142,18 @@ pub(super) fn estimate<'a>(c: &mut Coster<'a>, site: &CallSite<'a>) -> Option<Ca
         "cidr" | "isIP" | "isCIDR" | "quantity" | "isQuantity" | "semver" | "isSemver"
             if n >= 1 =>
         {
-            let sz = c.node_size(&arg(c, 0));
+            let sz = c.node_size(&c.arg(0));
             Some(CallEstimate::cost(sz.multiply_by_cost_factor(tenth)))
         }
         // The address of a CIDR is a field access.
-        "ip" if site.overload == "cidr_ip" => fixed(1),
+        "ip" if c.overload() == "cidr_ip" => fixed(1),
         "ip" if n >= 1 => {
-            let sz = c.node_size(&arg(c, 0));
+            let sz = c.node_size(&c.arg(0));
             Some(CallEstimate::cost(sz.multiply_by_cost_factor(tenth)))
         }
         // Parsing, then comparing with the input.
         "ip.isCanonical" if n >= 1 => {
-            let sz = c.node_size(&arg(c, 0));
+            let sz = c.node_size(&c.arg(0));
             Some(CallEstimate::cost(sz.multiply_by_cost_factor(2.0 * tenth)))
         }
         "masked"
@@ -168,8 +166,8 @@ pub(super) fn estimate<'a>(c: &mut Coster<'a>, site: &CallSite<'a>) -> Option<Ca
         | "isGlobalUnicast" => fixed(1),
         "containsIP" if n >= 1 => {
             let mut cost = address_comparison();
-            if site.overload == "cidr_contains_ip_string" {
-                cost = cost.add(string_parse(c, &arg(c, 0)));
+            if c.overload() == "cidr_contains_ip_string" {
+                cost = cost.add(string_parse(c, &c.arg(0)));
             }
             Some(CallEstimate::cost(cost))
         }
@@ -178,13 +176,13 @@ pub(super) fn estimate<'a>(c: &mut Coster<'a>, site: &CallSite<'a>) -> Option<Ca
             let mut cost = address_comparison()
                 .add(ADDRESS_BYTES.multiply_by_cost_factor(tenth))
                 .add(CostEstimate::fixed(1));
-            if site.overload == "cidr_contains_cidr_string" {
-                cost = cost.add(string_parse(c, &arg(c, 0)));
+            if c.overload() == "cidr_contains_cidr_string" {
+                cost = cost.add(string_parse(c, &c.arg(0)));
             }
             Some(CallEstimate::cost(cost))
         }
         "validate" if n >= 1 => {
-            let sz = c.node_size(&arg(c, 0));
+            let sz = c.node_size(&c.arg(0));
             Some(CallEstimate::cost(
                 sz.multiply_by_cost_factor(tenth).multiply_by_cost_factor(
                     MAX_NAME_FORMAT_REGEX_SIZE * REGEX_STRING_LENGTH_COST_FACTOR,
@@ -197,7 +195,7 @@ pub(super) fn estimate<'a>(c: &mut Coster<'a>, site: &CallSite<'a>) -> Option<Ca
         "getScheme" | "getHostname" | "getHost" | "getPort" | "getEscapedPath" | "getQuery" => {
             fixed(1)
         }
-        "_==_" if n == 2 => equality(c, &arg(c, 0), &arg(c, 1)),
+        "_==_" if n == 2 => equality(c, &c.arg(0), &c.arg(1)),
         _ => None,
     }
 }
@@ -213,13 +211,13 @@ fn address_comparison() -> CostEstimate {
 }
 
 /// Parsing the string form of an address argument.
-fn string_parse<'a>(c: &Coster<'a>, n: &Node<'a>) -> CostEstimate {
+fn string_parse<'a, C: CallSite<'a>>(c: &C, n: &C::Node) -> CostEstimate {
     c.node_size(n)
         .multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR)
 }
 
 /// `==` on two values of the same Kubernetes type.
-fn equality<'a>(c: &Coster<'a>, lhs: &Node<'a>, rhs: &Node<'a>) -> Option<CallEstimate> {
+fn equality<'a, C: CallSite<'a>>(c: &C, lhs: &C::Node, rhs: &C::Node) -> Option<CallEstimate> {
     let t = c.node_type(lhs);
     if t != c.node_type(rhs) {
         return None;
@@ -244,7 +242,7 @@ fn equality<'a>(c: &Coster<'a>, lhs: &Node<'a>, rhs: &Node<'a>) -> Option<CallEs
             )),
             "kubernetes.URL" => {
                 // Upstream reads the right-hand side's size for both operands.
-                let size = rhs.derived.unwrap_or(SizeEstimate::fixed(1));
+                let size = c.computed_size(rhs).unwrap_or(SizeEstimate::fixed(1));
                 Some(CallEstimate::cost(
                     CostEstimate {
                         min: 1,

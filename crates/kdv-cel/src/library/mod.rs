@@ -8,12 +8,13 @@
 //!   and result types, type identifiers);
 //! - its [`Functions`]: what the interpreter runs (the implementation of each overload under
 //!   the same id, the runtime parameter types it dispatches on, its runtime cost);
-//! - the static cost estimates of its overloads.
+//! - the static cost estimates of its overloads, answered through [`estimate::CallSite`].
 //!
 //! This module holds that interface; the libraries still live in `checker` (declarations) and
 //! `stdlib` (implementations) and move here one by one.
 
 mod decl;
+pub mod estimate;
 mod functions;
 pub mod regex;
 

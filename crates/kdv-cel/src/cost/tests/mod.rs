@@ -11,6 +11,8 @@ mod schema;
 mod speed;
 mod stability;
 
+use std::ops::Add;
+
 use super::*;
 
 #[test]
