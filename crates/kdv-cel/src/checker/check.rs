@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use super::Reference;
 use super::env::{Env, Resolution, Resolutions};
-use super::stdlib::is_cross_type_comparison;
 use super::unify::{
     Mapping, assignable, assignable_list, exact, format_type, has_params, is_dyn, is_dyn_or_error,
     most_general, substitute,
 };
 use crate::ast::{Expr, ExprId, ExprKind, Literal, Span};
 use crate::library::VariableDecl;
+use crate::library::standard::is_cross_type_comparison;
 use crate::parser::{Issue, MAX_REPORTED};
 use crate::types::{Kind, Type};
 

@@ -309,7 +309,7 @@ impl fmt::Debug for Env {
 static KUBERNETES_BASE: std::sync::LazyLock<Arc<Declarations>> = std::sync::LazyLock::new(|| {
     let mut lib = Declarations::new("kubernetes.base");
     for l in [
-        super::stdlib::standard(),
+        crate::library::standard::declarations(),
         super::ext::optional(u32::MAX),
         super::ext::strings(2),
         super::ext::lists(3),
@@ -332,7 +332,7 @@ impl Env {
     pub fn new() -> Env {
         Env {
             container: String::new(),
-            libraries: vec![super::stdlib::standard()],
+            libraries: vec![crate::library::standard::declarations()],
             own: Arc::new(Declarations::new("declarations")),
             provider: None,
             options: CheckOptions::default(),

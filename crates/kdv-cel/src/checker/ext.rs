@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use super::stdlib::{g, list, m, map, param};
 use crate::library::Declarations as Library;
+use crate::library::{g, list, m, map, param};
 use crate::types::Type;
 
 type Builder = fn(u32) -> Library;

@@ -48,7 +48,6 @@
 mod check;
 mod env;
 pub mod ext;
-mod stdlib;
 mod unify;
 mod validate;
 
@@ -57,7 +56,6 @@ mod tests;
 
 pub use crate::library::{FunctionDecl, OverloadDecl, VariableDecl};
 pub use env::{CheckOptions, Env, LiteralValidator, TypeProvider};
-pub use stdlib::standard as standard_library;
 
 use crate::ast::{Expr, ExprId, Literal, Source};
 use crate::parser::{Issues, ParseOptions, ParsedExpr};

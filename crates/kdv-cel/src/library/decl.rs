@@ -206,3 +206,30 @@ impl Declarations {
         self.variables.iter()
     }
 }
+
+// Shorthands for building declarations.
+
+/// The type parameter `name`.
+pub(crate) fn param(name: &str) -> Type {
+    Type::Param(Arc::from(name))
+}
+
+/// `list(t)`.
+pub(crate) fn list(t: Type) -> Type {
+    Type::List(Box::new(t))
+}
+
+/// `map(k, v)`.
+pub(crate) fn map(k: Type, v: Type) -> Type {
+    Type::Map(Box::new(k), Box::new(v))
+}
+
+/// A global overload.
+pub(crate) fn g(id: &str, params: Vec<Type>, result: Type) -> OverloadDecl {
+    OverloadDecl::global(id, params, result)
+}
+
+/// A member overload.
+pub(crate) fn m(id: &str, params: Vec<Type>, result: Type) -> OverloadDecl {
+    OverloadDecl::member(id, params, result)
+}

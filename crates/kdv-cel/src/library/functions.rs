@@ -101,6 +101,31 @@ pub struct Overload {
 }
 
 impl Overload {
+    /// An overload with fixed parameter types and cel-go's default runtime cost (1).
+    pub const fn new(
+        id: &'static str,
+        function: &'static str,
+        member: bool,
+        params: &'static [ParamType],
+        imp: NativeFn,
+    ) -> Overload {
+        Overload {
+            id,
+            function,
+            member,
+            params: Some(params),
+            imp,
+            cost: None,
+        }
+    }
+
+    /// The overload with runtime cost `cost`.
+    #[must_use]
+    pub fn with_cost(mut self, cost: CostFn) -> Overload {
+        self.cost = Some(cost);
+        self
+    }
+
     /// Whether the arguments fit this overload.
     #[inline]
     pub fn accepts(&self, args: &[Value<'_>]) -> bool {
@@ -219,4 +244,15 @@ impl CallCtx<'_> {
     pub fn regex(&self, pattern: &str) -> Result<Arc<::regex::Regex>, EvalError> {
         self.regexes.get(pattern)
     }
+}
+
+/// `no such overload`: the error of arguments of kinds no overload takes (reachable through
+/// `dyn`), and of implementations handed arguments they do not take.
+pub(crate) fn nso() -> EvalError {
+    EvalError::no_such_overload()
+}
+
+/// ⌈n · 0.1⌉: cel-go's runtime cost of traversing `n` code points, bytes or elements.
+pub(crate) fn traversal(n: u64) -> u64 {
+    (n as f64 * 0.1).ceil() as u64
 }

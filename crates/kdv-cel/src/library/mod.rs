@@ -17,6 +17,9 @@ mod decl;
 pub mod estimate;
 mod functions;
 pub mod regex;
+pub mod standard;
 
 pub use decl::{Declarations, FunctionDecl, OverloadDecl, VariableDecl};
+pub(crate) use decl::{g, list, m, map, param};
 pub use functions::{CallCtx, CostFn, Functions, NativeFn, Overload, ParamType, Registry};
+pub(crate) use functions::{nso, traversal};

@@ -1,8 +1,8 @@
 //! The encoders extension (cel-go `ext.Encoders`): `base64.encode`, `base64.decode`. Not part
 //! of the Kubernetes environment; used by the cel-spec conformance environment.
 
-use super::core::{nso, ov};
-use crate::library::{CallCtx, Functions, ParamType as P};
+use crate::library::nso;
+use crate::library::{CallCtx, Functions, Overload, ParamType as P};
 use crate::value::{EvalError, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -92,14 +92,14 @@ pub fn library() -> Functions {
     Functions {
         name: "cel.lib.ext.encoders",
         overloads: vec![
-            ov(
+            Overload::new(
                 "base64_encode_bytes",
                 "base64.encode",
                 false,
                 &[P::BYTES],
                 encode,
             ),
-            ov(
+            Overload::new(
                 "base64_decode_string",
                 "base64.decode",
                 false,

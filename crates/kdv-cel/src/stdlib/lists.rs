@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use super::core::{nso, ov};
+use crate::library::nso;
 use crate::library::{CallCtx, Functions, Overload, ParamType as P};
 use crate::value::{EvalError, Key, List, Map, OwnedMap, Value};
 
@@ -274,58 +274,40 @@ const SORT_BY_IDS: [&str; 8] = [
     "list_bytes_sortByAssociatedKeys",
 ];
 
-fn with_cost(mut o: Overload, cost: crate::library::CostFn) -> Overload {
-    o.cost = Some(cost);
-    o
-}
-
 /// The lists extension (version 3) plus `cel.@mapInsert`.
 pub fn library() -> Functions {
     let mut o = vec![
-        with_cost(
-            ov(
-                "list_slice",
-                "slice",
-                true,
-                &[P::LIST, P::INT, P::INT],
-                slice,
-            ),
-            cost_result_size,
-        ),
-        with_cost(
-            ov("list_flatten", "flatten", true, &[P::LIST], flatten),
-            cost_flatten,
-        ),
-        with_cost(
-            ov(
-                "list_flatten_int",
-                "flatten",
-                true,
-                &[P::LIST, P::INT],
-                flatten,
-            ),
-            cost_flatten,
-        ),
-        with_cost(
-            ov("lists_range", "lists.range", false, &[P::INT], range),
-            cost_result_size,
-        ),
-        with_cost(
-            ov("list_reverse", "reverse", true, &[P::LIST], reverse),
-            cost_result_size,
-        ),
-        with_cost(
-            ov("list_distinct", "distinct", true, &[P::LIST], distinct),
-            cost_distinct,
-        ),
-        ov(
+        Overload::new(
+            "list_slice",
+            "slice",
+            true,
+            &[P::LIST, P::INT, P::INT],
+            slice,
+        )
+        .with_cost(cost_result_size),
+        Overload::new("list_flatten", "flatten", true, &[P::LIST], flatten).with_cost(cost_flatten),
+        Overload::new(
+            "list_flatten_int",
+            "flatten",
+            true,
+            &[P::LIST, P::INT],
+            flatten,
+        )
+        .with_cost(cost_flatten),
+        Overload::new("lists_range", "lists.range", false, &[P::INT], range)
+            .with_cost(cost_result_size),
+        Overload::new("list_reverse", "reverse", true, &[P::LIST], reverse)
+            .with_cost(cost_result_size),
+        Overload::new("list_distinct", "distinct", true, &[P::LIST], distinct)
+            .with_cost(cost_distinct),
+        Overload::new(
             "@mapInsert_map_key_value",
             "cel.@mapInsert",
             false,
             &[P::MAP, P::DYN, P::DYN],
             map_insert,
         ),
-        ov(
+        Overload::new(
             "@mapInsert_map_map",
             "cel.@mapInsert",
             false,
@@ -334,19 +316,19 @@ pub fn library() -> Functions {
         ),
     ];
     for id in SORT_IDS {
-        o.push(with_cost(ov(id, "sort", true, &[P::LIST], sort), cost_sort));
+        o.push(Overload::new(id, "sort", true, &[P::LIST], sort).with_cost(cost_sort));
     }
     for id in SORT_BY_IDS {
-        o.push(with_cost(
-            ov(
+        o.push(
+            Overload::new(
                 id,
                 "@sortByAssociatedKeys",
                 true,
                 &[P::LIST, P::LIST],
                 sort_by_associated_keys,
-            ),
-            cost_sort,
-        ));
+            )
+            .with_cost(cost_sort),
+        );
     }
     Functions {
         name: "cel.lib.ext.lists",

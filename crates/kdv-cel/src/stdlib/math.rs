@@ -6,7 +6,7 @@
 
 use std::cmp::Ordering;
 
-use super::core::{nso, ov};
+use crate::library::nso;
 use crate::library::{CallCtx, Functions, Overload, ParamType as P};
 use crate::value::{EvalError, Value};
 
@@ -222,142 +222,142 @@ pub fn library() -> Functions {
         } else {
             ["math_@min_any", "math_@min_pair"]
         };
-        o.push(ov(ids[0], f, false, &[P::DYN], imp));
-        o.push(ov(ids[1], f, false, &[P::DYN, P::DYN], imp));
+        o.push(Overload::new(ids[0], f, false, &[P::DYN], imp));
+        o.push(Overload::new(ids[1], f, false, &[P::DYN, P::DYN], imp));
     }
     o.push(variadic("math_greatest_variadic", "math.greatest", max));
     o.push(variadic("math_least_variadic", "math.least", min));
     o.extend([
-        ov("math_ceil_double", "math.ceil", false, &[P::DOUBLE], ceil),
-        ov(
+        Overload::new("math_ceil_double", "math.ceil", false, &[P::DOUBLE], ceil),
+        Overload::new(
             "math_floor_double",
             "math.floor",
             false,
             &[P::DOUBLE],
             floor,
         ),
-        ov(
+        Overload::new(
             "math_round_double",
             "math.round",
             false,
             &[P::DOUBLE],
             round,
         ),
-        ov(
+        Overload::new(
             "math_trunc_double",
             "math.trunc",
             false,
             &[P::DOUBLE],
             trunc,
         ),
-        ov(
+        Overload::new(
             "math_isInf_double",
             "math.isInf",
             false,
             &[P::DOUBLE],
             is_inf,
         ),
-        ov(
+        Overload::new(
             "math_isNaN_double",
             "math.isNaN",
             false,
             &[P::DOUBLE],
             is_nan,
         ),
-        ov(
+        Overload::new(
             "math_isFinite_double",
             "math.isFinite",
             false,
             &[P::DOUBLE],
             is_finite,
         ),
-        ov("math_abs_double", "math.abs", false, &[P::DOUBLE], abs),
-        ov("math_abs_int", "math.abs", false, &[P::INT], abs),
-        ov("math_abs_uint", "math.abs", false, &[P::UINT], abs),
-        ov("math_sign_double", "math.sign", false, &[P::DOUBLE], sign),
-        ov("math_sign_int", "math.sign", false, &[P::INT], sign),
-        ov("math_sign_uint", "math.sign", false, &[P::UINT], sign),
-        ov("math_sqrt_double", "math.sqrt", false, &[P::DOUBLE], sqrt),
-        ov("math_sqrt_int", "math.sqrt", false, &[P::INT], sqrt),
-        ov("math_sqrt_uint", "math.sqrt", false, &[P::UINT], sqrt),
-        ov(
+        Overload::new("math_abs_double", "math.abs", false, &[P::DOUBLE], abs),
+        Overload::new("math_abs_int", "math.abs", false, &[P::INT], abs),
+        Overload::new("math_abs_uint", "math.abs", false, &[P::UINT], abs),
+        Overload::new("math_sign_double", "math.sign", false, &[P::DOUBLE], sign),
+        Overload::new("math_sign_int", "math.sign", false, &[P::INT], sign),
+        Overload::new("math_sign_uint", "math.sign", false, &[P::UINT], sign),
+        Overload::new("math_sqrt_double", "math.sqrt", false, &[P::DOUBLE], sqrt),
+        Overload::new("math_sqrt_int", "math.sqrt", false, &[P::INT], sqrt),
+        Overload::new("math_sqrt_uint", "math.sqrt", false, &[P::UINT], sqrt),
+        Overload::new(
             "math_bitAnd_int_int",
             "math.bitAnd",
             false,
             &[P::INT, P::INT],
             bit_and,
         ),
-        ov(
+        Overload::new(
             "math_bitAnd_uint_uint",
             "math.bitAnd",
             false,
             &[P::UINT, P::UINT],
             bit_and,
         ),
-        ov(
+        Overload::new(
             "math_bitOr_int_int",
             "math.bitOr",
             false,
             &[P::INT, P::INT],
             bit_or,
         ),
-        ov(
+        Overload::new(
             "math_bitOr_uint_uint",
             "math.bitOr",
             false,
             &[P::UINT, P::UINT],
             bit_or,
         ),
-        ov(
+        Overload::new(
             "math_bitXor_int_int",
             "math.bitXor",
             false,
             &[P::INT, P::INT],
             bit_xor,
         ),
-        ov(
+        Overload::new(
             "math_bitXor_uint_uint",
             "math.bitXor",
             false,
             &[P::UINT, P::UINT],
             bit_xor,
         ),
-        ov(
+        Overload::new(
             "math_bitNot_int_int",
             "math.bitNot",
             false,
             &[P::INT],
             bit_not,
         ),
-        ov(
+        Overload::new(
             "math_bitNot_uint_uint",
             "math.bitNot",
             false,
             &[P::UINT],
             bit_not,
         ),
-        ov(
+        Overload::new(
             "math_bitShiftLeft_int_int",
             "math.bitShiftLeft",
             false,
             &[P::INT, P::INT],
             shift_left,
         ),
-        ov(
+        Overload::new(
             "math_bitShiftLeft_uint_int",
             "math.bitShiftLeft",
             false,
             &[P::UINT, P::INT],
             shift_left,
         ),
-        ov(
+        Overload::new(
             "math_bitShiftRight_int_int",
             "math.bitShiftRight",
             false,
             &[P::INT, P::INT],
             shift_right,
         ),
-        ov(
+        Overload::new(
             "math_bitShiftRight_uint_int",
             "math.bitShiftRight",
             false,

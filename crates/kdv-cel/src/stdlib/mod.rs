@@ -5,7 +5,6 @@
 use crate::library::Registry;
 use crate::value::Value;
 
-pub mod core;
 pub mod encoders;
 pub mod format;
 pub mod k8s;
@@ -19,7 +18,7 @@ impl Registry {
     /// The standard library plus every extension (the cel-spec conformance environment).
     pub fn full() -> Registry {
         let mut r = Registry::new();
-        r.add(core::library());
+        r.add(crate::library::standard::functions());
         r.add(strings::library(strings::LATEST_VERSION));
         r.add(lists::library());
         r.add(sets::library());
@@ -34,7 +33,7 @@ impl Registry {
     /// caller).
     pub fn kubernetes() -> Registry {
         let mut r = Registry::new();
-        r.add(core::library());
+        r.add(crate::library::standard::functions());
         r.add(strings::library(2));
         r.add(lists::library());
         r.add(sets::library());
@@ -45,7 +44,8 @@ impl Registry {
 }
 
 fn cost_receiver_tenth(args: &[Value<'_>], _: &Value<'_>) -> u64 {
-    args.first().map_or(1, |a| core::traversal(a.cost_size()))
+    args.first()
+        .map_or(1, |a| crate::library::traversal(a.cost_size()))
 }
 
 fn cost_receiver_fifth(args: &[Value<'_>], _: &Value<'_>) -> u64 {

@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use super::core::{nso, ov};
-use crate::library::{CallCtx, Functions, ParamType as P};
+use crate::library::nso;
+use crate::library::{CallCtx, Functions, Overload, ParamType as P};
 use crate::value::{EvalError, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -96,47 +96,47 @@ pub fn library() -> Functions {
     Functions {
         name: "cel.lib.optional",
         overloads: vec![
-            ov("optional_of", "optional.of", false, &[P::DYN], of),
-            ov(
+            Overload::new("optional_of", "optional.of", false, &[P::DYN], of),
+            Overload::new(
                 "optional_ofNonZeroValue",
                 "optional.ofNonZeroValue",
                 false,
                 &[P::DYN],
                 of_non_zero,
             ),
-            ov("optional_none", "optional.none", false, &[], none),
-            ov("optional_value", "value", true, &[P::OPTIONAL], value),
-            ov(
+            Overload::new("optional_none", "optional.none", false, &[], none),
+            Overload::new("optional_value", "value", true, &[P::OPTIONAL], value),
+            Overload::new(
                 "optional_hasValue",
                 "hasValue",
                 true,
                 &[P::OPTIONAL],
                 has_value,
             ),
-            ov(
+            Overload::new(
                 "optional_or_optional",
                 "or",
                 true,
                 &[P::OPTIONAL, P::OPTIONAL],
                 or,
             ),
-            ov(
+            Overload::new(
                 "optional_orValue_value",
                 "orValue",
                 true,
                 &[P::OPTIONAL, P::DYN],
                 or_value,
             ),
-            ov("list_first", "first", true, &[P::LIST], first),
-            ov("list_last", "last", true, &[P::LIST], last),
-            ov(
+            Overload::new("list_first", "first", true, &[P::LIST], first),
+            Overload::new("list_last", "last", true, &[P::LIST], last),
+            Overload::new(
                 "optional_unwrap",
                 "optional.unwrap",
                 false,
                 &[P::LIST],
                 unwrap,
             ),
-            ov("optional_unwrapOpt", "unwrapOpt", true, &[P::LIST], unwrap),
+            Overload::new("optional_unwrapOpt", "unwrapOpt", true, &[P::LIST], unwrap),
         ],
         regex_functions: Vec::new(),
     }

@@ -1,8 +1,8 @@
 //! The sets extension (cel-go `ext.Sets`): `sets.contains`, `sets.equivalent`,
 //! `sets.intersects` over lists with CEL equality.
 
-use super::core::{nso, ov};
-use crate::library::{CallCtx, Functions, ParamType as P};
+use crate::library::nso;
+use crate::library::{CallCtx, Functions, Overload, ParamType as P};
 use crate::value::{EvalError, List, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -57,7 +57,7 @@ fn cost_two(args: &[Value<'_>], _: &Value<'_>) -> u64 {
 
 /// The sets extension.
 pub fn library() -> Functions {
-    let mut c = ov(
+    let mut c = Overload::new(
         "list_sets_contains_list",
         "sets.contains",
         false,
@@ -65,7 +65,7 @@ pub fn library() -> Functions {
         contains,
     );
     c.cost = Some(cost_one);
-    let mut e = ov(
+    let mut e = Overload::new(
         "list_sets_equivalent_list",
         "sets.equivalent",
         false,
@@ -73,7 +73,7 @@ pub fn library() -> Functions {
         equivalent,
     );
     e.cost = Some(cost_two);
-    let mut i = ov(
+    let mut i = Overload::new(
         "list_sets_intersects_list",
         "sets.intersects",
         false,

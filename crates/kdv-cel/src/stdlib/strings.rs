@@ -2,7 +2,7 @@
 //! code points. Version 2 is what Kubernetes enables; later versions add `reverse` (v3) and
 //! the cel-spec formatter (v4).
 
-use super::core::{nso, ov};
+use crate::library::nso;
 use crate::library::{CallCtx, Functions, Overload, ParamType as P};
 use crate::value::{EvalError, Str, Value};
 
@@ -371,98 +371,98 @@ fn format_v1<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 
 fn cost_arg0(args: &[Value<'_>], _: &Value<'_>) -> u64 {
     args.first()
-        .map_or(1, |a| super::core::traversal(a.cost_size()))
+        .map_or(1, |a| crate::library::traversal(a.cost_size()))
 }
 
 /// The strings extension at `version`.
 pub fn library(version: u32) -> Functions {
     let mut o: Vec<Overload> = vec![
-        ov(
+        Overload::new(
             "string_char_at_int",
             "charAt",
             true,
             &[P::STRING, P::INT],
             char_at,
         ),
-        ov(
+        Overload::new(
             "string_index_of_string",
             "indexOf",
             true,
             &[P::STRING, P::STRING],
             index_of,
         ),
-        ov(
+        Overload::new(
             "string_index_of_string_int",
             "indexOf",
             true,
             &[P::STRING, P::STRING, P::INT],
             index_of,
         ),
-        ov(
+        Overload::new(
             "string_last_index_of_string",
             "lastIndexOf",
             true,
             &[P::STRING, P::STRING],
             last_index_of,
         ),
-        ov(
+        Overload::new(
             "string_last_index_of_string_int",
             "lastIndexOf",
             true,
             &[P::STRING, P::STRING, P::INT],
             last_index_of,
         ),
-        ov(
+        Overload::new(
             "string_lower_ascii",
             "lowerAscii",
             true,
             &[P::STRING],
             lower_ascii,
         ),
-        ov(
+        Overload::new(
             "string_replace_string_string",
             "replace",
             true,
             &[P::STRING, P::STRING, P::STRING],
             replace,
         ),
-        ov(
+        Overload::new(
             "string_replace_string_string_int",
             "replace",
             true,
             &[P::STRING, P::STRING, P::STRING, P::INT],
             replace,
         ),
-        ov(
+        Overload::new(
             "string_split_string",
             "split",
             true,
             &[P::STRING, P::STRING],
             split,
         ),
-        ov(
+        Overload::new(
             "string_split_string_int",
             "split",
             true,
             &[P::STRING, P::STRING, P::INT],
             split,
         ),
-        ov(
+        Overload::new(
             "string_substring_int",
             "substring",
             true,
             &[P::STRING, P::INT],
             substring,
         ),
-        ov(
+        Overload::new(
             "string_substring_int_int",
             "substring",
             true,
             &[P::STRING, P::INT, P::INT],
             substring,
         ),
-        ov("string_trim", "trim", true, &[P::STRING], trim),
-        ov(
+        Overload::new("string_trim", "trim", true, &[P::STRING], trim),
+        Overload::new(
             "string_upper_ascii",
             "upperAscii",
             true,
@@ -472,15 +472,15 @@ pub fn library(version: u32) -> Functions {
     ];
     if version >= 1 {
         let f = if version >= 4 { format_v4 } else { format_v1 };
-        let mut fo = ov("string_format", "format", true, &[P::STRING, P::LIST], f);
+        let mut fo = Overload::new("string_format", "format", true, &[P::STRING, P::LIST], f);
         fo.cost = Some(cost_arg0);
         o.push(fo);
-        let mut q = ov("strings_quote", "strings.quote", false, &[P::STRING], quote);
+        let mut q = Overload::new("strings_quote", "strings.quote", false, &[P::STRING], quote);
         q.cost = Some(cost_arg0);
         o.push(q);
     }
-    o.push(ov("list_join", "join", true, &[P::LIST], join));
-    o.push(ov(
+    o.push(Overload::new("list_join", "join", true, &[P::LIST], join));
+    o.push(Overload::new(
         "list_join_string",
         "join",
         true,
@@ -488,7 +488,13 @@ pub fn library(version: u32) -> Functions {
         join,
     ));
     if version >= 3 {
-        o.push(ov("string_reverse", "reverse", true, &[P::STRING], reverse));
+        o.push(Overload::new(
+            "string_reverse",
+            "reverse",
+            true,
+            &[P::STRING],
+            reverse,
+        ));
     }
     Functions {
         name: "cel.lib.ext.strings",

@@ -5,8 +5,8 @@ use std::sync::{Arc, LazyLock};
 
 use kdv_runtime::format as rt;
 
-use super::super::core::nso;
 use super::mul_ceil;
+use crate::library::nso;
 use crate::library::{CallCtx, Functions, Overload, ParamType as P};
 use crate::library::{Declarations, OverloadDecl};
 use crate::types::Type;

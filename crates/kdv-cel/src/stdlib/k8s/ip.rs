@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use super::super::core::nso;
 use super::{cost_tenth, go_quote, mul_ceil, overload as ov};
+use crate::library::nso;
 use crate::library::{CallCtx, Functions, ParamType as P};
 use crate::library::{Declarations, OverloadDecl};
 use crate::types::Type;

@@ -3,7 +3,7 @@
 
 use std::cmp::Ordering;
 
-use super::super::core::nso;
+use crate::library::nso;
 use crate::library::{CallCtx, Functions, Overload, ParamType as P};
 use crate::library::{Declarations, OverloadDecl};
 use crate::types::Type;

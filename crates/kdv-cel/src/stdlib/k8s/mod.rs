@@ -4,9 +4,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::core::nso;
 use crate::checker::Env;
 use crate::interp::ProgramOptions;
+use crate::library::nso;
 use crate::library::{CostFn, NativeFn, Overload, ParamType, Registry};
 use crate::value::{EvalError, Value};
 

@@ -1,7 +1,7 @@
 //! `kubernetes.regex`: `find` and `findAll` with Go `regexp` semantics.
 
-use super::super::core::nso;
 use super::mul_ceil;
+use crate::library::nso;
 use crate::library::{CallCtx, Functions, Overload, ParamType as P};
 use crate::library::{Declarations, OverloadDecl};
 use crate::types::Type;

@@ -4,8 +4,8 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use super::super::core::nso;
 use super::{cost_tenth, go_quote, overload as ov};
+use crate::library::nso;
 use crate::library::{CallCtx, Functions, ParamType as P};
 use crate::library::{Declarations, OverloadDecl};
 use crate::types::Type;

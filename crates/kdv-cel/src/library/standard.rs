@@ -1,38 +1,395 @@
-//! The standard library (cel-go `common/stdlib`): arithmetic, comparisons, conversions,
-//! `size`, string predicates, `matches`, time accessors.
+//! cel-go's standard library (`common/stdlib`, `cel.lib.std`): operators, comparisons,
+//! conversions, `size`, string predicates, `matches`, `type`, time accessors — their
+//! declarations (cel-go's overload ids in cel-go's order, the type identifiers), their
+//! implementations with runtime costs, and cel-go's static cost estimates of them.
 
-use crate::library::{CallCtx, Functions, Overload, ParamType};
-use crate::value::{Bytes, EvalError, Str, Value};
-use crate::value::{Duration, Timestamp};
 use std::cmp::Ordering;
+use std::ops::Add as _;
+use std::sync::{Arc, LazyLock};
+
+use super::decl::{g, list, m, map, param};
+use super::estimate::{
+    CallEstimate, CallSite, CostEstimate, REGEX_STRING_LENGTH_COST_FACTOR,
+    STRING_TRAVERSAL_COST_FACTOR, SizeEstimate,
+};
+use super::{CallCtx, Declarations, Functions, Overload, ParamType, nso, traversal};
+use crate::types::Type;
+use crate::value::{Bytes, Duration, EvalError, Str, Timestamp, Value};
+
+/// cel-go's name of the library.
+const NAME: &str = "cel.lib.std";
+
+// ---- declarations ------------------------------------------------------------------------
+
+static DECLARATIONS: LazyLock<Arc<Declarations>> = LazyLock::new(|| Arc::new(declare()));
+
+/// The declarations: functions with cel-go's overload ids in cel-go's order, and the type
+/// identifiers. Built once, shared by every environment.
+pub fn declarations() -> Arc<Declarations> {
+    DECLARATIONS.clone()
+}
+
+/// Overload ids the checker hides unless cross-type numeric comparisons are enabled.
+pub(crate) fn is_cross_type_comparison(id: &str) -> bool {
+    const SUFFIXES: [&str; 6] = [
+        "_int64_double",
+        "_int64_uint64",
+        "_uint64_double",
+        "_uint64_int64",
+        "_double_int64",
+        "_double_uint64",
+    ];
+    (id.starts_with("less_") || id.starts_with("greater_"))
+        && SUFFIXES.iter().any(|s| id.ends_with(s))
+}
+
+fn declare() -> Declarations {
+    use Type::{Bool, Bytes, Double, Duration, Dyn, Int, String as Str, Timestamp, Uint};
+    let a = param("A");
+    let b = param("B");
+    let list_a = list(a.clone());
+    let map_ab = map(a.clone(), b.clone());
+    let mut lib = Declarations::new(NAME);
+
+    lib.function(
+        "_?_:_",
+        vec![g(
+            "conditional",
+            vec![Bool, a.clone(), a.clone()],
+            a.clone(),
+        )],
+    );
+    lib.function("_&&_", vec![g("logical_and", vec![Bool, Bool], Bool)]);
+    lib.function("_||_", vec![g("logical_or", vec![Bool, Bool], Bool)]);
+    lib.function("!_", vec![g("logical_not", vec![Bool], Bool)]);
+    lib.function(
+        "@not_strictly_false",
+        vec![g("not_strictly_false", vec![Bool], Bool)],
+    );
+    lib.function("_==_", vec![g("equals", vec![a.clone(), a.clone()], Bool)]);
+    lib.function(
+        "_!=_",
+        vec![g("not_equals", vec![a.clone(), a.clone()], Bool)],
+    );
+    lib.function(
+        "_+_",
+        vec![
+            g("add_bytes", vec![Bytes, Bytes], Bytes),
+            g("add_double", vec![Double, Double], Double),
+            g("add_duration_duration", vec![Duration, Duration], Duration),
+            g(
+                "add_duration_timestamp",
+                vec![Duration, Timestamp],
+                Timestamp,
+            ),
+            g(
+                "add_timestamp_duration",
+                vec![Timestamp, Duration],
+                Timestamp,
+            ),
+            g("add_int64", vec![Int, Int], Int),
+            g(
+                "add_list",
+                vec![list_a.clone(), list_a.clone()],
+                list_a.clone(),
+            ),
+            g("add_string", vec![Str, Str], Str),
+            g("add_uint64", vec![Uint, Uint], Uint),
+        ],
+    );
+    lib.function(
+        "_/_",
+        vec![
+            g("divide_double", vec![Double, Double], Double),
+            g("divide_int64", vec![Int, Int], Int),
+            g("divide_uint64", vec![Uint, Uint], Uint),
+        ],
+    );
+    lib.function(
+        "_%_",
+        vec![
+            g("modulo_int64", vec![Int, Int], Int),
+            g("modulo_uint64", vec![Uint, Uint], Uint),
+        ],
+    );
+    lib.function(
+        "_*_",
+        vec![
+            g("multiply_double", vec![Double, Double], Double),
+            g("multiply_int64", vec![Int, Int], Int),
+            g("multiply_uint64", vec![Uint, Uint], Uint),
+        ],
+    );
+    lib.function(
+        "-_",
+        vec![
+            g("negate_double", vec![Double], Double),
+            g("negate_int64", vec![Int], Int),
+        ],
+    );
+    lib.function(
+        "_-_",
+        vec![
+            g("subtract_double", vec![Double, Double], Double),
+            g(
+                "subtract_duration_duration",
+                vec![Duration, Duration],
+                Duration,
+            ),
+            g("subtract_int64", vec![Int, Int], Int),
+            g(
+                "subtract_timestamp_duration",
+                vec![Timestamp, Duration],
+                Timestamp,
+            ),
+            g(
+                "subtract_timestamp_timestamp",
+                vec![Timestamp, Timestamp],
+                Duration,
+            ),
+            g("subtract_uint64", vec![Uint, Uint], Uint),
+        ],
+    );
+    for (function, prefix) in [
+        ("_<_", "less"),
+        ("_<=_", "less_equals"),
+        ("_>_", "greater"),
+        ("_>=_", "greater_equals"),
+    ] {
+        let o = |suffix: &str, l: Type, r: Type| g(&format!("{prefix}_{suffix}"), vec![l, r], Bool);
+        lib.function(
+            function,
+            vec![
+                o("bool", Bool, Bool),
+                o("int64", Int, Int),
+                o("int64_double", Int, Double),
+                o("int64_uint64", Int, Uint),
+                o("uint64", Uint, Uint),
+                o("uint64_double", Uint, Double),
+                o("uint64_int64", Uint, Int),
+                o("double", Double, Double),
+                o("double_int64", Double, Int),
+                o("double_uint64", Double, Uint),
+                o("string", Str, Str),
+                o("bytes", Bytes, Bytes),
+                o("timestamp", Timestamp, Timestamp),
+                o("duration", Duration, Duration),
+            ],
+        );
+    }
+    lib.function(
+        "_[_]",
+        vec![
+            g("index_list", vec![list_a.clone(), Int], a.clone()),
+            g("index_map", vec![map_ab.clone(), a.clone()], b.clone()),
+        ],
+    );
+    lib.function(
+        "@in",
+        vec![
+            g("in_list", vec![a.clone(), list_a.clone()], Bool),
+            g("in_map", vec![a.clone(), map_ab.clone()], Bool),
+        ],
+    );
+    lib.function(
+        "size",
+        vec![
+            g("size_bytes", vec![Bytes], Int),
+            m("bytes_size", vec![Bytes], Int),
+            g("size_list", vec![list_a.clone()], Int),
+            m("list_size", vec![list_a.clone()], Int),
+            g("size_map", vec![map_ab.clone()], Int),
+            m("map_size", vec![map_ab.clone()], Int),
+            g("size_string", vec![Str], Int),
+            m("string_size", vec![Str], Int),
+        ],
+    );
+    lib.function(
+        "type",
+        vec![g("type", vec![a.clone()], Type::Type(Box::new(a.clone())))],
+    );
+    lib.function(
+        "bool",
+        vec![
+            g("bool_to_bool", vec![Bool], Bool),
+            g("string_to_bool", vec![Str], Bool),
+        ],
+    );
+    lib.function(
+        "bytes",
+        vec![
+            g("bytes_to_bytes", vec![Bytes], Bytes),
+            g("string_to_bytes", vec![Str], Bytes),
+        ],
+    );
+    lib.function(
+        "double",
+        vec![
+            g("double_to_double", vec![Double], Double),
+            g("int64_to_double", vec![Int], Double),
+            g("string_to_double", vec![Str], Double),
+            g("uint64_to_double", vec![Uint], Double),
+        ],
+    );
+    lib.function(
+        "duration",
+        vec![
+            g("duration_to_duration", vec![Duration], Duration),
+            g("string_to_duration", vec![Str], Duration),
+        ],
+    );
+    lib.function("dyn", vec![g("to_dyn", vec![a.clone()], Dyn)]);
+    lib.function(
+        "int",
+        vec![
+            g("int64_to_int64", vec![Int], Int),
+            g("double_to_int64", vec![Double], Int),
+            g("duration_to_int64", vec![Duration], Int),
+            g("string_to_int64", vec![Str], Int),
+            g("timestamp_to_int64", vec![Timestamp], Int),
+            g("uint64_to_int64", vec![Uint], Int),
+        ],
+    );
+    lib.function(
+        "string",
+        vec![
+            g("string_to_string", vec![Str], Str),
+            g("bool_to_string", vec![Bool], Str),
+            g("bytes_to_string", vec![Bytes], Str),
+            g("double_to_string", vec![Double], Str),
+            g("duration_to_string", vec![Duration], Str),
+            g("int64_to_string", vec![Int], Str),
+            g("timestamp_to_string", vec![Timestamp], Str),
+            g("uint64_to_string", vec![Uint], Str),
+        ],
+    );
+    lib.function(
+        "timestamp",
+        vec![
+            g("timestamp_to_timestamp", vec![Timestamp], Timestamp),
+            g("int64_to_timestamp", vec![Int], Timestamp),
+            g("string_to_timestamp", vec![Str], Timestamp),
+        ],
+    );
+    lib.function(
+        "uint",
+        vec![
+            g("uint64_to_uint64", vec![Uint], Uint),
+            g("double_to_uint64", vec![Double], Uint),
+            g("int64_to_uint64", vec![Int], Uint),
+            g("string_to_uint64", vec![Str], Uint),
+        ],
+    );
+    lib.function("contains", vec![m("contains_string", vec![Str, Str], Bool)]);
+    lib.function(
+        "endsWith",
+        vec![m("ends_with_string", vec![Str, Str], Bool)],
+    );
+    lib.function(
+        "startsWith",
+        vec![m("starts_with_string", vec![Str, Str], Bool)],
+    );
+    lib.function(
+        "matches",
+        vec![
+            g("matches", vec![Str, Str], Bool),
+            m("matches_string", vec![Str, Str], Bool),
+        ],
+    );
+    let ts = |id: &str| m(id, vec![Timestamp], Int);
+    let ts_tz = |id: &str| m(id, vec![Timestamp, Str], Int);
+    let dur = |id: &str| m(id, vec![Duration], Int);
+    lib.function(
+        "getFullYear",
+        vec![ts("timestamp_to_year"), ts_tz("timestamp_to_year_with_tz")],
+    );
+    lib.function(
+        "getMonth",
+        vec![
+            ts("timestamp_to_month"),
+            ts_tz("timestamp_to_month_with_tz"),
+        ],
+    );
+    lib.function(
+        "getDayOfYear",
+        vec![
+            ts("timestamp_to_day_of_year"),
+            ts_tz("timestamp_to_day_of_year_with_tz"),
+        ],
+    );
+    lib.function(
+        "getDayOfMonth",
+        vec![
+            ts("timestamp_to_day_of_month"),
+            ts_tz("timestamp_to_day_of_month_with_tz"),
+        ],
+    );
+    lib.function(
+        "getDate",
+        vec![
+            ts("timestamp_to_day_of_month_1_based"),
+            ts_tz("timestamp_to_day_of_month_1_based_with_tz"),
+        ],
+    );
+    lib.function(
+        "getDayOfWeek",
+        vec![
+            ts("timestamp_to_day_of_week"),
+            ts_tz("timestamp_to_day_of_week_with_tz"),
+        ],
+    );
+    lib.function(
+        "getHours",
+        vec![
+            ts("timestamp_to_hours"),
+            ts_tz("timestamp_to_hours_with_tz"),
+            dur("duration_to_hours"),
+        ],
+    );
+    lib.function(
+        "getMinutes",
+        vec![
+            ts("timestamp_to_minutes"),
+            ts_tz("timestamp_to_minutes_with_tz"),
+            dur("duration_to_minutes"),
+        ],
+    );
+    lib.function(
+        "getSeconds",
+        vec![
+            ts("timestamp_to_seconds"),
+            ts_tz("timestamp_to_seconds_tz"),
+            dur("duration_to_seconds"),
+        ],
+    );
+    lib.function(
+        "getMilliseconds",
+        vec![
+            ts("timestamp_to_milliseconds"),
+            ts_tz("timestamp_to_milliseconds_with_tz"),
+            dur("duration_to_milliseconds"),
+        ],
+    );
+
+    // Type identifiers (cel-go declares them with their runtime type names).
+    lib.type_ident("bool", Bool);
+    lib.type_ident("bytes", Bytes);
+    lib.type_ident("double", Double);
+    lib.type_ident("google.protobuf.Duration", Duration);
+    lib.type_ident("int", Int);
+    lib.type_ident("list", list_a);
+    lib.type_ident("map", map_ab);
+    lib.type_ident("null_type", Type::Null);
+    lib.type_ident("string", Str);
+    lib.type_ident("google.protobuf.Timestamp", Timestamp);
+    lib.type_ident("type", Type::Type(Box::new(Dyn)));
+    lib.type_ident("uint", Uint);
+    lib
+}
+
+// ---- implementations and runtime costs ----------------------------------------------
 
 type R<'a> = Result<Value<'a>, EvalError>;
-
-pub(crate) fn ov(
-    id: &'static str,
-    function: &'static str,
-    member: bool,
-    params: &'static [ParamType],
-    imp: crate::library::NativeFn,
-) -> Overload {
-    Overload {
-        id,
-        function,
-        member,
-        params: Some(params),
-        imp,
-        cost: None,
-    }
-}
-
-pub(crate) fn costed(mut o: Overload, cost: crate::library::CostFn) -> Overload {
-    o.cost = Some(cost);
-    o
-}
-
-pub(crate) fn nso() -> EvalError {
-    EvalError::no_such_overload()
-}
 
 fn overflow() -> EvalError {
     EvalError::new("integer overflow")
@@ -40,11 +397,6 @@ fn overflow() -> EvalError {
 
 fn uoverflow() -> EvalError {
     EvalError::new("unsigned integer overflow")
-}
-
-/// ⌈n · 0.1⌉, cel-go's string traversal cost.
-pub(crate) fn traversal(n: u64) -> u64 {
-    (n as f64 * 0.1).ceil() as u64
 }
 
 macro_rules! bin {
@@ -597,7 +949,7 @@ fn ordering_overloads(out: &mut Vec<Overload>) {
         for (i, (suffix, params)) in ORDERED.iter().enumerate() {
             let id = ORDER_IDS[op_index][i];
             debug_assert!(id.ends_with(suffix));
-            let mut o = ov(id, function, false, params, imp);
+            let mut o = Overload::new(id, function, false, params, imp);
             if matches!(params[0], P::STRING | P::BYTES) {
                 o.cost = Some(cost_min_size);
             }
@@ -606,433 +958,407 @@ fn ordering_overloads(out: &mut Vec<Overload>) {
     }
 }
 
-/// The standard library.
-pub fn library() -> Functions {
+/// The implementations, with their runtime costs.
+pub fn functions() -> Functions {
     let mut o = vec![
-        ov("add_int64", "_+_", false, &[P::INT, P::INT], add_int),
-        ov("add_uint64", "_+_", false, &[P::UINT, P::UINT], add_uint),
-        ov(
+        Overload::new("add_int64", "_+_", false, &[P::INT, P::INT], add_int),
+        Overload::new("add_uint64", "_+_", false, &[P::UINT, P::UINT], add_uint),
+        Overload::new(
             "add_double",
             "_+_",
             false,
             &[P::DOUBLE, P::DOUBLE],
             add_double,
         ),
-        costed(
-            ov(
-                "add_string",
-                "_+_",
-                false,
-                &[P::STRING, P::STRING],
-                add_string,
-            ),
-            cost_sum_size,
-        ),
-        costed(
-            ov("add_bytes", "_+_", false, &[P::BYTES, P::BYTES], add_bytes),
-            cost_sum_size,
-        ),
-        ov("add_list", "_+_", false, &[P::LIST, P::LIST], add_list),
-        ov(
+        Overload::new(
+            "add_string",
+            "_+_",
+            false,
+            &[P::STRING, P::STRING],
+            add_string,
+        )
+        .with_cost(cost_sum_size),
+        Overload::new("add_bytes", "_+_", false, &[P::BYTES, P::BYTES], add_bytes)
+            .with_cost(cost_sum_size),
+        Overload::new("add_list", "_+_", false, &[P::LIST, P::LIST], add_list),
+        Overload::new(
             "add_timestamp_duration",
             "_+_",
             false,
             &[P::TIMESTAMP, P::DURATION],
             add_ts_dur,
         ),
-        ov(
+        Overload::new(
             "add_duration_timestamp",
             "_+_",
             false,
             &[P::DURATION, P::TIMESTAMP],
             add_dur_ts,
         ),
-        ov(
+        Overload::new(
             "add_duration_duration",
             "_+_",
             false,
             &[P::DURATION, P::DURATION],
             add_dur_dur,
         ),
-        ov("subtract_int64", "_-_", false, &[P::INT, P::INT], sub_int),
-        ov(
+        Overload::new("subtract_int64", "_-_", false, &[P::INT, P::INT], sub_int),
+        Overload::new(
             "subtract_uint64",
             "_-_",
             false,
             &[P::UINT, P::UINT],
             sub_uint,
         ),
-        ov(
+        Overload::new(
             "subtract_double",
             "_-_",
             false,
             &[P::DOUBLE, P::DOUBLE],
             sub_double,
         ),
-        ov(
+        Overload::new(
             "subtract_timestamp_timestamp",
             "_-_",
             false,
             &[P::TIMESTAMP, P::TIMESTAMP],
             sub_ts_ts,
         ),
-        ov(
+        Overload::new(
             "subtract_timestamp_duration",
             "_-_",
             false,
             &[P::TIMESTAMP, P::DURATION],
             sub_ts_dur,
         ),
-        ov(
+        Overload::new(
             "subtract_duration_duration",
             "_-_",
             false,
             &[P::DURATION, P::DURATION],
             sub_dur_dur,
         ),
-        ov("multiply_int64", "_*_", false, &[P::INT, P::INT], mul_int),
-        ov(
+        Overload::new("multiply_int64", "_*_", false, &[P::INT, P::INT], mul_int),
+        Overload::new(
             "multiply_uint64",
             "_*_",
             false,
             &[P::UINT, P::UINT],
             mul_uint,
         ),
-        ov(
+        Overload::new(
             "multiply_double",
             "_*_",
             false,
             &[P::DOUBLE, P::DOUBLE],
             mul_double,
         ),
-        ov("divide_int64", "_/_", false, &[P::INT, P::INT], div_int),
-        ov("divide_uint64", "_/_", false, &[P::UINT, P::UINT], div_uint),
-        ov(
+        Overload::new("divide_int64", "_/_", false, &[P::INT, P::INT], div_int),
+        Overload::new("divide_uint64", "_/_", false, &[P::UINT, P::UINT], div_uint),
+        Overload::new(
             "divide_double",
             "_/_",
             false,
             &[P::DOUBLE, P::DOUBLE],
             div_double,
         ),
-        ov("modulo_int64", "_%_", false, &[P::INT, P::INT], mod_int),
-        ov("modulo_uint64", "_%_", false, &[P::UINT, P::UINT], mod_uint),
-        ov("negate_int64", "-_", false, &[P::INT], neg_int),
-        ov("negate_double", "-_", false, &[P::DOUBLE], neg_double),
-        ov("logical_not", "!_", false, &[P::BOOL], not_bool),
-        costed(
-            ov("equals", "_==_", false, &[P::DYN, P::DYN], equals),
-            cost_min_size,
-        ),
-        costed(
-            ov("not_equals", "_!=_", false, &[P::DYN, P::DYN], not_equals),
-            cost_min_size,
-        ),
-        costed(
-            ov("in_list", "@in", false, &[P::DYN, P::LIST], in_list),
-            cost_in_list,
-        ),
-        ov("in_map", "@in", false, &[P::DYN, P::MAP], in_map),
-        ov("size_string", "size", false, &[P::STRING], size),
-        ov("size_bytes", "size", false, &[P::BYTES], size),
-        ov("size_list", "size", false, &[P::LIST], size),
-        ov("size_map", "size", false, &[P::MAP], size),
-        ov("string_size", "size", true, &[P::STRING], size),
-        ov("bytes_size", "size", true, &[P::BYTES], size),
-        ov("list_size", "size", true, &[P::LIST], size),
-        ov("map_size", "size", true, &[P::MAP], size),
-        costed(
-            ov(
-                "contains_string",
-                "contains",
-                true,
-                &[P::STRING, P::STRING],
-                contains,
-            ),
-            cost_contains,
-        ),
-        costed(
-            ov(
-                "starts_with_string",
-                "startsWith",
-                true,
-                &[P::STRING, P::STRING],
-                starts_with,
-            ),
-            cost_arg1,
-        ),
-        costed(
-            ov(
-                "ends_with_string",
-                "endsWith",
-                true,
-                &[P::STRING, P::STRING],
-                ends_with,
-            ),
-            cost_arg1,
-        ),
-        costed(
-            ov(
-                "matches",
-                "matches",
-                false,
-                &[P::STRING, P::STRING],
-                matches,
-            ),
-            cost_matches,
-        ),
-        costed(
-            ov(
-                "matches_string",
-                "matches",
-                true,
-                &[P::STRING, P::STRING],
-                matches,
-            ),
-            cost_matches,
-        ),
-        ov("bool_to_bool", "bool", false, &[P::BOOL], to_bool),
-        ov("string_to_bool", "bool", false, &[P::STRING], to_bool),
-        ov("bytes_to_bytes", "bytes", false, &[P::BYTES], to_bytes),
-        costed(
-            ov("string_to_bytes", "bytes", false, &[P::STRING], to_bytes),
-            cost_arg0,
-        ),
-        ov("double_to_double", "double", false, &[P::DOUBLE], to_double),
-        ov("int64_to_double", "double", false, &[P::INT], to_double),
-        ov("uint64_to_double", "double", false, &[P::UINT], to_double),
-        ov("string_to_double", "double", false, &[P::STRING], to_double),
-        ov(
+        Overload::new("modulo_int64", "_%_", false, &[P::INT, P::INT], mod_int),
+        Overload::new("modulo_uint64", "_%_", false, &[P::UINT, P::UINT], mod_uint),
+        Overload::new("negate_int64", "-_", false, &[P::INT], neg_int),
+        Overload::new("negate_double", "-_", false, &[P::DOUBLE], neg_double),
+        Overload::new("logical_not", "!_", false, &[P::BOOL], not_bool),
+        Overload::new("equals", "_==_", false, &[P::DYN, P::DYN], equals).with_cost(cost_min_size),
+        Overload::new("not_equals", "_!=_", false, &[P::DYN, P::DYN], not_equals)
+            .with_cost(cost_min_size),
+        Overload::new("in_list", "@in", false, &[P::DYN, P::LIST], in_list).with_cost(cost_in_list),
+        Overload::new("in_map", "@in", false, &[P::DYN, P::MAP], in_map),
+        Overload::new("size_string", "size", false, &[P::STRING], size),
+        Overload::new("size_bytes", "size", false, &[P::BYTES], size),
+        Overload::new("size_list", "size", false, &[P::LIST], size),
+        Overload::new("size_map", "size", false, &[P::MAP], size),
+        Overload::new("string_size", "size", true, &[P::STRING], size),
+        Overload::new("bytes_size", "size", true, &[P::BYTES], size),
+        Overload::new("list_size", "size", true, &[P::LIST], size),
+        Overload::new("map_size", "size", true, &[P::MAP], size),
+        Overload::new(
+            "contains_string",
+            "contains",
+            true,
+            &[P::STRING, P::STRING],
+            contains,
+        )
+        .with_cost(cost_contains),
+        Overload::new(
+            "starts_with_string",
+            "startsWith",
+            true,
+            &[P::STRING, P::STRING],
+            starts_with,
+        )
+        .with_cost(cost_arg1),
+        Overload::new(
+            "ends_with_string",
+            "endsWith",
+            true,
+            &[P::STRING, P::STRING],
+            ends_with,
+        )
+        .with_cost(cost_arg1),
+        Overload::new(
+            "matches",
+            "matches",
+            false,
+            &[P::STRING, P::STRING],
+            matches,
+        )
+        .with_cost(cost_matches),
+        Overload::new(
+            "matches_string",
+            "matches",
+            true,
+            &[P::STRING, P::STRING],
+            matches,
+        )
+        .with_cost(cost_matches),
+        Overload::new("bool_to_bool", "bool", false, &[P::BOOL], to_bool),
+        Overload::new("string_to_bool", "bool", false, &[P::STRING], to_bool),
+        Overload::new("bytes_to_bytes", "bytes", false, &[P::BYTES], to_bytes),
+        Overload::new("string_to_bytes", "bytes", false, &[P::STRING], to_bytes)
+            .with_cost(cost_arg0),
+        Overload::new("double_to_double", "double", false, &[P::DOUBLE], to_double),
+        Overload::new("int64_to_double", "double", false, &[P::INT], to_double),
+        Overload::new("uint64_to_double", "double", false, &[P::UINT], to_double),
+        Overload::new("string_to_double", "double", false, &[P::STRING], to_double),
+        Overload::new(
             "duration_to_duration",
             "duration",
             false,
             &[P::DURATION],
             to_duration,
         ),
-        ov(
+        Overload::new(
             "string_to_duration",
             "duration",
             false,
             &[P::STRING],
             to_duration,
         ),
-        ov("to_dyn", "dyn", false, &[P::DYN], identity),
-        ov("int64_to_int64", "int", false, &[P::INT], to_int),
-        ov("uint64_to_int64", "int", false, &[P::UINT], to_int),
-        ov("double_to_int64", "int", false, &[P::DOUBLE], to_int),
-        ov("string_to_int64", "int", false, &[P::STRING], to_int),
-        ov("timestamp_to_int64", "int", false, &[P::TIMESTAMP], to_int),
-        ov("duration_to_int64", "int", false, &[P::DURATION], to_int),
-        ov("string_to_string", "string", false, &[P::STRING], to_string),
-        ov("bool_to_string", "string", false, &[P::BOOL], to_string),
-        ov("int64_to_string", "string", false, &[P::INT], to_string),
-        ov("uint64_to_string", "string", false, &[P::UINT], to_string),
-        ov("double_to_string", "string", false, &[P::DOUBLE], to_string),
-        costed(
-            ov("bytes_to_string", "string", false, &[P::BYTES], to_string),
-            cost_arg0,
-        ),
-        ov(
+        Overload::new("to_dyn", "dyn", false, &[P::DYN], identity),
+        Overload::new("int64_to_int64", "int", false, &[P::INT], to_int),
+        Overload::new("uint64_to_int64", "int", false, &[P::UINT], to_int),
+        Overload::new("double_to_int64", "int", false, &[P::DOUBLE], to_int),
+        Overload::new("string_to_int64", "int", false, &[P::STRING], to_int),
+        Overload::new("timestamp_to_int64", "int", false, &[P::TIMESTAMP], to_int),
+        Overload::new("duration_to_int64", "int", false, &[P::DURATION], to_int),
+        Overload::new("string_to_string", "string", false, &[P::STRING], to_string),
+        Overload::new("bool_to_string", "string", false, &[P::BOOL], to_string),
+        Overload::new("int64_to_string", "string", false, &[P::INT], to_string),
+        Overload::new("uint64_to_string", "string", false, &[P::UINT], to_string),
+        Overload::new("double_to_string", "string", false, &[P::DOUBLE], to_string),
+        Overload::new("bytes_to_string", "string", false, &[P::BYTES], to_string)
+            .with_cost(cost_arg0),
+        Overload::new(
             "timestamp_to_string",
             "string",
             false,
             &[P::TIMESTAMP],
             to_string,
         ),
-        ov(
+        Overload::new(
             "duration_to_string",
             "string",
             false,
             &[P::DURATION],
             to_string,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_timestamp",
             "timestamp",
             false,
             &[P::TIMESTAMP],
             to_timestamp,
         ),
-        ov(
+        Overload::new(
             "string_to_timestamp",
             "timestamp",
             false,
             &[P::STRING],
             to_timestamp,
         ),
-        ov(
+        Overload::new(
             "int64_to_timestamp",
             "timestamp",
             false,
             &[P::INT],
             to_timestamp,
         ),
-        ov("uint64_to_uint64", "uint", false, &[P::UINT], to_uint),
-        ov("int64_to_uint64", "uint", false, &[P::INT], to_uint),
-        ov("double_to_uint64", "uint", false, &[P::DOUBLE], to_uint),
-        ov("string_to_uint64", "uint", false, &[P::STRING], to_uint),
-        ov("type", "type", false, &[P::DYN], to_type),
-        ov(
+        Overload::new("uint64_to_uint64", "uint", false, &[P::UINT], to_uint),
+        Overload::new("int64_to_uint64", "uint", false, &[P::INT], to_uint),
+        Overload::new("double_to_uint64", "uint", false, &[P::DOUBLE], to_uint),
+        Overload::new("string_to_uint64", "uint", false, &[P::STRING], to_uint),
+        Overload::new("type", "type", false, &[P::DYN], to_type),
+        Overload::new(
             "timestamp_to_year",
             "getFullYear",
             true,
             &[P::TIMESTAMP],
             ts_year,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_month",
             "getMonth",
             true,
             &[P::TIMESTAMP],
             ts_month,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_day_of_year",
             "getDayOfYear",
             true,
             &[P::TIMESTAMP],
             ts_day_of_year,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_day_of_month",
             "getDayOfMonth",
             true,
             &[P::TIMESTAMP],
             ts_day_of_month,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_day_of_month_1_based",
             "getDate",
             true,
             &[P::TIMESTAMP],
             ts_date,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_day_of_week",
             "getDayOfWeek",
             true,
             &[P::TIMESTAMP],
             ts_day_of_week,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_hours",
             "getHours",
             true,
             &[P::TIMESTAMP],
             ts_hours,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_minutes",
             "getMinutes",
             true,
             &[P::TIMESTAMP],
             ts_minutes,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_seconds",
             "getSeconds",
             true,
             &[P::TIMESTAMP],
             ts_seconds,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_milliseconds",
             "getMilliseconds",
             true,
             &[P::TIMESTAMP],
             ts_millis,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_year_with_tz",
             "getFullYear",
             true,
             &[P::TIMESTAMP, P::STRING],
             ts_year,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_month_with_tz",
             "getMonth",
             true,
             &[P::TIMESTAMP, P::STRING],
             ts_month,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_day_of_year_with_tz",
             "getDayOfYear",
             true,
             &[P::TIMESTAMP, P::STRING],
             ts_day_of_year,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_day_of_month_with_tz",
             "getDayOfMonth",
             true,
             &[P::TIMESTAMP, P::STRING],
             ts_day_of_month,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_day_of_month_1_based_with_tz",
             "getDate",
             true,
             &[P::TIMESTAMP, P::STRING],
             ts_date,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_day_of_week_with_tz",
             "getDayOfWeek",
             true,
             &[P::TIMESTAMP, P::STRING],
             ts_day_of_week,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_hours_with_tz",
             "getHours",
             true,
             &[P::TIMESTAMP, P::STRING],
             ts_hours,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_minutes_with_tz",
             "getMinutes",
             true,
             &[P::TIMESTAMP, P::STRING],
             ts_minutes,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_seconds_tz",
             "getSeconds",
             true,
             &[P::TIMESTAMP, P::STRING],
             ts_seconds,
         ),
-        ov(
+        Overload::new(
             "timestamp_to_milliseconds_with_tz",
             "getMilliseconds",
             true,
             &[P::TIMESTAMP, P::STRING],
             ts_millis,
         ),
-        ov(
+        Overload::new(
             "duration_to_hours",
             "getHours",
             true,
             &[P::DURATION],
             dur_hours,
         ),
-        ov(
+        Overload::new(
             "duration_to_minutes",
             "getMinutes",
             true,
             &[P::DURATION],
             dur_minutes,
         ),
-        ov(
+        Overload::new(
             "duration_to_seconds",
             "getSeconds",
             true,
             &[P::DURATION],
             dur_seconds,
         ),
-        ov(
+        Overload::new(
             "duration_to_milliseconds",
             "getMilliseconds",
             true,
@@ -1042,8 +1368,96 @@ pub fn library() -> Functions {
     ];
     ordering_overloads(&mut o);
     Functions {
-        name: "cel.lib.std",
+        name: NAME,
         overloads: o,
         regex_functions: vec!["matches"],
+    }
+}
+
+// ---- static cost estimates ---------------------------------------------------------------
+
+/// cel-go's static estimate of a call to a standard overload (its checker's `functionCost`),
+/// or `None` for its O(1) default. `&&`, `||`, `?:` and concatenation, which shape the walk,
+/// are the cost walk's own.
+pub(crate) fn estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
+    let n = c.argc();
+    let tenth = STRING_TRAVERSAL_COST_FACTOR;
+    let est = |cost: CostEstimate, result: Option<SizeEstimate>| CallEstimate { cost, result };
+    match c.overload() {
+        // Go's unchecked uint64 arithmetic on the result sizes is kept (it wraps).
+        "string_to_bytes" if n == 1 => {
+            let sz = c.computed_or_unknown(&c.arg(0));
+            Some(est(
+                sz.multiply_by_cost_factor(tenth),
+                Some(SizeEstimate {
+                    min: sz.min,
+                    max: sz.max.wrapping_mul(4),
+                }),
+            ))
+        }
+        "bytes_to_string" if n == 1 => {
+            let sz = c.computed_or_unknown(&c.arg(0));
+            Some(est(
+                sz.multiply_by_cost_factor(tenth),
+                Some(SizeEstimate {
+                    min: sz.min / 4,
+                    max: sz.max,
+                }),
+            ))
+        }
+        "starts_with_string" | "ends_with_string" if n == 1 => {
+            let sz = c.computed_or_unknown(&c.arg(0));
+            Some(est(sz.multiply_by_cost_factor(tenth), None))
+        }
+        "in_list" if n == 2 => {
+            let sz = c.computed_or_unknown(&c.arg(1));
+            Some(est(sz.multiply_by_cost_factor(1.0), None))
+        }
+        "matches_string" | "matches" => {
+            // Member `s.matches(re)`, and since cel-go v0.29 the global `matches(s, re)`.
+            let (s, re) = match (c.target(), n) {
+                (Some(t), 1) => (t, c.arg(0)),
+                (None, 2) => (c.arg(0), c.arg(1)),
+                _ => return None,
+            };
+            let str_cost = c
+                .computed_or_unknown(&s)
+                .add(SizeEstimate::fixed(1))
+                .multiply_by_cost_factor(tenth);
+            let re_cost = c
+                .computed_or_unknown(&re)
+                .multiply_by_cost_factor(REGEX_STRING_LENGTH_COST_FACTOR);
+            Some(est(str_cost.multiply(re_cost), None))
+        }
+        "contains_string" if n == 1 => {
+            let t = c.target()?;
+            let s = c.computed_or_unknown(&t).multiply_by_cost_factor(tenth);
+            let sub = c
+                .computed_or_unknown(&c.arg(0))
+                .multiply_by_cost_factor(tenth);
+            Some(est(s.multiply(sub), None))
+        }
+        "less_string"
+        | "greater_string"
+        | "less_equals_string"
+        | "greater_equals_string"
+        | "less_bytes"
+        | "greater_bytes"
+        | "less_equals_bytes"
+        | "greater_equals_bytes"
+        | "equals"
+        | "not_equals"
+            if n >= 2 =>
+        {
+            let l = c.computed_or_unknown(&c.arg(0));
+            let r = c.computed_or_unknown(&c.arg(1));
+            let smallest = l.max.min(r.max);
+            let cost = CostEstimate {
+                min: u64::from(smallest > 0),
+                max: smallest,
+            };
+            Some(est(cost.multiply_by_cost_factor(tenth), None))
+        }
+        _ => None,
     }
 }
