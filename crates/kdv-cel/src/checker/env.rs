@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::ast::Literal;
 use crate::hash::FxHasher;
-use crate::library::{Declarations, FunctionDecl, OverloadDecl, VariableDecl};
+use crate::library::{Declarations, FunctionDecl, OverloadDecl, VariableDecl, ext};
 use crate::types::Type;
 
 /// Supplies object (message) types: Kubernetes schema types, protobuf messages.
@@ -310,11 +310,11 @@ static KUBERNETES_BASE: std::sync::LazyLock<Arc<Declarations>> = std::sync::Lazy
     let mut lib = Declarations::new("kubernetes.base");
     for l in [
         crate::library::standard::declarations(),
-        super::ext::optional(u32::MAX),
-        super::ext::strings(2),
-        super::ext::lists(3),
-        super::ext::sets(),
-        super::ext::two_var_comprehensions(),
+        ext::optional::declarations(u32::MAX),
+        ext::strings::declarations(2),
+        ext::lists::declarations(3),
+        ext::sets::declarations(),
+        ext::comprehensions::declarations(),
     ] {
         lib.merge(&l);
     }

@@ -47,7 +47,6 @@
 
 mod check;
 mod env;
-pub mod ext;
 mod unify;
 mod validate;
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::ast::ExprKind;
-use crate::library::Declarations;
+use crate::library::{Declarations, ext};
 use crate::parser::parse_with;
 use crate::types::Type;
 
@@ -73,7 +73,7 @@ fn env_with(vars: &[(&str, Type)]) -> Env {
 
 fn std_env(vars: &[(&str, Type)]) -> Env {
     let mut env = Env::new();
-    env.add_library(ext::optional(u32::MAX));
+    env.add_library(ext::optional::declarations(u32::MAX));
     env.set_provider(Objects::new());
     for (n, t) in vars {
         env.add_variable(n, t.clone());

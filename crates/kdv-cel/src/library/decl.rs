@@ -1,7 +1,8 @@
 //! What the type checker sees of a library: functions with the ids and signatures of their
 //! overloads, variables, constants and type identifiers.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
 
 use crate::ast::Literal;
 use crate::hash::FastMap;
@@ -232,4 +233,26 @@ pub(crate) fn g(id: &str, params: Vec<Type>, result: Type) -> OverloadDecl {
 /// A member overload.
 pub(crate) fn m(id: &str, params: Vec<Type>, result: Type) -> OverloadDecl {
     OverloadDecl::member(id, params, result)
+}
+
+/// Declarations built once per (library, version) and shared by every environment.
+type Cache = HashMap<(&'static str, u32), Arc<Declarations>>;
+
+static CACHE: LazyLock<Mutex<Cache>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// The declarations of library `name` at `version`, built by `build` on first use.
+pub(crate) fn cached(
+    name: &'static str,
+    version: u32,
+    build: fn(u32) -> Declarations,
+) -> Arc<Declarations> {
+    let mut cache = match CACHE.lock() {
+        Ok(c) => c,
+        // A panic while building cannot leave a half-inserted entry: use the map as is.
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    cache
+        .entry((name, version))
+        .or_insert_with(|| Arc::new(build(version)))
+        .clone()
 }

@@ -15,11 +15,12 @@
 
 mod decl;
 pub mod estimate;
+pub mod ext;
 mod functions;
 pub mod regex;
 pub mod standard;
 
 pub use decl::{Declarations, FunctionDecl, OverloadDecl, VariableDecl};
-pub(crate) use decl::{g, list, m, map, param};
+pub(crate) use decl::{cached, g, list, m, map, param};
 pub use functions::{CallCtx, CostFn, Functions, NativeFn, Overload, ParamType, Registry};
 pub(crate) use functions::{nso, traversal};

@@ -2,29 +2,23 @@
 //! implementations ([`Functions`](crate::library::Functions)) registered by function name and
 //! overload id in a [`Registry`], which the planner binds calls against.
 
-use crate::library::Registry;
+use crate::library::{Registry, ext};
 use crate::value::Value;
 
-pub mod encoders;
-pub mod format;
 pub mod k8s;
-pub mod lists;
-pub mod math;
-pub mod optional;
-pub mod sets;
-pub mod strings;
 
 impl Registry {
     /// The standard library plus every extension (the cel-spec conformance environment).
     pub fn full() -> Registry {
         let mut r = Registry::new();
         r.add(crate::library::standard::functions());
-        r.add(strings::library(strings::LATEST_VERSION));
-        r.add(lists::library());
-        r.add(sets::library());
-        r.add(math::library());
-        r.add(optional::library());
-        r.add(encoders::library());
+        r.add(ext::strings::functions(ext::strings::LATEST_VERSION));
+        r.add(ext::lists::functions());
+        r.add(ext::comprehensions::functions());
+        r.add(ext::sets::functions());
+        r.add(ext::math::functions());
+        r.add(ext::optional::functions());
+        r.add(ext::encoders::functions());
         r
     }
 
@@ -34,10 +28,11 @@ impl Registry {
     pub fn kubernetes() -> Registry {
         let mut r = Registry::new();
         r.add(crate::library::standard::functions());
-        r.add(strings::library(2));
-        r.add(lists::library());
-        r.add(sets::library());
-        r.add(optional::library());
+        r.add(ext::strings::functions(2));
+        r.add(ext::lists::functions());
+        r.add(ext::comprehensions::functions());
+        r.add(ext::sets::functions());
+        r.add(ext::optional::functions());
         kubernetes_costs(&mut r);
         r
     }

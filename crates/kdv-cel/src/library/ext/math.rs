@@ -1,14 +1,114 @@
-//! The math extension (cel-go `ext.Math`, latest version). Not part of the Kubernetes
+//! cel-go's math extension (`ext.Math`, `cel.lib.ext.math`): not part of the Kubernetes
 //! environment; used by the cel-spec conformance environment.
 //!
 //! `math.greatest`/`math.least` are macros in cel-go that expand to `math.@max`/`math.@min`;
 //! both spellings are registered so unexpanded calls work too.
 
 use std::cmp::Ordering;
+use std::sync::Arc;
 
-use crate::library::nso;
-use crate::library::{CallCtx, Functions, Overload, ParamType as P};
+use crate::library::{
+    CallCtx, Declarations, Functions, Overload, ParamType as P, cached, g, list, nso,
+};
+use crate::types::Type;
 use crate::value::{EvalError, Value};
+
+// ---- declarations ------------------------------------------------------------------------
+
+/// cel-go's math extension (`ext.Math`) at `version`. Not part of Kubernetes' environment.
+pub fn declarations(version: u32) -> Arc<Declarations> {
+    cached("math", version, declare)
+}
+
+fn declare(version: u32) -> Declarations {
+    use Type::{Bool, Double, Dyn, Int, Uint};
+    let mut lib = Declarations::new("cel.lib.ext.math");
+    for (function, op) in [("math.@min", "min"), ("math.@max", "max")] {
+        let id = |suffix: &str| format!("math_@{op}_{suffix}");
+        lib.function(
+            function,
+            vec![
+                g(&id("double"), vec![Double], Double),
+                g(&id("int"), vec![Int], Int),
+                g(&id("uint"), vec![Uint], Uint),
+                g(&id("double_double"), vec![Double, Double], Double),
+                g(&id("int_int"), vec![Int, Int], Int),
+                g(&id("uint_uint"), vec![Uint, Uint], Uint),
+                g(&id("int_uint"), vec![Int, Uint], Dyn),
+                g(&id("int_double"), vec![Int, Double], Dyn),
+                g(&id("double_int"), vec![Double, Int], Dyn),
+                g(&id("double_uint"), vec![Double, Uint], Dyn),
+                g(&id("uint_int"), vec![Uint, Int], Dyn),
+                g(&id("uint_double"), vec![Uint, Double], Dyn),
+                g(&id("list_double"), vec![list(Double)], Double),
+                g(&id("list_int"), vec![list(Int)], Int),
+                g(&id("list_uint"), vec![list(Uint)], Uint),
+            ],
+        );
+    }
+    if version >= 1 {
+        for name in ["ceil", "floor", "round", "trunc"] {
+            lib.function(
+                &format!("math.{name}"),
+                vec![g(&format!("math_{name}_double"), vec![Double], Double)],
+            );
+        }
+        for name in ["isInf", "isNaN", "isFinite"] {
+            lib.function(
+                &format!("math.{name}"),
+                vec![g(&format!("math_{name}_double"), vec![Double], Bool)],
+            );
+        }
+        for name in ["abs", "sign"] {
+            lib.function(
+                &format!("math.{name}"),
+                vec![
+                    g(&format!("math_{name}_double"), vec![Double], Double),
+                    g(&format!("math_{name}_int"), vec![Int], Int),
+                    g(&format!("math_{name}_uint"), vec![Uint], Uint),
+                ],
+            );
+        }
+        for name in ["bitAnd", "bitOr", "bitXor"] {
+            lib.function(
+                &format!("math.{name}"),
+                vec![
+                    g(&format!("math_{name}_int_int"), vec![Int, Int], Int),
+                    g(&format!("math_{name}_uint_uint"), vec![Uint, Uint], Uint),
+                ],
+            );
+        }
+        lib.function(
+            "math.bitNot",
+            vec![
+                g("math_bitNot_int_int", vec![Int], Int),
+                g("math_bitNot_uint_uint", vec![Uint], Uint),
+            ],
+        );
+        for name in ["bitShiftLeft", "bitShiftRight"] {
+            lib.function(
+                &format!("math.{name}"),
+                vec![
+                    g(&format!("math_{name}_int_int"), vec![Int, Int], Int),
+                    g(&format!("math_{name}_uint_int"), vec![Uint, Int], Uint),
+                ],
+            );
+        }
+    }
+    if version >= 2 {
+        lib.function(
+            "math.sqrt",
+            vec![
+                g("math_sqrt_double", vec![Double], Double),
+                g("math_sqrt_int", vec![Int], Double),
+                g("math_sqrt_uint", vec![Uint], Double),
+            ],
+        );
+    }
+    lib
+}
+
+// ---- implementations and runtime costs ----------------------------------------------
 
 type R<'a> = Result<Value<'a>, EvalError>;
 
@@ -211,7 +311,7 @@ fn variadic(id: &'static str, function: &'static str, imp: crate::library::Nativ
 }
 
 /// The math extension.
-pub fn library() -> Functions {
+pub fn functions() -> Functions {
     let mut o = Vec::new();
     for (f, imp) in [
         ("math.@max", max as crate::library::NativeFn),

@@ -1,10 +1,98 @@
-//! The strings extension (cel-go `ext.Strings`, library `cel.lib.ext.strings`). Indices are
-//! code points. Version 2 is what Kubernetes enables; later versions add `reverse` (v3) and
-//! the cel-spec formatter (v4).
+//! cel-go's strings extension (`ext.Strings`, `cel.lib.ext.strings`): `charAt`, `indexOf`,
+//! `lastIndexOf`, `lowerAscii`, `upperAscii`, `replace`, `split`, `substring`, `trim`, `join`,
+//! `format`, `strings.quote`, `reverse` — declarations and implementations by version (indices
+//! are code points), runtime costs, and cel-go's static estimates of `format` and
+//! `strings.quote`. Version 2 is what Kubernetes enables (and prices some of these functions
+//! itself: `library::k8s`); later versions add `reverse` (v3) and the cel-spec formatter (v4).
 
-use crate::library::nso;
-use crate::library::{CallCtx, Functions, Overload, ParamType as P};
+use std::sync::Arc;
+
+use crate::library::estimate::{
+    CallEstimate, CallSite, CostEstimate, STRING_TRAVERSAL_COST_FACTOR, SizeEstimate,
+};
+use crate::library::{
+    CallCtx, Declarations, Functions, Overload, ParamType as P, cached, g, list, m, nso,
+};
+use crate::types::Type;
 use crate::value::{EvalError, Str, Value};
+
+pub mod format;
+
+// ---- declarations ------------------------------------------------------------------------
+
+/// cel-go's strings extension (`ext.Strings`) at `version` (Kubernetes: 2).
+pub fn declarations(version: u32) -> Arc<Declarations> {
+    cached("strings", version, declare)
+}
+
+fn declare(version: u32) -> Declarations {
+    use Type::{Dyn, Int, String as Str};
+    let mut lib = Declarations::new("cel.lib.ext.strings");
+    lib.function("charAt", vec![m("string_char_at_int", vec![Str, Int], Str)]);
+    lib.function(
+        "indexOf",
+        vec![
+            m("string_index_of_string", vec![Str, Str], Int),
+            m("string_index_of_string_int", vec![Str, Str, Int], Int),
+        ],
+    );
+    lib.function(
+        "lastIndexOf",
+        vec![
+            m("string_last_index_of_string", vec![Str, Str], Int),
+            m("string_last_index_of_string_int", vec![Str, Str, Int], Int),
+        ],
+    );
+    lib.function("lowerAscii", vec![m("string_lower_ascii", vec![Str], Str)]);
+    lib.function(
+        "replace",
+        vec![
+            m("string_replace_string_string", vec![Str, Str, Str], Str),
+            m(
+                "string_replace_string_string_int",
+                vec![Str, Str, Str, Int],
+                Str,
+            ),
+        ],
+    );
+    lib.function(
+        "split",
+        vec![
+            m("string_split_string", vec![Str, Str], list(Str)),
+            m("string_split_string_int", vec![Str, Str, Int], list(Str)),
+        ],
+    );
+    lib.function(
+        "substring",
+        vec![
+            m("string_substring_int", vec![Str, Int], Str),
+            m("string_substring_int_int", vec![Str, Int, Int], Str),
+        ],
+    );
+    lib.function("trim", vec![m("string_trim", vec![Str], Str)]);
+    lib.function("upperAscii", vec![m("string_upper_ascii", vec![Str], Str)]);
+    if version >= 1 {
+        lib.function(
+            "format",
+            vec![m("string_format", vec![Str, list(Dyn)], Str)],
+        );
+        lib.function("strings.quote", vec![g("strings_quote", vec![Str], Str)]);
+        lib.homogeneous_exempt.push("format".to_string());
+    }
+    lib.function(
+        "join",
+        vec![
+            m("list_join", vec![list(Str)], Str),
+            m("list_join_string", vec![list(Str), Str], Str),
+        ],
+    );
+    if version >= 3 {
+        lib.function("reverse", vec![m("string_reverse", vec![Str], Str)]);
+    }
+    lib
+}
+
+// ---- implementations and runtime costs ----------------------------------------------
 
 type R<'a> = Result<Value<'a>, EvalError>;
 
@@ -358,7 +446,7 @@ fn format_v4<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     let Value::List(l) = &a[1] else {
         return Err(nso());
     };
-    super::format::format(s, l, super::format::Dialect::Spec).map(Value::string)
+    format::format(s, l, format::Dialect::Spec).map(Value::string)
 }
 
 fn format_v1<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
@@ -366,7 +454,7 @@ fn format_v1<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     let Value::List(l) = &a[1] else {
         return Err(nso());
     };
-    super::format::format(s, l, super::format::Dialect::Locale).map(Value::string)
+    format::format(s, l, format::Dialect::Locale).map(Value::string)
 }
 
 fn cost_arg0(args: &[Value<'_>], _: &Value<'_>) -> u64 {
@@ -375,7 +463,7 @@ fn cost_arg0(args: &[Value<'_>], _: &Value<'_>) -> u64 {
 }
 
 /// The strings extension at `version`.
-pub fn library(version: u32) -> Functions {
+pub fn functions(version: u32) -> Functions {
     let mut o: Vec<Overload> = vec![
         Overload::new(
             "string_char_at_int",
@@ -500,6 +588,37 @@ pub fn library(version: u32) -> Functions {
         name: "cel.lib.ext.strings",
         overloads: o,
         regex_functions: Vec::new(),
+    }
+}
+
+// ---- static cost estimates ---------------------------------------------------------------
+
+/// cel-go's static estimates of `format` and `strings.quote` (its checker's `functionCost`), or
+/// `None` for its O(1) default.
+pub(crate) fn estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
+    let n = c.argc();
+    let tenth = STRING_TRAVERSAL_COST_FACTOR;
+    let est = |cost: CostEstimate, result: Option<SizeEstimate>| CallEstimate { cost, result };
+    match c.overload() {
+        "string_format" => {
+            let t = c.target()?;
+            Some(est(
+                c.computed_or_unknown(&t).multiply_by_cost_factor(tenth),
+                None,
+            ))
+        }
+        // Go's unchecked uint64 arithmetic on the result size is kept (it wraps).
+        "strings_quote" if n == 1 => {
+            let sz = c.computed_or_unknown(&c.arg(0));
+            Some(est(
+                sz.multiply_by_cost_factor(tenth),
+                Some(SizeEstimate {
+                    min: sz.min.wrapping_add(2),
+                    max: sz.max.wrapping_mul(2).wrapping_add(2),
+                }),
+            ))
+        }
+        _ => None,
     }
 }
 

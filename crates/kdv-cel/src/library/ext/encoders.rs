@@ -1,9 +1,32 @@
-//! The encoders extension (cel-go `ext.Encoders`): `base64.encode`, `base64.decode`. Not part
-//! of the Kubernetes environment; used by the cel-spec conformance environment.
+//! cel-go's encoders extension (`ext.Encoders`, `cel.lib.ext.encoders`): `base64.encode`,
+//! `base64.decode`. Not part of the Kubernetes environment; used by the cel-spec conformance
+//! environment.
 
-use crate::library::nso;
-use crate::library::{CallCtx, Functions, Overload, ParamType as P};
+use std::sync::Arc;
+
+use crate::library::{CallCtx, Declarations, Functions, Overload, ParamType as P, cached, g, nso};
+use crate::types::Type;
 use crate::value::{EvalError, Value};
+
+// ---- declarations ------------------------------------------------------------------------
+
+/// cel-go's encoders extension (`ext.Encoders`). Not part of Kubernetes' environment.
+pub fn declarations() -> Arc<Declarations> {
+    cached("encoders", 0, |_| {
+        let mut lib = Declarations::new("cel.lib.ext.encoders");
+        lib.function(
+            "base64.decode",
+            vec![g("base64_decode_string", vec![Type::String], Type::Bytes)],
+        );
+        lib.function(
+            "base64.encode",
+            vec![g("base64_encode_bytes", vec![Type::Bytes], Type::String)],
+        );
+        lib
+    })
+}
+
+// ---- implementations and runtime costs ----------------------------------------------
 
 type R<'a> = Result<Value<'a>, EvalError>;
 
@@ -88,7 +111,7 @@ fn decode<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 }
 
 /// The encoders extension.
-pub fn library() -> Functions {
+pub fn functions() -> Functions {
     Functions {
         name: "cel.lib.ext.encoders",
         overloads: vec![

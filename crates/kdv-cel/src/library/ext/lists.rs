@@ -1,12 +1,103 @@
-//! The lists extension (cel-go `ext.Lists`, version 3) and the runtime helpers of the
-//! two-variable comprehensions (`cel.@mapInsert`).
+//! cel-go's lists extension (`ext.Lists`, `cel.lib.ext.lists`; Kubernetes 1.34+: version 3):
+//! `slice`, `flatten`, `sort`, `sortBy` (through `@sortByAssociatedKeys`), `lists.range`,
+//! `reverse`, `distinct` — declarations by version, implementations with runtime costs, and
+//! the extension's static overload estimators.
 
 use std::cmp::Ordering;
+use std::ops::Add as _;
 use std::sync::Arc;
 
-use crate::library::nso;
-use crate::library::{CallCtx, Functions, Overload, ParamType as P};
-use crate::value::{EvalError, Key, List, Map, OwnedMap, Value};
+use crate::ast::{Expr, ExprKind, Literal};
+use crate::library::estimate::{
+    CallEstimate, CallSite, CostEstimate, LIST_CREATE_BASE_COST, STRING_TRAVERSAL_COST_FACTOR,
+    SizeEstimate,
+};
+use crate::library::{
+    CallCtx, Declarations, Functions, Overload, ParamType as P, cached, g, list, m, nso, param,
+};
+use crate::types::Type;
+use crate::value::{EvalError, List, Value};
+
+// ---- declarations ------------------------------------------------------------------------
+
+/// cel-go's lists extension (`ext.Lists`) at `version` (Kubernetes 1.34+: 3).
+pub fn declarations(version: u32) -> Arc<Declarations> {
+    cached("lists", version, declare)
+}
+
+fn declare(version: u32) -> Declarations {
+    use Type::{Bool, Bytes, Double, Duration, Dyn, Int, String as Str, Timestamp, Uint};
+    let t = param("T");
+    let list_t = list(t.clone());
+    let mut lib = Declarations::new("cel.lib.ext.lists");
+    lib.function(
+        "slice",
+        vec![m(
+            "list_slice",
+            vec![list_t.clone(), Int, Int],
+            list_t.clone(),
+        )],
+    );
+    if version >= 1 {
+        lib.function(
+            "flatten",
+            vec![
+                m("list_flatten", vec![list(list_t.clone())], list_t.clone()),
+                m("list_flatten_int", vec![list(Dyn), Int], list(Dyn)),
+            ],
+        );
+    }
+    if version >= 2 {
+        let comparable = [
+            (Int, "int"),
+            (Uint, "uint"),
+            (Double, "double"),
+            (Bool, "bool"),
+            (Duration, "google.protobuf.Duration"),
+            (Timestamp, "google.protobuf.Timestamp"),
+            (Str, "string"),
+            (Bytes, "bytes"),
+        ];
+        lib.function(
+            "sort",
+            comparable
+                .iter()
+                .map(|(ty, name)| {
+                    m(
+                        &format!("list_{name}_sort"),
+                        vec![list(ty.clone())],
+                        list(ty.clone()),
+                    )
+                })
+                .collect(),
+        );
+        lib.function(
+            "@sortByAssociatedKeys",
+            comparable
+                .iter()
+                .map(|(ty, name)| {
+                    m(
+                        &format!("list_{name}_sortByAssociatedKeys"),
+                        vec![list_t.clone(), list(ty.clone())],
+                        list_t.clone(),
+                    )
+                })
+                .collect(),
+        );
+        lib.function("lists.range", vec![g("lists_range", vec![Int], list(Int))]);
+        lib.function(
+            "reverse",
+            vec![m("list_reverse", vec![list_t.clone()], list_t.clone())],
+        );
+        lib.function(
+            "distinct",
+            vec![m("list_distinct", vec![list_t.clone()], list_t)],
+        );
+    }
+    lib
+}
+
+// ---- implementations and runtime costs ----------------------------------------------
 
 type R<'a> = Result<Value<'a>, EvalError>;
 
@@ -166,57 +257,6 @@ fn distinct<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     Ok(Value::list(out))
 }
 
-/// `cel.@mapInsert(map, key, value)` / `cel.@mapInsert(map, map)`.
-fn map_insert<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
-    let Value::Map(m) = &a[0] else {
-        return Err(nso());
-    };
-    let mut out = match m {
-        Map::Owned(o) => OwnedMap::clone(o),
-        Map::Json(_) => {
-            let mut o = OwnedMap::new();
-            for (k, v) in m.entries() {
-                if let Ok(Some(k)) = Key::from_value(&k) {
-                    let _ = o.insert_new(k, v);
-                }
-            }
-            o
-        }
-    };
-    let mut insert = |k: &Value<'a>, v: &Value<'a>| -> Result<(), EvalError> {
-        let key = match k {
-            Value::Bool(_) | Value::Int(_) | Value::Uint(_) | Value::String(_) => {
-                Key::from_value(k)?.ok_or_else(nso)?
-            }
-            other => {
-                return Err(EvalError::new(format!(
-                    "unsupported key type: {}",
-                    other.type_of()
-                )));
-            }
-        };
-        out.insert_new(key, v.clone()).map_err(|_| {
-            EvalError::new(format!(
-                "insert failed: key {} already exists",
-                match k {
-                    Value::String(s) => s.to_string(),
-                    other => other.to_string(),
-                }
-            ))
-        })
-    };
-    match a {
-        [_, k, v] => insert(k, v)?,
-        [_, Value::Map(other)] => {
-            for (k, v) in other.entries() {
-                insert(&k, &v)?;
-            }
-        }
-        _ => return Err(nso()),
-    }
-    Ok(Value::Map(Map::Owned(Arc::new(out))))
-}
-
 /// Runtime cost of `slice`, `range`, `reverse`: the result size plus 11.
 fn cost_result_size(_: &[Value<'_>], result: &Value<'_>) -> u64 {
     result.cost_size() + 11
@@ -274,8 +314,8 @@ const SORT_BY_IDS: [&str; 8] = [
     "list_bytes_sortByAssociatedKeys",
 ];
 
-/// The lists extension (version 3) plus `cel.@mapInsert`.
-pub fn library() -> Functions {
+/// The implementations (every version), with their runtime costs.
+pub fn functions() -> Functions {
     let mut o = vec![
         Overload::new(
             "list_slice",
@@ -300,20 +340,6 @@ pub fn library() -> Functions {
             .with_cost(cost_result_size),
         Overload::new("list_distinct", "distinct", true, &[P::LIST], distinct)
             .with_cost(cost_distinct),
-        Overload::new(
-            "@mapInsert_map_key_value",
-            "cel.@mapInsert",
-            false,
-            &[P::MAP, P::DYN, P::DYN],
-            map_insert,
-        ),
-        Overload::new(
-            "@mapInsert_map_map",
-            "cel.@mapInsert",
-            false,
-            &[P::MAP, P::MAP],
-            map_insert,
-        ),
     ];
     for id in SORT_IDS {
         o.push(Overload::new(id, "sort", true, &[P::LIST], sort).with_cost(cost_sort));
@@ -334,5 +360,112 @@ pub fn library() -> Functions {
         name: "cel.lib.ext.lists",
         overloads: o,
         regex_functions: Vec::new(),
+    }
+}
+
+// ---- static cost estimates ---------------------------------------------------------------
+
+/// The extension's overload estimators (cel-go `OverloadCostEstimate`; version 3), which take
+/// precedence over every other estimate of these overloads; `None` for other overloads (or
+/// calls of an unexpected shape, as upstream's decline them).
+pub(crate) fn estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
+    // Every overload here is a `list_*` or `lists_*` one; calls visit every candidate
+    // overload, most of them others.
+    if !c.overload().starts_with("list") {
+        return None;
+    }
+    let n = c.argc();
+    match c.overload() {
+        "list_slice" if n == 2 => {
+            let size = c.node_size(&c.target()?);
+            let start = literal_uint(c.expr(&c.arg(0)), 0);
+            let end = literal_uint(c.expr(&c.arg(1)), size.max);
+            // Go's unchecked subtraction: wraps when start > end.
+            Some(allocating_list_call(
+                1.0,
+                SizeEstimate::fixed(end.wrapping_sub(start)),
+            ))
+        }
+        "lists_range" if c.target().is_none() && n == 1 => Some(allocating_list_call(
+            1.0,
+            SizeEstimate::fixed(literal_uint(c.expr(&c.arg(0)), u64::MAX)),
+        )),
+        "list_reverse" if n == 0 => {
+            let size = c.node_size(&c.target()?);
+            Some(allocating_list_call(1.0, size))
+        }
+        "list_flatten" | "list_flatten_int" if n <= 1 => {
+            let t = c.target()?;
+            let depth = if n == 1 {
+                literal_uint(c.expr(&c.arg(0)), u64::MAX)
+            } else {
+                1
+            };
+            Some(allocating_list_call(depth as f64, c.node_size(&t)))
+        }
+        "list_distinct" if n == 0 => {
+            let size = c.node_size(&c.target()?);
+            Some(allocating_list_call(2.0, size.multiply(size)))
+        }
+        id => {
+            let (element, is_sort_by) = sort_element(id)?;
+            let node = match (is_sort_by, n) {
+                (false, 0) => c.target()?,
+                // sortBy: the size of the list of sort keys.
+                (true, 1) => {
+                    c.target()?;
+                    c.arg(0)
+                }
+                _ => return None,
+            };
+            let size = c.node_size(&node);
+            let factor = if matches!(element, "string" | "bytes") {
+                2.0 + STRING_TRAVERSAL_COST_FACTOR
+            } else {
+                2.0
+            };
+            Some(allocating_list_call(factor, size.multiply(size)))
+        }
+    }
+}
+
+/// The element type name of `list_<T>_sort` / `list_<T>_sortByAssociatedKeys` overloads,
+/// and whether it is the latter.
+fn sort_element(overload: &str) -> Option<(&str, bool)> {
+    const COMPARABLE: [&str; 8] = [
+        "int",
+        "uint",
+        "double",
+        "bool",
+        "google.protobuf.Duration",
+        "google.protobuf.Timestamp",
+        "string",
+        "bytes",
+    ];
+    let rest = overload.strip_prefix("list_")?;
+    let (t, sort_by) = match rest.strip_suffix("_sortByAssociatedKeys") {
+        Some(t) => (t, true),
+        None => (rest.strip_suffix("_sort")?, false),
+    };
+    COMPARABLE.contains(&t).then_some((t, sort_by))
+}
+
+/// A list-producing call: `size × factor + 1` plus the list allocation; the result has `size`
+/// elements.
+fn allocating_list_call(factor: f64, size: SizeEstimate) -> CallEstimate {
+    CallEstimate {
+        cost: size
+            .multiply_by_cost_factor(factor)
+            .add(CostEstimate::fixed(1))
+            .add(CostEstimate::fixed(LIST_CREATE_BASE_COST)),
+        result: Some(size),
+    }
+}
+
+/// An int literal argument as uint64 (negative → 0), else `default`.
+fn literal_uint(e: &Expr, default: u64) -> u64 {
+    match e.kind {
+        ExprKind::Literal(Literal::Int(v)) => u64::try_from(v).unwrap_or(0),
+        _ => default,
     }
 }

@@ -1,0 +1,28 @@
+//! cel-go's bindings extension (`ext.Bindings`, `cel.lib.ext.cel.bindings`), version 1:
+//! declarations only. `cel.bind` is a macro that needs none; `cel.@block` (the target of the
+//! `cel.block` macro) is declared for the conformance checker, which type-checks the suite's
+//! block expressions, but not implemented: `cel.block` is not part of the Kubernetes
+//! environment and the conformance runner skips its tests.
+
+use std::sync::Arc;
+
+use crate::library::{Declarations, cached, g, list, param};
+use crate::types::Type;
+
+// ---- declarations ------------------------------------------------------------------------
+
+/// cel-go's bindings extension, version 1: `cel.@block` (the target of the `cel.block`
+/// macro), whose list argument is exempt from the homogeneous literal check. The `cel.bind`
+/// macro needs no declaration.
+pub fn declarations() -> Arc<Declarations> {
+    cached("bindings", 1, |_| {
+        let t = param("T");
+        let mut lib = Declarations::new("cel.lib.ext.cel.bindings");
+        lib.function(
+            "cel.@block",
+            vec![g("cel_block_list", vec![list(Type::Dyn), t.clone()], t)],
+        );
+        lib.homogeneous_exempt.push("cel.@block".to_string());
+        lib
+    })
+}
