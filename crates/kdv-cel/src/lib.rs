@@ -7,8 +7,10 @@
 //! - [`value`]: runtime values (borrowing JSON documents without copying).
 //! - [`interp`]: the evaluator (`Program`), with runtime cost tracking.
 //! - [`conformance`]: the cel-spec conformance runner.
-//! - [`stdlib`]: the standard functions and extension libraries, by overload id
-//!   ([`stdlib::k8s`]: Kubernetes' libraries, `env()` and `program_options()`).
+//! - [`library`]: the libraries — [`library::standard`], cel-go's extensions
+//!   ([`library::ext`]) and Kubernetes' ([`library::k8s`]) — and the interface the checker,
+//!   the cost estimator and the interpreter use them through.
+//! - [`k8s`]: the Kubernetes environment of CRD rules (`env()`, `program_options()`).
 //! - [`cost`]: the static cost estimator (Kubernetes' cost model and limits).
 //! - [`CompiledExpression`]: parse + check + cost + plan in one call, then evaluate many
 //!   times from any thread.
@@ -22,6 +24,7 @@ pub mod conformance;
 pub mod cost;
 mod hash;
 pub mod interp;
+pub mod k8s;
 pub mod library;
 pub mod parser;
 pub mod stdlib;

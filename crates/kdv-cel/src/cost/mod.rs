@@ -6,7 +6,7 @@
 //! ```
 //! use kdv_cel::checker::compile;
 //! use kdv_cel::cost::{estimate_cost, CostEstimate, CostOptions, SizeEstimate, SizeEstimator};
-//! use kdv_cel::stdlib::k8s;
+//! use kdv_cel::k8s;
 //! use kdv_cel::types::Type;
 //!
 //! /// `self`: at most 100 names of at most 63 characters (a schema's `MaxElements`).

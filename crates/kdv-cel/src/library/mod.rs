@@ -17,6 +17,7 @@ mod decl;
 pub mod estimate;
 pub mod ext;
 mod functions;
+pub mod k8s;
 pub mod regex;
 pub mod standard;
 

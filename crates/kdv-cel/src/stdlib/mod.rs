@@ -5,8 +5,6 @@
 use crate::library::{Registry, ext};
 use crate::value::Value;
 
-pub mod k8s;
-
 impl Registry {
     /// The standard library plus every extension (the cel-spec conformance environment).
     pub fn full() -> Registry {
@@ -82,6 +80,6 @@ fn kubernetes_costs(r: &mut Registry) {
         "string_last_index_of_string",
         "string_last_index_of_string_int",
     ] {
-        r.set_cost(id, k8s::lists::cost_traverse);
+        r.set_cost(id, crate::library::k8s::lists::cost_traverse);
     }
 }

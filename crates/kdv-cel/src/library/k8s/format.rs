@@ -5,10 +5,10 @@ use std::sync::{Arc, LazyLock};
 
 use kdv_runtime::format as rt;
 
-use super::mul_ceil;
+use super::common::mul_ceil;
 use crate::library::nso;
 use crate::library::{CallCtx, Functions, Overload, ParamType as P};
-use crate::library::{Declarations, OverloadDecl};
+use crate::library::{Declarations, OverloadDecl, cached};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
 
@@ -60,7 +60,7 @@ formats! {
     "dns1123SubdomainPrefix" => |s| dns1123_subdomain(&mask_trailing_dash(s)), 60;
     "dns1035LabelPrefix" => |s| dns1035_label(&mask_trailing_dash(s)), 30;
     "labelValue" => |s| label_value(s), 40;
-    "uri" => |s| super::url::parse_request_uri(s).err().into_iter().collect(), 1103;
+    "uri" => |s| super::urls::parse_request_uri(s).err().into_iter().collect(), 1103;
     "uuid" => |s| one(UUID.is_match(s), "does not match the UUID format"), 70;
     "byte" => |s| one(BASE64.is_match(s), "invalid base64"), 84;
     "date" => |s| one(is_date(s), "invalid date"), 71;
@@ -358,7 +358,7 @@ constant_fns! {
 const NAMED_FORMAT: P = P::opaque(TYPE_NAME);
 
 /// The runtime overloads.
-pub fn library() -> Functions {
+pub fn functions() -> Functions {
     let mut overloads = vec![
         Overload {
             id: "format-named",
@@ -400,7 +400,11 @@ pub fn format_type() -> Type {
 }
 
 /// The checker declarations.
-pub fn declarations() -> Declarations {
+pub fn declarations() -> Arc<Declarations> {
+    cached("kubernetes.format", 0, declare)
+}
+
+fn declare(_: u32) -> Declarations {
     let f = format_type();
     let mut lib = Declarations::new("kubernetes.format");
     lib.type_ident(TYPE_NAME, f.clone());
@@ -428,7 +432,7 @@ pub fn declarations() -> Declarations {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{eval_cost, is_true, ok};
+    use super::super::tests::testing::{eval_cost, is_true, ok};
     use super::*;
 
     fn errs(name: &str, s: &str) -> Vec<String> {

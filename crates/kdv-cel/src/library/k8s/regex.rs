@@ -1,9 +1,11 @@
 //! `kubernetes.regex`: `find` and `findAll` with Go `regexp` semantics.
 
-use super::mul_ceil;
+use std::sync::Arc;
+
+use super::common::mul_ceil;
 use crate::library::nso;
 use crate::library::{CallCtx, Functions, Overload, ParamType as P};
-use crate::library::{Declarations, OverloadDecl};
+use crate::library::{Declarations, OverloadDecl, cached};
 use crate::types::Type;
 use crate::value::{EvalError, Value};
 
@@ -73,11 +75,11 @@ fn member(
     params: &'static [P],
     imp: crate::library::NativeFn,
 ) -> Overload {
-    super::overload(id, function, true, params, imp, Some(cost_find))
+    super::common::overload(id, function, true, params, imp, Some(cost_find))
 }
 
 /// The runtime overloads.
-pub fn library() -> Functions {
+pub fn functions() -> Functions {
     Functions {
         name: "kubernetes.regex",
         overloads: vec![
@@ -100,7 +102,11 @@ pub fn library() -> Functions {
 }
 
 /// The checker declarations.
-pub fn declarations() -> Declarations {
+pub fn declarations() -> Arc<Declarations> {
+    cached("kubernetes.regex", 0, declare)
+}
+
+fn declare(_: u32) -> Declarations {
     use Type::{Int, String as S};
     let list_s = Type::List(Box::new(S));
     let mut lib = Declarations::new("kubernetes.regex");
@@ -120,7 +126,7 @@ pub fn declarations() -> Declarations {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{err, eval_cost, is_true, ok};
+    use super::super::tests::testing::{err, eval_cost, is_true, ok};
 
     #[test]
     fn find() {

@@ -1,11 +1,13 @@
 //! `kubernetes.lists`: `isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf` on lists, and
 //! (library version 1, Kubernetes 1.37) `includes` on any value.
 
+use std::sync::Arc;
+
 use std::cmp::Ordering;
 
 use crate::library::nso;
 use crate::library::{CallCtx, Functions, Overload, ParamType as P};
-use crate::library::{Declarations, OverloadDecl};
+use crate::library::{Declarations, OverloadDecl, cached};
 use crate::types::Type;
 use crate::value::Duration;
 use crate::value::{EvalError, List, Value};
@@ -254,11 +256,11 @@ fn member(
     params: &'static [P],
     imp: crate::library::NativeFn,
 ) -> Overload {
-    super::overload(id, function, true, params, imp, Some(cost_traverse))
+    super::common::overload(id, function, true, params, imp, Some(cost_traverse))
 }
 
 /// The runtime overloads.
-pub fn library() -> Functions {
+pub fn functions() -> Functions {
     let mut overloads = vec![
         member(
             "list_a_index_of_int",
@@ -295,7 +297,11 @@ pub fn library() -> Functions {
 }
 
 /// The checker declarations.
-pub fn declarations() -> Declarations {
+pub fn declarations() -> Arc<Declarations> {
+    cached("kubernetes.lists", 0, declare)
+}
+
+fn declare(_: u32) -> Declarations {
     let list = |t: &Type| Type::List(Box::new(t.clone()));
     let a = Type::Param("A".into());
     let mut lib = Declarations::new("kubernetes.lists");
@@ -341,7 +347,7 @@ pub fn declarations() -> Declarations {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{compile_err, err, eval_cost, is_true, ok};
+    use super::super::tests::testing::{compile_err, err, eval_cost, is_true, ok};
 
     #[test]
     fn is_sorted() {

@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use super::{cost_tenth, go_quote, overload as ov};
+use super::common::{cost_tenth, go_quote, overload as ov};
 use crate::library::nso;
 use crate::library::{CallCtx, Functions, ParamType as P};
-use crate::library::{Declarations, OverloadDecl};
+use crate::library::{Declarations, OverloadDecl, cached};
 use crate::types::Type;
 use crate::value::{EvalError, Key, OpaqueValue, OwnedMap, Str, Value};
 
@@ -441,7 +441,7 @@ impl OpaqueValue for Url {
 }
 
 fn url_arg<'v>(v: &'v Value<'_>) -> Result<&'v Url, EvalError> {
-    super::opaque_arg(v)
+    super::common::opaque_arg(v)
 }
 
 fn to_url<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
@@ -494,7 +494,7 @@ fn get_query<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 const U: P = P::opaque(TYPE_NAME);
 
 /// The runtime overloads.
-pub fn library() -> Functions {
+pub fn functions() -> Functions {
     let mut url = ov("string_to_url", "url", false, &[P::STRING], to_url, None);
     url.cost = Some(cost_tenth);
     Functions {
@@ -540,7 +540,11 @@ pub fn url_type() -> Type {
 }
 
 /// The checker declarations.
-pub fn declarations() -> Declarations {
+pub fn declarations() -> Arc<Declarations> {
+    cached("kubernetes.urls", 0, declare)
+}
+
+fn declare(_: u32) -> Declarations {
     use Type::{Bool, String as S};
     let u = url_type();
     let mut lib = Declarations::new("kubernetes.urls");
@@ -575,7 +579,7 @@ pub fn declarations() -> Declarations {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{err, is_true, ok};
+    use super::super::tests::testing::{err, is_true, ok};
     use super::*;
 
     #[test]

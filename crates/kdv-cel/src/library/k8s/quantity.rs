@@ -9,10 +9,10 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use super::{cost_tenth, overload as ov};
+use super::common::{cost_tenth, overload as ov};
 use crate::library::nso;
 use crate::library::{CallCtx, Functions, ParamType as P};
-use crate::library::{Declarations, OverloadDecl};
+use crate::library::{Declarations, OverloadDecl, cached};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
 
@@ -496,7 +496,7 @@ impl OpaqueValue for Quantity {
 }
 
 fn q_arg<'v>(v: &'v Value<'_>) -> Result<&'v Quantity, EvalError> {
-    super::opaque_arg(v)
+    super::common::opaque_arg(v)
 }
 
 fn wrap<'a>(q: Quantity) -> Value<'a> {
@@ -579,7 +579,7 @@ fn sub<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 const Q: P = P::opaque(TYPE_NAME);
 
 /// The runtime overloads.
-pub fn library() -> Functions {
+pub fn functions() -> Functions {
     let mut parse_q = ov(
         "string_to_quantity",
         "quantity",
@@ -667,7 +667,11 @@ pub fn quantity_type() -> Type {
 }
 
 /// The checker declarations.
-pub fn declarations() -> Declarations {
+pub fn declarations() -> Arc<Declarations> {
+    cached("kubernetes.quantity", 0, declare)
+}
+
+fn declare(_: u32) -> Declarations {
     use Type::{Bool, Double, Int, String as S};
     let q = quantity_type();
     let m = |id: &str, params: Vec<Type>, r: Type| vec![OverloadDecl::member(id, params, r)];
@@ -726,7 +730,7 @@ pub fn declarations() -> Declarations {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{err, eval_cost, is_true, ok};
+    use super::super::tests::testing::{err, eval_cost, is_true, ok};
     use super::*;
 
     #[test]

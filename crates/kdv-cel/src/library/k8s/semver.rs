@@ -4,10 +4,10 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use super::{cost_tenth, go_quote, overload as ov};
+use super::common::{cost_tenth, go_quote, overload as ov};
 use crate::library::nso;
 use crate::library::{CallCtx, Functions, ParamType as P};
-use crate::library::{Declarations, OverloadDecl};
+use crate::library::{Declarations, OverloadDecl, cached};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
 
@@ -224,7 +224,7 @@ impl OpaqueValue for Version {
 }
 
 fn v_arg<'v>(v: &'v Value<'_>) -> Result<&'v Version, EvalError> {
-    super::opaque_arg(v)
+    super::common::opaque_arg(v)
 }
 
 fn parse_args(a: &[Value<'_>]) -> Result<Result<Version, String>, EvalError> {
@@ -284,7 +284,7 @@ fn compare_to<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 const V: P = P::opaque(TYPE_NAME);
 
 /// The runtime overloads (library version 1: with the `normalize` overloads).
-pub fn library() -> Functions {
+pub fn functions() -> Functions {
     let t = Some(cost_tenth as crate::library::CostFn);
     Functions {
         name: "kubernetes.Semver",
@@ -359,7 +359,11 @@ pub fn semver_type() -> Type {
 }
 
 /// The checker declarations.
-pub fn declarations() -> Declarations {
+pub fn declarations() -> Arc<Declarations> {
+    cached("kubernetes.Semver", 0, declare)
+}
+
+fn declare(_: u32) -> Declarations {
     use Type::{Bool, Int, String as S};
     let v = semver_type();
     let mut lib = Declarations::new("kubernetes.Semver");
@@ -400,7 +404,7 @@ pub fn declarations() -> Declarations {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{err, is_true};
+    use super::super::tests::testing::{err, is_true};
     use super::*;
 
     #[test]
