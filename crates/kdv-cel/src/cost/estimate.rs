@@ -648,7 +648,7 @@ impl<'a> Coster<'a> {
             return with_args(est);
         }
         if options.kubernetes_library
-            && let Some(est) = super::kubernetes::estimate(&mut call)
+            && let Some(est) = crate::library::k8s::estimate(&mut call)
         {
             return with_args(est);
         }

@@ -45,7 +45,6 @@
 mod builtins;
 mod estimate;
 mod extensions;
-mod kubernetes;
 mod paths;
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 //! overload id in a [`Registry`], which the planner binds calls against.
 
 use crate::library::{Registry, ext};
-use crate::value::Value;
 
 impl Registry {
     /// The standard library plus every extension (the cel-spec conformance environment).
@@ -31,55 +30,7 @@ impl Registry {
         r.add(ext::comprehensions::functions());
         r.add(ext::sets::functions());
         r.add(ext::optional::functions());
-        kubernetes_costs(&mut r);
+        crate::library::k8s::cost::set_runtime_costs(&mut r);
         r
-    }
-}
-
-fn cost_receiver_tenth(args: &[Value<'_>], _: &Value<'_>) -> u64 {
-    args.first()
-        .map_or(1, |a| crate::library::traversal(a.cost_size()))
-}
-
-fn cost_receiver_fifth(args: &[Value<'_>], _: &Value<'_>) -> u64 {
-    args.first()
-        .map_or(1, |a| (a.cost_size() as f64 * 0.2).ceil() as u64)
-}
-
-fn cost_result_fifth(_: &[Value<'_>], result: &Value<'_>) -> u64 {
-    (result.cost_size() as f64 * 0.2).ceil() as u64
-}
-
-/// Kubernetes' `CostEstimator` answers for some strings-extension functions (spec §3.10).
-fn kubernetes_costs(r: &mut Registry) {
-    for id in [
-        "string_lower_ascii",
-        "string_upper_ascii",
-        "string_substring_int",
-        "string_substring_int_int",
-        "string_trim",
-    ] {
-        r.set_cost(id, cost_receiver_tenth);
-    }
-    for id in [
-        "string_replace_string_string",
-        "string_replace_string_string_int",
-        "string_split_string",
-        "string_split_string_int",
-    ] {
-        r.set_cost(id, cost_receiver_fifth);
-    }
-    for id in ["list_join", "list_join_string"] {
-        r.set_cost(id, cost_result_fifth);
-    }
-    // Kubernetes prices `indexOf`/`lastIndexOf` by function name, so the strings-extension
-    // overloads cost the receiver's traversal like the Kubernetes list functions.
-    for id in [
-        "string_index_of_string",
-        "string_index_of_string_int",
-        "string_last_index_of_string",
-        "string_last_index_of_string_int",
-    ] {
-        r.set_cost(id, crate::library::k8s::lists::cost_traverse);
     }
 }

@@ -2,6 +2,12 @@
 //! strictness — declarations, implementations with runtime costs, and Kubernetes' static
 //! estimates of its functions. Addresses are `library::k8s::ip`'s.
 
+use std::ops::Add as _;
+
+use super::common::{equal_operands, fixed};
+use crate::library::estimate::{
+    CallEstimate, CallSite, CostEstimate, STRING_TRAVERSAL_COST_FACTOR, SizeEstimate,
+};
 use std::sync::Arc;
 
 use super::common::{cost_tenth, go_quote, mul_ceil, overload as ov};
@@ -327,6 +333,68 @@ pub fn functions() -> Functions {
         ],
         regex_functions: Vec::new(),
     }
+}
+
+// ---- static cost estimates ---------------------------------------------------------------
+
+/// The part of Kubernetes' `CostEstimator.EstimateCallCost` that prices this library's
+/// functions. Upstream dispatches on the function's name alone, so a call of any library with
+/// one of these names is priced here; `None` leaves the call to the next estimator.
+///
+/// Asked before [`super::ip::estimate`]: both price `ip`, this library its `cidr.ip()`
+/// accessor.
+pub(crate) fn estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
+    let n = c.argc();
+    match c.function() {
+        // Parsing: a string traversal.
+        "cidr" | "isCIDR" if n >= 1 => {
+            let sz = c.node_size(&c.arg(0));
+            Some(CallEstimate::cost(
+                sz.multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR),
+            ))
+        }
+        // The address of a CIDR is a field access.
+        "ip" if c.overload() == "cidr_ip" => fixed(1),
+        "masked" | "prefixLength" => fixed(1),
+        "containsIP" if n >= 1 => {
+            let mut cost = address_comparison();
+            if c.overload() == "cidr_contains_ip_string" {
+                cost = cost.add(string_parse(c, &c.arg(0)));
+            }
+            Some(CallEstimate::cost(cost))
+        }
+        "containsCIDR" if n >= 1 => {
+            // Masking the base CIDR traverses the address again, plus comparing the bits.
+            let mut cost = address_comparison()
+                .add(ADDRESS_BYTES.multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR))
+                .add(CostEstimate::fixed(1));
+            if c.overload() == "cidr_contains_cidr_string" {
+                cost = cost.add(string_parse(c, &c.arg(0)));
+            }
+            Some(CallEstimate::cost(cost))
+        }
+        "_==_" => match equal_operands(c)? {
+            (Type::Opaque(name, _), ..) if &**name == CIDR_TYPE => fixed(1),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Bytes of an IPv4 or IPv6 address.
+const ADDRESS_BYTES: SizeEstimate = SizeEstimate { min: 4, max: 16 };
+
+/// Comparing two addresses' bytes: `(4..16 + 4..16) × 0.1`.
+fn address_comparison() -> CostEstimate {
+    ADDRESS_BYTES
+        .add(ADDRESS_BYTES)
+        .multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR)
+}
+
+/// Parsing the string form of an address argument.
+fn string_parse<'a, C: CallSite<'a>>(c: &C, n: &C::Node) -> CostEstimate {
+    c.node_size(n)
+        .multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR)
 }
 
 #[cfg(test)]

@@ -2,7 +2,9 @@
 //! conversion cost (⌈size · 0.1⌉), cel-go's cost multiplication, the opaque-argument accessor
 //! and Go's quoting of texts in error messages.
 
+use crate::library::estimate::{CallEstimate, CallSite, CostEstimate};
 use crate::library::{CostFn, NativeFn, Overload, ParamType, nso};
+use crate::types::Type;
 use crate::value::{EvalError, Value};
 
 /// Kubernetes' runtime cost of conversions and string functions: ⌈size(args[0]) · 0.1⌉.
@@ -50,3 +52,19 @@ pub(crate) fn mul_ceil(x: u64, f: f64) -> u64 {
 
 /// Go `strconv.Quote` for the texts upstream errors quote (`%q`).
 pub(crate) use kdv_runtime::gofmt::quote as go_quote;
+
+/// A fixed static cost.
+pub(super) fn fixed(cost: u64) -> Option<CallEstimate> {
+    Some(CallEstimate::cost(CostEstimate::fixed(cost)))
+}
+
+/// For `_==_` on two operands of the same checked type: that type and the operands (the
+/// Kubernetes estimator prices equality of its own types).
+pub(super) fn equal_operands<'a, C: CallSite<'a>>(c: &C) -> Option<(&'a Type, C::Node, C::Node)> {
+    if c.function() != "_==_" || c.argc() != 2 {
+        return None;
+    }
+    let (lhs, rhs) = (c.arg(0), c.arg(1));
+    let t = c.node_type(&lhs);
+    (t == c.node_type(&rhs)).then_some((t, lhs, rhs))
+}

@@ -1,6 +1,11 @@
 //! `kubernetes.format`: named string formats (`format.dns1123Label()`, `format.named(n)`)
 //! and `validate`, which lists apimachinery's error strings.
 
+use super::common::{equal_operands, fixed};
+use crate::library::estimate::{
+    CallEstimate, CallSite, CostEstimate, REGEX_STRING_LENGTH_COST_FACTOR,
+    STRING_TRAVERSAL_COST_FACTOR,
+};
 use std::sync::{Arc, LazyLock};
 
 use kdv_runtime::format as rt;
@@ -429,6 +434,42 @@ fn declare(_: u32) -> Declarations {
     );
     lib
 }
+
+// ---- static cost estimates ---------------------------------------------------------------
+
+/// The part of Kubernetes' `CostEstimator.EstimateCallCost` that prices this library's
+/// functions. Upstream dispatches on the function's name alone, so a call of any library with
+/// one of these names is priced here; `None` leaves the call to the next estimator.
+pub(crate) fn estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
+    match c.function() {
+        "validate" if c.argc() >= 1 => {
+            let sz = c.node_size(&c.arg(0));
+            Some(CallEstimate::cost(
+                sz.multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR)
+                    .multiply_by_cost_factor(
+                        MAX_NAME_FORMAT_REGEX_SIZE * REGEX_STRING_LENGTH_COST_FACTOR,
+                    ),
+            ))
+        }
+        "format.named" => fixed(1),
+        "_==_" => match equal_operands(c)? {
+            (Type::Object(name), ..) if &**name == TYPE_NAME => Some(CallEstimate::cost(
+                CostEstimate {
+                    min: 1,
+                    max: MAX_FORMAT_SIZE,
+                }
+                .multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR),
+            )),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Longest format name regex considered by `validate` (`MaxNameFormatRegexSize`).
+const MAX_NAME_FORMAT_REGEX_SIZE: f64 = 128.0;
+/// Largest serialized `kubernetes.NamedFormat` (`MaxFormatSize`).
+const MAX_FORMAT_SIZE: u64 = 64;
 
 #[cfg(test)]
 mod tests {

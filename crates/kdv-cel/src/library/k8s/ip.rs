@@ -2,6 +2,8 @@
 //! predicates, plus Kubernetes' strictness (no zones, no IPv4-mapped IPv6) — declarations,
 //! implementations with runtime costs, and Kubernetes' static estimates of its functions.
 
+use super::common::{equal_operands, fixed};
+use crate::library::estimate::{CallEstimate, CallSite, STRING_TRAVERSAL_COST_FACTOR};
 use std::sync::Arc;
 
 use super::common::{cost_tenth, go_quote, mul_ceil, overload as ov};
@@ -572,6 +574,42 @@ pub fn functions() -> Functions {
             ),
         ],
         regex_functions: Vec::new(),
+    }
+}
+
+// ---- static cost estimates ---------------------------------------------------------------
+
+/// The part of Kubernetes' `CostEstimator.EstimateCallCost` that prices this library's
+/// functions. Upstream dispatches on the function's name alone, so a call of any library with
+/// one of these names is priced here; `None` leaves the call to the next estimator.
+pub(crate) fn estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
+    let n = c.argc();
+    match c.function() {
+        // Parsing: a string traversal. (`cidr.ip()` is the cidr library's.)
+        "isIP" | "ip" if n >= 1 => {
+            let sz = c.node_size(&c.arg(0));
+            Some(CallEstimate::cost(
+                sz.multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR),
+            ))
+        }
+        // Parsing, then comparing with the input.
+        "ip.isCanonical" if n >= 1 => {
+            let sz = c.node_size(&c.arg(0));
+            Some(CallEstimate::cost(
+                sz.multiply_by_cost_factor(2.0 * STRING_TRAVERSAL_COST_FACTOR),
+            ))
+        }
+        "family"
+        | "isUnspecified"
+        | "isLoopback"
+        | "isLinkLocalMulticast"
+        | "isLinkLocalUnicast"
+        | "isGlobalUnicast" => fixed(1),
+        "_==_" => match equal_operands(c)? {
+            (Type::Opaque(name, _), ..) if &**name == IP_TYPE => fixed(1),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

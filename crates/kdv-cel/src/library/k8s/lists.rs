@@ -1,6 +1,11 @@
 //! `kubernetes.lists`: `isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf` on lists, and
 //! (library version 1, Kubernetes 1.37) `includes` on any value.
 
+use std::ops::Add as _;
+
+use crate::library::estimate::{
+    CallEstimate, CallSite, CostEstimate, STRING_TRAVERSAL_COST_FACTOR,
+};
 use std::sync::Arc;
 
 use std::cmp::Ordering;
@@ -343,6 +348,41 @@ fn declare(_: u32) -> Declarations {
         )],
     );
     lib
+}
+
+// ---- static cost estimates ---------------------------------------------------------------
+
+/// The part of Kubernetes' `CostEstimator.EstimateCallCost` that prices this library's
+/// functions. Upstream dispatches on the function's name alone, so a call of any library with
+/// one of these names is priced here; `None` leaves the call to the next estimator.
+pub(crate) fn estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
+    match c.function() {
+        // Also strings-extension `indexOf`/`lastIndexOf` (string receivers), as upstream.
+        "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" | "includes" => {
+            let t = c.target()?;
+            let size = c.node_size(&t);
+            match c.element(&t) {
+                Some((elem, elem_size)) => {
+                    let mut per_element = CostEstimate::fixed(1);
+                    // Comparing strings or bytes also traverses them.
+                    if matches!(elem, Type::String | Type::Bytes) {
+                        per_element = per_element
+                            .add(elem_size.multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR));
+                    }
+                    Some(CallEstimate::cost(size.multiply_by_cost(per_element)))
+                }
+                // A dyn receiver may be a list: n comparisons.
+                None if c.function() == "includes" => Some(CallEstimate::cost(
+                    size.multiply_by_cost(CostEstimate::fixed(1)),
+                )),
+                // A string receiver (strings-extension indexOf/lastIndexOf).
+                None => Some(CallEstimate::cost(
+                    size.multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR),
+                )),
+            }
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,8 @@
 //! `isInteger`/`asInteger` answer from that form only (`quantity("1000m").isInteger()` is
 //! false upstream, as is anything parsed through the arbitrary-precision path).
 
+use super::common::{equal_operands, fixed};
+use crate::library::estimate::{CallEstimate, CallSite, STRING_TRAVERSAL_COST_FACTOR};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -726,6 +728,31 @@ fn declare(_: u32) -> Declarations {
         ],
     );
     lib
+}
+
+// ---- static cost estimates ---------------------------------------------------------------
+
+/// The part of Kubernetes' `CostEstimator.EstimateCallCost` that prices this library's
+/// functions. Upstream dispatches on the function's name alone, so a call of any library with
+/// one of these names is priced here; `None` leaves the call to the next estimator.
+pub(crate) fn estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
+    match c.function() {
+        // Parsing: a string traversal.
+        "quantity" | "isQuantity" if c.argc() >= 1 => {
+            let sz = c.node_size(&c.arg(0));
+            Some(CallEstimate::cost(
+                sz.multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR),
+            ))
+        }
+        // `isGreaterThan`, `isLessThan`, `compareTo`: semver's too, at the same price.
+        "sign" | "asInteger" | "isInteger" | "asApproximateFloat" | "isGreaterThan"
+        | "isLessThan" | "compareTo" | "add" | "sub" => fixed(1),
+        "_==_" => match equal_operands(c)? {
+            (Type::Object(name), ..) if &**name == TYPE_NAME => fixed(1),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 #[cfg(test)]

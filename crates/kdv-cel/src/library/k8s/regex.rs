@@ -1,5 +1,11 @@
 //! `kubernetes.regex`: `find` and `findAll` with Go `regexp` semantics.
 
+use std::ops::Add as _;
+
+use crate::library::estimate::{
+    CallEstimate, CallSite, REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR,
+    SizeEstimate,
+};
 use std::sync::Arc;
 
 use super::common::mul_ceil;
@@ -122,6 +128,33 @@ fn declare(_: u32) -> Declarations {
         ],
     );
     lib
+}
+
+// ---- static cost estimates ---------------------------------------------------------------
+
+/// The part of Kubernetes' `CostEstimator.EstimateCallCost` that prices this library's
+/// functions. Upstream dispatches on the function's name alone, so a call of any library with
+/// one of these names is priced here; `None` leaves the call to the next estimator.
+pub(crate) fn estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
+    match c.function() {
+        "find" | "findAll" if c.argc() >= 1 => {
+            let sz = c.node_size(&c.target()?);
+            let str_cost = sz
+                .add(SizeEstimate::fixed(1))
+                .multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR);
+            let re_cost = c
+                .node_size(&c.arg(0))
+                .multiply_by_cost_factor(REGEX_STRING_LENGTH_COST_FACTOR);
+            Some(CallEstimate {
+                cost: str_cost.multiply(re_cost),
+                result: Some(SizeEstimate {
+                    min: 0,
+                    max: sz.max,
+                }),
+            })
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]

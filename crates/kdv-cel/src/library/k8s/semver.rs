@@ -1,6 +1,8 @@
 //! `kubernetes.Semver`: semantic versions (blang/semver v4 strict parsing, optional
 //! Kubernetes normalisation) and their precedence.
 
+use super::common::{equal_operands, fixed};
+use crate::library::estimate::{CallEstimate, CallSite, STRING_TRAVERSAL_COST_FACTOR};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -400,6 +402,30 @@ fn declare(_: u32) -> Declarations {
         );
     }
     lib
+}
+
+// ---- static cost estimates ---------------------------------------------------------------
+
+/// The part of Kubernetes' `CostEstimator.EstimateCallCost` that prices this library's
+/// functions. Upstream dispatches on the function's name alone, so a call of any library with
+/// one of these names is priced here; `None` leaves the call to the next estimator.
+pub(crate) fn estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
+    match c.function() {
+        // Parsing: a string traversal.
+        "semver" | "isSemver" if c.argc() >= 1 => {
+            let sz = c.node_size(&c.arg(0));
+            Some(CallEstimate::cost(
+                sz.multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR),
+            ))
+        }
+        // `isGreaterThan`, `isLessThan`, `compareTo`: quantity's too, at the same price.
+        "major" | "minor" | "patch" | "isGreaterThan" | "isLessThan" | "compareTo" => fixed(1),
+        "_==_" => match equal_operands(c)? {
+            (Type::Object(name), ..) if &**name == TYPE_NAME => fixed(1),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 #[cfg(test)]

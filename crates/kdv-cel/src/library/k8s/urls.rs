@@ -1,6 +1,10 @@
 //! `kubernetes.urls`: `url(s)`, `isURL(s)` and the accessors of `kubernetes.URL`, with Go
 //! `net/url` parsing (`ParseRequestURI` to validate, `Parse` for the stored value).
 
+use super::common::{equal_operands, fixed};
+use crate::library::estimate::{
+    CallEstimate, CallSite, CostEstimate, STRING_TRAVERSAL_COST_FACTOR, SizeEstimate,
+};
 use std::sync::Arc;
 
 use super::common::{cost_tenth, go_quote, overload as ov};
@@ -575,6 +579,41 @@ fn declare(_: u32) -> Declarations {
         )],
     );
     lib
+}
+
+// ---- static cost estimates ---------------------------------------------------------------
+
+/// The part of Kubernetes' `CostEstimator.EstimateCallCost` that prices this library's
+/// functions. Upstream dispatches on the function's name alone, so a call of any library with
+/// one of these names is priced here; `None` leaves the call to the next estimator.
+pub(crate) fn estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
+    match c.function() {
+        "url" if c.argc() == 1 => {
+            let sz = c.node_size(&c.arg(0));
+            Some(CallEstimate {
+                cost: sz.multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR),
+                result: Some(sz),
+            })
+        }
+        "getScheme" | "getHostname" | "getHost" | "getPort" | "getEscapedPath" | "getQuery" => {
+            fixed(1)
+        }
+        "_==_" => match equal_operands(c)? {
+            (Type::Object(name), _, rhs) if &**name == TYPE_NAME => {
+                // Upstream reads the right-hand side's size for both operands.
+                let size = c.computed_size(&rhs).unwrap_or(SizeEstimate::fixed(1));
+                Some(CallEstimate::cost(
+                    CostEstimate {
+                        min: 1,
+                        max: size.max,
+                    }
+                    .multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR),
+                ))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 #[cfg(test)]
