@@ -7,31 +7,20 @@ use std::sync::{Arc, OnceLock};
 
 use crate::checker::Env;
 use crate::interp::ProgramOptions;
-use crate::library::Registry;
-use crate::library::k8s::{cidr, format, ip, lists, quantity, regex, semver, urls};
+use crate::library::{Registry, environments};
 
-/// Adds the runtime overloads of every Kubernetes library implemented here to `r`.
+/// Adds the runtime overloads of every Kubernetes library to `r`.
 pub fn add_runtime(r: &mut Registry) {
-    r.add(lists::functions());
-    r.add(regex::functions());
-    r.add(quantity::functions());
-    r.add(format::functions());
-    r.add(urls::functions());
-    r.add(ip::functions());
-    r.add(cidr::functions());
-    r.add(semver::functions());
+    for lib in environments::kubernetes() {
+        r.add(lib.functions());
+    }
 }
 
-/// Adds the declarations of every Kubernetes library implemented here to `env`.
+/// Adds the declarations of every Kubernetes library to `env`.
 pub fn add_declarations(env: &mut Env) {
-    env.add_library(lists::declarations());
-    env.add_library(regex::declarations());
-    env.add_library(quantity::declarations());
-    env.add_library(format::declarations());
-    env.add_library(urls::declarations());
-    env.add_library(ip::declarations());
-    env.add_library(cidr::declarations());
-    env.add_library(semver::declarations());
+    for lib in environments::kubernetes() {
+        env.add_library(lib.declarations());
+    }
 }
 
 /// [`Registry::kubernetes`] plus every Kubernetes library implemented here.

@@ -27,7 +27,6 @@ pub mod interp;
 pub mod k8s;
 pub mod library;
 pub mod parser;
-pub mod stdlib;
 pub mod types;
 pub mod value;
 

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::ast::Literal;
 use crate::hash::FxHasher;
-use crate::library::{Declarations, FunctionDecl, OverloadDecl, VariableDecl, ext};
+use crate::library::{Declarations, FunctionDecl, OverloadDecl, VariableDecl, environments};
 use crate::types::Type;
 
 /// Supplies object (message) types: Kubernetes schema types, protobuf messages.
@@ -308,15 +308,8 @@ impl fmt::Debug for Env {
 /// one per library).
 static KUBERNETES_BASE: std::sync::LazyLock<Arc<Declarations>> = std::sync::LazyLock::new(|| {
     let mut lib = Declarations::new("kubernetes.base");
-    for l in [
-        crate::library::standard::declarations(),
-        ext::optional::declarations(u32::MAX),
-        ext::strings::declarations(2),
-        ext::lists::declarations(3),
-        ext::sets::declarations(),
-        ext::comprehensions::declarations(),
-    ] {
-        lib.merge(&l);
+    for l in environments::kubernetes_base() {
+        lib.merge(&l.declarations());
     }
     Arc::new(lib)
 });

@@ -11,6 +11,7 @@ use super::paths::{Path, PathArena};
 use super::{CostError, CostEstimate, CostOptions, SizeEstimate, SizeEstimator};
 use crate::ast::{Comprehension, Expr, ExprId, ExprKind, Literal};
 use crate::checker::CheckedExpr;
+use crate::library::environments;
 use crate::library::estimate::{
     CallEstimate, CallSite, LIST_CREATE_BASE_COST, STRING_TRAVERSAL_COST_FACTOR,
 };
@@ -643,12 +644,12 @@ impl<'a> Coster<'a> {
             site: *site,
         };
         if options.extension_estimators
-            && let Some(est) = super::extensions::estimate(&mut call)
+            && let Some(est) = environments::extension_estimate(&mut call)
         {
             return with_args(est);
         }
         if options.kubernetes_library
-            && let Some(est) = crate::library::k8s::estimate(&mut call)
+            && let Some(est) = environments::kubernetes_estimate(&mut call)
         {
             return with_args(est);
         }
@@ -659,7 +660,7 @@ impl<'a> Coster<'a> {
             coster: self,
             site: *site,
         };
-        if let Some(est) = super::builtins::estimate(&mut call) {
+        if let Some(est) = environments::cel_go_estimate(&mut call) {
             return with_args(est);
         }
         CallEstimate::cost(CostEstimate::fixed(1).add(arg_sum))

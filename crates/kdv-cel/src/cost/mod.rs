@@ -42,9 +42,7 @@
 //! estimator, `extensions` the ext.Sets and ext.Lists (v3) overload estimators, `builtins`
 //! cel-go's estimates of standard and strings overloads.
 
-mod builtins;
 mod estimate;
-mod extensions;
 mod paths;
 
 #[cfg(test)]

@@ -12,12 +12,17 @@ use super::estimate::{
     CallEstimate, CallSite, CostEstimate, REGEX_STRING_LENGTH_COST_FACTOR,
     STRING_TRAVERSAL_COST_FACTOR, SizeEstimate,
 };
-use super::{CallCtx, Declarations, Functions, Overload, ParamType, nso, traversal};
+use super::{CallCtx, Declarations, Functions, Library, Overload, ParamType, nso, traversal};
 use crate::types::Type;
 use crate::value::{Bytes, Duration, EvalError, Str, Timestamp, Value};
 
 /// cel-go's name of the library.
 const NAME: &str = "cel.lib.std";
+
+/// The library.
+pub fn library() -> Library {
+    Library::new(NAME, 0, |_| declarations(), |_| functions())
+}
 
 // ---- declarations ------------------------------------------------------------------------
 

@@ -6,8 +6,16 @@
 
 use std::sync::Arc;
 
-use crate::library::{Declarations, cached, g, list, param};
+use crate::library::{Declarations, Functions, Library, cached, g, list, param};
 use crate::types::Type;
+
+/// The library's name.
+const NAME: &str = "cel.lib.ext.cel.bindings";
+
+/// The library.
+pub fn library() -> Library {
+    Library::new(NAME, 0, |_| declarations(), |_| functions())
+}
 
 // ---- declarations ------------------------------------------------------------------------
 
@@ -17,7 +25,7 @@ use crate::types::Type;
 pub fn declarations() -> Arc<Declarations> {
     cached("bindings", 1, |_| {
         let t = param("T");
-        let mut lib = Declarations::new("cel.lib.ext.cel.bindings");
+        let mut lib = Declarations::new(NAME);
         lib.function(
             "cel.@block",
             vec![g("cel_block_list", vec![list(Type::Dyn), t.clone()], t)],
@@ -25,4 +33,14 @@ pub fn declarations() -> Arc<Declarations> {
         lib.homogeneous_exempt.push("cel.@block".to_string());
         lib
     })
+}
+
+// ---- implementations ---------------------------------------------------------------------
+
+/// None: `cel.@block` is declared for the checker only (see the module docs).
+pub fn functions() -> Functions {
+    Functions {
+        name: NAME,
+        ..Functions::default()
+    }
 }

@@ -7,9 +7,17 @@
 use std::sync::Arc;
 
 use crate::library::{
-    CallCtx, Declarations, Functions, Overload, ParamType as P, cached, g, map, nso, param,
+    CallCtx, Declarations, Functions, Library, Overload, ParamType as P, cached, g, map, nso, param,
 };
 use crate::value::{EvalError, Key, Map, OwnedMap, Value};
+
+/// The library's name.
+const NAME: &str = "cel.lib.ext.comprev2";
+
+/// The library.
+pub fn library() -> Library {
+    Library::new(NAME, 0, |_| declarations(), |_| functions())
+}
 
 // ---- declarations ------------------------------------------------------------------------
 
@@ -20,7 +28,7 @@ pub fn declarations() -> Arc<Declarations> {
         let k = param("K");
         let v = param("V");
         let map_kv = map(k.clone(), v.clone());
-        let mut lib = Declarations::new("cel.lib.ext.comprev2");
+        let mut lib = Declarations::new(NAME);
         lib.function(
             "cel.@mapInsert",
             vec![
@@ -98,7 +106,7 @@ fn map_insert<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 /// The implementations (cel-go's default runtime cost, 1).
 pub fn functions() -> Functions {
     Functions {
-        name: "cel.lib.ext.comprev2",
+        name: NAME,
         overloads: vec![
             Overload::new(
                 "@mapInsert_map_key_value",

@@ -4,16 +4,26 @@
 
 use std::sync::Arc;
 
-use crate::library::{CallCtx, Declarations, Functions, Overload, ParamType as P, cached, g, nso};
+use crate::library::{
+    CallCtx, Declarations, Functions, Library, Overload, ParamType as P, cached, g, nso,
+};
 use crate::types::Type;
 use crate::value::{EvalError, Value};
+
+/// The library's name.
+const NAME: &str = "cel.lib.ext.encoders";
+
+/// The library.
+pub fn library() -> Library {
+    Library::new(NAME, 0, |_| declarations(), |_| functions())
+}
 
 // ---- declarations ------------------------------------------------------------------------
 
 /// cel-go's encoders extension (`ext.Encoders`). Not part of Kubernetes' environment.
 pub fn declarations() -> Arc<Declarations> {
     cached("encoders", 0, |_| {
-        let mut lib = Declarations::new("cel.lib.ext.encoders");
+        let mut lib = Declarations::new(NAME);
         lib.function(
             "base64.decode",
             vec![g("base64_decode_string", vec![Type::String], Type::Bytes)],
@@ -113,7 +123,7 @@ fn decode<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 /// The encoders extension.
 pub fn functions() -> Functions {
     Functions {
-        name: "cel.lib.ext.encoders",
+        name: NAME,
         overloads: vec![
             Overload::new(
                 "base64_encode_bytes",

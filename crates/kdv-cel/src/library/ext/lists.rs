@@ -13,10 +13,19 @@ use crate::library::estimate::{
     SizeEstimate,
 };
 use crate::library::{
-    CallCtx, Declarations, Functions, Overload, ParamType as P, cached, g, list, m, nso, param,
+    CallCtx, Declarations, Functions, Library, Overload, ParamType as P, cached, g, list, m, nso,
+    param,
 };
 use crate::types::Type;
 use crate::value::{EvalError, List, Value};
+
+/// The library's name.
+const NAME: &str = "cel.lib.ext.lists";
+
+/// The library at `version` (`u32::MAX`: every version).
+pub fn library(version: u32) -> Library {
+    Library::new(NAME, version, declarations, |_| functions())
+}
 
 // ---- declarations ------------------------------------------------------------------------
 
@@ -29,7 +38,7 @@ fn declare(version: u32) -> Declarations {
     use Type::{Bool, Bytes, Double, Duration, Dyn, Int, String as Str, Timestamp, Uint};
     let t = param("T");
     let list_t = list(t.clone());
-    let mut lib = Declarations::new("cel.lib.ext.lists");
+    let mut lib = Declarations::new(NAME);
     lib.function(
         "slice",
         vec![m(
@@ -357,7 +366,7 @@ pub fn functions() -> Functions {
         );
     }
     Functions {
-        name: "cel.lib.ext.lists",
+        name: NAME,
         overloads: o,
         regex_functions: Vec::new(),
     }

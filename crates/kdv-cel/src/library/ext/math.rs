@@ -8,10 +8,18 @@ use std::cmp::Ordering;
 use std::sync::Arc;
 
 use crate::library::{
-    CallCtx, Declarations, Functions, Overload, ParamType as P, cached, g, list, nso,
+    CallCtx, Declarations, Functions, Library, Overload, ParamType as P, cached, g, list, nso,
 };
 use crate::types::Type;
 use crate::value::{EvalError, Value};
+
+/// The library's name.
+const NAME: &str = "cel.lib.ext.math";
+
+/// The library at `version` (`u32::MAX`: every version).
+pub fn library(version: u32) -> Library {
+    Library::new(NAME, version, declarations, |_| functions())
+}
 
 // ---- declarations ------------------------------------------------------------------------
 
@@ -22,7 +30,7 @@ pub fn declarations(version: u32) -> Arc<Declarations> {
 
 fn declare(version: u32) -> Declarations {
     use Type::{Bool, Double, Dyn, Int, Uint};
-    let mut lib = Declarations::new("cel.lib.ext.math");
+    let mut lib = Declarations::new(NAME);
     for (function, op) in [("math.@min", "min"), ("math.@max", "max")] {
         let id = |suffix: &str| format!("math_@{op}_{suffix}");
         lib.function(
@@ -466,7 +474,7 @@ pub fn functions() -> Functions {
         ),
     ]);
     Functions {
-        name: "cel.lib.ext.math",
+        name: NAME,
         overloads: o,
         regex_functions: Vec::new(),
     }

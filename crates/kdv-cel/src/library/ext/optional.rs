@@ -7,10 +7,19 @@
 use std::sync::Arc;
 
 use crate::library::{
-    CallCtx, Declarations, Functions, Overload, ParamType as P, cached, g, list, m, map, nso, param,
+    CallCtx, Declarations, Functions, Library, Overload, ParamType as P, cached, g, list, m, map,
+    nso, param,
 };
 use crate::types::Type;
 use crate::value::{EvalError, Value};
+
+/// The library's name.
+const NAME: &str = "cel.lib.optional";
+
+/// The library at `version` (`u32::MAX`: every version).
+pub fn library(version: u32) -> Library {
+    Library::new(NAME, version, declarations, |_| functions())
+}
 
 fn opt(t: Type) -> Type {
     Type::Optional(Box::new(t))
@@ -31,7 +40,7 @@ fn declare(version: u32) -> Declarations {
     let opt_v = opt(v.clone());
     let list_v = list(v.clone());
     let map_kv = map(k.clone(), v.clone());
-    let mut lib = Declarations::new("cel.lib.optional");
+    let mut lib = Declarations::new(NAME);
     lib.type_ident("optional_type", opt(param("T")));
     lib.function(
         "optional.of",
@@ -225,7 +234,7 @@ fn unwrap<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 /// The optional library.
 pub fn functions() -> Functions {
     Functions {
-        name: "cel.lib.optional",
+        name: NAME,
         overloads: vec![
             Overload::new("optional_of", "optional.of", false, &[P::DYN], of),
             Overload::new(

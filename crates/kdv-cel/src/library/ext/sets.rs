@@ -7,10 +7,19 @@ use std::sync::Arc;
 
 use crate::library::estimate::{CallEstimate, CallSite, CostEstimate};
 use crate::library::{
-    CallCtx, Declarations, Functions, Overload, ParamType as P, cached, g, list, nso, param,
+    CallCtx, Declarations, Functions, Library, Overload, ParamType as P, cached, g, list, nso,
+    param,
 };
 use crate::types::Type;
 use crate::value::{EvalError, List, Value};
+
+/// The library's name.
+const NAME: &str = "cel.lib.ext.sets";
+
+/// The library.
+pub fn library() -> Library {
+    Library::new(NAME, 0, |_| declarations(), |_| functions())
+}
 
 // ---- declarations ------------------------------------------------------------------------
 
@@ -18,7 +27,7 @@ use crate::value::{EvalError, List, Value};
 pub fn declarations() -> Arc<Declarations> {
     cached("sets", 0, |_| {
         let list_t = list(param("T"));
-        let mut lib = Declarations::new("cel.lib.ext.sets");
+        let mut lib = Declarations::new(NAME);
         for (name, id) in [
             ("sets.contains", "list_sets_contains_list"),
             ("sets.equivalent", "list_sets_equivalent_list"),
@@ -112,7 +121,7 @@ pub fn functions() -> Functions {
     );
     i.cost = Some(cost_one);
     Functions {
-        name: "cel.lib.ext.sets",
+        name: NAME,
         overloads: vec![c, e, i],
         regex_functions: Vec::new(),
     }

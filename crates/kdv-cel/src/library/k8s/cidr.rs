@@ -12,7 +12,9 @@ use std::sync::Arc;
 
 use super::common::{cost_tenth, go_quote, mul_ceil, overload as ov};
 use super::ip::{Addr, IP, ip_arg, ip_val, parse_addr, parse_ip, str_arg};
-use crate::library::{CallCtx, Declarations, Functions, OverloadDecl, ParamType as P, cached, nso};
+use crate::library::{
+    CallCtx, Declarations, Functions, Library, OverloadDecl, ParamType as P, cached, nso,
+};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
 
@@ -20,6 +22,11 @@ type R<'a> = Result<Value<'a>, EvalError>;
 
 /// Kubernetes' name of the library.
 const NAME: &str = "kubernetes.net.cidr";
+
+/// The library.
+pub fn library() -> Library {
+    Library::new(NAME, 0, |_| declarations(), |_| functions())
+}
 
 /// The CEL type name of prefixes.
 pub const CIDR_TYPE: &str = "net.CIDR";

@@ -12,10 +12,18 @@ use kdv_runtime::format as rt;
 
 use super::common::mul_ceil;
 use crate::library::nso;
-use crate::library::{CallCtx, Functions, Overload, ParamType as P};
+use crate::library::{CallCtx, Functions, Library, Overload, ParamType as P};
 use crate::library::{Declarations, OverloadDecl, cached};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
+
+/// The library's name.
+const NAME: &str = "kubernetes.format";
+
+/// The library.
+pub fn library() -> Library {
+    Library::new(NAME, 0, |_| declarations(), |_| functions())
+}
 
 type R<'a> = Result<Value<'a>, EvalError>;
 
@@ -393,7 +401,7 @@ pub fn functions() -> Functions {
         });
     }
     Functions {
-        name: "kubernetes.format",
+        name: NAME,
         overloads,
         regex_functions: Vec::new(),
     }
@@ -406,12 +414,12 @@ pub fn format_type() -> Type {
 
 /// The checker declarations.
 pub fn declarations() -> Arc<Declarations> {
-    cached("kubernetes.format", 0, declare)
+    cached(NAME, 0, declare)
 }
 
 fn declare(_: u32) -> Declarations {
     let f = format_type();
-    let mut lib = Declarations::new("kubernetes.format");
+    let mut lib = Declarations::new(NAME);
     lib.type_ident(TYPE_NAME, f.clone());
     for &(id, _, _) in CONSTANTS {
         lib.function(id, vec![OverloadDecl::global(id, vec![], f.clone())]);

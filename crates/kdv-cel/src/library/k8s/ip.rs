@@ -7,7 +7,9 @@ use crate::library::estimate::{CallEstimate, CallSite, STRING_TRAVERSAL_COST_FAC
 use std::sync::Arc;
 
 use super::common::{cost_tenth, go_quote, mul_ceil, overload as ov};
-use crate::library::{CallCtx, Declarations, Functions, OverloadDecl, ParamType as P, cached, nso};
+use crate::library::{
+    CallCtx, Declarations, Functions, Library, OverloadDecl, ParamType as P, cached, nso,
+};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
 
@@ -15,6 +17,11 @@ type R<'a> = Result<Value<'a>, EvalError>;
 
 /// Kubernetes' name of the library.
 const NAME: &str = "kubernetes.net.ip";
+
+/// The library.
+pub fn library() -> Library {
+    Library::new(NAME, 0, |_| declarations(), |_| functions())
+}
 
 /// The CEL type name of addresses.
 pub const IP_TYPE: &str = "net.IP";

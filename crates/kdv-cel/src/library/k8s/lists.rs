@@ -11,11 +11,19 @@ use std::sync::Arc;
 use std::cmp::Ordering;
 
 use crate::library::nso;
-use crate::library::{CallCtx, Functions, Overload, ParamType as P};
+use crate::library::{CallCtx, Functions, Library, Overload, ParamType as P};
 use crate::library::{Declarations, OverloadDecl, cached};
 use crate::types::Type;
 use crate::value::Duration;
 use crate::value::{EvalError, List, Value};
+
+/// The library's name.
+const NAME: &str = "kubernetes.lists";
+
+/// The library.
+pub fn library() -> Library {
+    Library::new(NAME, 0, |_| declarations(), |_| functions())
+}
 
 type R<'a> = Result<Value<'a>, EvalError>;
 
@@ -295,7 +303,7 @@ pub fn functions() -> Functions {
         overloads.push(member(id, "sum", &[P::LIST], *imp));
     }
     Functions {
-        name: "kubernetes.lists",
+        name: NAME,
         overloads,
         regex_functions: Vec::new(),
     }
@@ -303,13 +311,13 @@ pub fn functions() -> Functions {
 
 /// The checker declarations.
 pub fn declarations() -> Arc<Declarations> {
-    cached("kubernetes.lists", 0, declare)
+    cached(NAME, 0, declare)
 }
 
 fn declare(_: u32) -> Declarations {
     let list = |t: &Type| Type::List(Box::new(t.clone()));
     let a = Type::Param("A".into());
-    let mut lib = Declarations::new("kubernetes.lists");
+    let mut lib = Declarations::new(NAME);
     let (mut sorted, mut maxes, mut mins, mut sums) = (vec![], vec![], vec![], vec![]);
     for (t, [sorted_id, max_id, min_id]) in &COMPARABLE {
         sorted.push(OverloadDecl::member(sorted_id, vec![list(t)], Type::Bool));

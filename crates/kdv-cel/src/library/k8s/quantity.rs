@@ -13,10 +13,18 @@ use std::sync::Arc;
 
 use super::common::{cost_tenth, overload as ov};
 use crate::library::nso;
-use crate::library::{CallCtx, Functions, ParamType as P};
+use crate::library::{CallCtx, Functions, Library, ParamType as P};
 use crate::library::{Declarations, OverloadDecl, cached};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
+
+/// The library's name.
+const NAME: &str = "kubernetes.quantity";
+
+/// The library.
+pub fn library() -> Library {
+    Library::new(NAME, 0, |_| declarations(), |_| functions())
+}
 
 type R<'a> = Result<Value<'a>, EvalError>;
 
@@ -601,7 +609,7 @@ pub fn functions() -> Functions {
     );
     is_q.cost = Some(cost_tenth);
     Functions {
-        name: "kubernetes.quantity",
+        name: NAME,
         overloads: vec![
             parse_q,
             is_q,
@@ -670,14 +678,14 @@ pub fn quantity_type() -> Type {
 
 /// The checker declarations.
 pub fn declarations() -> Arc<Declarations> {
-    cached("kubernetes.quantity", 0, declare)
+    cached(NAME, 0, declare)
 }
 
 fn declare(_: u32) -> Declarations {
     use Type::{Bool, Double, Int, String as S};
     let q = quantity_type();
     let m = |id: &str, params: Vec<Type>, r: Type| vec![OverloadDecl::member(id, params, r)];
-    let mut lib = Declarations::new("kubernetes.quantity");
+    let mut lib = Declarations::new(NAME);
     lib.type_ident(TYPE_NAME, q.clone());
     lib.function(
         "quantity",

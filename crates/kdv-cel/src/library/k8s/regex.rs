@@ -10,10 +10,18 @@ use std::sync::Arc;
 
 use super::common::mul_ceil;
 use crate::library::nso;
-use crate::library::{CallCtx, Functions, Overload, ParamType as P};
+use crate::library::{CallCtx, Functions, Library, Overload, ParamType as P};
 use crate::library::{Declarations, OverloadDecl, cached};
 use crate::types::Type;
 use crate::value::{EvalError, Value};
+
+/// The library's name.
+const NAME: &str = "kubernetes.regex";
+
+/// The library.
+pub fn library() -> Library {
+    Library::new(NAME, 0, |_| declarations(), |_| functions())
+}
 
 type R<'a> = Result<Value<'a>, EvalError>;
 
@@ -87,7 +95,7 @@ fn member(
 /// The runtime overloads.
 pub fn functions() -> Functions {
     Functions {
-        name: "kubernetes.regex",
+        name: NAME,
         overloads: vec![
             member("string_find_string", "find", &[P::STRING, P::STRING], find),
             member(
@@ -109,13 +117,13 @@ pub fn functions() -> Functions {
 
 /// The checker declarations.
 pub fn declarations() -> Arc<Declarations> {
-    cached("kubernetes.regex", 0, declare)
+    cached(NAME, 0, declare)
 }
 
 fn declare(_: u32) -> Declarations {
     use Type::{Int, String as S};
     let list_s = Type::List(Box::new(S));
-    let mut lib = Declarations::new("kubernetes.regex");
+    let mut lib = Declarations::new(NAME);
     lib.function(
         "find",
         vec![OverloadDecl::member("string_find_string", vec![S, S], S)],

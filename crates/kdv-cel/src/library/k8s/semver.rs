@@ -8,10 +8,18 @@ use std::sync::Arc;
 
 use super::common::{cost_tenth, go_quote, overload as ov};
 use crate::library::nso;
-use crate::library::{CallCtx, Functions, ParamType as P};
+use crate::library::{CallCtx, Functions, Library, ParamType as P};
 use crate::library::{Declarations, OverloadDecl, cached};
 use crate::types::Type;
 use crate::value::{EvalError, OpaqueValue, Value};
+
+/// The library's name.
+const NAME: &str = "kubernetes.Semver";
+
+/// The library.
+pub fn library() -> Library {
+    Library::new(NAME, 0, |_| declarations(), |_| functions())
+}
 
 type R<'a> = Result<Value<'a>, EvalError>;
 
@@ -289,7 +297,7 @@ const V: P = P::opaque(TYPE_NAME);
 pub fn functions() -> Functions {
     let t = Some(cost_tenth as crate::library::CostFn);
     Functions {
-        name: "kubernetes.Semver",
+        name: NAME,
         overloads: vec![
             ov(
                 "string_to_semver",
@@ -362,13 +370,13 @@ pub fn semver_type() -> Type {
 
 /// The checker declarations.
 pub fn declarations() -> Arc<Declarations> {
-    cached("kubernetes.Semver", 0, declare)
+    cached(NAME, 0, declare)
 }
 
 fn declare(_: u32) -> Declarations {
     use Type::{Bool, Int, String as S};
     let v = semver_type();
-    let mut lib = Declarations::new("kubernetes.Semver");
+    let mut lib = Declarations::new(NAME);
     lib.type_ident(TYPE_NAME, v.clone());
     lib.function(
         "semver",

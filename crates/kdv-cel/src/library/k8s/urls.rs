@@ -9,10 +9,18 @@ use std::sync::Arc;
 
 use super::common::{cost_tenth, go_quote, overload as ov};
 use crate::library::nso;
-use crate::library::{CallCtx, Functions, ParamType as P};
+use crate::library::{CallCtx, Functions, Library, ParamType as P};
 use crate::library::{Declarations, OverloadDecl, cached};
 use crate::types::Type;
 use crate::value::{EvalError, Key, OpaqueValue, OwnedMap, Str, Value};
+
+/// The library's name.
+const NAME: &str = "kubernetes.urls";
+
+/// The library.
+pub fn library() -> Library {
+    Library::new(NAME, 0, |_| declarations(), |_| functions())
+}
 
 type R<'a> = Result<Value<'a>, EvalError>;
 
@@ -502,7 +510,7 @@ pub fn functions() -> Functions {
     let mut url = ov("string_to_url", "url", false, &[P::STRING], to_url, None);
     url.cost = Some(cost_tenth);
     Functions {
-        name: "kubernetes.urls",
+        name: NAME,
         overloads: vec![
             url,
             ov("is_url_string", "isURL", false, &[P::STRING], is_url, None),
@@ -545,13 +553,13 @@ pub fn url_type() -> Type {
 
 /// The checker declarations.
 pub fn declarations() -> Arc<Declarations> {
-    cached("kubernetes.urls", 0, declare)
+    cached(NAME, 0, declare)
 }
 
 fn declare(_: u32) -> Declarations {
     use Type::{Bool, String as S};
     let u = url_type();
-    let mut lib = Declarations::new("kubernetes.urls");
+    let mut lib = Declarations::new(NAME);
     lib.type_ident(TYPE_NAME, u.clone());
     lib.function(
         "url",

@@ -11,12 +11,20 @@ use crate::library::estimate::{
     CallEstimate, CallSite, CostEstimate, STRING_TRAVERSAL_COST_FACTOR, SizeEstimate,
 };
 use crate::library::{
-    CallCtx, Declarations, Functions, Overload, ParamType as P, cached, g, list, m, nso,
+    CallCtx, Declarations, Functions, Library, Overload, ParamType as P, cached, g, list, m, nso,
 };
 use crate::types::Type;
 use crate::value::{EvalError, Str, Value};
 
 pub mod format;
+
+/// The library's name.
+const NAME: &str = "cel.lib.ext.strings";
+
+/// The library at `version` (`u32::MAX`: every version).
+pub fn library(version: u32) -> Library {
+    Library::new(NAME, version, declarations, functions)
+}
 
 // ---- declarations ------------------------------------------------------------------------
 
@@ -27,7 +35,7 @@ pub fn declarations(version: u32) -> Arc<Declarations> {
 
 fn declare(version: u32) -> Declarations {
     use Type::{Dyn, Int, String as Str};
-    let mut lib = Declarations::new("cel.lib.ext.strings");
+    let mut lib = Declarations::new(NAME);
     lib.function("charAt", vec![m("string_char_at_int", vec![Str, Int], Str)]);
     lib.function(
         "indexOf",
@@ -585,7 +593,7 @@ pub fn functions(version: u32) -> Functions {
         ));
     }
     Functions {
-        name: "cel.lib.ext.strings",
+        name: NAME,
         overloads: o,
         regex_functions: Vec::new(),
     }
