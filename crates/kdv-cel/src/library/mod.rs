@@ -33,6 +33,9 @@ pub mod k8s;
 pub mod regex;
 pub mod standard;
 
+#[cfg(test)]
+mod tests;
+
 pub use decl::{Declarations, FunctionDecl, OverloadDecl, VariableDecl};
 pub(crate) use decl::{cached, g, list, m, map, param};
 pub use functions::{CallCtx, CostFn, Functions, NativeFn, Overload, ParamType, Registry};

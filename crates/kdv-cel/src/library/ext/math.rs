@@ -318,13 +318,82 @@ fn variadic(id: &'static str, function: &'static str, imp: crate::library::Nativ
     }
 }
 
+/// The parameter types of the `math.@max`/`math.@min` overloads by id suffix, in declaration
+/// order.
+const EXTREME_PARAMS: [(&str, &[P]); 15] = [
+    ("double", &[P::DOUBLE]),
+    ("int", &[P::INT]),
+    ("uint", &[P::UINT]),
+    ("double_double", &[P::DOUBLE, P::DOUBLE]),
+    ("int_int", &[P::INT, P::INT]),
+    ("uint_uint", &[P::UINT, P::UINT]),
+    ("int_uint", &[P::INT, P::UINT]),
+    ("int_double", &[P::INT, P::DOUBLE]),
+    ("double_int", &[P::DOUBLE, P::INT]),
+    ("double_uint", &[P::DOUBLE, P::UINT]),
+    ("uint_int", &[P::UINT, P::INT]),
+    ("uint_double", &[P::UINT, P::DOUBLE]),
+    ("list_double", &[P::LIST]),
+    ("list_int", &[P::LIST]),
+    ("list_uint", &[P::LIST]),
+];
+
+/// The declared ids of `math.@max` and `math.@min`, in [`EXTREME_PARAMS`]' order (spelled out
+/// because ids are `&'static str`).
+const EXTREME_IDS: [[&str; 15]; 2] = [
+    [
+        "math_@max_double",
+        "math_@max_int",
+        "math_@max_uint",
+        "math_@max_double_double",
+        "math_@max_int_int",
+        "math_@max_uint_uint",
+        "math_@max_int_uint",
+        "math_@max_int_double",
+        "math_@max_double_int",
+        "math_@max_double_uint",
+        "math_@max_uint_int",
+        "math_@max_uint_double",
+        "math_@max_list_double",
+        "math_@max_list_int",
+        "math_@max_list_uint",
+    ],
+    [
+        "math_@min_double",
+        "math_@min_int",
+        "math_@min_uint",
+        "math_@min_double_double",
+        "math_@min_int_int",
+        "math_@min_uint_uint",
+        "math_@min_int_uint",
+        "math_@min_int_double",
+        "math_@min_double_int",
+        "math_@min_double_uint",
+        "math_@min_uint_int",
+        "math_@min_uint_double",
+        "math_@min_list_double",
+        "math_@min_list_int",
+        "math_@min_list_uint",
+    ],
+];
+
 /// The math extension.
 pub fn functions() -> Functions {
     let mut o = Vec::new();
-    for (f, imp) in [
+    for (k, (f, imp)) in [
         ("math.@max", max as crate::library::NativeFn),
         ("math.@min", min),
-    ] {
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        // The declared overloads, by the checker's ids; one implementation serves them all.
+        for (id, (suffix, params)) in EXTREME_IDS[k].into_iter().zip(EXTREME_PARAMS) {
+            debug_assert!(id.ends_with(suffix));
+            o.push(Overload::new(id, f, false, params, imp));
+        }
+        // Arguments of other kinds (reachable through `dyn`) reach the same implementation,
+        // which reports them.
         let ids: [&'static str; 2] = if f == "math.@max" {
             ["math_@max_any", "math_@max_pair"]
         } else {
