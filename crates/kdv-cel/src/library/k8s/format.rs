@@ -1,5 +1,8 @@
 //! `kubernetes.format`: named string formats (`format.dns1123Label()`, `format.named(n)`)
 //! and `validate`, which lists apimachinery's error strings.
+//!
+//! In order: the declarations, the values, the implementations with their runtime costs,
+//! and the part of Kubernetes' static cost estimator that prices these functions.
 
 use super::common::{equal_operands, fixed};
 use crate::library::estimate::{
@@ -29,6 +32,46 @@ type R<'a> = Result<Value<'a>, EvalError>;
 
 /// The CEL type name.
 pub const TYPE_NAME: &str = "kubernetes.NamedFormat";
+
+// ---- declarations ------------------------------------------------------------------------
+
+/// The checker type of named formats.
+pub fn format_type() -> Type {
+    Type::Object(TYPE_NAME.into())
+}
+
+/// The checker declarations.
+pub fn declarations() -> Arc<Declarations> {
+    cached(NAME, 0, declare)
+}
+
+fn declare(_: u32) -> Declarations {
+    let f = format_type();
+    let mut lib = Declarations::new(NAME);
+    lib.type_ident(TYPE_NAME, f.clone());
+    for &(id, _, _) in CONSTANTS {
+        lib.function(id, vec![OverloadDecl::global(id, vec![], f.clone())]);
+    }
+    lib.function(
+        "format.named",
+        vec![OverloadDecl::global(
+            "format-named",
+            vec![Type::String],
+            Type::Optional(Box::new(f.clone())),
+        )],
+    );
+    lib.function(
+        "validate",
+        vec![OverloadDecl::member(
+            "format-validate",
+            vec![f, Type::String],
+            Type::Optional(Box::new(Type::List(Box::new(Type::String)))),
+        )],
+    );
+    lib
+}
+
+// ---- values ------------------------------------------------------------------------------
 
 /// A named format.
 #[derive(Debug, Clone, Copy)]
@@ -296,6 +339,8 @@ fn is_datetime(s: &str) -> bool {
     g(1) <= "23" && g(2) <= "59" && g(3) <= "59"
 }
 
+// ---- implementations and runtime costs ----------------------------------------------
+
 fn fmt_arg(v: &Value<'_>) -> Result<&'static NamedFormat, EvalError> {
     match v {
         Value::Opaque(o) => o
@@ -405,42 +450,6 @@ pub fn functions() -> Functions {
         overloads,
         regex_functions: Vec::new(),
     }
-}
-
-/// The checker type of named formats.
-pub fn format_type() -> Type {
-    Type::Object(TYPE_NAME.into())
-}
-
-/// The checker declarations.
-pub fn declarations() -> Arc<Declarations> {
-    cached(NAME, 0, declare)
-}
-
-fn declare(_: u32) -> Declarations {
-    let f = format_type();
-    let mut lib = Declarations::new(NAME);
-    lib.type_ident(TYPE_NAME, f.clone());
-    for &(id, _, _) in CONSTANTS {
-        lib.function(id, vec![OverloadDecl::global(id, vec![], f.clone())]);
-    }
-    lib.function(
-        "format.named",
-        vec![OverloadDecl::global(
-            "format-named",
-            vec![Type::String],
-            Type::Optional(Box::new(f.clone())),
-        )],
-    );
-    lib.function(
-        "validate",
-        vec![OverloadDecl::member(
-            "format-validate",
-            vec![f, Type::String],
-            Type::Optional(Box::new(Type::List(Box::new(Type::String)))),
-        )],
-    );
-    lib
 }
 
 // ---- static cost estimates ---------------------------------------------------------------

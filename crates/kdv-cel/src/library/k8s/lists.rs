@@ -1,5 +1,8 @@
 //! `kubernetes.lists`: `isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf` on lists, and
 //! (library version 1, Kubernetes 1.37) `includes` on any value.
+//!
+//! In order: the declarations, the implementations with their runtime costs,
+//! and the part of Kubernetes' static cost estimator that prices these functions.
 
 use std::ops::Add as _;
 
@@ -26,6 +29,59 @@ pub fn library() -> Library {
 }
 
 type R<'a> = Result<Value<'a>, EvalError>;
+
+// ---- declarations ------------------------------------------------------------------------
+
+/// The checker declarations.
+pub fn declarations() -> Arc<Declarations> {
+    cached(NAME, 0, declare)
+}
+
+fn declare(_: u32) -> Declarations {
+    let list = |t: &Type| Type::List(Box::new(t.clone()));
+    let a = Type::Param("A".into());
+    let mut lib = Declarations::new(NAME);
+    let (mut sorted, mut maxes, mut mins, mut sums) = (vec![], vec![], vec![], vec![]);
+    for (t, [sorted_id, max_id, min_id]) in &COMPARABLE {
+        sorted.push(OverloadDecl::member(sorted_id, vec![list(t)], Type::Bool));
+        maxes.push(OverloadDecl::member(max_id, vec![list(t)], t.clone()));
+        mins.push(OverloadDecl::member(min_id, vec![list(t)], t.clone()));
+    }
+    for (t, id, _) in &SUMMABLE {
+        sums.push(OverloadDecl::member(id, vec![list(t)], t.clone()));
+    }
+    lib.function("isSorted", sorted);
+    lib.function("max", maxes);
+    lib.function("min", mins);
+    lib.function("sum", sums);
+    lib.function(
+        "indexOf",
+        vec![OverloadDecl::member(
+            "list_a_index_of_int",
+            vec![list(&a), a.clone()],
+            Type::Int,
+        )],
+    );
+    lib.function(
+        "lastIndexOf",
+        vec![OverloadDecl::member(
+            "list_a_last_index_of_int",
+            vec![list(&a), a.clone()],
+            Type::Int,
+        )],
+    );
+    lib.function(
+        "includes",
+        vec![OverloadDecl::member(
+            "list_includes_dyn_dyn",
+            vec![Type::Dyn, Type::Dyn],
+            Type::Bool,
+        )],
+    );
+    lib
+}
+
+// ---- implementations and runtime costs ----------------------------------------------
 
 /// Element types of `isSorted`, `min` and `max`, with their overload ids
 /// (`list_<T>_is_sorted_bool`, `list_<T>_max_<T>`, `list_<T>_min_<T>`).
@@ -307,55 +363,6 @@ pub fn functions() -> Functions {
         overloads,
         regex_functions: Vec::new(),
     }
-}
-
-/// The checker declarations.
-pub fn declarations() -> Arc<Declarations> {
-    cached(NAME, 0, declare)
-}
-
-fn declare(_: u32) -> Declarations {
-    let list = |t: &Type| Type::List(Box::new(t.clone()));
-    let a = Type::Param("A".into());
-    let mut lib = Declarations::new(NAME);
-    let (mut sorted, mut maxes, mut mins, mut sums) = (vec![], vec![], vec![], vec![]);
-    for (t, [sorted_id, max_id, min_id]) in &COMPARABLE {
-        sorted.push(OverloadDecl::member(sorted_id, vec![list(t)], Type::Bool));
-        maxes.push(OverloadDecl::member(max_id, vec![list(t)], t.clone()));
-        mins.push(OverloadDecl::member(min_id, vec![list(t)], t.clone()));
-    }
-    for (t, id, _) in &SUMMABLE {
-        sums.push(OverloadDecl::member(id, vec![list(t)], t.clone()));
-    }
-    lib.function("isSorted", sorted);
-    lib.function("max", maxes);
-    lib.function("min", mins);
-    lib.function("sum", sums);
-    lib.function(
-        "indexOf",
-        vec![OverloadDecl::member(
-            "list_a_index_of_int",
-            vec![list(&a), a.clone()],
-            Type::Int,
-        )],
-    );
-    lib.function(
-        "lastIndexOf",
-        vec![OverloadDecl::member(
-            "list_a_last_index_of_int",
-            vec![list(&a), a.clone()],
-            Type::Int,
-        )],
-    );
-    lib.function(
-        "includes",
-        vec![OverloadDecl::member(
-            "list_includes_dyn_dyn",
-            vec![Type::Dyn, Type::Dyn],
-            Type::Bool,
-        )],
-    );
-    lib
 }
 
 // ---- static cost estimates ---------------------------------------------------------------

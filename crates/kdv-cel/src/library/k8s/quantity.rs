@@ -1,6 +1,9 @@
 //! `kubernetes.quantity`: apimachinery `resource.Quantity` values (exact decimals) parsed
 //! from strings, compared and added exactly.
 //!
+//! In order: the declarations, the values, the implementations with their runtime costs,
+//! and the part of Kubernetes' static cost estimator that prices these functions.
+//!
 //! A quantity keeps its exact value as decimal digits times a power of ten, and — like
 //! apimachinery — whether it is held in the small `int64 × 10^scale` form, because
 //! `isInteger`/`asInteger` answer from that form only (`quantity("1000m").isInteger()` is
@@ -42,6 +45,77 @@ pub const ERR_NUMERIC: &str = "unable to parse numeric part of quantity";
 /// Alignments needing more digits than this are refused rather than materialised
 /// (`quantity("1e2000000000").add(1)` would need two billion digits).
 const MAX_ALIGN_DIGITS: i64 = 100_000;
+
+// ---- declarations ------------------------------------------------------------------------
+
+/// The checker type of quantities.
+pub fn quantity_type() -> Type {
+    Type::Object(TYPE_NAME.into())
+}
+
+/// The checker declarations.
+pub fn declarations() -> Arc<Declarations> {
+    cached(NAME, 0, declare)
+}
+
+fn declare(_: u32) -> Declarations {
+    use Type::{Bool, Double, Int, String as S};
+    let q = quantity_type();
+    let m = |id: &str, params: Vec<Type>, r: Type| vec![OverloadDecl::member(id, params, r)];
+    let mut lib = Declarations::new(NAME);
+    lib.type_ident(TYPE_NAME, q.clone());
+    lib.function(
+        "quantity",
+        vec![OverloadDecl::global(
+            "string_to_quantity",
+            vec![S],
+            q.clone(),
+        )],
+    );
+    lib.function(
+        "isQuantity",
+        vec![OverloadDecl::global("is_quantity_string", vec![S], Bool)],
+    );
+    lib.function(
+        "sign",
+        vec![OverloadDecl::global("quantity_sign", vec![q.clone()], Int)],
+    );
+    lib.function(
+        "isGreaterThan",
+        m("quantity_is_greater_than", vec![q.clone(), q.clone()], Bool),
+    );
+    lib.function(
+        "isLessThan",
+        m("quantity_is_less_than", vec![q.clone(), q.clone()], Bool),
+    );
+    lib.function(
+        "compareTo",
+        m("quantity_compare_to", vec![q.clone(), q.clone()], Int),
+    );
+    lib.function(
+        "asApproximateFloat",
+        m("quantity_get_float", vec![q.clone()], Double),
+    );
+    lib.function("asInteger", m("quantity_get_int", vec![q.clone()], Int));
+    lib.function("isInteger", m("quantity_is_integer", vec![q.clone()], Bool));
+    lib.function(
+        "add",
+        vec![
+            OverloadDecl::member("quantity_add", vec![q.clone(), q.clone()], q.clone()),
+            OverloadDecl::member("quantity_add_int", vec![q.clone(), Int], q.clone()),
+        ],
+    );
+    lib.function(
+        "sub",
+        vec![
+            OverloadDecl::member("quantity_sub", vec![q.clone(), q.clone()], q.clone()),
+            OverloadDecl::member("quantity_sub_int", vec![q.clone(), Int], q.clone()),
+        ],
+    );
+    lib
+}
+
+// ---- values ------------------------------------------------------------------------------
 
 /// An exact quantity: `(-1)^neg · digits · 10^exp`, `digits` without leading zeros (empty = 0).
 #[derive(Clone, Debug)]
@@ -505,6 +579,8 @@ impl OpaqueValue for Quantity {
     }
 }
 
+// ---- implementations and runtime costs ----------------------------------------------
+
 fn q_arg<'v>(v: &'v Value<'_>) -> Result<&'v Quantity, EvalError> {
     super::common::opaque_arg(v)
 }
@@ -669,73 +745,6 @@ pub fn functions() -> Functions {
         ],
         regex_functions: Vec::new(),
     }
-}
-
-/// The checker type of quantities.
-pub fn quantity_type() -> Type {
-    Type::Object(TYPE_NAME.into())
-}
-
-/// The checker declarations.
-pub fn declarations() -> Arc<Declarations> {
-    cached(NAME, 0, declare)
-}
-
-fn declare(_: u32) -> Declarations {
-    use Type::{Bool, Double, Int, String as S};
-    let q = quantity_type();
-    let m = |id: &str, params: Vec<Type>, r: Type| vec![OverloadDecl::member(id, params, r)];
-    let mut lib = Declarations::new(NAME);
-    lib.type_ident(TYPE_NAME, q.clone());
-    lib.function(
-        "quantity",
-        vec![OverloadDecl::global(
-            "string_to_quantity",
-            vec![S],
-            q.clone(),
-        )],
-    );
-    lib.function(
-        "isQuantity",
-        vec![OverloadDecl::global("is_quantity_string", vec![S], Bool)],
-    );
-    lib.function(
-        "sign",
-        vec![OverloadDecl::global("quantity_sign", vec![q.clone()], Int)],
-    );
-    lib.function(
-        "isGreaterThan",
-        m("quantity_is_greater_than", vec![q.clone(), q.clone()], Bool),
-    );
-    lib.function(
-        "isLessThan",
-        m("quantity_is_less_than", vec![q.clone(), q.clone()], Bool),
-    );
-    lib.function(
-        "compareTo",
-        m("quantity_compare_to", vec![q.clone(), q.clone()], Int),
-    );
-    lib.function(
-        "asApproximateFloat",
-        m("quantity_get_float", vec![q.clone()], Double),
-    );
-    lib.function("asInteger", m("quantity_get_int", vec![q.clone()], Int));
-    lib.function("isInteger", m("quantity_is_integer", vec![q.clone()], Bool));
-    lib.function(
-        "add",
-        vec![
-            OverloadDecl::member("quantity_add", vec![q.clone(), q.clone()], q.clone()),
-            OverloadDecl::member("quantity_add_int", vec![q.clone(), Int], q.clone()),
-        ],
-    );
-    lib.function(
-        "sub",
-        vec![
-            OverloadDecl::member("quantity_sub", vec![q.clone(), q.clone()], q.clone()),
-            OverloadDecl::member("quantity_sub_int", vec![q.clone(), Int], q.clone()),
-        ],
-    );
-    lib
 }
 
 // ---- static cost estimates ---------------------------------------------------------------

@@ -1,4 +1,7 @@
 //! `kubernetes.regex`: `find` and `findAll` with Go `regexp` semantics.
+//!
+//! In order: the declarations, the implementations with their runtime costs,
+//! and the part of Kubernetes' static cost estimator that prices these functions.
 
 use std::ops::Add as _;
 
@@ -24,6 +27,33 @@ pub fn library() -> Library {
 }
 
 type R<'a> = Result<Value<'a>, EvalError>;
+
+// ---- declarations ------------------------------------------------------------------------
+
+/// The checker declarations.
+pub fn declarations() -> Arc<Declarations> {
+    cached(NAME, 0, declare)
+}
+
+fn declare(_: u32) -> Declarations {
+    use Type::{Int, String as S};
+    let list_s = Type::List(Box::new(S));
+    let mut lib = Declarations::new(NAME);
+    lib.function(
+        "find",
+        vec![OverloadDecl::member("string_find_string", vec![S, S], S)],
+    );
+    lib.function(
+        "findAll",
+        vec![
+            OverloadDecl::member("string_find_all_string", vec![S, S], list_s.clone()),
+            OverloadDecl::member("string_find_all_string_int", vec![S, S, Int], list_s),
+        ],
+    );
+    lib
+}
+
+// ---- implementations and runtime costs ----------------------------------------------
 
 /// Runs `f` with the compiled pattern of the call (`Illegal regex: …` when a dynamic
 /// pattern does not compile; constant patterns were compiled when planning).
@@ -113,29 +143,6 @@ pub fn functions() -> Functions {
         ],
         regex_functions: vec!["find", "findAll"],
     }
-}
-
-/// The checker declarations.
-pub fn declarations() -> Arc<Declarations> {
-    cached(NAME, 0, declare)
-}
-
-fn declare(_: u32) -> Declarations {
-    use Type::{Int, String as S};
-    let list_s = Type::List(Box::new(S));
-    let mut lib = Declarations::new(NAME);
-    lib.function(
-        "find",
-        vec![OverloadDecl::member("string_find_string", vec![S, S], S)],
-    );
-    lib.function(
-        "findAll",
-        vec![
-            OverloadDecl::member("string_find_all_string", vec![S, S], list_s.clone()),
-            OverloadDecl::member("string_find_all_string_int", vec![S, S, Int], list_s),
-        ],
-    );
-    lib
 }
 
 // ---- static cost estimates ---------------------------------------------------------------

@@ -1,5 +1,8 @@
 //! `kubernetes.Semver`: semantic versions (blang/semver v4 strict parsing, optional
 //! Kubernetes normalisation) and their precedence.
+//!
+//! In order: the declarations, the values, the implementations with their runtime costs,
+//! and the part of Kubernetes' static cost estimator that prices these functions.
 
 use super::common::{equal_operands, fixed};
 use crate::library::estimate::{CallEstimate, CallSite, STRING_TRAVERSAL_COST_FACTOR};
@@ -25,6 +28,59 @@ type R<'a> = Result<Value<'a>, EvalError>;
 
 /// The CEL type name.
 pub const TYPE_NAME: &str = "kubernetes.Semver";
+
+// ---- declarations ------------------------------------------------------------------------
+
+/// The checker type of versions.
+pub fn semver_type() -> Type {
+    Type::Object(TYPE_NAME.into())
+}
+
+/// The checker declarations.
+pub fn declarations() -> Arc<Declarations> {
+    cached(NAME, 0, declare)
+}
+
+fn declare(_: u32) -> Declarations {
+    use Type::{Bool, Int, String as S};
+    let v = semver_type();
+    let mut lib = Declarations::new(NAME);
+    lib.type_ident(TYPE_NAME, v.clone());
+    lib.function(
+        "semver",
+        vec![
+            OverloadDecl::global("string_to_semver", vec![S], v.clone()),
+            OverloadDecl::global("string_bool_to_semver", vec![S, Bool], v.clone()),
+        ],
+    );
+    lib.function(
+        "isSemver",
+        vec![
+            OverloadDecl::global("is_semver_string", vec![S], Bool),
+            OverloadDecl::global("is_semver_string_bool", vec![S, Bool], Bool),
+        ],
+    );
+    for (name, id) in [
+        ("major", "semver_major"),
+        ("minor", "semver_minor"),
+        ("patch", "semver_patch"),
+    ] {
+        lib.function(name, vec![OverloadDecl::member(id, vec![v.clone()], Int)]);
+    }
+    for (name, id, r) in [
+        ("isGreaterThan", "semver_is_greater_than", Bool),
+        ("isLessThan", "semver_is_less_than", Bool),
+        ("compareTo", "semver_compare_to", Int),
+    ] {
+        lib.function(
+            name,
+            vec![OverloadDecl::member(id, vec![v.clone(), v.clone()], r)],
+        );
+    }
+    lib
+}
+
+// ---- values ------------------------------------------------------------------------------
 
 /// A pre-release identifier.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -233,6 +289,8 @@ impl OpaqueValue for Version {
     }
 }
 
+// ---- implementations and runtime costs ----------------------------------------------
+
 fn v_arg<'v>(v: &'v Value<'_>) -> Result<&'v Version, EvalError> {
     super::common::opaque_arg(v)
 }
@@ -361,55 +419,6 @@ pub fn functions() -> Functions {
         ],
         regex_functions: Vec::new(),
     }
-}
-
-/// The checker type of versions.
-pub fn semver_type() -> Type {
-    Type::Object(TYPE_NAME.into())
-}
-
-/// The checker declarations.
-pub fn declarations() -> Arc<Declarations> {
-    cached(NAME, 0, declare)
-}
-
-fn declare(_: u32) -> Declarations {
-    use Type::{Bool, Int, String as S};
-    let v = semver_type();
-    let mut lib = Declarations::new(NAME);
-    lib.type_ident(TYPE_NAME, v.clone());
-    lib.function(
-        "semver",
-        vec![
-            OverloadDecl::global("string_to_semver", vec![S], v.clone()),
-            OverloadDecl::global("string_bool_to_semver", vec![S, Bool], v.clone()),
-        ],
-    );
-    lib.function(
-        "isSemver",
-        vec![
-            OverloadDecl::global("is_semver_string", vec![S], Bool),
-            OverloadDecl::global("is_semver_string_bool", vec![S, Bool], Bool),
-        ],
-    );
-    for (name, id) in [
-        ("major", "semver_major"),
-        ("minor", "semver_minor"),
-        ("patch", "semver_patch"),
-    ] {
-        lib.function(name, vec![OverloadDecl::member(id, vec![v.clone()], Int)]);
-    }
-    for (name, id, r) in [
-        ("isGreaterThan", "semver_is_greater_than", Bool),
-        ("isLessThan", "semver_is_less_than", Bool),
-        ("compareTo", "semver_compare_to", Int),
-    ] {
-        lib.function(
-            name,
-            vec![OverloadDecl::member(id, vec![v.clone(), v.clone()], r)],
-        );
-    }
-    lib
 }
 
 // ---- static cost estimates ---------------------------------------------------------------

@@ -1,5 +1,8 @@
 //! `kubernetes.urls`: `url(s)`, `isURL(s)` and the accessors of `kubernetes.URL`, with Go
 //! `net/url` parsing (`ParseRequestURI` to validate, `Parse` for the stored value).
+//!
+//! In order: the declarations, the values, the implementations with their runtime costs,
+//! and the part of Kubernetes' static cost estimator that prices these functions.
 
 use super::common::{equal_operands, fixed};
 use crate::library::estimate::{
@@ -26,6 +29,53 @@ type R<'a> = Result<Value<'a>, EvalError>;
 
 /// The CEL type name.
 pub const TYPE_NAME: &str = "kubernetes.URL";
+
+// ---- declarations ------------------------------------------------------------------------
+
+/// The checker type of URLs.
+pub fn url_type() -> Type {
+    Type::Object(TYPE_NAME.into())
+}
+
+/// The checker declarations.
+pub fn declarations() -> Arc<Declarations> {
+    cached(NAME, 0, declare)
+}
+
+fn declare(_: u32) -> Declarations {
+    use Type::{Bool, String as S};
+    let u = url_type();
+    let mut lib = Declarations::new(NAME);
+    lib.type_ident(TYPE_NAME, u.clone());
+    lib.function(
+        "url",
+        vec![OverloadDecl::global("string_to_url", vec![S], u.clone())],
+    );
+    lib.function(
+        "isURL",
+        vec![OverloadDecl::global("is_url_string", vec![S], Bool)],
+    );
+    for (name, id) in [
+        ("getScheme", "url_get_scheme"),
+        ("getHost", "url_get_host"),
+        ("getHostname", "url_get_hostname"),
+        ("getPort", "url_get_port"),
+        ("getEscapedPath", "url_get_escaped_path"),
+    ] {
+        lib.function(name, vec![OverloadDecl::member(id, vec![u.clone()], S)]);
+    }
+    lib.function(
+        "getQuery",
+        vec![OverloadDecl::member(
+            "url_get_query",
+            vec![u],
+            Type::Map(Box::new(S), Box::new(Type::List(Box::new(S)))),
+        )],
+    );
+    lib
+}
+
+// ---- values ------------------------------------------------------------------------------
 
 /// A parsed URL (the fields of Go's `url.URL` the library reads).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -452,6 +502,8 @@ impl OpaqueValue for Url {
     }
 }
 
+// ---- implementations and runtime costs ----------------------------------------------
+
 fn url_arg<'v>(v: &'v Value<'_>) -> Result<&'v Url, EvalError> {
     super::common::opaque_arg(v)
 }
@@ -544,49 +596,6 @@ pub fn functions() -> Functions {
         ],
         regex_functions: Vec::new(),
     }
-}
-
-/// The checker type of URLs.
-pub fn url_type() -> Type {
-    Type::Object(TYPE_NAME.into())
-}
-
-/// The checker declarations.
-pub fn declarations() -> Arc<Declarations> {
-    cached(NAME, 0, declare)
-}
-
-fn declare(_: u32) -> Declarations {
-    use Type::{Bool, String as S};
-    let u = url_type();
-    let mut lib = Declarations::new(NAME);
-    lib.type_ident(TYPE_NAME, u.clone());
-    lib.function(
-        "url",
-        vec![OverloadDecl::global("string_to_url", vec![S], u.clone())],
-    );
-    lib.function(
-        "isURL",
-        vec![OverloadDecl::global("is_url_string", vec![S], Bool)],
-    );
-    for (name, id) in [
-        ("getScheme", "url_get_scheme"),
-        ("getHost", "url_get_host"),
-        ("getHostname", "url_get_hostname"),
-        ("getPort", "url_get_port"),
-        ("getEscapedPath", "url_get_escaped_path"),
-    ] {
-        lib.function(name, vec![OverloadDecl::member(id, vec![u.clone()], S)]);
-    }
-    lib.function(
-        "getQuery",
-        vec![OverloadDecl::member(
-            "url_get_query",
-            vec![u],
-            Type::Map(Box::new(S), Box::new(Type::List(Box::new(S)))),
-        )],
-    );
-    lib
 }
 
 // ---- static cost estimates ---------------------------------------------------------------
