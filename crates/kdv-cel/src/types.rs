@@ -5,7 +5,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-/// A CEL type.
+/// A CEL type as the checker knows it, with its parameters (`list(int)`, `map(string, A)`)
+/// and names (objects, library types): a different concept from [`Kind`], which classifies
+/// it ([`Type::kind`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Type {
     /// `dyn`: any value, checked at run time.

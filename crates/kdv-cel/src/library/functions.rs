@@ -16,7 +16,9 @@ pub type NativeFn = for<'a> fn(&CallCtx<'_>, &[Value<'a>]) -> Result<Value<'a>, 
 pub type CostFn = fn(&[Value<'_>], &Value<'_>) -> u64;
 
 /// What one parameter of a runtime overload accepts: values of one [`Kind`] ([`Kind::Dyn`]:
-/// any value), and for [`Kind::Opaque`] only values of the library type named `opaque`.
+/// any value), and for [`Kind::Opaque`] only values of the library type named `opaque`. The
+/// dispatcher's view of a parameter type is the shared [`Kind`] plus that name, not a kind
+/// enum of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParamType {
     /// The kind of the accepted values.
