@@ -1,6 +1,7 @@
-//! The CEL type checker: declarations ([`Env`]), the standard library and extension
-//! declarations, type inference with type parameters, overload resolution, and the AST
-//! validators Kubernetes enables. Errors use cel-go's wording and rendering.
+//! The CEL type checker: the environment ([`Env`]: the libraries' declarations, the
+//! application's own, options), type inference with type parameters, overload resolution, and
+//! the AST validators Kubernetes enables. Errors use cel-go's wording and rendering. The
+//! declarations themselves belong to the libraries ([`crate::library`]).
 //!
 //! ```
 //! use kdv_cel::checker::{Env, compile};
