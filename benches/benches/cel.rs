@@ -39,7 +39,7 @@ use kdv_cel::CompiledExpression;
 use kdv_cel::checker::Env;
 use kdv_cel::cost::NoSizeEstimates;
 use kdv_cel::interp::{EvalConfig, ProgramOptions, Vars, clear_shared_patterns};
-use kdv_cel::stdlib::k8s;
+use kdv_cel::k8s;
 use kdv_cel::types::Type;
 use kdv_cel::value::Value;
 use serde_json::{Value as Json, json};

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use kdv_cel::checker::{self, Env};
 use kdv_cel::cost::{self, CostOptions, NoSizeEstimates};
 use kdv_cel::interp::{EvalConfig, Program, ProgramOptions, Vars};
-use kdv_cel::stdlib::k8s;
+use kdv_cel::k8s;
 use kdv_cel::types::Type;
 use kdv_cel::value::Value;
 use libfuzzer_sys::fuzz_target;

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use kdv_cel::checker::{self, Env, TypeProvider};
 use kdv_cel::cost::{CostOptions, NoSizeEstimates, estimate_cost};
+use kdv_cel::k8s;
 use kdv_cel::parser::{self, ParseOptions};
-use kdv_cel::stdlib::k8s;
 use kdv_cel::types::Type;
 
 /// The object type of the fuzz target's `self`.
@@ -50,7 +50,7 @@ fn main() {
     if let Some(pattern) = rule.strip_prefix("regex:") {
         let start = std::time::Instant::now();
         for _ in 0..n {
-            std::hint::black_box(kdv_cel::stdlib::regex::validate(std::hint::black_box(
+            std::hint::black_box(kdv_cel::library::regex::validate(std::hint::black_box(
                 pattern,
             )));
         }

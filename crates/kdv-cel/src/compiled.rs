@@ -5,7 +5,7 @@
 //! ```
 //! use kdv_cel::{CompiledExpression, cost::NoSizeEstimates};
 //! use kdv_cel::interp::{EvalConfig, ProgramOptions, Vars};
-//! use kdv_cel::stdlib::k8s;
+//! use kdv_cel::k8s;
 //! use kdv_cel::types::Type;
 //! use kdv_cel::value::Value;
 //!
@@ -130,7 +130,7 @@ mod tests {
     use super::*;
     use crate::cost::NoSizeEstimates;
     use crate::interp::Vars;
-    use crate::stdlib::k8s;
+    use crate::k8s;
 
     fn env() -> Env {
         let mut env = k8s::env();

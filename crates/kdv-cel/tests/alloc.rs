@@ -2,8 +2,9 @@
 //! comprehensions allocate nothing per element. Counted with a global allocator.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use kdv_cel::interp::{EvalConfig, Program, ProgramOptions, Vars};
 use kdv_cel::parser::parse;
@@ -11,14 +12,18 @@ use kdv_cel::value::Value;
 
 struct Counting;
 
-static COUNTING: AtomicBool = AtomicBool::new(false);
+thread_local! {
+    /// Counting is on for this thread: allocations of other threads (the other tests of this
+    /// binary building their documents) are not the measured evaluation's.
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-/// Tests of this binary run in parallel; counting is global, so measurements take turns.
+/// Tests of this binary run in parallel; the count is global, so measurements take turns.
 static TURN: Mutex<()> = Mutex::new(());
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
+        if COUNTING.with(Cell::get) {
             ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
         }
         // SAFETY: forwarding the caller's layout to the system allocator.
@@ -48,9 +53,9 @@ fn allocations(src: &str, doc: &serde_json::Value) -> (usize, String) {
     // Warm up (lazy statics), then count one evaluation.
     let _ = program.eval(&vars, &config);
     ALLOCATIONS.store(0, Ordering::SeqCst);
-    COUNTING.store(true, Ordering::SeqCst);
+    COUNTING.with(|c| c.set(true));
     let result = program.eval(&vars, &config);
-    COUNTING.store(false, Ordering::SeqCst);
+    COUNTING.with(|c| c.set(false));
     let n = ALLOCATIONS.load(Ordering::SeqCst);
     let shown = match result {
         Ok((v, _)) => v.to_string(),

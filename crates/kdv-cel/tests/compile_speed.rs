@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use kdv_cel::checker::{self, Env, TypeProvider};
 use kdv_cel::cost::{CostOptions, NoSizeEstimates, estimate_cost};
+use kdv_cel::k8s;
 use kdv_cel::parser::{self, ParseOptions};
-use kdv_cel::stdlib::k8s;
 use kdv_cel::types::Type;
 
 /// The rules of the benchmarks (`shared/anchors` §2).

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use kdv_cel::checker::{Env, TypeProvider};
 use kdv_cel::interp::{EvalConfig, Program, ProgramOptions, Vars};
-use kdv_cel::stdlib::k8s;
+use kdv_cel::k8s;
 use kdv_cel::types::Type;
 use kdv_cel::value::{Key, Map, OwnedMap, Value};
 

@@ -27,10 +27,10 @@ use serde_json::Value as Json;
 use kdv_cel::ast::{Expr, ExprKind};
 use kdv_cel::checker::{self, Env, OverloadDecl};
 use kdv_cel::interp::{EvalConfig, Program, ProgramOptions, Vars};
+use kdv_cel::library::{Registry, ext};
 use kdv_cel::parser::{Macros, ParseOptions};
-use kdv_cel::stdlib::Registry;
-use kdv_cel::stdlib::time::{Duration, Timestamp};
 use kdv_cel::types::Type;
+use kdv_cel::value::time::{Duration, Timestamp};
 use kdv_cel::value::{Key, List, Map, OwnedMap, RtType, Value};
 
 /// Skip reason: protobuf messages.
@@ -472,14 +472,14 @@ fn run_test(file: &str, id: &str, test: &Json, registry: &Arc<Registry>) -> Outc
 /// version, plus the test's declarations and container.
 fn conformance_env(test: &Json) -> Env {
     let mut env = Env::new();
-    env.add_library(checker::ext::optional(u32::MAX));
-    env.add_library(checker::ext::strings(u32::MAX));
-    env.add_library(checker::ext::math(u32::MAX));
-    env.add_library(checker::ext::encoders());
-    env.add_library(checker::ext::two_var_comprehensions());
-    env.add_library(checker::ext::bindings());
-    env.add_library(checker::ext::lists(u32::MAX));
-    env.add_library(checker::ext::sets());
+    env.add_library(ext::optional::declarations(u32::MAX));
+    env.add_library(ext::strings::declarations(u32::MAX));
+    env.add_library(ext::math::declarations(u32::MAX));
+    env.add_library(ext::encoders::declarations());
+    env.add_library(ext::comprehensions::declarations());
+    env.add_library(ext::bindings::declarations());
+    env.add_library(ext::lists::declarations(u32::MAX));
+    env.add_library(ext::sets::declarations());
     if let Some(c) = test["container"].as_str() {
         env.set_container(c);
     }
@@ -659,8 +659,7 @@ pub fn json_to_value(j: &Json) -> Result<Value<'static>, String> {
         "double_value" => Value::Double(parse_f64(v)?),
         "string_value" => Value::string(v.as_str().ok_or("bad string")?),
         "bytes_value" => Value::bytes(
-            kdv_cel::stdlib::encoders::base64_decode(v.as_str().ok_or("bad bytes")?)
-                .ok_or("bad base64")?,
+            ext::encoders::base64_decode(v.as_str().ok_or("bad bytes")?).ok_or("bad base64")?,
         ),
         "list_value" => Value::list(
             v["values"]
@@ -735,8 +734,7 @@ fn any_to_value(v: &Json) -> Result<Value<'static>, String> {
         }
         "google.protobuf.StringValue" => Value::string(payload.as_str().unwrap_or("")),
         "google.protobuf.BytesValue" => Value::bytes(
-            kdv_cel::stdlib::encoders::base64_decode(payload.as_str().unwrap_or(""))
-                .ok_or("bad base64")?,
+            ext::encoders::base64_decode(payload.as_str().unwrap_or("")).ok_or("bad base64")?,
         ),
         "google.protobuf.Value" | "google.protobuf.Struct" | "google.protobuf.ListValue" => {
             proto_json(payload)

@@ -26,9 +26,9 @@ use crate::value::{Scope, TesterState, Value};
 pub struct RunOptions {
     /// Only packages whose path (relative to `output_tests`) contains this text.
     pub package_filter: Option<String>,
-    /// The emission table coverage tests declare rules with (default: upstream's,
-    /// [`kdv_rules::emissions::check_emissions`]). Tests substitute a wrong table to check
-    /// that the coverage cases notice.
+    /// The emissions coverage tests declare rules with (default: what lowering attached,
+    /// [`kdv_rules::emissions::attached`]). Tests substitute wrong ones to check that the
+    /// coverage cases can fail.
     pub emission_table: Option<fn(&kdv_rules::Validation) -> Vec<kdv_rules::Emission>>,
 }
 

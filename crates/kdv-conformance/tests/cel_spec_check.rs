@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use kdv_cel::checker::{self, Env, OverloadDecl, TypeProvider};
+use kdv_cel::library::ext;
 use kdv_cel::parser::{self, Macros, ParseOptions};
 use kdv_cel::types::Type;
 use serde_json::Value as Json;
@@ -227,12 +228,12 @@ fn compatible(checked: &Type, value: &Type) -> bool {
 
 fn conformance_env(test: &Json, provider: &Arc<DescriptorProvider>) -> Env {
     let mut env = Env::new();
-    env.add_library(checker::ext::optional(u32::MAX));
-    env.add_library(checker::ext::strings(u32::MAX));
-    env.add_library(checker::ext::math(u32::MAX));
-    env.add_library(checker::ext::encoders());
-    env.add_library(checker::ext::two_var_comprehensions());
-    env.add_library(checker::ext::bindings());
+    env.add_library(ext::optional::declarations(u32::MAX));
+    env.add_library(ext::strings::declarations(u32::MAX));
+    env.add_library(ext::math::declarations(u32::MAX));
+    env.add_library(ext::encoders::declarations());
+    env.add_library(ext::comprehensions::declarations());
+    env.add_library(ext::bindings::declarations());
     // The runner's block test library declares its slots as `dyn` variables.
     for i in 0..30 {
         env.add_variable(&format!("@index{i}"), Type::Dyn);

@@ -3,7 +3,7 @@
 //! `field.Error`, the operation context, and the semantics of every check.
 //!
 //! Checks live in one module per family, as upstream's `k8s.io/apimachinery/pkg/api/validate`
-//! has them ([`limits`], [`required`], [`enums`], [`format`], [`equality`], [`immutable`],
+//! has them ([`limits`], [`required`], [`enums`], [`mod@format`], [`equality`], [`immutable`],
 //! [`update`], [`options`], [`testing`], [`lists`], [`each`], [`item`], [`subfield`],
 //! [`unions`], [`modes`], [`dependencies`]). Each is written once against the borrowed value
 //! view of [`view`] and reports through an [`ErrorSink`]: an [`ErrorList`] collects

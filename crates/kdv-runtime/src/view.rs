@@ -6,9 +6,9 @@
 //! value. The interpreter implements the traits for JSON values read through the rule IR's
 //! decoding shapes (`kdv-eval`); generated code implements them for Rust types. Structural
 //! questions a check cannot ask generically (which struct field is a union member, which
-//! list-map keys identify an item) are answered by callbacks and by [`Identity`]
-//! (crate::lists::Identity), as upstream's generic Go functions take extractor and match
-//! functions.
+//! list-map keys identify an item) are answered by callbacks and by
+//! [`Identity`](crate::lists::Identity), as upstream's generic Go functions take extractor
+//! and match functions.
 //!
 //! This module also implements the views for plain Rust values (`&str`, integers, `bool`,
 //! `Option<V>` as a nilable value, slices and string-keyed maps), which the doc examples and

@@ -5,15 +5,16 @@
 use std::sync::Arc;
 
 use super::Reference;
-use super::env::{Env, Resolution, Resolutions, VariableDecl};
-use super::stdlib::is_cross_type_comparison;
+use super::env::{Env, Resolution, Resolutions};
 use super::unify::{
-    Kind, Mapping, assignable, assignable_list, exact, format_type, has_params, is_dyn,
-    is_dyn_or_error, kind, most_general, substitute,
+    Mapping, assignable, assignable_list, exact, format_type, has_params, is_dyn, is_dyn_or_error,
+    most_general, substitute,
 };
 use crate::ast::{Expr, ExprId, ExprKind, Literal, Span};
+use crate::library::VariableDecl;
+use crate::library::standard::is_cross_type_comparison;
 use crate::parser::{Issue, MAX_REPORTED};
-use crate::types::Type;
+use crate::types::{Kind, Type};
 
 pub(crate) struct Checker<'e> {
     env: &'e Env,
@@ -352,7 +353,7 @@ impl<'e> Checker<'e> {
             Type::Optional(inner) => (*inner, true),
             t => (t, false),
         };
-        let result = match kind(&target) {
+        let result = match target.kind() {
             Kind::Map => match &target {
                 Type::Map(_, v) => (**v).clone(),
                 _ => Type::Dyn,
@@ -817,7 +818,7 @@ impl<'e> Checker<'e> {
             },
         );
         let message_name = resolved;
-        let result = if kind(&ty) == Kind::Struct || well_known_kind(&ty) {
+        let result = if ty.kind() == Kind::Struct || well_known_kind(&ty) {
             ty
         } else {
             self.error(id, span, |_| {
@@ -870,7 +871,7 @@ impl<'e> Checker<'e> {
                 }
             }
             Type::Map(k, v) => (*k, *v),
-            t if matches!(kind(&t), Kind::Dyn | Kind::Any | Kind::Error | Kind::Param) => {
+            t if matches!(t.kind(), Kind::Dyn | Kind::Any | Kind::Error | Kind::Param) => {
                 self.is_assignable(&Type::Dyn, &t);
                 (Type::Dyn, Type::Dyn)
             }
@@ -968,7 +969,7 @@ fn mismatch_message(expected: &Type, actual: &Type) -> String {
 /// and unifying.
 fn kinds_clash(arg: &Type, param: &Type) -> bool {
     fn concrete(t: &Type) -> Option<Kind> {
-        match kind(t) {
+        match t.kind() {
             Kind::Param | Kind::Dyn | Kind::Error | Kind::Any | Kind::Null => None,
             k => Some(k),
         }
@@ -1091,7 +1092,7 @@ fn instantiate(t: &Type, names: &[Arc<str>], first: u32, more: &mut Vec<Arc<str>
 /// Whether a type is acceptable as the result of a literal instantiating a well-known
 /// protobuf type (`google.protobuf.Int64Value{value: 1}`).
 pub(crate) fn well_known_kind(t: &Type) -> bool {
-    match kind(t) {
+    match t.kind() {
         Kind::Any | Kind::Timestamp | Kind::Duration | Kind::Dyn | Kind::Null => true,
         Kind::Bool | Kind::Bytes | Kind::Double | Kind::Int | Kind::String | Kind::Uint => {
             t.as_wrapper().is_some()

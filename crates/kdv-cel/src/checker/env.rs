@@ -7,6 +7,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::ast::Literal;
+use crate::hash::FxHasher;
+use crate::library::{Declarations, FunctionDecl, OverloadDecl, VariableDecl, environments};
 use crate::types::Type;
 
 /// Supplies object (message) types: Kubernetes schema types, protobuf messages.
@@ -27,239 +29,6 @@ pub trait TypeProvider: Send + Sync {
     /// The value of an enum constant named by its fully qualified name.
     fn enum_value(&self, _name: &str) -> Option<i64> {
         None
-    }
-}
-
-/// A declared variable or constant.
-#[derive(Debug, Clone, PartialEq)]
-pub struct VariableDecl {
-    /// Fully qualified name.
-    pub name: String,
-    /// Its type.
-    pub ty: Type,
-    /// The value of a constant (enum values, type identifiers have none).
-    pub value: Option<Literal>,
-}
-
-/// One signature of a function.
-#[derive(Debug, Clone, PartialEq)]
-pub struct OverloadDecl {
-    /// Overload id (`add_int64`, `string_size`, ...), what the runtime dispatches on.
-    pub id: Arc<str>,
-    /// Parameter types; for member overloads the first is the receiver.
-    pub params: Vec<Type>,
-    /// Result type.
-    pub result: Type,
-    /// Names of the type parameters used in `params`/`result` (`A` in `list(A)`).
-    pub type_params: Vec<Arc<str>>,
-    /// Called as `receiver.f(args)` rather than `f(args)`.
-    pub member: bool,
-}
-
-impl OverloadDecl {
-    /// A global overload; type parameters are collected from the signature.
-    pub fn global(id: &str, params: Vec<Type>, result: Type) -> OverloadDecl {
-        OverloadDecl::new(id, params, result, false)
-    }
-
-    /// A member (receiver-style) overload; `params[0]` is the receiver.
-    pub fn member(id: &str, params: Vec<Type>, result: Type) -> OverloadDecl {
-        OverloadDecl::new(id, params, result, true)
-    }
-
-    fn new(id: &str, params: Vec<Type>, result: Type, member: bool) -> OverloadDecl {
-        let mut type_params = Vec::new();
-        for t in params.iter().chain(std::iter::once(&result)) {
-            collect_params(t, &mut type_params);
-        }
-        OverloadDecl {
-            id: Arc::from(id),
-            params,
-            result,
-            type_params,
-            member,
-        }
-    }
-}
-
-fn collect_params(t: &Type, out: &mut Vec<Arc<str>>) {
-    match t {
-        Type::Param(n) if !out.contains(n) => out.push(n.clone()),
-        Type::List(e) | Type::Optional(e) | Type::Type(e) => collect_params(e, out),
-        Type::Map(k, v) => {
-            collect_params(k, out);
-            collect_params(v, out);
-        }
-        Type::Opaque(_, ps) => ps.iter().for_each(|p| collect_params(p, out)),
-        _ => {}
-    }
-}
-
-/// A function with its overloads.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FunctionDecl {
-    /// Fully qualified name (`size`, `_+_`, `sets.contains`).
-    pub name: String,
-    /// Overloads in declaration order (the order of ids in references).
-    pub overloads: Vec<OverloadDecl>,
-}
-
-/// A set of declarations registered together (the standard library, an extension library,
-/// a Kubernetes library, an application's own declarations).
-#[derive(Debug, Clone, Default)]
-pub struct Library {
-    /// Name, for diagnostics (`cel.lib.std`, `cel.lib.ext.strings`, ...).
-    pub name: String,
-    /// Functions in order of first declaration; [`Env`]'s index refers to them by position.
-    functions: Vec<FunctionDecl>,
-    function_slots: FastMap<String, u32>,
-    /// Variables in order of first declaration (a redeclaration replaces in place).
-    variables: Vec<VariableDecl>,
-    variable_slots: FastMap<String, u32>,
-    /// Function names whose aggregate literal arguments skip the homogeneity check.
-    pub homogeneous_exempt: Vec<String>,
-}
-
-impl Library {
-    /// An empty library.
-    pub fn new(name: impl Into<String>) -> Library {
-        Library {
-            name: name.into(),
-            ..Library::default()
-        }
-    }
-
-    /// Adds overloads to function `name` (created on first use; overloads append in order).
-    pub fn function(&mut self, name: &str, overloads: Vec<OverloadDecl>) -> &mut Library {
-        let slot = match self.function_slots.get(name) {
-            Some(&i) => i as usize,
-            None => {
-                self.function_slots
-                    .insert(name.to_string(), self.functions.len() as u32);
-                self.functions.push(FunctionDecl {
-                    name: name.to_string(),
-                    overloads: Vec::new(),
-                });
-                self.functions.len() - 1
-            }
-        };
-        self.functions[slot].overloads.extend(overloads);
-        self
-    }
-
-    fn declare(&mut self, decl: VariableDecl) -> &mut Library {
-        match self.variable_slots.get(&decl.name) {
-            Some(&i) => self.variables[i as usize] = decl,
-            None => {
-                self.variable_slots
-                    .insert(decl.name.clone(), self.variables.len() as u32);
-                self.variables.push(decl);
-            }
-        }
-        self
-    }
-
-    /// Declares a variable.
-    pub fn variable(&mut self, name: &str, ty: Type) -> &mut Library {
-        self.declare(VariableDecl {
-            name: name.to_string(),
-            ty,
-            value: None,
-        })
-    }
-
-    /// Declares a constant.
-    pub fn constant(&mut self, name: &str, ty: Type, value: Literal) -> &mut Library {
-        self.declare(VariableDecl {
-            name: name.to_string(),
-            ty,
-            value: Some(value),
-        })
-    }
-
-    /// Declares a type identifier: `name` evaluates to the type value of `ty` (`int`,
-    /// `net.IP`, `optional_type`).
-    pub fn type_ident(&mut self, name: &str, ty: Type) -> &mut Library {
-        self.variable(name, Type::Type(Box::new(ty)))
-    }
-
-    /// Adds everything `other` declares (overloads append after existing ones, as when both
-    /// libraries are registered in this order).
-    pub fn merge(&mut self, other: &Library) -> &mut Library {
-        for f in &other.functions {
-            self.function(&f.name, f.overloads.clone());
-        }
-        for v in &other.variables {
-            self.declare(v.clone());
-        }
-        for e in &other.homogeneous_exempt {
-            if !self.homogeneous_exempt.contains(e) {
-                self.homogeneous_exempt.push(e.clone());
-            }
-        }
-        self
-    }
-
-    /// The function named `name`, if declared here.
-    pub fn get_function(&self, name: &str) -> Option<&FunctionDecl> {
-        if self.functions.is_empty() {
-            return None;
-        }
-        let &i = self.function_slots.get(name)?;
-        self.functions.get(i as usize)
-    }
-
-    /// The variable named `name`, if declared here.
-    pub fn get_variable(&self, name: &str) -> Option<&VariableDecl> {
-        if self.variables.is_empty() {
-            return None;
-        }
-        let &i = self.variable_slots.get(name)?;
-        self.variables.get(i as usize)
-    }
-
-    /// All functions (unordered).
-    pub fn functions(&self) -> impl Iterator<Item = &FunctionDecl> {
-        self.functions.iter()
-    }
-
-    /// All variables (unordered).
-    pub fn variables(&self) -> impl Iterator<Item = &VariableDecl> {
-        self.variables.iter()
-    }
-}
-
-/// Declaration tables are looked up on every name the checker resolves: a multiplicative hash
-/// (FxHash) is several times faster than SipHash on short names and the keys are not
-/// attacker-chosen (they are the declarations' own names).
-pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-
-/// FxHash: one rotate, xor and multiply per 8 bytes.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0xf135_7aea_2e62_a9c5;
-        let mut h = self.0;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-        }
-        for &b in chunks.remainder() {
-            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-        }
-        self.0 = h;
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.write(&[i]);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
 
@@ -320,7 +89,7 @@ pub(crate) struct Index {
 }
 
 impl Index {
-    fn build(libraries: &[Arc<Library>]) -> Index {
+    fn build(libraries: &[Arc<Declarations>]) -> Index {
         fn file(map: &mut PrehashedMap<Slots>, name: &str, at: (u32, u32)) {
             match map.entry(name_hash(name)) {
                 std::collections::hash_map::Entry::Occupied(mut e) => e.get_mut().rest.push(at),
@@ -439,8 +208,8 @@ impl LiteralValidator {
     /// duration, `timestamp(...)` as an RFC 3339 time (or Unix seconds) in range, and the
     /// pattern of `matches` as a Go regular expression.
     pub fn kubernetes() -> Vec<LiteralValidator> {
-        use crate::stdlib::time::{Duration, Timestamp};
-        let patterns = crate::stdlib::regex::Verdicts::default();
+        use crate::value::time::{Duration, Timestamp};
+        let patterns = crate::library::regex::Verdicts::default();
         vec![
             LiteralValidator {
                 function: "duration".to_string(),
@@ -506,9 +275,9 @@ pub struct CheckOptions {
 #[derive(Clone)]
 pub struct Env {
     pub(crate) container: String,
-    pub(crate) libraries: Vec<Arc<Library>>,
+    pub(crate) libraries: Vec<Arc<Declarations>>,
     /// The application's own declarations (checked after the libraries, overloads merged).
-    pub(crate) own: Arc<Library>,
+    pub(crate) own: Arc<Declarations>,
     pub(crate) provider: Option<Arc<dyn TypeProvider>>,
     /// Settings.
     pub options: CheckOptions,
@@ -537,17 +306,10 @@ impl fmt::Debug for Env {
 
 /// The libraries of [`Env::kubernetes`] merged into one table (one lookup per name instead of
 /// one per library).
-static KUBERNETES_BASE: std::sync::LazyLock<Arc<Library>> = std::sync::LazyLock::new(|| {
-    let mut lib = Library::new("kubernetes.base");
-    for l in [
-        super::stdlib::standard(),
-        super::ext::optional(u32::MAX),
-        super::ext::strings(2),
-        super::ext::lists(3),
-        super::ext::sets(),
-        super::ext::two_var_comprehensions(),
-    ] {
-        lib.merge(&l);
+static KUBERNETES_BASE: std::sync::LazyLock<Arc<Declarations>> = std::sync::LazyLock::new(|| {
+    let mut lib = Declarations::new("kubernetes.base");
+    for l in environments::kubernetes_base() {
+        lib.merge(&l.declarations());
     }
     Arc::new(lib)
 });
@@ -563,8 +325,8 @@ impl Env {
     pub fn new() -> Env {
         Env {
             container: String::new(),
-            libraries: vec![super::stdlib::standard()],
-            own: Arc::new(Library::new("declarations")),
+            libraries: vec![crate::library::standard::declarations()],
+            own: Arc::new(Declarations::new("declarations")),
             provider: None,
             options: CheckOptions::default(),
             index: OnceLock::new(),
@@ -577,7 +339,7 @@ impl Env {
         Env {
             container: String::new(),
             libraries: Vec::new(),
-            own: Arc::new(Library::new("declarations")),
+            own: Arc::new(Declarations::new("declarations")),
             provider: None,
             options: CheckOptions::default(),
             index: OnceLock::new(),
@@ -600,7 +362,7 @@ impl Env {
     }
 
     /// Registers a library (its overloads merge with same-named functions already known).
-    pub fn add_library(&mut self, library: Arc<Library>) -> &mut Env {
+    pub fn add_library(&mut self, library: Arc<Declarations>) -> &mut Env {
         self.libraries.push(library);
         self.index = OnceLock::new();
         self.resolutions = Arc::default();

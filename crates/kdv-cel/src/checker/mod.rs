@@ -1,6 +1,7 @@
-//! The CEL type checker: declarations ([`Env`]), the standard library and extension
-//! declarations, type inference with type parameters, overload resolution, and the AST
-//! validators Kubernetes enables. Errors use cel-go's wording and rendering.
+//! The CEL type checker: the environment ([`Env`]: the libraries' declarations, the
+//! application's own, options), type inference with type parameters, overload resolution, and
+//! the AST validators Kubernetes enables. Errors use cel-go's wording and rendering. The
+//! declarations themselves belong to the libraries ([`crate::library`]).
 //!
 //! ```
 //! use kdv_cel::checker::{Env, compile};
@@ -17,17 +18,18 @@
 //! );
 //! ```
 //!
-//! Declarations come in [`Library`] values registered on an [`Env`]: the standard library and
-//! the cel-go extensions are in [`ext`]; an application (or the Kubernetes libraries) adds its
-//! own the same way:
+//! Declarations come in [`Declarations`](crate::library::Declarations) values registered on an
+//! [`Env`], one per library (each library module of [`crate::library`] builds its own); an
+//! application adds its own the same way:
 //!
 //! ```
 //! use std::sync::Arc;
-//! use kdv_cel::checker::{Env, Library, OverloadDecl, compile};
+//! use kdv_cel::checker::{Env, OverloadDecl, compile};
+//! use kdv_cel::library::Declarations;
 //! use kdv_cel::types::Type;
 //!
 //! let quantity = Type::Object(Arc::from("kubernetes.Quantity"));
-//! let mut lib = Library::new("kubernetes.quantity");
+//! let mut lib = Declarations::new("kubernetes.quantity");
 //! lib.function("quantity", vec![OverloadDecl::global("string_to_quantity", vec![Type::String], quantity.clone())])
 //!     .function("isGreaterThan", vec![OverloadDecl::member("quantity_is_greater_than", vec![quantity.clone(), quantity.clone()], Type::Bool)])
 //!     .type_ident("kubernetes.Quantity", quantity);
@@ -46,20 +48,14 @@
 
 mod check;
 mod env;
-pub mod ext;
-mod stdlib;
 mod unify;
 mod validate;
 
 #[cfg(test)]
 mod tests;
 
-pub(crate) use env::FastMap;
-pub use env::{
-    CheckOptions, Env, FunctionDecl, Library, LiteralValidator, OverloadDecl, TypeProvider,
-    VariableDecl,
-};
-pub use stdlib::standard as standard_library;
+pub use crate::library::{FunctionDecl, OverloadDecl, VariableDecl};
+pub use env::{CheckOptions, Env, LiteralValidator, TypeProvider};
 
 use crate::ast::{Expr, ExprId, Literal, Source};
 use crate::parser::{Issues, ParseOptions, ParsedExpr};

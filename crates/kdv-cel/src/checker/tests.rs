@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::ast::ExprKind;
+use crate::library::{Declarations, ext};
 use crate::parser::parse_with;
 use crate::types::Type;
 
@@ -72,7 +73,7 @@ fn env_with(vars: &[(&str, Type)]) -> Env {
 
 fn std_env(vars: &[(&str, Type)]) -> Env {
     let mut env = Env::new();
-    env.add_library(ext::optional(u32::MAX));
+    env.add_library(ext::optional::declarations(u32::MAX));
     env.set_provider(Objects::new());
     for (n, t) in vars {
         env.add_variable(n, t.clone());
@@ -599,7 +600,7 @@ fn remembered_resolutions_follow_the_environment() {
     assert_eq!(root_overloads(&ok(&env, "f(x)")), ["f_int", "f_dyn"]);
     assert_eq!(ty(&env, "f(x)"), "dyn");
     assert_eq!(root_overloads(&ok(&before, "f(x)")), ["f_int"]);
-    let mut lib = Library::new("more");
+    let mut lib = Declarations::new("more");
     lib.function(
         "f",
         vec![OverloadDecl::global("f_bool", vec![Type::Bool], Type::Bool)],

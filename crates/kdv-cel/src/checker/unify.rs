@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::types::Type;
+use crate::types::{Kind, Type};
 
 /// Substitutions of type parameters found so far, with an undo log so a failed assignability
 /// attempt can be rolled back without copying the table (cel-go copies it per attempt, which
@@ -13,7 +13,7 @@ pub(crate) struct Mapping {
     /// The substitutions while there are few (most checks): searched in order, no hashing.
     small: Vec<(Arc<str>, Type)>,
     /// All substitutions once there are more than [`SMALL_MAPPING`].
-    large: Option<super::env::FastMap<Arc<str>, Type>>,
+    large: Option<crate::hash::FastMap<Arc<str>, Type>>,
     undo: Vec<(Arc<str>, Option<Type>)>,
 }
 
@@ -106,80 +106,17 @@ impl Mapping {
     }
 }
 
-/// cel-go's type kinds; wrapper types have their primitive's kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Dyn,
-    Any,
-    Error,
-    Param,
-    Null,
-    Bool,
-    Int,
-    Uint,
-    Double,
-    String,
-    Bytes,
-    Duration,
-    Timestamp,
-    List,
-    Map,
-    Opaque,
-    Struct,
-    Type,
-}
-
-#[inline]
-pub(crate) fn kind(t: &Type) -> Kind {
-    match t {
-        Type::Dyn => Kind::Dyn,
-        Type::Null => Kind::Null,
-        Type::Bool => Kind::Bool,
-        Type::Int => Kind::Int,
-        Type::Uint => Kind::Uint,
-        Type::Double => Kind::Double,
-        Type::String => Kind::String,
-        Type::Bytes => Kind::Bytes,
-        Type::Duration => Kind::Duration,
-        Type::Timestamp => Kind::Timestamp,
-        Type::List(_) => Kind::List,
-        Type::Map(..) => Kind::Map,
-        Type::Optional(_) => Kind::Opaque,
-        Type::Type(_) => Kind::Type,
-        Type::Object(name) if &**name == "google.protobuf.Any" => Kind::Any,
-        Type::Object(_) => Kind::Struct,
-        Type::Param(_) => Kind::Param,
-        Type::Opaque(..) => match t.as_wrapper() {
-            Some(inner) => kind(inner),
-            None => Kind::Opaque,
-        },
-        Type::Error => Kind::Error,
-    }
-}
-
 /// cel-go's runtime type name (what `IsExactType` compares besides kind and parameters).
 pub(crate) fn type_name(t: &Type) -> &str {
     match t {
-        Type::Dyn => "dyn",
-        Type::Null => "null_type",
-        Type::Bool => "bool",
-        Type::Int => "int",
-        Type::Uint => "uint",
-        Type::Double => "double",
-        Type::String => "string",
-        Type::Bytes => "bytes",
-        Type::Duration => "google.protobuf.Duration",
-        Type::Timestamp => "google.protobuf.Timestamp",
-        Type::List(_) => "list",
-        Type::Map(..) => "map",
-        Type::Optional(_) => "optional_type",
-        Type::Type(_) => "type",
         Type::Object(n) | Type::Param(n) => n,
         Type::Opaque(n, _) => match t.as_wrapper() {
             Some(inner) => type_name(inner),
             None => n,
         },
-        Type::Error => "*error*",
+        Type::Optional(_) => Kind::Optional.name(),
+        // The other kinds are built-in types, named by their kind.
+        other => other.kind().name(),
     }
 }
 
@@ -224,8 +161,8 @@ fn param_at(t: &Type, i: usize) -> &Type {
 
 /// cel-go `IsExactType` (`check_names`) / `IsEquivalentType` (type parameter names ignored).
 pub(crate) fn same_type(a: &Type, b: &Type, check_names: bool) -> bool {
-    let ka = kind(a);
-    if ka != kind(b) || param_count(a) != param_count(b) {
+    let ka = a.kind();
+    if ka != b.kind() || param_count(a) != param_count(b) {
         return false;
     }
     if (check_names || ka != Kind::Param) && type_name(a) != type_name(b) {
@@ -239,25 +176,25 @@ pub(crate) fn exact(a: &Type, b: &Type) -> bool {
 }
 
 pub(crate) fn is_dyn(t: &Type) -> bool {
-    matches!(kind(t), Kind::Dyn | Kind::Any)
+    matches!(t.kind(), Kind::Dyn | Kind::Any)
 }
 
 pub(crate) fn is_dyn_or_error(t: &Type) -> bool {
-    matches!(kind(t), Kind::Dyn | Kind::Any | Kind::Error)
+    matches!(t.kind(), Kind::Dyn | Kind::Any | Kind::Error)
 }
 
 /// cel-go `Type.IsAssignableType`: whether `target` accepts values of type `from` (no
 /// substitution).
 fn accepts(target: &Type, from: &Type) -> bool {
     if let Some(inner) = target.as_wrapper()
-        && (kind(from) == Kind::Null || accepts(inner, from))
+        && (from.kind() == Kind::Null || accepts(inner, from))
     {
         return true;
     }
-    if matches!(kind(target), Kind::Dyn | Kind::Any | Kind::Param) {
+    if matches!(target.kind(), Kind::Dyn | Kind::Any | Kind::Param) {
         return true;
     }
-    if kind(target) != kind(from)
+    if target.kind() != from.kind()
         || type_name(target) != type_name(from)
         || param_count(target) != param_count(from)
     {
@@ -268,7 +205,7 @@ fn accepts(target: &Type, from: &Type) -> bool {
 
 fn is_legacy_nullable(t: &Type) -> bool {
     matches!(
-        kind(t),
+        t.kind(),
         Kind::Opaque | Kind::Struct | Kind::Any | Kind::Duration | Kind::Timestamp
     )
 }
@@ -280,7 +217,7 @@ fn null_assignable(t: &Type) -> bool {
 /// Whether `t1` is assignable to `t2`, extending `m` with the substitutions that requires.
 /// On failure `m` may hold partial substitutions: callers work on a copy.
 pub(crate) fn assignable(m: &mut Mapping, t1: &Type, t2: &Type) -> bool {
-    let (k1, k2) = (kind(t1), kind(t2));
+    let (k1, k2) = (t1.kind(), t2.kind());
     if k2 == Kind::Param {
         let (valid, has_sub) = valid_substitution(m, t1, t2);
         if valid {
@@ -331,11 +268,11 @@ pub(crate) fn assignable_list(m: &mut Mapping, l1: &[Type], l2: &[Type]) -> bool
 /// Whether `t2` (a type parameter) can stand for `t1`; also whether `t2` already had a
 /// substitution.
 fn valid_substitution(m: &mut Mapping, t1: &Type, t2: &Type) -> (bool, bool) {
-    if kind(t1) == kind(t2) && exact(t1, t2) {
+    if t1.kind() == t2.kind() && exact(t1, t2) {
         return (true, true);
     }
     if let Some(t2_sub) = m.find(t2).cloned() {
-        if kind(t1) == kind(&t2_sub) && exact(t1, &t2_sub) {
+        if t1.kind() == t2_sub.kind() && exact(t1, &t2_sub) {
             return (true, true);
         }
         if assignable(m, t1, &t2_sub) {
@@ -355,7 +292,7 @@ fn valid_substitution(m: &mut Mapping, t1: &Type, t2: &Type) -> (bool, bool) {
 }
 
 fn equal_or_less_specific(t1: &Type, t2: &Type) -> bool {
-    let (k1, k2) = (kind(t1), kind(t2));
+    let (k1, k2) = (t1.kind(), t2.kind());
     if is_dyn(t1) || k1 == Kind::Param {
         return true;
     }
@@ -393,7 +330,7 @@ fn not_referenced_in(m: &Mapping, t: &Type, within: &Type) -> bool {
     if exact(t, within) {
         return false;
     }
-    match kind(within) {
+    match within.kind() {
         Kind::Param => match m.find(within) {
             None => true,
             Some(sub) => not_referenced_in(m, t, sub),

@@ -2,9 +2,10 @@
 //! enables them): homogeneous aggregate literals and literal argument checks.
 
 use super::env::Env;
-use super::unify::{Kind, format_type, kind, same_type, type_name};
+use super::unify::{format_type, same_type, type_name};
 use crate::ast::{Expr, ExprKind, Literal};
 use crate::parser::Issue;
+use crate::types::Kind;
 use crate::types::Type;
 
 pub(crate) fn validate(env: &Env, root: &Expr, types: &[Option<Type>]) -> Vec<Issue> {
@@ -241,7 +242,7 @@ fn check_format(call: &Expr, types: &[Option<Type>], issues: &mut Vec<Issue>) {
             format_string_arg(arg, &type_of)
         } else {
             let t = type_of(arg);
-            let ok = matches!(t, Type::Dyn) || kinds.contains(&kind(&t));
+            let ok = matches!(t, Type::Dyn) || kinds.contains(&t.kind());
             (!ok).then_some((arg, t))
         };
         if let Some((bad, t)) = failure {
@@ -283,7 +284,7 @@ fn format_string_arg<'e>(e: &'e Expr, type_of: &dyn Fn(&Expr) -> Type) -> Option
     let t = type_of(e);
     let allowed = matches!(t, Type::Dyn)
         || matches!(
-            kind(&t),
+            t.kind(),
             Kind::List
                 | Kind::Map
                 | Kind::Int

@@ -11,20 +11,18 @@ use super::paths::{Path, PathArena};
 use super::{CostError, CostEstimate, CostOptions, SizeEstimate, SizeEstimator};
 use crate::ast::{Comprehension, Expr, ExprId, ExprKind, Literal};
 use crate::checker::CheckedExpr;
-use crate::types::Type;
+use crate::library::environments;
+use crate::library::estimate::{
+    CallEstimate, CallSite, LIST_CREATE_BASE_COST, STRING_TRAVERSAL_COST_FACTOR,
+};
+use crate::types::{Kind, Type};
 
 /// Cost of resolving an identifier or selecting a field (`SelectAndIdentCost`).
 const SELECT_AND_IDENT_COST: u64 = 1;
-/// Cost of building a list (`ListCreateBaseCost`).
-pub(super) const LIST_CREATE_BASE_COST: u64 = 10;
 /// Cost of building a map (`MapCreateBaseCost`).
 const MAP_CREATE_BASE_COST: u64 = 30;
 /// Cost of building a message (`StructCreateBaseCost`).
 const STRUCT_CREATE_BASE_COST: u64 = 40;
-/// Cost per code point of scanning a string (`StringTraversalCostFactor`).
-pub(super) const STRING_TRAVERSAL_COST_FACTOR: f64 = 0.1;
-/// Cost per regex character (`RegexStringLengthCostFactor`).
-pub(super) const REGEX_STRING_LENGTH_COST_FACTOR: f64 = 0.25;
 
 /// Stack reserved per tree level when the walk runs on a helper thread.
 const BYTES_PER_LEVEL: usize = 16 << 10;
@@ -35,17 +33,11 @@ fn is_accumulator(name: &str) -> bool {
     name == "@result" || name == "__result__"
 }
 
-/// List or map, the containers whose entries have sizes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Container {
-    List,
-    Map,
-}
-
 /// Sizes of the keys (indices) and values of a container built in the expression.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct EntrySize {
-    container: Container,
+    /// [`Kind::List`] or [`Kind::Map`].
+    container: Kind,
     key: SizeEstimate,
     val: SizeEstimate,
 }
@@ -77,39 +69,81 @@ struct LocalVar<'a> {
     entry: Option<EntrySize>,
 }
 
-/// What a call estimator sees of an argument or receiver (cel-go `AstNode`).
+/// A receiver or argument of a call as call estimators see it (cel-go `AstNode`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Node<'a> {
     /// The expression.
-    pub(super) expr: &'a Expr,
+    expr: &'a Expr,
     /// Its path (nil when rooted in an accumulator), read when the estimator asks.
     path: Path,
     /// Its size as computed when the node was made (`ComputedSize`).
-    pub(super) derived: Option<SizeEstimate>,
+    derived: Option<SizeEstimate>,
 }
 
-/// A call's cost and, when the estimator knows it, its result's size.
+/// The call being estimated: its function, overload, receiver, and where its arguments are on
+/// the coster's node stack.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct CallEstimate {
-    pub(super) cost: CostEstimate,
-    pub(super) result: Option<SizeEstimate>,
-}
-
-impl CallEstimate {
-    pub(super) fn cost(cost: CostEstimate) -> CallEstimate {
-        CallEstimate { cost, result: None }
-    }
-}
-
-/// The call being estimated: its function, receiver, and where its arguments are on the
-/// coster's node stack.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct CallSite<'a> {
-    pub(super) function: &'a str,
-    pub(super) overload: &'a str,
-    pub(super) target: Option<Node<'a>>,
+struct Site<'a> {
+    function: &'a str,
+    overload: &'a str,
+    target: Option<Node<'a>>,
     base: usize,
-    pub(super) argc: usize,
+    argc: usize,
+}
+
+/// One call as the libraries' estimators see it: the coster answers their questions.
+struct Call<'c, 'a> {
+    coster: &'c mut Coster<'a>,
+    site: Site<'a>,
+}
+
+impl<'a> CallSite<'a> for Call<'_, 'a> {
+    type Node = Node<'a>;
+
+    fn function(&self) -> &'a str {
+        self.site.function
+    }
+
+    fn overload(&self) -> &'a str {
+        self.site.overload
+    }
+
+    fn argc(&self) -> usize {
+        self.site.argc
+    }
+
+    fn target(&self) -> Option<Node<'a>> {
+        self.site.target
+    }
+
+    fn arg(&self, i: usize) -> Node<'a> {
+        self.coster.arg(&self.site, i)
+    }
+
+    fn expr(&self, node: &Node<'a>) -> &'a Expr {
+        node.expr
+    }
+
+    fn node_type(&self, node: &Node<'a>) -> &'a Type {
+        self.coster.ty(node.expr)
+    }
+
+    fn computed_size(&self, node: &Node<'a>) -> Option<SizeEstimate> {
+        node.derived
+    }
+
+    fn node_size(&self, node: &Node<'a>) -> SizeEstimate {
+        node.derived
+            .or_else(|| {
+                self.coster
+                    .estimate_at(node.path, self.coster.ty(node.expr))
+            })
+            .unwrap_or(SizeEstimate::unknown())
+    }
+
+    fn element(&mut self, node: &Node<'a>) -> Option<(&'a Type, SizeEstimate)> {
+        self.coster.element(node)
+    }
 }
 
 static DYN: Type = Type::Dyn;
@@ -305,35 +339,17 @@ impl<'a> Coster<'a> {
         }
     }
 
-    // ---- what call estimators use -------------------------------------------------------
+    // ---- what call estimators ask (through [`Call`]) --------------------------------
 
     /// Argument `i` of the call.
-    pub(super) fn arg(&self, site: &CallSite<'a>, i: usize) -> Node<'a> {
+    fn arg(&self, site: &Site<'a>, i: usize) -> Node<'a> {
         self.args[site.base + i].0
-    }
-
-    /// The checked type of a node.
-    pub(super) fn node_type(&self, n: &Node<'a>) -> &'a Type {
-        self.ty(n.expr)
-    }
-
-    /// The computed size of a node, or unknown (cel-go `sizeOrUnknown(AstNode)`).
-    pub(super) fn derived_or_unknown(&self, n: &Node<'a>) -> SizeEstimate {
-        n.derived.unwrap_or(SizeEstimate::unknown())
-    }
-
-    /// The computed size, else the size estimator's answer for the node's path now, else
-    /// unknown (`estimateSize` of the extensions, `sizeEstimate` of the Kubernetes library).
-    pub(super) fn node_size(&self, n: &Node<'a>) -> SizeEstimate {
-        n.derived
-            .or_else(|| self.estimate_at(n.path, self.ty(n.expr)))
-            .unwrap_or(SizeEstimate::unknown())
     }
 
     /// Kubernetes `listElementNode`: the first type parameter of the node's type, and the
     /// size of a synthetic node of that type at `<node path> + @items` (no path when the
     /// node has none). `None` when the type has no parameters.
-    pub(super) fn element(&mut self, n: &Node<'a>) -> Option<(&'a Type, SizeEstimate)> {
+    fn element(&mut self, n: &Node<'a>) -> Option<(&'a Type, SizeEstimate)> {
         let elem = first_parameter(self.ty(n.expr))?;
         self.scratch.clear();
         if !n.path.is_empty() {
@@ -400,7 +416,7 @@ impl<'a> Coster<'a> {
                 self.set_entry_size(
                     e,
                     Some(EntrySize {
-                        container: Container::List,
+                        container: Kind::List,
                         key: SizeEstimate::fixed(1),
                         val: item,
                     }),
@@ -421,7 +437,7 @@ impl<'a> Coster<'a> {
                 self.set_entry_size(
                     e,
                     Some(EntrySize {
-                        container: Container::Map,
+                        container: Kind::Map,
                         key,
                         val,
                     }),
@@ -454,11 +470,11 @@ impl<'a> Coster<'a> {
         let container = match entry {
             Some(en) => Some(en.container),
             None => match self.ty(range) {
-                Type::List(_) => Some(Container::List),
+                Type::List(_) => Some(Kind::List),
                 _ => None,
             },
         };
-        let is_list = container == Some(Container::List);
+        let is_list = container == Some(Kind::List);
         let range_path = self.get_path(range);
         if let Some(var2) = &c.iter_var2 {
             let path = self
@@ -583,7 +599,7 @@ impl<'a> Coster<'a> {
         };
         let mut result_size: Option<SizeEstimate> = None;
         for id in ids {
-            let site = CallSite {
+            let site = Site {
                 function,
                 overload: id,
                 target,
@@ -616,116 +632,60 @@ impl<'a> Coster<'a> {
 
     /// cel-go `functionCost`: overload estimators, then the Kubernetes library, then the
     /// built-in estimates, then 1; argument costs are added to all but `&&`, `||` and `?:`.
-    fn function_cost(&mut self, e: &'a Expr, site: &CallSite<'a>) -> CallEstimate {
+    fn function_cost(&mut self, e: &'a Expr, site: &Site<'a>) -> CallEstimate {
         let arg_sum = self.arg_cost_sum(site);
         let with_args = |est: CallEstimate| CallEstimate {
             cost: est.cost.add(arg_sum),
             result: est.result,
         };
-        if self.options.extension_estimators
-            && let Some(est) = super::extensions::estimate(self, site)
+        let options = self.options;
+        let mut call = Call {
+            coster: self,
+            site: *site,
+        };
+        if options.extension_estimators
+            && let Some(est) = environments::extension_estimate(&mut call)
         {
             return with_args(est);
         }
-        if self.options.kubernetes_library
-            && let Some(est) = super::kubernetes::estimate(self, site)
+        if options.kubernetes_library
+            && let Some(est) = environments::kubernetes_estimate(&mut call)
         {
             return with_args(est);
         }
-        if let Some(est) = self.builtin_cost(e, site) {
+        if let Some(est) = self.structural_cost(e, site) {
             return est;
+        }
+        let mut call = Call {
+            coster: self,
+            site: *site,
+        };
+        if let Some(est) = environments::cel_go_estimate(&mut call) {
+            return with_args(est);
         }
         CallEstimate::cost(CostEstimate::fixed(1).add(arg_sum))
     }
 
     /// The sum of the call's argument costs.
-    fn arg_cost_sum(&self, site: &CallSite<'a>) -> CostEstimate {
+    fn arg_cost_sum(&self, site: &Site<'a>) -> CostEstimate {
         self.args[site.base..site.base + site.argc]
             .iter()
             .fold(CostEstimate::ZERO, |acc, (_, c)| acc.add(*c))
     }
 
-    /// cel-go's built-in estimates by overload id; `None` for the O(1) default.
-    fn builtin_cost(&mut self, e: &'a Expr, site: &CallSite<'a>) -> Option<CallEstimate> {
+    /// cel-go's estimates of the calls that shape the walk itself: `&&` and `||` (the left
+    /// operand always runs, the right one may not), `?:` (one branch runs) and concatenation
+    /// (the result's size and entry sizes come from the operands'); `None` for other calls.
+    fn structural_cost(&mut self, e: &'a Expr, site: &Site<'a>) -> Option<CallEstimate> {
         let n = site.argc;
         let arg_sum = self.arg_cost_sum(site);
         let arg_cost = |c: &Coster<'a>, i: usize| c.args[site.base + i].1;
-        let tenth = STRING_TRAVERSAL_COST_FACTOR;
+        let computed = |n: &Node<'a>| n.derived.unwrap_or(SizeEstimate::unknown());
         let est = |cost: CostEstimate, result: Option<SizeEstimate>| CallEstimate {
             cost: cost.add(arg_sum),
             result,
         };
         match site.overload {
-            "string_format" => {
-                let t = site.target?;
-                Some(est(
-                    self.derived_or_unknown(&t).multiply_by_cost_factor(tenth),
-                    None,
-                ))
-            }
-            // Go's unchecked uint64 arithmetic on the result sizes is kept (it wraps).
-            "string_to_bytes" if n == 1 => {
-                let sz = self.derived_or_unknown(&self.arg(site, 0));
-                Some(est(
-                    sz.multiply_by_cost_factor(tenth),
-                    Some(SizeEstimate {
-                        min: sz.min,
-                        max: sz.max.wrapping_mul(4),
-                    }),
-                ))
-            }
-            "bytes_to_string" if n == 1 => {
-                let sz = self.derived_or_unknown(&self.arg(site, 0));
-                Some(est(
-                    sz.multiply_by_cost_factor(tenth),
-                    Some(SizeEstimate {
-                        min: sz.min / 4,
-                        max: sz.max,
-                    }),
-                ))
-            }
-            "strings_quote" if n == 1 => {
-                let sz = self.derived_or_unknown(&self.arg(site, 0));
-                Some(est(
-                    sz.multiply_by_cost_factor(tenth),
-                    Some(SizeEstimate {
-                        min: sz.min.wrapping_add(2),
-                        max: sz.max.wrapping_mul(2).wrapping_add(2),
-                    }),
-                ))
-            }
-            "starts_with_string" | "ends_with_string" if n == 1 => {
-                let sz = self.derived_or_unknown(&self.arg(site, 0));
-                Some(est(sz.multiply_by_cost_factor(tenth), None))
-            }
-            "in_list" if n == 2 => {
-                let sz = self.derived_or_unknown(&self.arg(site, 1));
-                Some(est(sz.multiply_by_cost_factor(1.0), None))
-            }
-            "matches_string" | "matches" => {
-                // Member `s.matches(re)`, and since cel-go v0.29 the global `matches(s, re)`.
-                let (s, re) = match (site.target, n) {
-                    (Some(t), 1) => (t, self.arg(site, 0)),
-                    (None, 2) => (self.arg(site, 0), self.arg(site, 1)),
-                    _ => return None,
-                };
-                let str_cost = self
-                    .derived_or_unknown(&s)
-                    .add(SizeEstimate::fixed(1))
-                    .multiply_by_cost_factor(tenth);
-                let re_cost = self
-                    .derived_or_unknown(&re)
-                    .multiply_by_cost_factor(REGEX_STRING_LENGTH_COST_FACTOR);
-                Some(est(str_cost.multiply(re_cost), None))
-            }
-            "contains_string" if n == 1 => {
-                let t = site.target?;
-                let s = self.derived_or_unknown(&t).multiply_by_cost_factor(tenth);
-                let sub = self
-                    .derived_or_unknown(&self.arg(site, 0))
-                    .multiply_by_cost_factor(tenth);
-                Some(est(s.multiply(sub), None))
-            }
             "logical_or" | "logical_and" if n >= 2 => {
                 let (lhs, rhs) = (arg_cost(self, 0), arg_cost(self, 1));
                 Some(CallEstimate::cost(CostEstimate {
@@ -735,9 +695,7 @@ impl<'a> Coster<'a> {
             }
             "conditional" if n >= 3 => {
                 let (then, other) = (self.arg(site, 1), self.arg(site, 2));
-                let size = self
-                    .derived_or_unknown(&then)
-                    .union(self.derived_or_unknown(&other));
+                let size = computed(&then).union(computed(&other));
                 let entry = union_entries(
                     self.compute_entry_size(then.expr),
                     self.compute_entry_size(other.expr),
@@ -751,7 +709,7 @@ impl<'a> Coster<'a> {
             }
             "add_string" | "add_bytes" | "add_list" if n == 2 => {
                 let (l, r) = (self.arg(site, 0), self.arg(site, 1));
-                let size = self.derived_or_unknown(&l).add(self.derived_or_unknown(&r));
+                let size = computed(&l).add(computed(&r));
                 let entry = union_entries(
                     self.compute_entry_size(l.expr),
                     self.compute_entry_size(r.expr),
@@ -760,30 +718,9 @@ impl<'a> Coster<'a> {
                 let cost = if site.overload == "add_list" {
                     CostEstimate::fixed(1)
                 } else {
-                    size.multiply_by_cost_factor(tenth)
+                    size.multiply_by_cost_factor(STRING_TRAVERSAL_COST_FACTOR)
                 };
                 Some(est(cost, Some(size)))
-            }
-            "less_string"
-            | "greater_string"
-            | "less_equals_string"
-            | "greater_equals_string"
-            | "less_bytes"
-            | "greater_bytes"
-            | "less_equals_bytes"
-            | "greater_equals_bytes"
-            | "equals"
-            | "not_equals"
-                if n >= 2 =>
-            {
-                let l = self.derived_or_unknown(&self.arg(site, 0));
-                let r = self.derived_or_unknown(&self.arg(site, 1));
-                let smallest = l.max.min(r.max);
-                let cost = CostEstimate {
-                    min: u64::from(smallest > 0),
-                    max: smallest,
-                };
-                Some(est(cost.multiply_by_cost_factor(tenth), None))
             }
             _ => None,
         }

@@ -6,7 +6,7 @@
 //! ```
 //! use kdv_cel::checker::compile;
 //! use kdv_cel::cost::{estimate_cost, CostEstimate, CostOptions, SizeEstimate, SizeEstimator};
-//! use kdv_cel::stdlib::k8s;
+//! use kdv_cel::k8s;
 //! use kdv_cel::types::Type;
 //!
 //! /// `self`: at most 100 names of at most 63 characters (a schema's `MaxElements`).
@@ -34,23 +34,24 @@
 //! by a [`SizeEstimator`], asked with cel-go's field path of the node (`["self", "spec",
 //! "items", "@items", "name"]`).
 //!
-//! Layout: this file holds the public API and the saturating arithmetic; `estimate` walks
-//! the tree (cel-go's `coster`), `paths` keeps the field paths with Go's slice-sharing
-//! semantics, `kubernetes` is the Kubernetes library estimator, `extensions` the ext.Sets and
-//! ext.Lists (v3) overload estimators.
+//! Layout: this file holds the public API; the cost arithmetic ([`CostEstimate`],
+//! [`SizeEstimate`]) and the interface call estimators answer through
+//! ([`crate::library::estimate`]) belong to the libraries. `estimate` walks the tree (cel-go's
+//! `coster`) and asks the estimators of a call in cel-go's order of precedence, `paths` keeps
+//! the field paths with Go's slice-sharing semantics; `kubernetes` is the Kubernetes library
+//! estimator, `extensions` the ext.Sets and ext.Lists (v3) overload estimators, `builtins`
+//! cel-go's estimates of standard and strings overloads.
 
 mod estimate;
-mod extensions;
-mod kubernetes;
 mod paths;
 
 #[cfg(test)]
 mod tests;
 
 use std::fmt;
-use std::ops::Add;
 
 use crate::checker::CheckedExpr;
+pub use crate::library::estimate::{CostEstimate, SizeEstimate};
 use crate::types::Type;
 
 /// Per-rule limit on estimated cost × cardinality at CRD write (`StaticEstimatedCostLimit`).
@@ -65,160 +66,6 @@ pub const MAX_REQUEST_SIZE_BYTES: u64 = 3 * 1024 * 1024;
 
 /// Runtime cost limit of one rule evaluation (`PerCallLimit`).
 pub const PER_CALL_LIMIT: u64 = 1_000_000;
-
-/// A `{min, max}` cost range (cel-go `CostEstimate`); all arithmetic saturates at `u64::MAX`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct CostEstimate {
-    /// Least possible cost.
-    pub min: u64,
-    /// Greatest possible cost.
-    pub max: u64,
-}
-
-/// A `{min, max}` size range (cel-go `SizeEstimate`): string length in code points, bytes
-/// length, number of list elements or map entries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct SizeEstimate {
-    /// Least possible size.
-    pub min: u64,
-    /// Greatest possible size.
-    pub max: u64,
-}
-
-/// ⌈x · f⌉ in float64 as cel-go computes it, saturating at `u64::MAX`.
-fn multiply_by_cost_factor(x: u64, f: f64) -> u64 {
-    let xf = x as f64;
-    if xf > 0.0 && f > 0.0 && xf > u64::MAX as f64 / f {
-        return u64::MAX;
-    }
-    let ceil = (xf * f).ceil();
-    // 2^64 is exactly representable; `u64::MAX as f64` rounds to it.
-    if ceil >= u64::MAX as f64 {
-        u64::MAX
-    } else {
-        ceil as u64
-    }
-}
-
-impl Add for CostEstimate {
-    type Output = CostEstimate;
-
-    /// Element-wise saturating sum.
-    fn add(self, o: CostEstimate) -> CostEstimate {
-        CostEstimate {
-            min: self.min.saturating_add(o.min),
-            max: self.max.saturating_add(o.max),
-        }
-    }
-}
-
-impl Add for SizeEstimate {
-    type Output = SizeEstimate;
-
-    /// Element-wise saturating sum.
-    fn add(self, o: SizeEstimate) -> SizeEstimate {
-        SizeEstimate {
-            min: self.min.saturating_add(o.min),
-            max: self.max.saturating_add(o.max),
-        }
-    }
-}
-
-impl CostEstimate {
-    /// `{0, 0}`.
-    pub const ZERO: CostEstimate = CostEstimate { min: 0, max: 0 };
-
-    /// `{n, n}`.
-    pub const fn fixed(n: u64) -> CostEstimate {
-        CostEstimate { min: n, max: n }
-    }
-
-    /// `{0, u64::MAX}`: nothing is known.
-    pub const fn unknown() -> CostEstimate {
-        CostEstimate {
-            min: 0,
-            max: u64::MAX,
-        }
-    }
-
-    /// Element-wise saturating product (min·min, max·max).
-    #[must_use]
-    pub fn multiply(self, o: CostEstimate) -> CostEstimate {
-        CostEstimate {
-            min: self.min.saturating_mul(o.min),
-            max: self.max.saturating_mul(o.max),
-        }
-    }
-
-    /// Element-wise ⌈x · f⌉ (cel-go `MultiplyByCostFactor`).
-    #[must_use]
-    pub fn multiply_by_cost_factor(self, f: f64) -> CostEstimate {
-        CostEstimate {
-            min: multiply_by_cost_factor(self.min, f),
-            max: multiply_by_cost_factor(self.max, f),
-        }
-    }
-
-    /// The range covering both.
-    #[must_use]
-    pub fn union(self, o: CostEstimate) -> CostEstimate {
-        CostEstimate {
-            min: self.min.min(o.min),
-            max: self.max.max(o.max),
-        }
-    }
-}
-
-impl SizeEstimate {
-    /// `{n, n}`.
-    pub const fn fixed(n: u64) -> SizeEstimate {
-        SizeEstimate { min: n, max: n }
-    }
-
-    /// `{0, u64::MAX}`: nothing is known.
-    pub const fn unknown() -> SizeEstimate {
-        SizeEstimate {
-            min: 0,
-            max: u64::MAX,
-        }
-    }
-
-    /// Element-wise saturating product (min·min, max·max).
-    #[must_use]
-    pub fn multiply(self, o: SizeEstimate) -> SizeEstimate {
-        SizeEstimate {
-            min: self.min.saturating_mul(o.min),
-            max: self.max.saturating_mul(o.max),
-        }
-    }
-
-    /// Element-wise product with a cost (cel-go `MultiplyByCost`).
-    #[must_use]
-    pub fn multiply_by_cost(self, c: CostEstimate) -> CostEstimate {
-        CostEstimate {
-            min: self.min.saturating_mul(c.min),
-            max: self.max.saturating_mul(c.max),
-        }
-    }
-
-    /// Element-wise ⌈x · f⌉ as a cost (cel-go `MultiplyByCostFactor`).
-    #[must_use]
-    pub fn multiply_by_cost_factor(self, f: f64) -> CostEstimate {
-        CostEstimate {
-            min: multiply_by_cost_factor(self.min, f),
-            max: multiply_by_cost_factor(self.max, f),
-        }
-    }
-
-    /// The range covering both.
-    #[must_use]
-    pub fn union(self, o: SizeEstimate) -> SizeEstimate {
-        SizeEstimate {
-            min: self.min.min(o.min),
-            max: self.max.max(o.max),
-        }
-    }
-}
 
 /// Answers the size of values reached by a field path (cel-go `CostEstimator.EstimateSize`).
 ///

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::plan::{CallNode, FastOp, Fold, Node, Order};
 use super::{Activation, EvalConfig, INTERRUPT_CHECK_FREQUENCY, Program};
-use crate::stdlib::CallCtx;
+use crate::library::CallCtx;
 use crate::value::{
     Bytes, EvalError, EvalResult, Key, List, Map, OwnedMap, Str, Value, double_to_i64_lossless,
     json_field,
@@ -118,7 +118,7 @@ fn no_such_key(key: &dyn std::fmt::Display) -> EvalError {
 fn go_value(v: &Value<'_>) -> String {
     match v {
         Value::String(s) => s.to_string(),
-        Value::Double(d) => crate::stdlib::format_double(*d),
+        Value::Double(d) => crate::value::format_double(*d),
         Value::Uint(u) => u.to_string(),
         other => other.to_string(),
     }
@@ -156,7 +156,7 @@ fn list_index(list: &List<'_>, key: &Value<'_>) -> Result<Option<usize>, EvalErr
         Value::Double(d) => double_to_i64_lossless(*d).ok_or_else(|| {
             EvalError::new(format!(
                 "unsupported index value {} in list",
-                crate::stdlib::format_double(*d)
+                crate::value::format_double(*d)
             ))
         })?,
         other => {

@@ -32,9 +32,9 @@ use std::sync::atomic::AtomicBool;
 
 use crate::ast::{Expr, ExprId};
 use crate::checker::{CheckedExpr, Env};
+use crate::library::Registry;
+use crate::library::regex::RegexCache;
 use crate::parser::{Issues, ParseOptions};
-use crate::stdlib::Registry;
-use crate::stdlib::regex::RegexCache;
 use crate::types::Type;
 use crate::value::{EvalError, Value};
 

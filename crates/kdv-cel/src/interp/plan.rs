@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use super::{CheckedInfo, ProgramOptions};
 use crate::ast::{Comprehension, Expr, ExprKind, Literal};
-use crate::stdlib::regex::RegexCache;
-use crate::stdlib::{CallCtx, CostFn, Kind, Overload};
+use crate::library::regex::RegexCache;
+use crate::library::{CallCtx, CostFn, Overload, ParamType};
 use crate::value::{Bytes, EvalError, Key, List, Map, OwnedMap, RtType, Str, Value};
 
 /// Nesting depth beyond which planning stops (the parser limits depth far below this; this
@@ -248,7 +248,7 @@ fn fast_call(
             } else {
                 (FastOp::NotEquals, "not_equals")
             };
-            let any = Some(&[Kind::Any, Kind::Any][..]);
+            let any = Some(&[ParamType::DYN, ParamType::DYN][..]);
             return (first.id == id && first.params == any).then_some(FastCall {
                 op,
                 cost: first.cost,

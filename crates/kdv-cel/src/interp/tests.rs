@@ -441,9 +441,9 @@ fn kubernetes_strings_v2_format() {
 fn outcome(src: &str, doc: &serde_json::Value, checked: bool, fast: bool) -> String {
     super::plan::NO_FAST_CALLS.with(|c| c.set(!fast));
     let p = if checked {
-        let mut env = crate::stdlib::k8s::env();
+        let mut env = crate::k8s::env();
         env.add_variable("self", crate::types::Type::Dyn);
-        Program::compile(&env, src, &crate::stdlib::k8s::program_options())
+        Program::compile(&env, src, &crate::k8s::program_options())
             .unwrap_or_else(|e| panic!("{src}: {e}"))
     } else {
         program(src, &ProgramOptions::kubernetes())

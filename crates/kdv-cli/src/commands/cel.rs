@@ -7,7 +7,7 @@ use std::io::Write;
 
 use kdv_cel::cost::{NoSizeEstimates, STATIC_ESTIMATED_COST_LIMIT};
 use kdv_cel::interp::{EvalConfig, Vars};
-use kdv_cel::stdlib::k8s;
+use kdv_cel::k8s;
 use kdv_cel::types::Type;
 use kdv_cel::value::Value;
 use kdv_cel::{CompileError, CompiledExpression};

@@ -52,7 +52,7 @@ impl Tally {
     fn check(&mut self, c: &Case) {
         // Upstream's test environment has the libraries but not Kubernetes' homogeneous
         // aggregate literals (`sets.contains([1], [1.0, 1])` compiles there).
-        let mut env = crate::stdlib::k8s::env();
+        let mut env = crate::k8s::env();
         env.options.homogeneous_aggregate_literals = false;
         let checked = match compile(&c.expr, &env) {
             Ok(checked) => checked,
@@ -71,7 +71,7 @@ impl Tally {
             )),
         }
         let mut options = ProgramOptions::kubernetes();
-        options.registry = Arc::new(crate::stdlib::k8s::registry());
+        options.registry = Arc::new(crate::k8s::registry());
         options.optimize = false;
         let program = Program::from_checked(&checked, &options);
         self.runtimes += 1;

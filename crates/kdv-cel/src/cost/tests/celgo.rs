@@ -322,7 +322,7 @@ fn cel_go_cost_test() {
     for case in &all {
         // The Kubernetes estimator needs the Kubernetes libraries declared.
         let mut env = if case.options.kubernetes_library {
-            crate::stdlib::k8s::env()
+            crate::k8s::env()
         } else {
             Env::new()
         };

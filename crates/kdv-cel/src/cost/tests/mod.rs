@@ -11,6 +11,8 @@ mod schema;
 mod speed;
 mod stability;
 
+use std::ops::Add;
+
 use super::*;
 
 #[test]
@@ -61,7 +63,7 @@ fn cardinality_and_budget_messages() {
 
 #[test]
 fn deep_expressions_are_estimated() {
-    let env = crate::stdlib::k8s::env();
+    let env = crate::k8s::env();
     let src = format!("{}1{}", "[".repeat(200), "]".repeat(200));
     let checked = crate::checker::compile(&src, &env).expect("compiles");
     let cost = estimate_cost(&checked, &NoSizeEstimates, &CostOptions::kubernetes()).unwrap();

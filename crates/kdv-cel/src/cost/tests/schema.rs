@@ -405,7 +405,7 @@ impl RuleEnv {
     pub fn new(root: &Schema) -> RuleEnv {
         let mut objects = HashMap::new();
         let root = decl(root, "schema.self", &mut objects).expect("the schema converts");
-        let mut env = crate::stdlib::k8s::env();
+        let mut env = crate::k8s::env();
         env.set_provider(Arc::new(Objects(objects)));
         env.add_variable("self", root.ty.clone());
         env.add_variable("oldSelf", root.ty.clone());
