@@ -1,5 +1,5 @@
 //! CEL benchmarks: kdv-cel next to the Rust peers (`cel` 0.15 and `kube-cel` 0.8) on the
-//! rules and data of `shared/anchors/README.md` §2 and §3, named
+//! rules and data of the performance anchors (§2 and §3), named
 //! `cel_eval/<rule>/<engine>` and `cel_compile/<rule>/<engine>` so one run puts the engines
 //! side by side (the machine is noisy; compare ratios within a run).
 //!

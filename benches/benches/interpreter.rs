@@ -1,4 +1,4 @@
-//! Interpreter benchmarks on the workloads of `shared/anchors/README.md` §1, named like the
+//! Interpreter benchmarks on the workloads of the performance anchors (§1), named like the
 //! Go benchmarks there so the figures can be put side by side. Objects are JSON values built
 //! once outside the timed loop; each benchmark also reports allocations per operation.
 

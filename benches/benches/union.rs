@@ -1,4 +1,4 @@
-//! Union benchmarks on the workloads of `shared/anchors/README.md` §1 (`Union_*`): the
+//! Union benchmarks on the workloads of the performance anchors (§1) (`Union_*`): the
 //! upstream `tags/union/union/{discriminated,undiscriminated}/simple` fixture types, objects
 //! built once outside the timed loop, named like the Go benchmarks.
 

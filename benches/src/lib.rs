@@ -1,5 +1,5 @@
 //! Shared set-up for kdv's benchmarks: the workload types (Go sources under `workloads/`,
-//! compiled in) and the objects of `shared/anchors/README.md` §1, built once outside the
+//! compiled in) and the objects of the performance anchors (§1), built once outside the
 //! timed loops.
 
 use std::alloc::{GlobalAlloc, Layout, System};

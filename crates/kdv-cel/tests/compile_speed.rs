@@ -11,7 +11,7 @@ use kdv_cel::k8s;
 use kdv_cel::parser::{self, ParseOptions};
 use kdv_cel::types::Type;
 
-/// The rules of the benchmarks (`shared/anchors` §2).
+/// The rules of the benchmarks (the performance anchors, §2).
 const RULES: [&str; 5] = [
     "self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas",
     "self.all(x, x.startsWith('a'))",
