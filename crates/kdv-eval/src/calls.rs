@@ -123,7 +123,7 @@ impl Eval<'_> {
                     return;
                 };
                 each::each_map_key(op, path, nm, om, out, |out, p, k| {
-                    self.call_marked(inner, p, *key, Val::Key(k), Val::Nil, out);
+                    self.call_marked(inner, p, *key, Val::Key(&k), Val::Nil, out);
                 });
             }
             Check::Subfield {

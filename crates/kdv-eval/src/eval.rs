@@ -7,16 +7,19 @@
 //! validations, used for validations whose errors are discarded (`+k8s:optional`).
 
 use kdv_rules::{
-    Calls, FieldAccess, FieldPathRule, FieldRules, Level, RuleSet, ShapeId, TypeId, TypeKind,
-    TypeRules, Validation,
+    Calls, Check, FieldAccess, FieldPathRule, FieldRules, Level, RuleSet, ShapeId, TypeId,
+    TypeKind, TypeRules, Validation,
 };
-use kdv_runtime::{ErrorList, ErrorListExt, ErrorSink, FieldError, Operation, PathRef, Verdict};
+use kdv_runtime::{
+    ErrorList, ErrorListExt, ErrorSink, FieldError, Operation, PathRef, Verdict, required,
+};
 use serde_json::Value;
 
 use crate::custom::{CustomValidators, EvalOptions};
 use crate::value::{
     MAX_DEPTH, Val, deep_equal, field, for_each_keyed, json_identical, kind_ok, normalize,
 };
+use crate::view::Typed;
 
 /// How many field blocks of a struct get their values from one pass over the object (a
 /// stack array per struct level); further blocks look their keys up.
@@ -346,7 +349,10 @@ impl<'r> Eval<'r> {
         true
     }
 
-    /// Whether `val` reports anything: the validation run against a [`Verdict`].
+    /// Whether `val` reports anything: the validation run against a [`Verdict`]. The
+    /// presence checks (`+k8s:optional` is the usual discarded short-circuit) are called
+    /// here directly rather than through the whole dispatch of [`Eval::call`].
+    #[inline]
     pub(crate) fn fails(
         &mut self,
         val: &Validation,
@@ -356,7 +362,12 @@ impl<'r> Eval<'r> {
         old: Val<'_>,
     ) -> bool {
         let mut verdict = Verdict::default();
-        self.call(val, path, shape, v, old, &mut verdict);
+        let t = Typed::new(self.rules, shape, v);
+        match &val.check {
+            Check::Optional(p) => required::optional(path, *p, t, &mut verdict),
+            Check::Required(p) => required::required(path, *p, t, &mut verdict),
+            _ => self.call(val, path, shape, v, old, &mut verdict),
+        }
         verdict.failed()
     }
 

@@ -21,8 +21,9 @@ pub(crate) enum Val<'a> {
     Zero,
     /// A decoded JSON value (for a pointer: the non-nil pointee).
     Json(&'a Value),
-    /// A map key (a string).
-    Key(&'a str),
+    /// A map key (a string). Held through a reference so that `Val` is two words and
+    /// passes in registers: a wider `Val` is copied through memory on every check call.
+    Key(&'a &'a str),
 }
 
 impl<'a> Val<'a> {
@@ -173,22 +174,15 @@ fn cmp_key_tail(a: &[u8], b: &[u8], mut i: usize) -> Ordering {
     a.len().cmp(&b.len())
 }
 
-/// `obj.get(key)`; small objects are scanned (their entries are few and short, a scan
-/// is cheaper than the tree search with a `memcmp` per compared key).
+/// `obj.get(key)`; small objects are scanned (their entries are few and short: comparing
+/// each key for equality, which mostly stops at the length, is cheaper than the tree search
+/// with a `memcmp` per compared key).
 #[inline]
 pub(crate) fn get<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    if obj.len() > 8 || !maps_iterate_sorted() {
+    if obj.len() > 8 {
         return obj.get(key);
     }
-    let key = key.as_bytes();
-    for (k, v) in obj {
-        match cmp_key(k.as_bytes(), key) {
-            Ordering::Less => {}
-            Ordering::Equal => return Some(v),
-            Ordering::Greater => return None,
-        }
-    }
-    None
+    obj.iter().find_map(|(k, v)| str_eq(k, key).then_some(v))
 }
 
 /// Reads a struct field from a struct value (nil struct → the field's absent value).
@@ -237,7 +231,7 @@ pub(crate) fn as_str(v: Val<'_>) -> Option<&str> {
     match v {
         Val::Zero => Some(""),
         Val::Json(Value::String(s)) => Some(s),
-        Val::Key(k) => Some(k),
+        Val::Key(k) => Some(*k),
         _ => None,
     }
 }

@@ -79,22 +79,22 @@ impl<'a> Typed<'a> {
 }
 
 impl<'a> View<'a> for Typed<'a> {
-    #[inline]
+    #[inline(always)]
     fn is_nil(self) -> bool {
         self.val.is_nil()
     }
 
-    #[inline]
+    #[inline(always)]
     fn len(self) -> usize {
         len(self.rules, self.shape, self.val)
     }
 
-    #[inline]
+    #[inline(always)]
     fn is_zero(self) -> bool {
         is_zero(self.rules, self.shape, self.val)
     }
 
-    #[inline]
+    #[inline(always)]
     fn as_int(self) -> Option<Int> {
         let Shape::Int(kind) = self.base() else {
             return None;
@@ -108,17 +108,17 @@ impl<'a> View<'a> for Typed<'a> {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn as_str(self) -> Option<&'a str> {
         match self.val {
             Val::Json(Value::String(s)) => Some(s),
-            Val::Key(k) => Some(k),
+            Val::Key(k) => Some(*k),
             Val::Zero if matches!(self.base(), Shape::String { .. }) => Some(""),
             _ => None,
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn as_bool(self) -> Option<bool> {
         match self.val {
             Val::Zero if !matches!(self.base(), Shape::Bool) => None,
@@ -126,7 +126,7 @@ impl<'a> View<'a> for Typed<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn is_named(self) -> bool {
         matches!(self.base(), Shape::String { named: true })
     }
@@ -151,12 +151,12 @@ impl<'a> View<'a> for Typed<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn equal(self, other: Self) -> bool {
         deep_equal(self.rules, self.shape, self.val, other.val)
     }
 
-    #[inline]
+    #[inline(always)]
     fn identical(self, other: Self) -> bool {
         matches!((self.val, other.val), (Val::Json(x), Val::Json(y)) if json_identical(x, y, 0))
     }

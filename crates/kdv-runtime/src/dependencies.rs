@@ -45,6 +45,10 @@ pub fn dependency<'a, V: View<'a>>(
     if new.is_nil() {
         return;
     }
+    // Identical values have the same set-ness: ratcheted without asking.
+    if op.is_update() && !old.is_nil() && new.identical(old) {
+        return;
+    }
     let trigger = trigger_set(new);
     let dependent = dependent_set(new);
     if op.is_update()

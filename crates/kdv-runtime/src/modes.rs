@@ -54,6 +54,10 @@ where
     if new.is_nil() {
         return ModeChoice::Done;
     }
+    // An identical struct has the same discriminator and member: ratcheted without reading.
+    if op.is_update() && !old.is_nil() && new.identical(old) {
+        return ModeChoice::Done;
+    }
     let value = field(new);
     let disc = discriminator(new);
     let old_value = if old.is_nil() {

@@ -67,11 +67,59 @@ fn braced_list(names: &[&str]) -> String {
     format!("{{{}}}", names.join(", "))
 }
 
-/// The shared preamble: the extractor count must match (else an internal error, with
-/// `origin` (upstream sets it for exactly-one unions only)), and ratcheting: false when the
-/// union is to be skipped.
+/// Which members of a union are set in one value, asked of the extractors once.
+#[derive(PartialEq, Eq)]
+enum SetMembers {
+    /// Bit `i` = member `i` is set (unions of up to 64 members).
+    Bits(u64),
+    /// Larger unions.
+    Many(Vec<bool>),
+}
+
+impl SetMembers {
+    fn of<V: Copy>(extractors: &impl Extractors<V>, n: usize, v: V) -> SetMembers {
+        if n <= 64 {
+            let mut bits = 0u64;
+            for i in 0..n {
+                if extractors.is_set(i, v) {
+                    bits |= 1 << i;
+                }
+            }
+            SetMembers::Bits(bits)
+        } else {
+            SetMembers::Many((0..n).map(|i| extractors.is_set(i, v)).collect())
+        }
+    }
+
+    fn get(&self, i: usize) -> bool {
+        match self {
+            SetMembers::Bits(b) => i < 64 && b & (1 << i) != 0,
+            SetMembers::Many(v) => v.get(i).copied().unwrap_or(false),
+        }
+    }
+
+    fn count(&self) -> usize {
+        match self {
+            SetMembers::Bits(b) => b.count_ones() as usize,
+            SetMembers::Many(v) => v.iter().filter(|&&x| x).count(),
+        }
+    }
+
+    fn names<'m>(&self, members: &'m [UnionMember]) -> Vec<&'m str> {
+        (0..members.len())
+            .filter(|&i| self.get(i))
+            .map(|i| members[i].name.as_str())
+            .collect()
+    }
+}
+
+/// The shared part of the union checks: the extractor count must match the members (else
+/// an internal error, with `origin`: upstream sets it for exactly-one unions only); then the
+/// set members of `new`, or `None` when ratcheting skips the union — on Update with an old
+/// value whose members' set-ness (and, for discriminated unions, discriminator:
+/// `same_discriminator`) is the same. Identical values skip without asking the extractors.
 #[allow(clippy::too_many_arguments)]
-fn preamble<'a, V: View<'a>>(
+fn set_members<'a, V: View<'a>>(
     op: &Operation,
     path: &PathRef<'_>,
     new: V,
@@ -79,9 +127,9 @@ fn preamble<'a, V: View<'a>>(
     members: &[UnionMember],
     extractors: &impl Extractors<V>,
     origin: &str,
-    extra_unchanged: bool,
+    same_discriminator: impl FnOnce() -> bool,
     out: &mut impl ErrorSink,
-) -> bool {
+) -> Option<SetMembers> {
     let n = extractors.count();
     if n != members.len() {
         out.fail(|| {
@@ -98,23 +146,17 @@ fn preamble<'a, V: View<'a>>(
                 e.with_origin(origin)
             }
         });
-        return false;
+        return None;
     }
     let ratchet = op.is_update() && !old.is_nil();
-    !(ratchet
-        && extra_unchanged
-        && (0..n).all(|i| extractors.is_set(i, new) == extractors.is_set(i, old)))
-}
-
-fn set_names<'m, V: Copy>(
-    members: &'m [UnionMember],
-    extractors: &impl Extractors<V>,
-    v: V,
-) -> Vec<&'m str> {
-    (0..members.len())
-        .filter(|&i| extractors.is_set(i, v))
-        .map(|i| members[i].name.as_str())
-        .collect()
+    if ratchet && new.identical(old) {
+        return None;
+    }
+    let set = SetMembers::of(extractors, n, new);
+    if ratchet && same_discriminator() && set == SetMembers::of(extractors, n, old) {
+        return None;
+    }
+    Some(set)
 }
 
 fn all_names(members: &[UnionMember]) -> Vec<&str> {
@@ -133,7 +175,7 @@ pub fn union<'a, V: View<'a>>(
     extractors: &impl Extractors<V>,
     out: &mut impl ErrorSink,
 ) {
-    if !preamble(
+    let Some(set) = set_members(
         op,
         path,
         new,
@@ -141,15 +183,12 @@ pub fn union<'a, V: View<'a>>(
         members,
         extractors,
         origin::UNION,
-        true,
+        || true,
         out,
-    ) {
+    ) else {
         return;
-    }
-    let count = (0..members.len())
-        .filter(|&i| extractors.is_set(i, new))
-        .count();
-    match count {
+    };
+    match set.count() {
         1 => {}
         0 => out.fail(|| {
             FieldError::invalid(
@@ -165,7 +204,7 @@ pub fn union<'a, V: View<'a>>(
         _ => out.fail(|| {
             FieldError::invalid(
                 path,
-                BadValue::String(braced_list(&set_names(members, extractors, new))),
+                BadValue::String(braced_list(&set.names(members))),
                 format!(
                     "must specify exactly one of: {}",
                     backticked_list(&all_names(members))
@@ -187,17 +226,14 @@ pub fn zero_or_one_of<'a, V: View<'a>>(
     extractors: &impl Extractors<V>,
     out: &mut impl ErrorSink,
 ) {
-    if !preamble(op, path, new, old, members, extractors, "", true, out) {
+    let Some(set) = set_members(op, path, new, old, members, extractors, "", || true, out) else {
         return;
-    }
-    let count = (0..members.len())
-        .filter(|&i| extractors.is_set(i, new))
-        .count();
-    if count > 1 {
+    };
+    if set.count() > 1 {
         out.fail(|| {
             FieldError::invalid(
                 path,
-                BadValue::String(braced_list(&set_names(members, extractors, new))),
+                BadValue::String(braced_list(&set.names(members))),
                 format!(
                     "must specify at most one of: {}",
                     backticked_list(&all_names(members))
@@ -227,23 +263,13 @@ pub fn discriminated_union<'a, V: View<'a>>(
     out: &mut impl ErrorSink,
 ) {
     let d = discriminator_of(new);
-    let same_discriminator = !old.is_nil() && d == discriminator_of(old);
-    if !preamble(
-        op,
-        path,
-        new,
-        old,
-        members,
-        extractors,
-        "",
-        same_discriminator,
-        out,
-    ) {
+    let same = || d == discriminator_of(old);
+    let Some(set) = set_members(op, path, new, old, members, extractors, "", same, out) else {
         return;
-    }
+    };
     for (i, m) in members.iter().enumerate() {
         let selected = d == m.discriminator_value;
-        match (extractors.is_set(i, new), selected) {
+        match (set.get(i), selected) {
             (true, false) => out.fail(|| {
                 FieldError::invalid(
                     &path.child(&m.name),
