@@ -62,7 +62,7 @@ pub struct CelArgs {
 /// Output format of `kdv validate` and `kdv cel`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
-    /// One line per error, `<file>#<document>: <error>`; summary on stderr.
+    /// One line per error, `<file>:<line>:<col>#<document>: <error>`; summary on stderr.
     Text,
     /// One JSON object with every document, its errors and a summary.
     Json,
@@ -99,10 +99,33 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "PATH")]
     pub subresource: Option<String>,
 
+    /// What to do with fields the types do not have (misspelled or unknown keys): report
+    /// them as errors of their document, as the API server's strict field validation does
+    /// (`error`), print them as warnings (`warn`), or skip the check (`ignore`).
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = UnknownFields::Error)]
+    pub unknown_fields: UnknownFields,
+
+    /// Largest document accepted, in bytes; suffixes Ki, Mi, Gi (KiB, MiB, GiB) and k, M, G
+    /// (KB, MB, GB). Default: 3Mi, the API server's request body limit. A file or stream
+    /// is read up to 256Mi (or this size, if larger).
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    pub max_size: Option<usize>,
+
     /// Manifest files or directories (searched recursively for *.yaml, *.yml, *.json);
     /// `-` reads standard input. `x.old.yaml` next to `x.yaml` makes `x` an UPDATE.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<String>,
+}
+
+/// `--unknown-fields`: how fields the types do not declare are reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum UnknownFields {
+    /// An error of the document (it is invalid), as the API server's strict validation.
+    Error,
+    /// A warning on standard error (and in JSON output); the document may still be valid.
+    Warn,
+    /// Not checked.
+    Ignore,
 }
 
 /// Arguments of `kdv lint`.
@@ -127,6 +150,38 @@ fn parse_option(text: &str) -> Result<(String, bool), String> {
         return Err("option name is empty".to_string());
     }
     Ok((name.to_string(), value))
+}
+
+/// `3145728`, `3Mi`, `3MiB`, `10M`, `512k` → bytes (binary suffixes as Kubernetes
+/// quantities spell them, with or without a trailing `B`; decimal `k`/`K`, `M`, `G`).
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    let digits = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = &text[digits.len()..];
+    let factor: u64 = match suffix {
+        "" | "B" => 1,
+        "k" | "K" | "kB" | "KB" => 1_000,
+        "M" | "MB" => 1_000_000,
+        "G" | "GB" => 1_000_000_000,
+        "Ki" | "KiB" => 1 << 10,
+        "Mi" | "MiB" => 1 << 20,
+        "Gi" | "GiB" => 1 << 30,
+        _ => {
+            return Err(format!(
+                "unknown size suffix {suffix:?} (use Ki, Mi, Gi, k, M or G)"
+            ));
+        }
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("expected a number of bytes such as 3145728 or 3Mi, not {text:?}"))?;
+    let bytes = n
+        .checked_mul(factor)
+        .and_then(|b| usize::try_from(b).ok())
+        .ok_or_else(|| format!("{text} is too large"))?;
+    if bytes == 0 {
+        return Err("the size must be at least 1 byte".to_string());
+    }
+    Ok(bytes)
 }
 
 /// `status`, `/status`, `a/b` → path components; `/` or empty → the main resource.
@@ -155,6 +210,28 @@ mod tests {
         assert!(parse_option("Foo=no").is_err());
         assert!(parse_option("=true").is_err());
         assert!(parse_option("").is_err());
+    }
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("3145728"), Ok(3 << 20));
+        assert_eq!(parse_size("3Mi"), Ok(3 << 20));
+        assert_eq!(parse_size("10MiB"), Ok(10 << 20));
+        assert_eq!(parse_size("10M"), Ok(10_000_000));
+        assert_eq!(parse_size("512k"), Ok(512_000));
+        assert_eq!(parse_size("1GiB"), Ok(1 << 30));
+        assert_eq!(parse_size("7B"), Ok(7));
+        for bad in [
+            "",
+            "Mi",
+            "3Xi",
+            "-1",
+            "1.5Mi",
+            "0",
+            "99999999999999999999Gi",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

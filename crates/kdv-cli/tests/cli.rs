@@ -150,9 +150,13 @@ fn each_invalid_example_has_errors_in_text() {
     ] {
         let run = validate(&[&manifest(name)]);
         assert_eq!(run.code, 1, "{name}: {}", run.transcript());
-        let prefix = format!("{}#0: ", manifest(name));
+        let prefix = format!("{}:", manifest(name));
         assert!(
-            !run.stdout.is_empty() && run.stdout.lines().all(|l| l.starts_with(&prefix)),
+            !run.stdout.is_empty()
+                && run
+                    .stdout
+                    .lines()
+                    .all(|l| l.starts_with(&prefix) && l.contains("#0: ")),
             "{}",
             run.transcript()
         );
@@ -178,7 +182,7 @@ fn error_line_format() {
     let run = validate(&[&manifest("bad-spec.yaml")]);
     assert!(
         run.stdout.contains(
-            "examples/manifests/bad-spec.yaml#0: spec.replicas: Invalid value: 0: must be greater than or equal to 1\n"
+            "examples/manifests/bad-spec.yaml:7:13#0: spec.replicas: Invalid value: 0: must be greater than or equal to 1\n"
         ),
         "{}",
         run.transcript()
@@ -377,7 +381,9 @@ fn type_flag_validates_documents_without_kind() {
     assert_eq!(run.code, 1, "{}", run.transcript());
     assert_eq!(
         run.stdout,
-        format!("{spec_only}#0: replicas: Invalid value: 101: must be less than or equal to 100\n")
+        format!(
+            "{spec_only}:2:11#0: replicas: Invalid value: 101: must be less than or equal to 100\n"
+        )
     );
     let run = validate(&["--type", "demo.kdv.dev/api.WidgetSpec", &spec_only]);
     assert_eq!(run.code, 1, "{}", run.transcript());
@@ -385,7 +391,7 @@ fn type_flag_validates_documents_without_kind() {
     let run = validate(&[&spec_only]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains(&format!(
-        "error: {spec_only}:2: document #0: document has no kind; set apiVersion and kind, or pass --type"
+        "error: {spec_only}:2:1: document #0: document has no kind; set apiVersion and kind, or pass --type"
     )), "{}", run.transcript());
 }
 
@@ -427,7 +433,7 @@ fn malformed_json_reports_file_line_column() {
     assert_eq!(
         run.stderr,
         format!(
-            "error: {}:4:26: trailing comma\n0 documents, 0 valid, 0 invalid, 1 input error\n",
+            "error: {}:4:26: document #0: trailing comma\n0 documents, 0 valid, 0 invalid, 1 input error\n",
             fixture("manifests/malformed.json")
         )
     );
@@ -439,7 +445,7 @@ fn duplicate_key_is_an_input_error() {
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.starts_with(&format!(
-            "error: {}:8:3: duplicate key \"replicas\"",
+            "error: {}:8:3: document #0: duplicate key \"replicas\"",
             fixture("manifests/duplicate-key.yaml")
         )),
         "{}",
@@ -527,7 +533,7 @@ fn stdin() {
     let run = kdv_with_stdin(&["validate", "--types", API, "-"], Some(&text));
     assert_eq!(run.code, 1);
     assert!(
-        run.stdout.starts_with("<stdin>#0: spec."),
+        run.stdout.starts_with("<stdin>:7:13#0: spec."),
         "{}",
         run.transcript()
     );
@@ -550,7 +556,7 @@ fn yaml_1_1_booleans_are_booleans() {
     assert_eq!(
         run.stdout,
         format!(
-            "{}#0: spec.image: Invalid value: true: expected string, got boolean\n",
+            "{}:9:10#0: spec.image: Invalid value: true: expected string, got boolean\n",
             fixture("manifests/yes-no.yaml")
         )
     );
@@ -572,7 +578,7 @@ fn subresource_reaches_the_validator() {
     assert_eq!(run.code, 1);
     assert_eq!(
         run.stdout,
-        "examples/manifests/widget-minimal.yaml#0: <nil>: Internal error: no validation found for *v1.Widget, subresource: /status\n"
+        "examples/manifests/widget-minimal.yaml:2:1#0: <nil>: Internal error: no validation found for *v1.Widget, subresource: /status\n"
     );
 }
 

@@ -1,5 +1,28 @@
 //! The decoding pass: the JSON kinds Go's decoder would reject, one
 //! `FieldValueTypeInvalid` per value of the wrong kind, in declaration order.
+//!
+//! # Numbers (decision)
+//!
+//! A JSON value stands for the JSON text the API server decodes, and integer fields take
+//! what its decoder takes: sigs.k8s.io/json (a fork of `encoding/json`), `decode.go`
+//! `literalStore`, parses a number literal for an integer field with `strconv.ParseInt(lit,
+//! 10, 64)` (`ParseUint` for unsigned types) and rejects anything that fails or overflows
+//! the field's width. So an integer literal in range is accepted, `-0` included, and every
+//! literal with a fraction or an exponent is rejected, even `5.0` and `1e1`. Here an
+//! integer-valued JSON number (`Number::as_i64`/`as_u64`) is such a literal, and a float
+//! (`f64`) is a literal with a fraction or exponent: integer fields reject floats whatever
+//! their value. Readers must therefore keep that distinction:
+//!
+//! - JSON text: serde_json reads `5.0`/`1e1`/`-0.0` as floats (rejected, as upstream) but
+//!   also the integer literal `-0` as the float `-0.0`; kdv-manifest reads `-0` as the
+//!   integer 0 (accepted, as upstream). A caller parsing JSON with plain serde_json gets
+//!   `-0` rejected, the one literal where the two differ.
+//! - YAML: what reaches the decoder is the JSON sigs.k8s.io/yaml writes (`YAMLToJSON`:
+//!   go-yaml v2 `resolve` makes `5.0`, `1e1`, `-0.0` float64s, `encoding/json`'s
+//!   `floatEncoder` writes an integral float64 below 1e21 as an integer literal: `5`, `10`,
+//!   `-0`). So YAML `5.0`, `1e1` and `-0.0` are accepted for integer fields and `5.5` or
+//!   `1e21` are not; kdv-manifest's YAML reader produces those integers
+//!   (`kdv_manifest::json_number_of_float`).
 
 use kdv_rules::{CommonKind, FieldAccess, Shape, ShapeId, StructShape};
 use kdv_runtime::{BadValue, ErrorList, FieldError, PathRef};

@@ -16,6 +16,7 @@ mod calls;
 mod custom;
 mod decode;
 mod eval;
+mod unknown;
 mod value;
 mod view;
 
@@ -25,6 +26,7 @@ use serde_json::Value;
 
 pub use custom::{CustomCall, CustomFn, CustomRegistry, CustomValidators, EvalOptions};
 pub use kdv_runtime::lists::{PAIRWISE_LIMIT, STACK_INDEX_LIMIT};
+pub use unknown::{MAX_UNKNOWN_FIELDS, UnknownField, unknown_fields};
 
 /// Validates `new` (and, on Update, `old`) as a value of type `ty`. The root is validated
 /// with the nil path and is never ratcheted. A JSON value whose kind cannot be decoded into

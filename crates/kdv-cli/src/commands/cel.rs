@@ -15,7 +15,7 @@ use serde_json::json;
 
 use crate::cli::{CelArgs, OutputFormat};
 use crate::error::CliError;
-use crate::input::{Source, parse};
+use crate::input::{ReadLimits, Source, Stream};
 
 /// Runs `kdv cel`. Exit status: 0 the expression evaluated to `true` (or to a non-boolean
 /// value), 1 it evaluated to `false` or failed at run time (the rule would reject the object),
@@ -119,20 +119,21 @@ pub fn run(args: &CelArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u
     Ok(code)
 }
 
-/// Reads the first document of a YAML/JSON file (`-` for standard input).
+/// Reads the first document of a YAML/JSON file (`-` for standard input), with the size
+/// limits of `kdv validate`'s defaults.
 fn read_document(path: &str) -> Result<serde_json::Value, String> {
     let source = if path == "-" {
         Source::Stdin
     } else {
         Source::File(path.into())
     };
-    let name = source.display_name();
-    let text = source.read().map_err(|e| e.to_string())?;
-    let loaded = parse(&name, &text, source.syntax()).map_err(|e| e.to_string())?;
-    loaded
-        .documents
-        .into_iter()
-        .next()
-        .map(|d| d.value)
-        .ok_or_else(|| format!("{name}: no document"))
+    let stream = Stream::read(&source, ReadLimits::default()).map_err(|e| e.to_string())?;
+    for entry in stream.documents() {
+        match entry {
+            Ok(kdv_manifest::Entry::Document(doc)) => return Ok(doc.value),
+            Ok(kdv_manifest::Entry::Empty { .. }) => {}
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Err(format!("{}: no document", stream.name))
 }

@@ -2,6 +2,7 @@
 //! status or a [`CliError`].
 
 pub mod cel;
+pub mod check;
 pub mod custom;
 pub mod lint;
 pub mod validate;

@@ -4,14 +4,16 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use kdv_manifest::{Document, Entry};
 use kdv_rules::{RuleSet, TypeId};
 use kdv_runtime::{Operation, OperationKind};
 use serde_json::Value;
 
+use super::check::{self, check_document};
 use super::{custom, error_count, load_types, write_diagnostics};
-use crate::cli::{OutputFormat, ValidateArgs, subresource_parts};
+use crate::cli::{OutputFormat, UnknownFields, ValidateArgs, subresource_parts};
 use crate::error::CliError;
-use crate::input::{self, Document, InputError, Job, Loaded, Source};
+use crate::input::{self, InputError, Job, ReadLimits, Source, Stream};
 use crate::output::{self, DocumentResult, Report};
 
 /// Runs `kdv validate`; results go to `out`, diagnostics, input errors and the text summary
@@ -41,8 +43,18 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
         }
     };
 
-    let base = base_operation(args);
-    for part in run_jobs(&jobs, |job| validate_job(rules, &selector, &base, job)) {
+    let ctx = JobContext {
+        rules,
+        selector: &selector,
+        base: base_operation(args),
+        limits: ReadLimits {
+            max_document: args
+                .max_size
+                .unwrap_or(kdv_manifest::DEFAULT_MAX_DOCUMENT_BYTES),
+        },
+        unknown_fields: args.unknown_fields,
+    };
+    for part in run_jobs(&jobs, |job| validate_job(&ctx, job)) {
         report.documents.extend(part.documents);
         report.input_errors.extend(part.input_errors);
         report.empty += part.empty;
@@ -51,7 +63,12 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
     write_custom_warnings(rules, &report, err)?;
     match args.output {
         OutputFormat::Text => output::write_text(&report, out, err)?,
-        OutputFormat::Json => output::write_json(&report, out)?,
+        OutputFormat::Json => {
+            if let Some(warning) = report.nothing_validated() {
+                writeln!(err, "warning: {warning}")?;
+            }
+            output::write_json(&report, out)?;
+        }
     }
     Ok(report.exit_code())
 }
@@ -125,11 +142,6 @@ fn base_operation(args: &ValidateArgs) -> Operation {
     op
 }
 
-fn load(source: &Source) -> Result<Loaded, InputError> {
-    let text = source.read()?;
-    input::parse(&source.display_name(), &text, source.syntax())
-}
-
 /// Runs `work` on every job, on as many threads as there are cores, and returns the
 /// results in job order (so output does not depend on scheduling). A panic in one job (a
 /// bug) becomes an input error for that job's file instead of ending the run.
@@ -188,83 +200,128 @@ where
     results.into_iter().map(|(_, report)| report).collect()
 }
 
+/// What every job of a run shares.
+struct JobContext<'r> {
+    rules: &'r RuleSet,
+    selector: &'r TypeSelector<'r>,
+    base: Operation,
+    limits: ReadLimits,
+    unknown_fields: UnknownFields,
+}
+
 /// Validates the documents of one job; its report holds the results and input errors.
-fn validate_job(rules: &RuleSet, selector: &TypeSelector, base: &Operation, job: &Job) -> Report {
+fn validate_job(ctx: &JobContext<'_>, job: &Job) -> Report {
     let mut report = Report::default();
-    validate_job_into(rules, selector, base, job, &mut report);
+    validate_job_into(ctx, job, &mut report);
     report
 }
 
-fn validate_job_into(
-    rules: &RuleSet,
-    selector: &TypeSelector,
-    base: &Operation,
-    job: &Job,
-    report: &mut Report,
-) {
-    let file = job.new.display_name();
-    let new = match load(&job.new) {
-        Ok(loaded) => loaded,
+/// A CREATE job validates each document as it is parsed, so one parsed document is held at
+/// a time; an unreadable document is an input error and the others are still validated.
+/// An UPDATE pairs the documents of both revisions by position, which needs all of them.
+fn validate_job_into(ctx: &JobContext<'_>, job: &Job, report: &mut Report) {
+    let new = match Stream::read(&job.new, ctx.limits) {
+        Ok(stream) => stream,
         Err(e) => return report.input_errors.push(e),
     };
-    report.empty += new.empty;
-    let old = match &job.old {
-        None => None,
-        Some(source) => match load(source) {
-            Ok(loaded) => Some((source.display_name(), loaded)),
-            Err(e) => return report.input_errors.push(e),
-        },
+    let Some(old_source) = &job.old else {
+        for entry in new.documents() {
+            match entry {
+                Ok(Entry::Document(doc)) => validate_document(ctx, &new.name, &doc, None, report),
+                Ok(Entry::Empty { .. }) => report.empty += 1,
+                Err(e) => report.input_errors.push(e),
+            }
+        }
+        return;
     };
-    if let Some((old_file, old)) = &old
-        && old.documents.len() != new.documents.len()
-    {
+    let old = match Stream::read(old_source, ctx.limits) {
+        Ok(stream) => stream,
+        Err(e) => return report.input_errors.push(e),
+    };
+    let (new_docs, empty, new_errors) = read_all(&new);
+    let (old_docs, _, old_errors) = read_all(&old);
+    report.empty += empty;
+    if !new_errors.is_empty() || !old_errors.is_empty() {
+        // Documents are paired by position: with one unreadable, no pairing can be trusted.
+        report.input_errors.extend(new_errors);
+        report.input_errors.extend(old_errors);
+        return;
+    }
+    if old_docs.len() != new_docs.len() {
         return report.input_errors.push(InputError::file(
-            &file,
+            &new.name,
             format!(
-                "has {} but its old revision {old_file} has {}; documents are paired by position",
-                count(new.documents.len()),
-                count(old.documents.len())
+                "has {} but its old revision {} has {}; documents are paired by position",
+                count(new_docs.len()),
+                old.name,
+                count(old_docs.len())
             ),
         ));
     }
+    for (doc, old_doc) in new_docs.iter().zip(&old_docs) {
+        validate_document(ctx, &new.name, doc, Some((&old.name, old_doc)), report);
+    }
+}
 
-    for (i, doc) in new.documents.iter().enumerate() {
-        let old_doc = old
-            .as_ref()
-            .map(|(name, loaded)| (name, &loaded.documents[i]));
-        let ty = match selector.select(&doc.value) {
-            Ok(ty) => ty,
-            Err(message) => {
-                report
-                    .input_errors
-                    .push(InputError::document(&file, doc.index, doc.line, message));
-                continue;
-            }
-        };
-        if let Some((old_file, old_doc)) = old_doc
-            && let Err(message) = same_kind(&doc.value, old_file, old_doc)
-        {
+/// All documents of a stream: the non-empty ones, the number of empty ones, the errors.
+fn read_all(stream: &Stream) -> (Vec<Document<'_>>, usize, Vec<InputError>) {
+    let (mut docs, mut empty, mut errors) = (Vec::new(), 0, Vec::new());
+    for entry in stream.documents() {
+        match entry {
+            Ok(Entry::Document(doc)) => docs.push(doc),
+            Ok(Entry::Empty { .. }) => empty += 1,
+            Err(e) => errors.push(e),
+        }
+    }
+    (docs, empty, errors)
+}
+
+/// Validates one document of `file` (against its old revision for an UPDATE).
+fn validate_document(
+    ctx: &JobContext<'_>,
+    file: &str,
+    doc: &Document<'_>,
+    old_doc: Option<(&String, &Document<'_>)>,
+    report: &mut Report,
+) {
+    let ty = match ctx.selector.select(&doc.value) {
+        Ok(ty) => ty,
+        Err(message) => {
+            let at = check::position_of(doc, "kind");
             report
                 .input_errors
-                .push(InputError::document(&file, doc.index, doc.line, message));
-            continue;
+                .push(InputError::document(file, doc.index, at, message));
+            return;
         }
-        let mut op = base.clone();
-        if old_doc.is_some() {
-            op.kind = OperationKind::Update;
-        }
-        let errors = kdv_eval::validate(rules, ty, &op, &doc.value, old_doc.map(|(_, d)| &d.value));
-        report.documents.push(DocumentResult {
-            file: file.clone(),
-            document: doc.index,
-            line: doc.line,
-            kind: string_field(&doc.value, "kind").map(str::to_string),
-            type_name: selector.qualified_name(ty),
-            operation: op.kind,
-            old_file: old_doc.map(|(name, _)| name.clone()),
-            errors,
-        });
+    };
+    if let Some((old_file, old_doc)) = old_doc
+        && let Err(message) = same_kind(&doc.value, old_file, old_doc)
+    {
+        report
+            .input_errors
+            .push(InputError::document(file, doc.index, doc.position, message));
+        return;
     }
+    let mut op = ctx.base.clone();
+    if old_doc.is_some() {
+        op.kind = OperationKind::Update;
+    }
+    let old_value = old_doc.map(|(_, d)| &d.value);
+    let found = check_document(ctx.rules, ty, &op, doc, old_value, ctx.unknown_fields);
+    report.documents.push(DocumentResult {
+        file: file.to_string(),
+        document: doc.index,
+        line: doc.position.line,
+        column: doc.position.column,
+        kind: string_field(&doc.value, "kind").map(str::to_string),
+        type_name: ctx.selector.qualified_name(ty),
+        operation: op.kind,
+        old_file: old_doc.map(|(name, _)| name.clone()),
+        errors: found.errors,
+        positions: found.positions,
+        unknown_fields: found.unknown_fields,
+        warnings: found.warnings,
+    });
 }
 
 fn count(n: usize) -> String {
@@ -277,7 +334,7 @@ fn string_field<'a>(value: &'a Value, name: &str) -> Option<&'a str> {
 
 /// An UPDATE compares two revisions of one object: the old document must have the same
 /// apiVersion and kind.
-fn same_kind(new: &Value, old_file: &str, old: &Document) -> Result<(), String> {
+fn same_kind(new: &Value, old_file: &str, old: &Document<'_>) -> Result<(), String> {
     for field in ["apiVersion", "kind"] {
         let (a, b) = (string_field(new, field), string_field(&old.value, field));
         if a != b {

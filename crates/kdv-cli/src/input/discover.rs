@@ -1,18 +1,28 @@
 //! Turning the PATH arguments into the list of files to validate, pairing each file with its
 //! old revision where there is one.
 //!
-//! Directories are walked recursively (hidden entries skipped, symlinks followed once) for
-//! `*.yaml`, `*.yml` and `*.json`, in sorted path order. A file `x.old.yaml` (or `.yml`,
-//! `.json`) next to `x.yaml` (or `.yml`, `.json`) is the old revision of `x`: `x` is then
-//! validated as an UPDATE against it, and the old file is not validated on its own. The same
-//! pairing applies to a file named on the command line, so validating a directory or one of
-//! its files gives the same result; naming an `x.old.yaml` file itself validates it alone.
+//! Directories are walked recursively (hidden entries skipped) for `*.yaml`, `*.yml` and
+//! `*.json`, in sorted path order. A file `x.old.yaml` (or `.yml`, `.json`) next to `x.yaml`
+//! (or `.yml`, `.json`) is the old revision of `x`: `x` is then validated as an UPDATE
+//! against it, and the old file is not validated on its own. The same pairing applies to a
+//! file named on the command line, so validating a directory or one of its files gives the
+//! same result; naming an `x.old.yaml` file itself validates it alone.
+//!
+//! What is read (decision): the walk takes regular files only, symlinks to regular files
+//! included; a FIFO, device or socket with a manifest's name found in a directory is an
+//! input error and is not opened (a FIFO could block forever, a device read without end).
+//! Symlinks to directories are followed, each directory is walked once (a symlink back up
+//! the tree ends there) and at most 64 levels deep. Named on the command line, a FIFO is
+//! read (the user asked for it, like `-`), with the same size cap as any read; a device or
+//! socket is an input error.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{InputError, Syntax};
+use kdv_manifest::Syntax;
+
+use super::InputError;
 
 /// File name extensions of manifests, in the order used to name the expected new file.
 const EXTENSIONS: [&str; 3] = ["yaml", "yml", "json"];
@@ -43,31 +53,6 @@ impl Source {
             Source::File(path) if path.extension().is_some_and(|e| e == "json") => Syntax::Json,
             _ => Syntax::Yaml,
         }
-    }
-
-    /// Reads the whole text.
-    pub fn read(&self) -> Result<String, InputError> {
-        let name = self.display_name();
-        let bytes = match self {
-            Source::Stdin => {
-                let mut bytes = Vec::new();
-                std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
-                    .map_err(|e| InputError::file(&name, format!("cannot read: {e}")))?;
-                bytes
-            }
-            Source::File(path) => {
-                fs::read(path).map_err(|e| InputError::file(&name, format!("cannot read: {e}")))?
-            }
-        };
-        String::from_utf8(bytes).map_err(|e| {
-            InputError::file(
-                &name,
-                format!(
-                    "not valid UTF-8 (invalid byte at offset {})",
-                    e.utf8_error().valid_up_to()
-                ),
-            )
-        })
     }
 }
 
@@ -111,10 +96,41 @@ pub fn plan(paths: &[String]) -> (Vec<Job>, Vec<InputError>) {
                 files.sort();
                 pair_directory_files(files, &mut jobs, &mut errors);
             }
-            Ok(_) => jobs.push(plan_named_file(path, &mut errors)),
+            Ok(meta) => match special_kind(&meta.file_type()) {
+                None | Some("FIFO") => jobs.push(plan_named_file(path, &mut errors)),
+                Some(kind) => errors.push(InputError::file(
+                    arg,
+                    format!("is a {kind}, not a file; kdv reads files, FIFOs and `-`"),
+                )),
+            },
         }
     }
     (jobs, errors)
+}
+
+/// What a file that is neither a regular file nor a directory is (`FIFO`, `character
+/// device`, ...); `None` for regular files and directories.
+pub(crate) fn special_kind(file_type: &fs::FileType) -> Option<&'static str> {
+    if file_type.is_file() || file_type.is_dir() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return Some("FIFO");
+        }
+        if file_type.is_char_device() {
+            return Some("character device");
+        }
+        if file_type.is_block_device() {
+            return Some("block device");
+        }
+        if file_type.is_socket() {
+            return Some("socket");
+        }
+    }
+    Some("special file")
 }
 
 fn walk(
@@ -148,6 +164,7 @@ fn walk(
             return;
         }
     };
+    let mut paths = Vec::new();
     for entry in entries {
         let entry = match entry {
             Ok(entry) => entry,
@@ -162,11 +179,25 @@ fn walk(
         if entry.file_name().to_string_lossy().starts_with('.') {
             continue;
         }
-        let path = entry.path();
+        paths.push(entry.path());
+    }
+    // Sorted, so problems are reported in the same order on every run.
+    paths.sort();
+    for path in paths {
         match fs::metadata(&path) {
             Ok(meta) if meta.is_dir() => walk(&path, depth + 1, visited, files, errors),
-            Ok(_) if manifest_extension(&path).is_some() => files.push(path),
-            Ok(_) => {}
+            Ok(_) if manifest_extension(&path).is_none() => {}
+            Ok(meta) if meta.is_file() => files.push(path),
+            Ok(meta) => {
+                let kind = special_kind(&meta.file_type()).unwrap_or("special file");
+                errors.push(InputError::file(
+                    path.display().to_string(),
+                    format!(
+                        "is a {kind}, not a regular file; not read (name it on the command \
+                         line to read a FIFO)"
+                    ),
+                ));
+            }
             // A dangling symlink to a manifest is worth a message; other noise is not.
             Err(e) if manifest_extension(&path).is_some() => errors.push(InputError::file(
                 path.display().to_string(),

@@ -1,13 +1,15 @@
-//! Finding manifest files and loading their documents, with the location of every
-//! document and of every syntax error.
+//! Finding manifest files, reading them with size limits, and turning their documents into
+//! JSON values (through `kdv-manifest`), with the location of every document and problem.
 
 mod discover;
-mod parse;
+mod read;
 
 pub use discover::{Job, Source, plan};
-pub use parse::{Document, Loaded, Syntax, parse};
+pub use read::{ReadLimits, Stream};
 
 use std::fmt;
+
+use kdv_manifest::Position;
 
 /// A problem with an input (unreadable file, malformed YAML/JSON, a document that cannot be
 /// matched to a type). Rendered as `file:line:col: message`, or with less location when it
@@ -39,6 +41,7 @@ impl InputError {
     }
 
     /// A problem at a position in a file.
+    #[cfg(test)]
     pub fn at(
         file: impl Into<String>,
         line: u64,
@@ -54,18 +57,18 @@ impl InputError {
         }
     }
 
-    /// A problem with one document, which starts at `line`.
+    /// A problem with one document, at `position`.
     pub fn document(
         file: impl Into<String>,
         document: usize,
-        line: u64,
+        position: Position,
         message: impl Into<String>,
     ) -> InputError {
         InputError {
             file: file.into(),
             document: Some(document),
-            line: Some(line),
-            column: None,
+            line: Some(position.line),
+            column: Some(position.column),
             message: message.into(),
         }
     }
@@ -99,8 +102,9 @@ mod tests {
         );
         assert_eq!(InputError::file("a.yaml", "bad").to_string(), "a.yaml: bad");
         assert_eq!(
-            InputError::document("a.yaml", 2, 9, "unknown kind").to_string(),
-            "a.yaml:9: document #2: unknown kind"
+            InputError::document("a.yaml", 2, Position { line: 9, column: 7 }, "unknown kind")
+                .to_string(),
+            "a.yaml:9:7: document #2: unknown kind"
         );
     }
 }

@@ -106,6 +106,44 @@ fn wrong_json_kind_is_a_type_error_and_not_validated_further() {
     );
 }
 
+/// Integer fields take integer literals only, whatever the value of a float literal (see
+/// `decode.rs`, "Numbers"): JSON `5.0`, `1e1`, `-0.0` are rejected as Go's decoder rejects
+/// them; the integers readers produce for JSON `-0` and YAML `5.0`/`1e1`/`-0.0` are taken.
+#[test]
+fn item_06_integer_fields_take_integer_literals_only() {
+    let f = fixture(MINIMUM);
+    let ty = f.rules.find_type("T").expect("type");
+    let check = |bounded: Value| {
+        let doc = serde_json::json!({
+            "intField": 1, "int16Field": 1, "uintField": 1, "typedefField": 1,
+            "bounded": bounded,
+        });
+        render(&crate::validate(
+            &f.rules,
+            ty,
+            &Operation::create(),
+            &doc,
+            None,
+        ))
+    };
+    for literal in ["5.0", "1e1", "-0.0", "0.0", "1E+0"] {
+        let value: Value = serde_json::from_str(literal).expect("JSON");
+        assert_eq!(
+            check(value),
+            strs(&[&format!(
+                "bounded: Invalid value: {}: expected integer, got number",
+                kdv_runtime::gofmt::format_float_v(
+                    serde_json::from_str::<f64>(literal).expect("float")
+                )
+            )]),
+            "{literal}"
+        );
+    }
+    for accepted in [Value::from(0), Value::from(5), Value::from(-3)] {
+        assert_eq!(check(accepted.clone()), Vec::<String>::new(), "{accepted}");
+    }
+}
+
 const STRINGS: &str = r#"
 package p
 

@@ -13,6 +13,7 @@ mod modes;
 mod ratcheting;
 mod shortcircuit;
 mod unions;
+mod unknown;
 mod update;
 
 use std::path::PathBuf;
