@@ -4,24 +4,53 @@
 //!
 //! # How manifests are read
 //!
+//! Reading and parsing is `kdv-manifest`'s job; this crate finds the files, reads them with a
+//! size cap and reports what it finds.
+//!
 //! - A PATH is a file, a directory (walked recursively for `*.yaml`, `*.yml`, `*.json` in
-//!   sorted order, skipping hidden entries) or `-` for standard input.
+//!   sorted order, skipping hidden entries) or `-` for standard input. The walk takes
+//!   regular files (symlinks to them included) and follows symlinks to directories, each
+//!   directory once, at most 64 levels deep; a FIFO, device or socket found in a walk is an
+//!   input error and is not opened. Named on the command line, a FIFO is read like `-`; a
+//!   device or socket (`/dev/zero`) is an input error.
 //! - `.json` files hold exactly one JSON value. Everything else, standard input included, is
 //!   a YAML stream of documents separated by `---`; JSON is valid YAML, so a JSON document
 //!   there is read too.
-//! - Scalars resolve as kubectl resolves them (sigs.k8s.io/yaml, YAML 1.1), because that is
-//!   what the API server receives: unquoted `yes`/`no`/`on`/`off`/`y`/`n` (any of their
-//!   usual capitalisations) are booleans and `0755` is octal. Quote them to get strings.
-//!   Unlike kubectl, mapping *keys* keep their spelling (`on:` is the key `"on"`).
+//! - Sizes: `--max-size` (default 3 MiB, the API server's request body limit) caps each
+//!   document; a file or stream is read up to 256 MiB (or `--max-size`, if larger), a `.json`
+//!   file up to `--max-size`. Larger is an input error; reads never go past the cap.
+//! - Values are what the API server receives: scalars resolve as kubectl resolves them
+//!   (sigs.k8s.io/yaml, YAML 1.1): unquoted `yes`/`no`/`on`/`off`/`y`/`n` (any of their
+//!   usual capitalisations) are booleans and `0755` is octal; quote them to get strings.
+//!   Unlike kubectl, mapping *keys* keep their spelling (`on:` is the key `"on"`). YAML
+//!   floats are converted as `YAMLToJSON` writes them, so `5.0`, `1e1`, `-0.0` are the
+//!   integers 5, 10, 0 (integer fields take them) while JSON `5.0` or `1e1` stay floats
+//!   (integer fields reject them, as Go's decoder does; JSON `-0` is 0).
 //! - A key given twice in one mapping or object is an error, as in kubectl's strict mode.
 //! - Limits against hostile input: 128 levels of nesting, 10,000 aliases and 100,000 events
-//!   copied or replayed for anchors (alias bombs), 100,000 documents per stream. Past them
-//!   the file is an input error; nothing is silently cut.
+//!   copied or replayed for anchors per document (alias bombs), 100,000 documents per
+//!   stream. Past them the document (or the rest of the stream) is an input error; nothing
+//!   is silently cut.
 //! - Documents are numbered by position in the stream, counting empty ones (`#2` is always
 //!   the third document as written). Empty and `null` documents are skipped and counted in the
-//!   summary.
-//! - Malformed input is reported as `file:line:col: message`; the other files are still
-//!   validated, and the exit status is 2. So is a directory with no manifests in it.
+//!   summary. A document that cannot be read (malformed, a duplicate key, invalid UTF-8,
+//!   too large) is an input error; the stream's other documents are still validated.
+//! - Malformed input is reported as `file:line:col: document #N: message`; the other
+//!   documents and files are still validated, and the exit status is 2. So is a directory
+//!   with no manifests in it, and a run that found nothing to validate (empty files, empty
+//!   standard input), which also prints a warning.
+//!
+//! # Output
+//!
+//! - Each error is one line, `file:line:col#N: error`: where the failing field is written
+//!   (for a missing field, the object that lacks it; for an error about a map key, the
+//!   key), the document's index, then the error as Kubernetes prints it. Positions are found
+//!   by walking the document's text again, only for documents with errors.
+//! - Unknown fields (keys the Go types do not declare) are reported as the API server's
+//!   strict field validation reports them, `unknown field "spec.spce"`: by default as
+//!   errors of their document, listed before its field errors (the document is invalid and
+//!   validation still runs); `--unknown-fields=warn` prints them as warnings on stderr (in
+//!   `-o json`, in the document's `warnings`); `--unknown-fields=ignore` skips the check.
 //!
 //! # Types and updates
 //!
@@ -29,7 +58,10 @@
 //!   `--type NAME` for all of them. An unknown kind is an input error (exit status 2).
 //! - `--old FILE` (one PATH) validates an UPDATE, pairing documents by position; in a
 //!   directory, `x.old.yaml` next to `x.yaml` is the old revision of `x` and is not validated
-//!   on its own. Old and new documents must have the same apiVersion and kind.
+//!   on its own. Old and new documents must have the same apiVersion and kind. Pairing needs
+//!   every document: if one of either revision cannot be read, that pair of files is not
+//!   validated. (Without `--old`, documents are validated one at a time as they are parsed,
+//!   so memory holds one parsed document; an UPDATE holds both revisions.)
 //! - If the Go types have errors (`kdv lint` shows them), nothing is validated: rules would
 //!   be missing silently.
 

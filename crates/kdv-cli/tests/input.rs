@@ -476,6 +476,37 @@ fn item_09_documents_over_the_size_limit_are_errors() {
 }
 
 // ---------------------------------------------------------------------------------------
+// Item 10: large manifests
+
+#[test]
+fn item_10_large_documents_are_refused_by_default_and_validated_when_allowed() {
+    // A 3.5 MB Widget: 130,000 labels (the type allows 16).
+    let mut text = String::from(
+        "apiVersion: demo.kdv.dev/v1\nkind: Widget\nmetadata:\n  name: big\n  labels:\n",
+    );
+    for i in 0..130_000 {
+        text.push_str(&format!("    key{i:06}: value-{i:06}\n"));
+    }
+    text.push_str("spec:\n  replicas: 1\n  image: i\n");
+    assert!(text.len() > 3 << 20);
+    let run = validate_stdin(&[], text.clone());
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr.starts_with(
+            "error: <stdin>:1:1: document #0: document is larger than 3 MiB (--max-size to raise the limit)\n"
+        ),
+        "{}",
+        run.transcript()
+    );
+    let run = validate_stdin(&["--max-size", "4Mi"], text);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    assert_eq!(
+        run.stdout,
+        "<stdin>:6:5#0: metadata.labels: Too many: 130000: must have at most 16 items\n"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
 // Item 13: positions
 
 #[test]

@@ -26,6 +26,8 @@
 
 #![warn(missing_docs)]
 
+#[doc(hidden)]
+pub mod invariants;
 mod json;
 mod locate;
 mod split;

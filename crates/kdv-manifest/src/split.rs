@@ -15,7 +15,8 @@
 //!   content: a line that is not blank, not a comment and not a `%` directive. Directives,
 //!   comments and blank lines before a `---` belong to the document that `---` starts.
 //!
-//! Lines end at `\n`, `\r\n` or a lone `\r`, as in YAML.
+//! Lines end at `\n`, `\r\n` or a lone `\r`, as in YAML. Between documents, a line may
+//! start with a byte order mark, as YAML allows before each document.
 
 /// One document of a stream as written, not yet decoded or parsed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +77,11 @@ impl<'a> Iterator for SplitYaml<'a> {
         let mut line = start_line;
         while pos < stream.len() {
             let (text_end, next) = line_end(stream, pos);
-            let text = &stream[pos..text_end];
+            let mut text = &stream[pos..text_end];
+            if !explicit && !content {
+                // Between documents a byte order mark may precede a directive or marker.
+                text = text.strip_prefix(BOM).unwrap_or(text);
+            }
             if is_marker(text, b"---") {
                 if explicit || content {
                     // The next document starts here.
@@ -254,6 +259,19 @@ mod tests {
             vec![d(0, 1, "a: 1\r"), d(1, 2, "---\rb: 2\r")]
         );
         assert_eq!(docs("a: 1\n---"), vec![d(0, 1, "a: 1\n"), d(1, 2, "---")]);
+    }
+
+    #[test]
+    fn byte_order_marks_between_documents() {
+        // Found by the fuzz target: a BOM before a directive is not content.
+        let text = "%A b\n\u{feff}%B c\n---\na: 1\n...\n\u{feff}---\nb: 2\n";
+        assert_eq!(
+            docs(text),
+            vec![
+                d(0, 1, "%A b\n\u{feff}%B c\n---\na: 1\n...\n"),
+                d(1, 6, "\u{feff}---\nb: 2\n"),
+            ]
+        );
     }
 
     #[test]

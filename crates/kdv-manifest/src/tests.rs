@@ -220,6 +220,12 @@ fn deep_nesting_is_stopped() {
     });
 }
 
+/// Inputs the fuzz target found.
+#[test]
+fn fuzz_findings() {
+    check_invariants(b"%; \n%T(AG :x\n\xEF\xBB\xBF%inamAG`:x\n%2!in\n---\nptor{\"\n#".to_vec());
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 
@@ -250,48 +256,7 @@ proptest::proptest! {
     }
 }
 
-/// The properties the fuzz target checks too.
-pub(crate) fn check_invariants(bytes: Vec<u8>) {
-    on_big_stack(move || {
-        let lines = 1 + bytes.iter().filter(|&&b| b == b'\n' || b == b'\r').count() as u64;
-        for syntax in [Syntax::Yaml, Syntax::Json] {
-            let mut last = None;
-            for entry in documents(&bytes, syntax, Limits::default()) {
-                let (index, position) = match &entry {
-                    Ok(Entry::Document(d)) => (d.index, d.position),
-                    Ok(Entry::Empty { index, line }) => (*index, at(*line, 1)),
-                    Err(e) => {
-                        assert!(!e.message.is_empty());
-                        (e.index, e.position)
-                    }
-                };
-                assert!(last < Some(index), "{bytes:?}");
-                last = Some(index);
-                assert!(
-                    position.line >= 1 && position.line <= lines,
-                    "{bytes:?}: {entry:?}"
-                );
-                assert!(position.column >= 1, "{bytes:?}: {entry:?}");
-                if let Ok(Entry::Document(d)) = &entry {
-                    let path = [Step::Key("a"), Step::Index(0), Step::Key("b")];
-                    for p in d.locate(&[
-                        Query {
-                            path: &path,
-                            target: Target::Value,
-                        },
-                        Query {
-                            path: &path[..1],
-                            target: Target::Key,
-                        },
-                        Query {
-                            path: &[],
-                            target: Target::MapKey("a"),
-                        },
-                    ]) {
-                        assert!(p.line >= d.position.line.min(p.line) && p.line <= lines);
-                    }
-                }
-            }
-        }
-    });
+/// The fuzz target's properties (`invariants::check`), on a big stack.
+fn check_invariants(bytes: Vec<u8>) {
+    on_big_stack(move || crate::invariants::check(&bytes));
 }
