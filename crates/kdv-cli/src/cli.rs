@@ -55,17 +55,29 @@ pub struct CelArgs {
     pub cost_limit: u64,
 
     /// Output format.
-    #[arg(long, short = 'o', value_enum, default_value_t = OutputFormat::Text)]
-    pub output: OutputFormat,
+    #[arg(long, short = 'o', value_enum, default_value_t = CelOutput::Text)]
+    pub output: CelOutput,
 }
 
-/// Output format of `kdv validate` and `kdv cel`.
+/// Output format of `kdv cel`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CelOutput {
+    /// The value, its type and the costs, one per line.
+    Text,
+    /// One JSON object, also when the expression does not compile or an input is unreadable.
+    Json,
+}
+
+/// Output format of `kdv validate` and `kdv lint`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
-    /// One line per error, `<file>#<document>: <error>`; summary on stderr.
+    /// One line per error (`<file>#<document>: <error>`; lint: each finding with a caret);
+    /// input errors, warnings and the summary on stderr.
     Text,
-    /// One JSON object with every document, its errors and a summary.
+    /// One JSON object on stdout, also when the run fails (`error` is set then).
     Json,
+    /// A SARIF 2.1.0 log on stdout, for code-scanning annotations.
+    Sarif,
 }
 
 /// Arguments of `kdv validate`.
@@ -99,6 +111,16 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "PATH")]
     pub subresource: Option<String>,
 
+    /// Validate up to N files at a time (default: the number of cores). Output is in input
+    /// order whatever N is.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub jobs: Option<u32>,
+
+    /// Print no summary, no warnings and no progress bar on stderr; errors are still
+    /// printed.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+
     /// Manifest files or directories (searched recursively for *.yaml, *.yml, *.json);
     /// `-` reads standard input. `x.old.yaml` next to `x.yaml` makes `x` an UPDATE.
     #[arg(required = true, value_name = "PATH")]
@@ -111,6 +133,14 @@ pub struct LintArgs {
     /// Directory of the Go package to lint.
     #[arg(long, value_name = "DIR")]
     pub types: PathBuf,
+
+    /// Output format.
+    #[arg(long, short = 'o', value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+
+    /// Print no finding count on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 /// `NAME` → (NAME, true); `NAME=true|false` → (NAME, value).
@@ -178,6 +208,52 @@ mod tests {
         assert_eq!(args.options, vec![("A".into(), true), ("B".into(), false)]);
         assert_eq!(args.output, OutputFormat::Json);
         assert_eq!(args.paths, vec!["x.yaml", "-"]);
+        assert_eq!(args.jobs, None);
+        assert!(!args.quiet);
         assert!(Cli::try_parse_from(["kdv", "validate", "--types", "api"]).is_err());
+    }
+
+    fn validate_args(extra: &[&str]) -> Result<ValidateArgs, clap::Error> {
+        let mut argv = vec!["kdv", "validate", "--types", "api"];
+        argv.extend_from_slice(extra);
+        argv.push("x.yaml");
+        Cli::try_parse_from(argv).map(|cli| match cli.command {
+            Command::Validate(args) => args,
+            _ => unreachable!("parsed as validate"),
+        })
+    }
+
+    #[test]
+    fn item_20_sarif_output_flag() {
+        let args = validate_args(&["-o", "sarif"]).unwrap();
+        assert_eq!(args.output, OutputFormat::Sarif);
+        let cli = Cli::try_parse_from(["kdv", "lint", "--types", "api", "--output", "sarif"]);
+        assert!(
+            matches!(cli.unwrap().command, Command::Lint(a) if a.output == OutputFormat::Sarif)
+        );
+        // kdv cel has no SARIF form.
+        assert!(Cli::try_parse_from(["kdv", "cel", "1", "-o", "sarif"]).is_err());
+    }
+
+    #[test]
+    fn item_19_lint_has_json_output() {
+        let cli = Cli::try_parse_from(["kdv", "lint", "--types", "api", "-o", "json"]).unwrap();
+        assert!(matches!(cli.command, Command::Lint(a) if a.output == OutputFormat::Json));
+    }
+
+    #[test]
+    fn item_21_quiet_flag() {
+        assert!(validate_args(&["--quiet"]).unwrap().quiet);
+        assert!(validate_args(&["-q"]).unwrap().quiet);
+        let cli = Cli::try_parse_from(["kdv", "lint", "--types", "api", "-q"]).unwrap();
+        assert!(matches!(cli.command, Command::Lint(a) if a.quiet));
+    }
+
+    #[test]
+    fn item_22_jobs_flag() {
+        assert_eq!(validate_args(&["--jobs", "3"]).unwrap().jobs, Some(3));
+        assert_eq!(validate_args(&["-j", "1"]).unwrap().jobs, Some(1));
+        assert!(validate_args(&["-j", "0"]).is_err());
+        assert!(validate_args(&["-j", "many"]).is_err());
     }
 }

@@ -36,6 +36,7 @@
 mod cli;
 mod commands;
 mod error;
+mod file_name;
 mod input;
 mod output;
 

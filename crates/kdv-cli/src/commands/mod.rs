@@ -3,10 +3,10 @@
 
 pub mod cel;
 pub mod custom;
+pub mod jobs;
 pub mod lint;
 pub mod validate;
 
-use std::io::Write;
 use std::path::Path;
 
 use kdv_model::{Diagnostic, Severity, Universe};
@@ -36,14 +36,6 @@ pub fn load_types(dir: &Path) -> Result<Types, CliError> {
         compiled,
         diagnostics,
     })
-}
-
-/// Writes diagnostics separated by blank lines (each renders over several lines).
-fn write_diagnostics(out: &mut dyn Write, diagnostics: &[Diagnostic]) -> std::io::Result<()> {
-    for d in diagnostics {
-        writeln!(out, "{d}\n")?;
-    }
-    Ok(())
 }
 
 /// Number of diagnostics that are errors.

@@ -1,27 +1,59 @@
 //! `kdv validate`: manifests × Go types → field errors.
 
+use std::cell::RefCell;
 use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
+use kdv_model::{Diagnostic, Severity};
 use kdv_rules::{RuleSet, TypeId};
 use kdv_runtime::{Operation, OperationKind};
 use serde_json::Value;
 
-use super::{custom, error_count, load_types, write_diagnostics};
+use super::jobs::{default_threads, run_jobs};
+use super::{custom, error_count, load_types};
 use crate::cli::{OutputFormat, ValidateArgs, subresource_parts};
 use crate::error::CliError;
 use crate::input::{self, Document, InputError, Job, Loaded, Source};
-use crate::output::{self, DocumentResult, Report};
+use crate::output::progress::{self, Progress};
+use crate::output::{DocumentResult, Report, json, sarif, text};
 
 /// Runs `kdv validate`; results go to `out`, diagnostics, input errors and the text summary
-/// to `err`. Returns the exit status (0 valid, 1 invalid, 2 input errors).
+/// to `err`. Returns the exit status (0 valid, 1 invalid, 2 input errors). With `-o json` or
+/// `-o sarif`, a failure is also written to `out` as that format's one document.
 pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, CliError> {
+    let mut diagnostics = Vec::new();
+    let result = validate(args, out, err, &mut diagnostics);
+    if let Err(e) = &result
+        && !matches!(e, CliError::Output(_))
+    {
+        let report = Report::default();
+        match args.output {
+            OutputFormat::Text => {}
+            OutputFormat::Json => json::write_validate(&report, &diagnostics, &[], Some(e), out)?,
+            OutputFormat::Sarif => sarif::write_validate(&report, &diagnostics, &[], Some(e), out)?,
+        }
+    }
+    result
+}
+
+fn validate(
+    args: &ValidateArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<u8, CliError> {
     let explicit_job = check_usage(args)?;
     let types = load_types(&args.types)?;
-    let (compiled, diagnostics) = (types.compiled, types.diagnostics);
-    write_diagnostics(err, &diagnostics)?;
-    let errors = error_count(&diagnostics);
+    let compiled = types.compiled;
+    *diagnostics = types.diagnostics;
+    // --quiet keeps the errors among the diagnostics, not the warnings.
+    text::write_diagnostics(
+        err,
+        diagnostics
+            .iter()
+            .filter(|d| !args.quiet || d.severity == Severity::Error),
+    )?;
+    let errors = error_count(diagnostics);
     if errors > 0 {
         return Err(CliError::TypesInvalid {
             dir: args.types.clone(),
@@ -42,28 +74,50 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
     };
 
     let base = base_operation(args);
-    for part in run_jobs(&jobs, |job| validate_job(rules, &selector, &base, job)) {
-        report.documents.extend(part.documents);
-        report.input_errors.extend(part.input_errors);
-        report.empty += part.empty;
-    }
+    let threads = args.jobs.map_or_else(default_threads, |n| n as usize);
+    let progress = RefCell::new(Progress::new(jobs.len(), progress::wanted(args.quiet)));
+    let streaming = args.output == OutputFormat::Text;
+    run_jobs(
+        &jobs,
+        threads,
+        |job| validate_job(rules, &selector, &base, job),
+        |_, part| {
+            let mut progress = progress.borrow_mut();
+            // Text lines are written as files finish, in input order.
+            if streaming && !part.documents.is_empty() {
+                let visible = progress.visible();
+                progress.suspend(|| {
+                    text::write_document_errors(&part.documents, out)?;
+                    if visible { out.flush() } else { Ok(()) }
+                })?;
+            }
+            progress.advance(part.documents.len(), part.error_count());
+            report.absorb(part);
+            Ok::<(), std::io::Error>(())
+        },
+        || progress.borrow_mut().tick(),
+    )?;
+    progress.into_inner().finish();
 
-    write_custom_warnings(rules, &report, err)?;
+    let warnings = custom_warnings(rules, &report);
+    if !args.quiet && args.output == OutputFormat::Text {
+        for warning in &warnings {
+            writeln!(err, "{warning}")?;
+        }
+    }
     match args.output {
-        OutputFormat::Text => output::write_text(&report, out, err)?,
-        OutputFormat::Json => output::write_json(&report, out)?,
+        OutputFormat::Text => text::write_footer(&report, args.quiet, err)?,
+        OutputFormat::Json => json::write_validate(&report, diagnostics, &warnings, None, out)?,
+        OutputFormat::Sarif => sarif::write_validate(&report, diagnostics, &warnings, None, out)?,
     }
     Ok(report.exit_code())
 }
 
-/// Warns, once per type documents were validated as, about the `+k8s:customValidation`
-/// checks that validation skipped.
-fn write_custom_warnings(
-    rules: &RuleSet,
-    report: &Report,
-    err: &mut dyn Write,
-) -> Result<(), CliError> {
+/// The warnings, once per type documents were validated as, about the
+/// `+k8s:customValidation` checks that validation skipped.
+fn custom_warnings(rules: &RuleSet, report: &Report) -> Vec<String> {
     let mut seen = std::collections::BTreeSet::new();
+    let mut warnings = Vec::new();
     for doc in &report.documents {
         if !seen.insert(doc.type_name.as_str()) {
             continue;
@@ -71,11 +125,9 @@ fn write_custom_warnings(
         let Some(ty) = rules.find_type(&doc.type_name) else {
             continue;
         };
-        if let Some(warning) = custom::skipped_warning(rules, ty, &doc.type_name) {
-            writeln!(err, "{warning}")?;
-        }
+        warnings.extend(custom::skipped_warning(rules, ty, &doc.type_name));
     }
-    Ok(())
+    warnings
 }
 
 /// Checks the arguments that clap cannot check alone. With `--old`, returns the single job.
@@ -101,6 +153,7 @@ fn check_usage(args: &ValidateArgs) -> Result<Option<Job>, CliError> {
             return Ok(Source::Stdin);
         }
         if Path::new(arg).is_dir() {
+            let arg = crate::file_name::display(Path::new(arg));
             return Err(CliError::Usage(format!(
                 "{what} {arg} is a directory; --old compares two files \
                  (in a directory, name old revisions x.old.yaml next to x.yaml)"
@@ -128,64 +181,6 @@ fn base_operation(args: &ValidateArgs) -> Operation {
 fn load(source: &Source) -> Result<Loaded, InputError> {
     let text = source.read()?;
     input::parse(&source.display_name(), &text, source.syntax())
-}
-
-/// Runs `work` on every job, on as many threads as there are cores, and returns the
-/// results in job order (so output does not depend on scheduling). A panic in one job (a
-/// bug) becomes an input error for that job's file instead of ending the run.
-fn run_jobs<W>(jobs: &[Job], work: W) -> Vec<Report>
-where
-    W: Fn(&Job) -> Report + Sync,
-{
-    let guarded = |job: &Job| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(job))).unwrap_or_else(|_| {
-            let mut report = Report::default();
-            report.input_errors.push(InputError::file(
-                job.new.display_name(),
-                "internal error: validation panicked (please report this bug)",
-            ));
-            report
-        })
-    };
-    let threads = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(jobs.len());
-    if threads <= 1 {
-        return jobs.iter().map(guarded).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let worker = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(job) = jobs.get(i) else { break };
-            done.push((i, guarded(job)));
-        }
-        done
-    };
-    let mut results: Vec<(usize, Report)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .filter_map(|_| {
-                std::thread::Builder::new()
-                    .stack_size(crate::WORKER_STACK_BYTES)
-                    .spawn_scoped(scope, worker)
-                    .ok()
-            })
-            .collect();
-        // If no thread could start, this thread does all the work.
-        let mut all = if handles.is_empty() {
-            worker()
-        } else {
-            Vec::new()
-        };
-        for handle in handles {
-            // Jobs catch their own panics, so a worker cannot die with work undone.
-            all.extend(handle.join().unwrap_or_default());
-        }
-        all
-    });
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, report)| report).collect()
 }
 
 /// Validates the documents of one job; its report holds the results and input errors.
@@ -262,7 +257,7 @@ fn validate_job_into(
             type_name: selector.qualified_name(ty),
             operation: op.kind,
             old_file: old_doc.map(|(name, _)| name.clone()),
-            errors,
+            errors: errors.into_iter().map(Into::into).collect(),
         });
     }
 }

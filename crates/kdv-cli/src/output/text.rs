@@ -1,0 +1,121 @@
+//! Text output: one line per field error on standard output, `<file>#<document>: <error>`,
+//! where `<file>` is the file's text form (`crate::file_name`: quoted when it holds `#`,
+//! `:`, spaces, quotes or unprintable characters) and `<error>` reads exactly as Kubernetes
+//! prints a `field.Error`. Input errors (`error: <file>:<line>:<col>: <message>`), warnings
+//! and the summary go to standard error.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use kdv_model::Diagnostic;
+
+use super::{DocumentResult, Report};
+use crate::file_name;
+
+/// Writes the field errors of `documents`, one line each.
+pub fn write_document_errors(documents: &[DocumentResult], out: &mut dyn Write) -> io::Result<()> {
+    for doc in documents {
+        for e in &doc.errors {
+            writeln!(out, "{}#{}: {}", doc.file, doc.document, e.error)?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes what goes to standard error after the run: each input error as `error: ...`, then
+/// the summary unless `quiet`.
+pub fn write_footer(report: &Report, quiet: bool, err: &mut dyn Write) -> io::Result<()> {
+    for e in &report.input_errors {
+        writeln!(err, "error: {e}")?;
+    }
+    if !quiet {
+        writeln!(err, "{}", report.summary())?;
+    }
+    Ok(())
+}
+
+/// The whole text output of a report at once: errors on `out`, input errors and the summary
+/// on `err`.
+#[cfg(test)]
+pub fn write_text(report: &Report, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<()> {
+    write_document_errors(&report.documents, out)?;
+    write_footer(report, false, err)
+}
+
+/// A diagnostic of the Go types as text (`file:line:col: severity: message`, then the source
+/// line with a caret), its file name in text form.
+pub fn diagnostic(d: &Diagnostic) -> String {
+    match &d.span {
+        Some(span) => {
+            let shown = file_name::display(&span.path);
+            if shown.as_bytes() == span.path.as_os_str().as_encoded_bytes() {
+                return d.to_string();
+            }
+            let mut d = d.clone();
+            if let Some(span) = &mut d.span {
+                span.path = PathBuf::from(shown);
+            }
+            d.to_string()
+        }
+        None => d.to_string(),
+    }
+}
+
+/// The first line of [`diagnostic`]: `file:line:col: severity: message`.
+pub fn diagnostic_headline(d: &Diagnostic) -> String {
+    let level = super::json::severity_name(d.severity);
+    match &d.span {
+        Some(s) => format!(
+            "{}:{}:{}: {level}: {}",
+            file_name::display(&s.path),
+            s.line,
+            s.col,
+            d.message
+        ),
+        None => format!("{level}: {}", d.message),
+    }
+}
+
+/// Writes diagnostics separated by blank lines (each renders over several lines).
+pub fn write_diagnostics<'d>(
+    out: &mut dyn Write,
+    diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
+) -> io::Result<()> {
+    for d in diagnostics {
+        writeln!(out, "{}\n", diagnostic(d))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::sample;
+    use super::*;
+
+    #[test]
+    fn text_lists_errors_then_summary() {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        write_text(&sample(), &mut out, &mut err).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "m/bad.yaml#0: spec.replicas: Invalid value: 0: must be greater than or equal to 1\n\
+             m/bad.yaml#0: metadata.name: Required value\n\
+             m/bad.yaml#0: metadata.name: Too long: may not be more than 10 bytes\n"
+        );
+        assert_eq!(
+            String::from_utf8(err).unwrap(),
+            "error: m/broken.yaml:3:2: did not find expected key\n\
+             2 documents, 1 valid, 1 invalid, 1 empty document skipped, 1 input error\n"
+        );
+    }
+
+    #[test]
+    fn quiet_footer_keeps_errors_only() {
+        let mut err = Vec::new();
+        write_footer(&sample(), true, &mut err).unwrap();
+        assert_eq!(
+            String::from_utf8(err).unwrap(),
+            "error: m/broken.yaml:3:2: did not find expected key\n"
+        );
+    }
+}
