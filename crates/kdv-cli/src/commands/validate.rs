@@ -100,7 +100,8 @@ fn validate(
     progress.into_inner().finish();
 
     let warnings = custom_warnings(rules, &report);
-    if !args.quiet && args.output == OutputFormat::Text {
+    // Warnings go to stderr in every format (JSON and SARIF carry them too).
+    if !args.quiet {
         for warning in &warnings {
             writeln!(err, "{warning}")?;
         }
