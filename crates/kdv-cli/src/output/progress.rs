@@ -62,10 +62,12 @@ impl Progress {
             let bar = ProgressBar::with_draw_target(
                 Some(self.total),
                 ProgressDrawTarget::stderr_with_hz(10),
-            );
-            if let Ok(style) = ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} files, {msg} [{elapsed}, {eta} left]",
-            ) {
+            )
+            .with_elapsed(self.start.elapsed());
+            // The bar takes the width left over, so the line fits the terminal.
+            if let Ok(style) =
+                ProgressStyle::with_template("{pos}/{len} files, {msg} {wide_bar} {elapsed}")
+            {
                 bar.set_style(style);
             }
             self.bar = Some(bar);
