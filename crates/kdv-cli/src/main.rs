@@ -23,6 +23,20 @@
 //! - Malformed input is reported as `file:line:col: message`; the other files are still
 //!   validated, and the exit status is 2. So is a directory with no manifests in it.
 //!
+//! # Output
+//!
+//! - `-o text` (default): one line per field error on stdout, `FILE#DOC: error` with the
+//!   error as Kubernetes prints it; input errors (`error: FILE:LINE:COL: ...`), warnings and
+//!   the summary on stderr. `-o json`: one JSON document on stdout for every run that got
+//!   past argument parsing, failures included (`error` set, exit status unchanged).
+//!   `-o sarif` (`validate`, `lint`): a SARIF 2.1.0 log for code scanning. See `output/`.
+//! - File names are printed as values are: a name with `#`, `:`, spaces, quotes or
+//!   unprintable or non-UTF-8 bytes is Go-quoted in text (`"a b.yaml"#0: ...`), exact in
+//!   JSON, a percent-encoded URI in SARIF (`file_name`).
+//! - Files are validated in parallel (`-j N`, default: all cores), output in input order.
+//!   On a terminal, a run longer than a second shows a progress bar on stderr; `--quiet`
+//!   drops the bar, the summary and warnings (errors stay).
+//!
 //! # Types and updates
 //!
 //! - Each document is validated as the root type named by its `apiVersion` and `kind`, or as
