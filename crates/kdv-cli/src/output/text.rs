@@ -110,6 +110,29 @@ mod tests {
     }
 
     #[test]
+    fn item_16_diagnostics_name_files_escaped() {
+        let d = Diagnostic::error(
+            "bad tag",
+            Some(kdv_model::SourceSpan {
+                path: "api/x\ny.go".into(),
+                line: 3,
+                col: 2,
+                len: 1,
+                line_text: "\tx".into(),
+            }),
+        );
+        let text = diagnostic(&d);
+        assert!(
+            text.starts_with("\"api/x\\ny.go\":3:2: error: bad tag\n"),
+            "{text}"
+        );
+        assert_eq!(
+            diagnostic_headline(&d),
+            "\"api/x\\ny.go\":3:2: error: bad tag"
+        );
+    }
+
+    #[test]
     fn quiet_footer_keeps_errors_only() {
         let mut err = Vec::new();
         write_footer(&sample(), true, &mut err).unwrap();
