@@ -566,13 +566,15 @@ fn directory_without_manifests_is_an_input_error() {
 }
 
 #[test]
-fn subresource_reaches_the_validator() {
-    // Widget declares no subresources, so upstream's dispatcher has no validation for one.
+fn subresource_the_types_lack_is_a_usage_error() {
+    // Widget declares no subresources: upstream's dispatcher has no validation for one, so
+    // kdv says so once, before reading any manifest, instead of per document.
     let run = validate(&["--subresource", "status", &manifest("widget-minimal.yaml")]);
-    assert_eq!(run.code, 1);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert_eq!(run.stdout, "");
     assert_eq!(
-        run.stdout,
-        "examples/manifests/widget-minimal.yaml#0: <nil>: Internal error: no validation found for *v1.Widget, subresource: /status\n"
+        run.stderr,
+        "error: --subresource /status: no root type has this subresource (Widget has /)\n"
     );
 }
 

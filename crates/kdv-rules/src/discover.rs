@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use kdv_model::{Diagnostic, Package, Severity, SourceSpan, Tags, TypeDecl, Universe};
+use kdv_model::{Diagnostic, Package, Severity, SourceSpan, TypeDecl, Universe};
 use kdv_tags::go_quote;
 
 use crate::gotypes::{Kind, Member, NamedIdx, NamedKind, Ty};
@@ -14,6 +14,7 @@ use crate::ir::{
 };
 use crate::lower::{Ctx, DeferScope, LowerError, Lowered, Lowerer};
 use crate::registry::Scope;
+use crate::roots::{self, CompileOptions, PackageRoots, RootSelection, Roots, TypeFilter};
 use crate::shapes::decode_access;
 use crate::tags::each::{for_each_key, for_each_val};
 
@@ -78,7 +79,7 @@ struct Discoverer<'u> {
 }
 
 /// Compiles a universe into a rule set plus diagnostics.
-pub(crate) fn run(universe: &Universe) -> (RuleSet, Vec<Diagnostic>) {
+pub(crate) fn run(universe: &Universe, options: &CompileOptions) -> (RuleSet, Vec<Diagnostic>) {
     let lw = Lowerer::new(universe);
     let n = lw.g.named.len();
     let mut d = Discoverer {
@@ -90,7 +91,7 @@ pub(crate) fn run(universe: &Universe) -> (RuleSet, Vec<Diagnostic>) {
         unreachable: false,
     };
     d.init_constants();
-    let roots = d.select_roots(universe);
+    let (roots, packages) = d.select_roots(universe, options);
     for r in &roots {
         d.discover_named(r.id.0 as usize);
     }
@@ -98,7 +99,7 @@ pub(crate) fn run(universe: &Universe) -> (RuleSet, Vec<Diagnostic>) {
     for idx in 0..n {
         d.discover_named(idx);
     }
-    d.finish(roots)
+    d.finish(roots, packages)
 }
 
 fn member_span(m: &Member<'_>) -> Option<SourceSpan> {
@@ -588,7 +589,11 @@ impl<'u> Discoverer<'u> {
         }
     }
 
-    fn finish(mut self, roots: Vec<RootInfo>) -> (RuleSet, Vec<Diagnostic>) {
+    fn finish(
+        mut self,
+        roots: Vec<RootInfo>,
+        packages: Vec<PackageRoots>,
+    ) -> (RuleSet, Vec<Diagnostic>) {
         let hv = self.has_validations();
         let nodes = std::mem::take(&mut self.nodes);
         let mut types = Vec::with_capacity(nodes.len());
@@ -634,6 +639,7 @@ impl<'u> Discoverer<'u> {
             shapes: Vec::new(),
             roots: Vec::new(),
             spans: std::mem::take(&mut self.lw.spans),
+            packages,
             by_name: HashMap::new(),
         };
         for r in &roots {
@@ -704,36 +710,78 @@ impl<'u> Discoverer<'u> {
         })
     }
 
-    /// The root types selected by each package's `+k8s:validation-gen` filters, sorted by
-    /// qualified name.
-    fn select_roots(&mut self, universe: &Universe) -> Vec<RootInfo> {
+    /// The root types selected by each package's `+k8s:validation-gen` tags (or by
+    /// `options.roots` for `options.package`), sorted by qualified name, and how each
+    /// package's selection was made.
+    fn select_roots(
+        &mut self,
+        universe: &'u Universe,
+        options: &CompileOptions,
+    ) -> (Vec<RootInfo>, Vec<PackageRoots>) {
         let mut roots = Vec::new();
+        let mut packages = Vec::new();
+        let mut is_root = vec![false; self.lw.g.named.len()];
         for pkg in universe.packages.values() {
-            let Some(filters) = self.package_filters(pkg) else {
-                continue;
-            };
-            let group = pkg.tags.raw_values("groupName").into_iter().next();
+            let mut problems = Vec::new();
+            let (mut selection, input) = roots::package_selection(pkg, &mut |e| problems.push(e));
+            for p in problems {
+                self.lw.report(p);
+            }
+            let overridden = options.roots != Roots::Package
+                && options
+                    .package
+                    .as_ref()
+                    .is_none_or(|home| *home == pkg.path);
+            if overridden {
+                selection = RootSelection::Override(options.roots);
+            }
+            let group = roots::group_of(pkg);
             // `+k8s:validation-gen-input=<path>`: the types live in another package.
-            let types_pkg = match pkg
-                .tags
-                .raw_values("k8s:validation-gen-input")
-                .into_iter()
-                .next()
-            {
-                Some(input) => match universe.packages.get(&input) {
-                    Some(p) => p,
+            let (types_pkg, loaded) = match &input {
+                Some(input) => match universe.packages.get(input) {
+                    Some(p) => (p, true),
                     None => {
-                        self.lw.report(warning(
-                            format!(
-                                "package {} (named by +k8s:validation-gen-input) is not loaded",
-                                go_quote(&input)
-                            ),
-                            None,
-                        ));
-                        continue;
+                        if selection.filters().is_some() {
+                            let span = pkg
+                                .tags
+                                .named(roots::INPUT_TAG)
+                                .next()
+                                .and_then(|l| roots::tag_value_span(pkg, l));
+                            self.lw.report(warning(
+                                format!(
+                                    "package {} (named by +{}) is not loaded",
+                                    go_quote(input),
+                                    roots::INPUT_TAG
+                                ),
+                                span,
+                            ));
+                        }
+                        (pkg, false)
                     }
                 },
-                None => pkg,
+                None => (pkg, true),
+            };
+            let tag = pkg
+                .tags
+                .named(roots::MAIN_TAG)
+                .next()
+                .and_then(|l| roots::tag_value_span(pkg, l));
+            let mut record = PackageRoots {
+                package: pkg.path.clone(),
+                types_package: input.clone().unwrap_or_else(|| pkg.path.clone()),
+                group: group.clone(),
+                version: types_pkg.name.clone(),
+                selection,
+                tag,
+                nolint: pkg.tags.named(roots::NOLINT_TAG).next().is_some(),
+                roots: 0,
+            };
+            let filters = match record.selection.filters() {
+                Some(f) if loaded => f,
+                _ => {
+                    packages.push(record);
+                    continue;
+                }
             };
             for decl in &types_pkg.types {
                 if decl.is_alias || decl.is_generic {
@@ -742,9 +790,11 @@ impl<'u> Discoverer<'u> {
                 let Some(idx) = self.lw.g.lookup(&types_pkg.path, &decl.name) else {
                     continue;
                 };
-                if !self.is_root(idx, &filters)
-                    || roots.iter().any(|r: &RootInfo| r.id.0 as usize == idx)
-                {
+                if !self.is_root(types_pkg, idx, &filters) {
+                    continue;
+                }
+                record.roots += 1;
+                if std::mem::replace(&mut is_root[idx], true) {
                     continue;
                 }
                 roots.push(RootInfo {
@@ -756,50 +806,12 @@ impl<'u> Discoverer<'u> {
                     kind: decl.name.clone(),
                 });
             }
+            packages.push(record);
         }
         roots.sort_by(|a, b| {
             (a.package.as_str(), a.name.as_str()).cmp(&(b.package.as_str(), b.name.as_str()))
         });
-        roots
-    }
-
-    /// The `+k8s:validation-gen=` filters of a package, `None` when it has none (or they are
-    /// invalid, which is reported).
-    fn package_filters(&mut self, pkg: &Package) -> Option<Vec<String>> {
-        let values = pkg.tags.raw_values("k8s:validation-gen");
-        if values.is_empty() {
-            return None;
-        }
-        // The first `+k8s:validation-gen` tag line.
-        let span = pkg.tags.named("k8s:validation-gen").next().and_then(|l| {
-            pkg.files
-                .get(l.loc.file as usize)
-                .map(|f| SourceSpan::from_loc(f, l.loc, l.name.len().max(1) as u32))
-        });
-        if values.len() == 1 && values[0].is_empty() {
-            self.lw.report(error(
-                "found package tag \"k8s:validation-gen\" with no value".into(),
-                span,
-            ));
-            return None;
-        }
-        for v in &values {
-            let ok = v == "*"
-                || ["TypesWithField=", "TypesWithSuffix="]
-                    .iter()
-                    .any(|p| v.strip_prefix(p).is_some_and(|rest| !rest.is_empty()));
-            if !ok {
-                self.lw.report(error(
-                    format!(
-                        "unknown value for package tag \"k8s:validation-gen\": {}",
-                        go_quote(v)
-                    ),
-                    span.clone(),
-                ));
-                return None;
-            }
-        }
-        Some(values)
+        (roots, packages)
     }
 
     /// Whether `t` is `metav1.ListMeta` (loaded from the universe or not).
@@ -815,20 +827,23 @@ impl<'u> Discoverer<'u> {
         }
     }
 
-    fn is_root(&self, idx: NamedIdx, filters: &[String]) -> bool {
+    /// upstream `shouldCreateObjectValidationFn`: exported, not opted out, opted in, not a
+    /// list type, or selected by a filter.
+    fn is_root(&mut self, pkg: &Package, idx: NamedIdx, filters: &[TypeFilter]) -> bool {
         let named = &self.lw.g.named[idx];
         let decl = named.decl;
         if !decl.name.chars().next().is_some_and(char::is_uppercase) {
             return false;
         }
-        let main = |t: &Tags| t.raw_values("k8s:validation-gen");
-        let (first, second) = (main(&decl.tags), main(&decl.detached_tags));
-        if first == ["false"] || second == ["false"] {
-            return false;
+        let mut problems = Vec::new();
+        let forced = roots::type_override(pkg, decl, &mut |e| problems.push(e));
+        for p in problems {
+            self.lw.report(p);
         }
-        if first == ["true"] || second == ["true"] {
-            return true;
+        if let Some(forced) = forced {
+            return forced;
         }
+        let named = &self.lw.g.named[idx];
         if let NamedKind::Struct(members) = &named.kind
             && members
                 .iter()
@@ -836,21 +851,11 @@ impl<'u> Discoverer<'u> {
         {
             return false;
         }
-        filters.iter().any(|f| {
-            if f == "*" {
-                return true;
-            }
-            if let Some(field) = f.strip_prefix("TypesWithField=") {
-                return match &named.kind {
-                    NamedKind::Struct(members) => members.iter().any(|m| m.name() == field),
-                    NamedKind::Alias(_) => false,
-                };
-            }
-            if let Some(suffix) = f.strip_prefix("TypesWithSuffix=") {
-                return decl.name.ends_with(suffix);
-            }
-            false
-        })
+        let has_field = |field: &str| match &named.kind {
+            NamedKind::Struct(members) => members.iter().any(|m| m.name() == field),
+            NamedKind::Alias(_) => false,
+        };
+        roots::filters_select(filters, &decl.name, &has_field)
     }
 }
 

@@ -881,7 +881,7 @@ pub struct RootInfo {
     pub name: String,
     /// Import path of the package.
     pub package: String,
-    /// `+groupName=` of the package, if any.
+    /// The API group: `+groupName=` of the package, else its `GroupName` constant.
     pub group: Option<String>,
     /// Package name (the version).
     pub version: String,
@@ -901,7 +901,19 @@ pub struct RuleSet {
     pub roots: Vec<RootInfo>,
     /// Source spans of the tags validations came from ([`Validation::origin`]).
     pub spans: Vec<SourceSpan>,
+    /// How each package of the universe selected its roots, in import-path order.
+    pub packages: Vec<crate::roots::PackageRoots>,
     pub(crate) by_name: HashMap<String, TypeId>,
+}
+
+/// Why [`RuleSet::resolve_type`] found no single type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TypeLookupError {
+    /// No type has that name.
+    Unknown,
+    /// The bare name is not declared in the home package, but in several others: their
+    /// qualified names (`pkg/path.Name`), sorted.
+    Ambiguous(Vec<String>),
 }
 
 impl RuleSet {
@@ -909,6 +921,45 @@ impl RuleSet {
     /// resolves to a root if one is named so, else to the first package in import-path order.
     pub fn find_type(&self, name: &str) -> Option<TypeId> {
         self.by_name.get(name).copied()
+    }
+
+    /// Finds the type a user means by `name`: `pkg/path.Name` names any type; a bare `Name`
+    /// is the type of the package `home` (the one the user pointed at) when it declares one,
+    /// else the one package that declares it. A bare name declared by several other packages
+    /// is ambiguous.
+    pub fn resolve_type(&self, name: &str, home: Option<&str>) -> Result<TypeId, TypeLookupError> {
+        if name.contains('.') {
+            return self
+                .by_name
+                .get(name)
+                .copied()
+                .ok_or(TypeLookupError::Unknown);
+        }
+        if let Some(home) = home
+            && let Some(&id) = self.by_name.get(&format!("{home}.{name}"))
+        {
+            return Ok(id);
+        }
+        let mut candidates: Vec<(String, TypeId)> = self
+            .types
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.name == name)
+            .map(|(i, t)| (t.qualified_name(), TypeId(i as u32)))
+            .collect();
+        candidates.sort();
+        match candidates.as_slice() {
+            [] => Err(TypeLookupError::Unknown),
+            [(_, id)] => Ok(*id),
+            _ => Err(TypeLookupError::Ambiguous(
+                candidates.into_iter().map(|(q, _)| q).collect(),
+            )),
+        }
+    }
+
+    /// How the package with import path `package` selected its roots.
+    pub fn package_roots(&self, package: &str) -> Option<&crate::roots::PackageRoots> {
+        self.packages.iter().find(|p| p.package == package)
     }
 
     /// The root types, in sorted order of their qualified names.

@@ -17,6 +17,7 @@ pub mod ir;
 pub mod lint;
 mod lower;
 pub mod registry;
+pub mod roots;
 mod shapes;
 mod tags;
 
@@ -24,6 +25,7 @@ pub use ir::*;
 pub use kdv_model::{Diagnostic, Severity, Universe};
 pub use lint::lint;
 pub use registry::{ArgDoc, Scope, Stability, TagDoc, catalog, is_known_tag, tag_doc};
+pub use roots::{CompileOptions, PackageRoots, RootSelection, Roots, TypeFilter};
 
 /// The result of [`compile`]: the rules, and every diagnostic found on the way.
 #[derive(Debug, Clone, Default)]
@@ -43,9 +45,15 @@ impl Compiled {
     }
 }
 
-/// Compiles the tags of every package of `universe` into rules.
+/// Compiles the tags of every package of `universe` into rules, each package's roots
+/// selected by its own `+k8s:validation-gen` tags.
 pub fn compile(universe: &Universe) -> Compiled {
-    let (rules, diagnostics) = discover::run(universe);
+    compile_with(universe, &CompileOptions::default())
+}
+
+/// [`compile`] with options: another root selection for one package ([`Roots`]).
+pub fn compile_with(universe: &Universe, options: &CompileOptions) -> Compiled {
+    let (rules, diagnostics) = discover::run(universe, options);
     Compiled { rules, diagnostics }
 }
 

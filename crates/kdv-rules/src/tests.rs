@@ -427,7 +427,9 @@ type internal struct {
     let c = compile_go("// +k8s:validation-gen=Bogus\npackage p\n");
     assert_eq!(
         messages(&c),
-        vec!["unknown value for package tag \"k8s:validation-gen\": \"Bogus\""]
+        vec![
+            "unknown value for package tag \"k8s:validation-gen\": \"Bogus\" (expected *, TypeMeta, TypesWithField=<field>, TypesWithSuffix=<suffix> or false; to select the types with a field named Bogus, write TypesWithField=Bogus)"
+        ]
     );
 }
 
@@ -826,5 +828,269 @@ type S struct {
     assert_eq!(
         at(n.validations.iter().next().expect("minimum")),
         (19, "k8s:minimum".to_string())
+    );
+}
+
+/// Compiles `files` (name, text) as package `example.com/v1` with `options`.
+fn compile_files(files: &[(&str, &str)], options: &CompileOptions) -> Compiled {
+    let files: Vec<(PathBuf, String)> = files
+        .iter()
+        .map(|(n, t)| (PathBuf::from(n), t.to_string()))
+        .collect();
+    let (pkg, diags) = kdv_go::load_sources("example.com/v1", &files);
+    assert!(diags.is_empty(), "Go parse diagnostics: {diags:?}");
+    let mut universe = Universe::default();
+    universe.packages.insert(pkg.path.clone(), pkg);
+    assert!(kdv_go::add_well_known_packages(&mut universe).is_empty());
+    compile_with(&universe, options)
+}
+
+const KINDS: &str = r#"package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+type Claim struct {
+	TypeMeta int
+	// +k8s:maxItems=2
+	Items []string `json:"items"`
+}
+
+type ClaimList struct {
+	TypeMeta int
+	metav1.ListMeta `json:"metadata"`
+}
+
+type DeviceAttribute struct {
+	// +k8s:maxLength=3
+	Name string `json:"name"`
+}
+
+type Other struct{}
+"#;
+
+fn root_names(c: &Compiled) -> Vec<String> {
+    c.rules.roots().map(|r| r.kind).collect()
+}
+
+fn located(c: &Compiled) -> Vec<(String, u32, String)> {
+    c.diagnostics
+        .iter()
+        .map(|d| {
+            let s = d.span.as_ref().expect("span");
+            let text = s.line_text[s.col as usize - 1..][..s.len as usize].to_string();
+            (d.message.clone(), s.line, text)
+        })
+        .collect()
+}
+
+#[test]
+fn item_03_every_package_tag_value_upstream_accepts() {
+    let doc = |tags: &str| format!("// Licence.\n\n{tags}\npackage v1\n");
+    let opts = CompileOptions::default();
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "// +k8s:validation-gen=*",
+            &["Claim", "DeviceAttribute", "Other"],
+        ),
+        ("// +k8s:validation-gen=TypeMeta", &["Claim"]),
+        ("// +k8s:validation-gen=TypesWithField=TypeMeta", &["Claim"]),
+        (
+            "// +k8s:validation-gen=TypesWithSuffix=Attribute\n// +k8s:validation-gen=TypesWithField=Items",
+            &["Claim", "DeviceAttribute"],
+        ),
+        ("// +k8s:validation-gen=false", &[]),
+        (
+            "// +k8s:validation-gen=false\n// +k8s:validation-gen=false",
+            &[],
+        ),
+        ("", &[]),
+        (
+            "// +k8s:validation-gen=*\n// +k8s:validation-gen-input=example.com/v1\n// +k8s:validation-gen-nolint\n// +k8s:validation-gen-scheme-registry=nil\n// +k8s:validation-gen-test-fixture=validateFalse\n// +k8s:validation-gen-test-targets",
+            &["Claim", "DeviceAttribute", "Other"],
+        ),
+    ];
+    for (tags, roots) in cases {
+        let c = compile_files(&[("doc.go", &doc(tags)), ("types.go", KINDS)], &opts);
+        assert!(c.diagnostics.is_empty(), "{tags}: {:?}", messages(&c));
+        assert_eq!(root_names(&c), *roots, "{tags}");
+    }
+
+    // The opt-out is recorded, so callers can say why nothing is selected.
+    let c = compile_files(
+        &[
+            ("doc.go", &doc("// +k8s:validation-gen=false")),
+            ("types.go", KINDS),
+        ],
+        &opts,
+    );
+    let p = c.rules.package_roots("example.com/v1").expect("recorded");
+    assert_eq!(p.selection, RootSelection::OptedOut);
+    assert_eq!(p.tag.as_ref().map(|s| s.line), Some(3));
+    let c = compile_files(
+        &[
+            (
+                "doc.go",
+                &doc("// +k8s:validation-gen=TypesWithSuffix=Attribute"),
+            ),
+            ("types.go", KINDS),
+        ],
+        &opts,
+    );
+    let p = c.rules.package_roots("example.com/v1").expect("recorded");
+    assert_eq!(
+        p.selection.describe(),
+        "+k8s:validation-gen=TypesWithSuffix=Attribute"
+    );
+    assert_eq!(p.roots, 1);
+}
+
+#[test]
+fn item_03_package_tag_errors_point_at_the_tag_line() {
+    let doc = |tags: &str| format!("/*\nLicence.\n*/\n\n{tags}\npackage v1\n");
+    let cases: &[(&str, &str, u32, &str)] = &[
+        (
+            "// +k8s:validation-gen=*\n// +k8s:validation-gen=false",
+            "+k8s:validation-gen: cannot mix \"false\" with other values; got [* false]",
+            5,
+            "*",
+        ),
+        (
+            "// +k8s:validation-gen=",
+            "found package tag \"k8s:validation-gen\" with no value",
+            5,
+            "k8s:validation-gen",
+        ),
+        (
+            "// +groupName=x\n// +k8s:validation-gen=TypesWithField=",
+            "found package tag \"k8s:validation-gen=TypesWithField=\" with empty value",
+            6,
+            "TypesWithField=",
+        ),
+        (
+            "// +k8s:validation-gen=*\n// +k8s:validation-gen-input=../v1",
+            "+k8s:validation-gen-input: relative path \"../v1\" is not supported; use the full package import path",
+            6,
+            "../v1",
+        ),
+        (
+            "// +k8s:validation-gen=*\n// +k8s:validation-gen-input=a\n// +k8s:validation-gen-input=b",
+            "+k8s:validation-gen-input: expected at most one value, got [a b]",
+            7,
+            "b",
+        ),
+        (
+            "// +k8s:validation-gen=*\n// +k8s:validation-gen-scheme-registry=nil\n// +k8s:validation-gen-scheme-registry=x.S",
+            "Package \"example.com/v1\" contains more than one usage of \"k8s:validation-gen-scheme-registry\"",
+            7,
+            "x.S",
+        ),
+        (
+            "// +k8s:validation-gen=*\n// +k8s:validation-gen-test-fixture=validateTrue",
+            "Package \"example.com/v1\": k8s:validation-gen-test-fixture must be one of '[validateFalse]', but got: validateTrue",
+            6,
+            "validateTrue",
+        ),
+    ];
+    for (tags, message, line, at) in cases {
+        let c = compile_files(
+            &[("doc.go", &doc(tags)), ("types.go", KINDS)],
+            &CompileOptions::default(),
+        );
+        assert_eq!(
+            located(&c),
+            vec![(message.to_string(), *line, at.to_string())],
+            "{tags}"
+        );
+    }
+}
+
+#[test]
+fn item_02_roots_override_selects_every_kind_of_the_package() {
+    let doc = "// +k8s:validation-gen=TypesWithSuffix=DeviceAttribute\npackage v1\n";
+    let options = |roots| CompileOptions {
+        roots,
+        package: Some("example.com/v1".into()),
+        lint: false,
+    };
+    let c = compile_files(
+        &[("doc.go", doc), ("types.go", KINDS)],
+        &options(Roots::Package),
+    );
+    assert_eq!(root_names(&c), ["DeviceAttribute"]);
+    let c = compile_files(
+        &[("doc.go", doc), ("types.go", KINDS)],
+        &options(Roots::TypeMeta),
+    );
+    assert!(c.diagnostics.is_empty(), "{:?}", messages(&c));
+    // List types (embedding ListMeta) are never roots, as upstream.
+    assert_eq!(root_names(&c), ["Claim"]);
+    let p = c.rules.package_roots("example.com/v1").expect("recorded");
+    assert_eq!(p.selection, RootSelection::Override(Roots::TypeMeta));
+    let c = compile_files(
+        &[("doc.go", doc), ("types.go", KINDS)],
+        &options(Roots::All),
+    );
+    assert_eq!(root_names(&c), ["Claim", "DeviceAttribute", "Other"]);
+    // An opted-out package is selected too when the caller asks.
+    let c = compile_files(
+        &[
+            ("doc.go", "// +k8s:validation-gen=false\npackage v1\n"),
+            ("types.go", KINDS),
+        ],
+        &options(Roots::TypeMeta),
+    );
+    assert_eq!(root_names(&c), ["Claim"]);
+    // The override applies to the named package only.
+    let other = CompileOptions {
+        package: Some("example.com/other".into()),
+        ..options(Roots::All)
+    };
+    let c = compile_files(&[("doc.go", doc), ("types.go", KINDS)], &other);
+    assert_eq!(root_names(&c), ["DeviceAttribute"]);
+}
+
+#[test]
+fn item_01_bare_type_names_mean_the_home_package() {
+    let a = "package v1\n\ntype Claim struct{}\ntype Shared struct{}\n";
+    let b = "package v1\n\ntype Claim struct{}\ntype Shared struct{}\ntype OnlyB struct{}\n";
+    let mut universe = Universe::default();
+    for (path, src) in [
+        ("example.com/a/v1", a),
+        ("example.com/b/v1", b),
+        ("example.com/c/v1", a),
+    ] {
+        let (pkg, diags) = kdv_go::load_sources(path, &[(PathBuf::from("types.go"), src.into())]);
+        assert!(diags.is_empty());
+        universe.packages.insert(pkg.path.clone(), pkg);
+    }
+    let c = compile(&universe);
+    let name =
+        |r: Result<TypeId, TypeLookupError>| r.map(|id| c.rules.type_rules(id).qualified_name());
+    assert_eq!(
+        name(c.rules.resolve_type("Claim", Some("example.com/b/v1"))),
+        Ok("example.com/b/v1.Claim".to_string())
+    );
+    assert_eq!(
+        name(
+            c.rules
+                .resolve_type("example.com/a/v1.Claim", Some("example.com/b/v1"))
+        ),
+        Ok("example.com/a/v1.Claim".to_string())
+    );
+    assert_eq!(
+        name(c.rules.resolve_type("OnlyB", Some("example.com/a/v1"))),
+        Ok("example.com/b/v1.OnlyB".to_string())
+    );
+    assert_eq!(
+        name(c.rules.resolve_type("Claim", None)),
+        Err(TypeLookupError::Ambiguous(vec![
+            "example.com/a/v1.Claim".into(),
+            "example.com/b/v1.Claim".into(),
+            "example.com/c/v1.Claim".into()
+        ]))
+    );
+    assert_eq!(
+        name(c.rules.resolve_type("Nope", None)),
+        Err(TypeLookupError::Unknown)
     );
 }

@@ -11,7 +11,7 @@ use crate::error::CliError;
 /// Prints each finding (with file:line:col and a caret) on `out` and a count on `err`.
 /// Returns 0 without findings, 1 with findings (warnings included).
 pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, CliError> {
-    let types = load_types(&args.types)?;
+    let types = load_types(&args.types, args.roots.roots(), false)?;
     let mut diagnostics = types.diagnostics;
     diagnostics.extend(kdv_rules::lint::lint_rules(&types.compiled.rules));
     kdv_rules::lint::sort(&mut diagnostics);
