@@ -630,7 +630,8 @@ const CUSTOM_API: &str = "crates/kdv-cli/tests/fixtures/tags/custom";
 fn lint_warns_at_each_custom_validation_tag() {
     let run = kdv(&["lint", "--types", CUSTOM_API]);
     insta::assert_snapshot!("lint_custom_validation", run.transcript());
-    assert_eq!(run.code, 1);
+    // Warnings alone do not fail the lint (issue 9 item 12).
+    assert_eq!(run.code, 0);
 }
 
 #[test]

@@ -123,15 +123,12 @@ pub struct SourceSpan {
 }
 
 impl SourceSpan {
-    /// Builds a span for `len` bytes at `loc` in `file`.
+    /// Builds a span for `len` bytes at `loc` in `file`. The line is found from
+    /// `loc.offset` (the cost of the line, not of the file: thousands of spans in one file
+    /// stay linear), and by counting lines when the offset cannot be the line's (a `Loc`
+    /// built without one).
     pub fn from_loc(file: &SourceFile, loc: Loc, len: u32) -> SourceSpan {
-        let line_text = file
-            .text
-            .lines()
-            .nth(loc.line.saturating_sub(1) as usize)
-            .unwrap_or("")
-            .trim_end_matches('\r')
-            .to_string();
+        let line_text = line_at(&file.text, loc).trim_end_matches('\r').to_string();
         SourceSpan {
             path: file.path.clone(),
             line: loc.line,
@@ -140,6 +137,29 @@ impl SourceSpan {
             line_text,
         }
     }
+}
+
+/// The text of `loc`'s line (without its terminator).
+fn line_at(text: &str, loc: Loc) -> &str {
+    let offset = loc.offset as usize;
+    let col = loc.col.max(1) as usize - 1;
+    // The offset is the line's when the line starts `col` bytes before it, right after a
+    // newline (or at the start of the text on line 1).
+    if let Some(start) = offset.checked_sub(col)
+        && offset <= text.len()
+        && text.is_char_boundary(start)
+        && (if start == 0 {
+            loc.line <= 1
+        } else {
+            text.as_bytes()[start - 1] == b'\n'
+        })
+    {
+        let rest = &text[start..];
+        return rest.split('\n').next().unwrap_or("");
+    }
+    text.lines()
+        .nth(loc.line.saturating_sub(1) as usize)
+        .unwrap_or("")
 }
 
 /// A finding about the input (parse error, tag misuse, unsupported shape), with where it is.
@@ -507,6 +527,34 @@ pub enum ConstValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spans_find_their_line_by_offset_or_by_counting() {
+        let file = SourceFile {
+            path: "f.go".into(),
+            text: "package p\r\n\n\t// +k8s:x\nlast".into(),
+        };
+        let at = |line, col, offset| {
+            SourceSpan::from_loc(
+                &file,
+                Loc {
+                    file: 0,
+                    line,
+                    col,
+                    offset,
+                },
+                1,
+            )
+            .line_text
+        };
+        assert_eq!(at(1, 1, 0), "package p");
+        assert_eq!(at(2, 1, 11), "");
+        assert_eq!(at(3, 5, 16), "\t// +k8s:x");
+        assert_eq!(at(4, 2, 24), "last");
+        // A location built without an offset: the line is counted.
+        assert_eq!(at(3, 5, 0), "\t// +k8s:x");
+        assert_eq!(at(9, 1, 0), "");
+    }
 
     fn field(name: &str, embedded: bool, json: Option<&str>) -> Field {
         Field {

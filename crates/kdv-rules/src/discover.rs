@@ -57,11 +57,22 @@ struct Child<'u> {
     val_iterations: Vec<Iteration>,
 }
 
+/// Which parts of a value tags declare opaque (upstream `OpaqueType`, `OpaqueKeyType`,
+/// `OpaqueValType`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Opacity {
+    pub(crate) typ: bool,
+    pub(crate) key: bool,
+    pub(crate) val: bool,
+}
+
 #[derive(Default)]
-struct TypeNode<'u> {
-    validations: Vec<Validation>,
-    comments: usize,
-    opaque: bool,
+pub(crate) struct TypeNode<'u> {
+    pub(crate) validations: Vec<Validation>,
+    pub(crate) comments: usize,
+    /// Opacity from the type's own tags (`typ` is upstream's opaque type).
+    pub(crate) opaque: bool,
+    pub(crate) opaque_parts: Opacity,
     key_iterations: Vec<Iteration>,
     val_iterations: Vec<Iteration>,
     fields: Vec<Child<'u>>,
@@ -78,8 +89,12 @@ struct Discoverer<'u> {
     unreachable: bool,
 }
 
-/// Compiles a universe into a rule set plus diagnostics.
-pub(crate) fn run(universe: &Universe, options: &CompileOptions) -> (RuleSet, Vec<Diagnostic>) {
+/// Compiles a universe: the rule set, the compiler's diagnostics and, with
+/// `options.lint`, the lint rules' findings.
+pub(crate) fn run(
+    universe: &Universe,
+    options: &CompileOptions,
+) -> (RuleSet, Vec<Diagnostic>, Vec<Diagnostic>) {
     let lw = Lowerer::new(universe);
     let n = lw.g.named.len();
     let mut d = Discoverer {
@@ -99,7 +114,19 @@ pub(crate) fn run(universe: &Universe, options: &CompileOptions) -> (RuleSet, Ve
     for idx in 0..n {
         d.discover_named(idx);
     }
-    d.finish(roots, packages)
+    let lint = if options.lint {
+        crate::lint_rules::run(&crate::lint_rules::Input {
+            universe,
+            g: &d.lw.g,
+            nodes: &d.nodes,
+            roots: &roots,
+            packages: &packages,
+        })
+    } else {
+        Vec::new()
+    };
+    let (rules, diagnostics) = d.finish(roots, packages);
+    (rules, diagnostics, lint)
 }
 
 fn member_span(m: &Member<'_>) -> Option<SourceSpan> {
@@ -317,6 +344,8 @@ impl<'u> Discoverer<'u> {
             node.validations.extend(v.functions);
             node.comments += v.comments;
             node.opaque |= v.opaque_type;
+            node.opaque_parts.key |= v.opaque_key;
+            node.opaque_parts.val |= v.opaque_val;
         }
 
         if let NamedKind::Alias(_) = &kind {

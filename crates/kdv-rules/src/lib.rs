@@ -15,6 +15,7 @@ pub mod emissions;
 mod gotypes;
 pub mod ir;
 pub mod lint;
+mod lint_rules;
 mod lower;
 pub mod registry;
 pub mod roots;
@@ -34,6 +35,9 @@ pub struct Compiled {
     pub rules: RuleSet,
     /// Errors and warnings, each pointing at its source.
     pub diagnostics: Vec<Diagnostic>,
+    /// The lint rules' findings ([`CompileOptions::lint`]; see [`lint`]): about tag
+    /// hygiene, not about what the rules mean, so validation does not stop for them.
+    pub lint: Vec<Diagnostic>,
 }
 
 impl Compiled {
@@ -53,8 +57,12 @@ pub fn compile(universe: &Universe) -> Compiled {
 
 /// [`compile`] with options: another root selection for one package ([`Roots`]).
 pub fn compile_with(universe: &Universe, options: &CompileOptions) -> Compiled {
-    let (rules, diagnostics) = discover::run(universe, options);
-    Compiled { rules, diagnostics }
+    let (rules, diagnostics, lint) = discover::run(universe, options);
+    Compiled {
+        rules,
+        diagnostics,
+        lint,
+    }
 }
 
 #[cfg(test)]

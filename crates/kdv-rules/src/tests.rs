@@ -1094,3 +1094,246 @@ fn item_01_bare_type_names_mean_the_home_package() {
         Err(TypeLookupError::Unknown)
     );
 }
+
+/// The lint rules' findings for `types` in package `example.com/<version>` selecting every
+/// type: (line, message).
+fn lint_findings(version: &str, types: &str) -> Vec<(u32, String)> {
+    let path = format!("example.com/{version}");
+    let doc = format!("// +k8s:validation-gen=*\npackage {version}\n");
+    let files = [
+        (PathBuf::from("doc.go"), doc),
+        (
+            PathBuf::from("types.go"),
+            types.replace("package v1", &format!("package {version}")),
+        ),
+    ];
+    let (pkg, diags) = kdv_go::load_sources(&path, &files);
+    assert!(diags.is_empty(), "Go parse diagnostics: {diags:?}");
+    let mut universe = Universe::default();
+    universe.packages.insert(pkg.path.clone(), pkg);
+    let c = compile_with(
+        &universe,
+        &CompileOptions {
+            lint: true,
+            ..CompileOptions::default()
+        },
+    );
+    let mut out: Vec<(u32, String)> = c
+        .lint
+        .iter()
+        .map(|d| (d.span.as_ref().map_or(0, |s| s.line), d.message.clone()))
+        .collect();
+    out.sort();
+    out
+}
+
+const REQUIREDNESS: &str =
+    "field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden";
+
+#[test]
+fn item_07_alpha_and_beta_only_prefix_a_validation_tag() {
+    let src = r#"package v1
+
+type T struct {
+	// +k8s:optional
+	// +k8s:alpha=+k8s:required
+	A *string `json:"a"`
+	// +k8s:optional
+	// +k8s:alpha=+k8s:beta=+k8s:required
+	B *string `json:"b"`
+	// +k8s:optional
+	// +k8s:alpha
+	C *string `json:"c"`
+	// +k8s:optional
+	// +k8s:beta=foo
+	D *string `json:"d"`
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=type
+	// +k8s:item(type: "Approved")=+k8s:alpha=+k8s:zeroOrOneOfMember
+	E []I `json:"e"`
+}
+
+type I struct {
+	Type string `json:"type"`
+}
+"#;
+    assert_eq!(
+        lint_findings("v1", src),
+        vec![
+            (8, "field B: tag \"k8s:beta\" can't be used in between".to_string()),
+            (11, "field C: tag \"k8s:alpha\" requires a validation tag as its value payload".to_string()),
+            (14, "field D: tag \"k8s:beta\" requires a validation tag as its value payload".to_string()),
+            (19, "field E: tag \"k8s:alpha\" can't be used in between".to_string()),
+            // The stability rule sees the nested alpha (a Beta tag) in a Stable context, as
+            // upstream's does.
+            (
+                19,
+                "field E: tag \"k8s:alpha\" with stability level \"Beta\" cannot be used in Stable validation".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn item_07_tag_stability_fits_its_context() {
+    let src = r#"package v1
+
+type T struct {
+	// +k8s:validateTrueAlpha
+	A string `json:"a"`
+	// +k8s:beta=+k8s:validateTrueAlpha
+	B string `json:"b"`
+	// +k8s:alpha=+k8s:validateTrueAlpha
+	C string `json:"c"`
+	// +k8s:ifEnabled(SomeFeature)=+k8s:validateTrueBeta
+	D string `json:"d"`
+	// +k8s:ifEnabled(SomeFeature)=+k8s:validateTrueAlpha
+	E string `json:"e"`
+	// +k8s:validateTrueBeta
+	F string `json:"f"`
+}
+"#;
+    // Requiredness is not the point here: keep only the stability findings.
+    let stability = |version: &str| -> Vec<(u32, String)> {
+        lint_findings(version, src)
+            .into_iter()
+            .filter(|(_, m)| !m.ends_with(REQUIREDNESS))
+            .collect()
+    };
+    let alpha_in = |ctx: &str| {
+        format!(
+            "tag \"k8s:validateTrueAlpha\" with stability level \"Alpha\" cannot be used in {ctx} validation"
+        )
+    };
+    let beta_in = |ctx: &str| {
+        format!(
+            "tag \"k8s:validateTrueBeta\" with stability level \"Beta\" cannot be used in {ctx} validation"
+        )
+    };
+    assert_eq!(
+        stability("v1"),
+        vec![
+            (4, format!("field A: {}", alpha_in("Stable"))),
+            (6, format!("field B: {}", alpha_in("Beta"))),
+            (12, format!("field E: {}", alpha_in("Beta"))),
+            (14, format!("field F: {}", beta_in("Stable"))),
+        ]
+    );
+    assert_eq!(
+        stability("v1beta1"),
+        vec![
+            (4, format!("field A: {}", alpha_in("Beta"))),
+            (6, format!("field B: {}", alpha_in("Beta"))),
+            (12, format!("field E: {}", alpha_in("Beta"))),
+        ]
+    );
+    // An explicit prefix sets the context, even in an alpha package.
+    assert_eq!(
+        stability("v1alpha1"),
+        vec![(6, format!("field B: {}", alpha_in("Beta")))]
+    );
+}
+
+#[test]
+fn item_07_fields_with_validation_declare_requiredness() {
+    let src = r#"package v1
+
+type T struct {
+	// +k8s:maxLength=3
+	Direct *string `json:"direct"`
+	Transitive *V `json:"transitive"`
+	// +k8s:optional
+	Declared *V `json:"declared"`
+	Items []V `json:"items"`
+	Data map[string]V `json:"data"`
+	Exempt V `json:"exempt"`
+	// +k8s:opaqueType
+	Opaque *V `json:"opaque"`
+	// +k8s:eachVal=+k8s:opaqueType
+	OpaqueItems []V `json:"opaqueItems"`
+	// +k8s:eachKey=+k8s:opaqueType
+	KeyOpaque map[K]V `json:"keyOpaque"`
+	// +k8s:eachKey=+k8s:opaqueType
+	// +k8s:eachVal=+k8s:opaqueType
+	BothOpaque map[K]V `json:"bothOpaque"`
+	Vs Vs `json:"vs"`
+	OpaqueVs OpaqueVs `json:"opaqueVs"`
+	Plain *P `json:"plain"`
+	Self *R `json:"self"`
+	// +k8s:alpha(since: "1.35")=+k8s:required
+	Conditional *V `json:"conditional"`
+}
+
+type V struct {
+	// +k8s:minimum=1
+	N int `json:"n"`
+}
+
+// +k8s:maxLength=5
+type K string
+
+type Vs []V
+
+// +k8s:eachVal=+k8s:opaqueType
+type OpaqueVs []V
+
+type P struct {
+	S string `json:"s"`
+}
+
+type R struct {
+	Next *R `json:"next"`
+	// +k8s:optional
+	V *V `json:"v"`
+}
+"#;
+    let req = |line: u32, field: &str| (line, format!("field {field}: {REQUIREDNESS}"));
+    assert_eq!(
+        lint_findings("v1", src),
+        vec![
+            req(5, "Direct"),
+            req(6, "Transitive"),
+            req(9, "Items"),
+            req(10, "Data"),
+            req(17, "KeyOpaque"),
+            req(21, "Vs"),
+            // R reaches V through its field V.
+            req(24, "Self"),
+            // Scalars are not exempt: only (typedefs of) non-pointer structs are.
+            req(31, "N"),
+            req(47, "Next"),
+        ]
+    );
+}
+
+#[test]
+fn item_07_hygiene_unknown_repeated_and_contradicting_tags() {
+    let src = r#"package v1
+
+type T struct {
+	// +k8s:required
+	// +k8s:optional
+	A *string `json:"a"`
+	// +k8s:required
+	// +k8s:required
+	B *string `json:"b"`
+	// +k8s:optional
+	// +k8s:maxlength=3
+	// +k8s:maxLength=3
+	// +k8s:maxLength=3
+	// +k8s:deepcopy-gen=false
+	// +k8s:deepcopy-gen=false
+	C *string `json:"c"`
+}
+"#;
+    assert_eq!(
+        lint_findings("v1", src),
+        vec![
+            (5, "tag \"k8s:optional\" contradicts \"k8s:required\" (line 4): a field is either optional, required or forbidden".to_string()),
+            (8, "repeated tag +k8s:required (first at line 7): each copy runs and reports its errors again; remove the copy".to_string()),
+            (11, "unknown tag \"k8s:maxlength\" (did you mean \"k8s:maxLength\"?): validation-gen ignores it, so it validates nothing".to_string()),
+            (13, "repeated tag +k8s:maxLength=3 (first at line 12): each copy runs and reports its errors again; remove the copy".to_string()),
+        ]
+    );
+}

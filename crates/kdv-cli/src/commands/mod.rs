@@ -55,10 +55,38 @@ pub fn load_types(dir: &Path, roots: kdv_rules::Roots, lint: bool) -> Result<Typ
     })
 }
 
-/// Writes diagnostics separated by blank lines (each renders over several lines).
+/// How many other positions of a repeated finding are listed.
+const REPEATS_LISTED: usize = 5;
+
+/// Writes diagnostics separated by blank lines (each renders over several lines); findings
+/// with the same severity and message print once, with a note counting the repeats and
+/// listing where the first few are.
 fn write_diagnostics(out: &mut dyn Write, diagnostics: &[Diagnostic]) -> std::io::Result<()> {
-    for d in diagnostics {
-        writeln!(out, "{d}\n")?;
+    for g in kdv_rules::lint::group(diagnostics.to_vec()) {
+        writeln!(out, "{}", g.first)?;
+        if !g.others.is_empty() {
+            let listed: Vec<String> = g
+                .others
+                .iter()
+                .take(REPEATS_LISTED)
+                .map(|s| match s {
+                    Some(s) => format!("{}:{}:{}", s.path.display(), s.line, s.col),
+                    None => "(no position)".to_string(),
+                })
+                .collect();
+            let more = g.others.len().saturating_sub(REPEATS_LISTED);
+            write!(
+                out,
+                "  = note: reported {} times; also at {}",
+                g.others.len() + 1,
+                listed.join(", ")
+            )?;
+            if more > 0 {
+                write!(out, " and {more} more")?;
+            }
+            writeln!(out)?;
+        }
+        writeln!(out)?;
     }
     Ok(())
 }

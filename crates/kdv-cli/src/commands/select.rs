@@ -82,11 +82,7 @@ impl<'r> TypeSelector<'r> {
     /// they support (the main resource `/` unless `+k8s:isSubresource`).
     fn supports(&self, ty: TypeId) -> bool {
         let path = self.subresource_path();
-        self.rules
-            .type_rules(ty)
-            .subresources
-            .iter()
-            .any(|s| *s == path)
+        self.rules.type_rules(ty).subresources.contains(&path)
     }
 
     fn subresources_of(&self, ty: TypeId) -> String {
