@@ -587,35 +587,39 @@ impl<'u> Discoverer<'u> {
                             .any(|c| !c.validations.is_empty() || c.comments > 0))
             })
             .collect();
-        // Monotone fixpoint over the dependency edges.
-        loop {
-            let mut changed = false;
-            for i in 0..n {
-                if hv[i] || self.nodes[i].opaque {
-                    continue;
-                }
-                let node = &self.nodes[i];
-                let via_iterations = node
-                    .key_iterations
-                    .iter()
-                    .chain(&node.val_iterations)
-                    .any(|it| hv[it.target]);
-                let via_fields = node.fields.iter().any(|c| {
+        // Propagate backwards along the dependency edges (an opaque type depends on
+        // nothing): linear, where a fixpoint over all types is quadratic on long chains.
+        let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, node) in self.nodes.iter().enumerate() {
+            if node.opaque {
+                continue;
+            }
+            let targets = node
+                .key_iterations
+                .iter()
+                .chain(&node.val_iterations)
+                .map(|it| it.target)
+                .chain(node.fields.iter().flat_map(|c| {
                     c.key_iterations
                         .iter()
                         .chain(&c.val_iterations)
-                        .any(|it| hv[it.target])
-                        || c.node.is_some_and(|j| hv[j])
-                });
-                if via_iterations || via_fields {
-                    hv[i] = true;
-                    changed = true;
-                }
-            }
-            if !changed {
-                return hv;
+                        .map(|it| it.target)
+                        .chain(c.node)
+                }));
+            for j in targets {
+                dependents[j].push(i);
             }
         }
+        let mut queue: Vec<usize> = (0..n).filter(|&i| hv[i]).collect();
+        while let Some(j) = queue.pop() {
+            for &i in &dependents[j] {
+                if !hv[i] {
+                    hv[i] = true;
+                    queue.push(i);
+                }
+            }
+        }
+        hv
     }
 
     fn finish(

@@ -145,7 +145,16 @@ pub(crate) struct Graph<'u> {
     /// All constants of all packages, package by package in declaration order.
     pub consts: Vec<Const<'u>>,
     index: HashMap<(&'u str, &'u str), NamedIdx>,
+    /// Per struct (named: `(false, idx)`, anonymous: `(true, idx)`), its members by JSON
+    /// name (the first member of each name; owned keys keep the graph covariant), built on
+    /// the first lookup in a large struct:
+    /// tags name members (list-map keys, union members, subfields) once each, so a linear
+    /// search per lookup would be quadratic in the struct's size.
+    json_index: std::cell::RefCell<HashMap<(bool, usize), HashMap<String, usize>>>,
 }
+
+/// Structs with at most this many members are searched linearly by JSON name.
+const LINEAR_MEMBER_SEARCH: usize = 16;
 
 enum State<'u> {
     Todo,
@@ -203,6 +212,7 @@ impl<'u> Graph<'u> {
             anon,
             consts,
             index,
+            json_index: std::cell::RefCell::new(HashMap::new()),
         }
     }
 
@@ -319,7 +329,25 @@ impl<'u> Graph<'u> {
 
     /// The member with the given upstream JSON name (`util.GetMemberByJSON`).
     pub(crate) fn member_by_json(&self, t: &Ty, json: &str) -> Option<&Member<'u>> {
-        self.members(t)?.iter().find(|m| m.json_name() == json)
+        let members = self.members(t)?;
+        let key = match t {
+            _ if members.len() <= LINEAR_MEMBER_SEARCH => None,
+            Ty::Named(i) => Some((false, *i)),
+            Ty::Struct(a) => Some((true, *a)),
+            _ => None,
+        };
+        let Some(key) = key else {
+            return members.iter().find(|m| m.json_name() == json);
+        };
+        let mut cache = self.json_index.borrow_mut();
+        let index = cache.entry(key).or_insert_with(|| {
+            let mut index = HashMap::with_capacity(members.len());
+            for (i, m) in members.iter().enumerate() {
+                index.entry(m.json_name().to_string()).or_insert(i);
+            }
+            index
+        });
+        index.get(json).map(|&i| &members[i])
     }
 
     /// gengo's `Type.String()`.

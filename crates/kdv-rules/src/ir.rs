@@ -200,11 +200,23 @@ pub(crate) fn fill_common_kinds(shapes: &mut [Shape]) {
         let kinds: Option<Vec<CommonKind>> = st.fields.iter().map(|f| kind_of(shapes, f)).collect();
         let mut result = (None, Vec::new());
         if let Some(kinds) = kinds {
-            // The kind most fields have (ties: the last such field's).
-            let majority = kinds
+            // The kind most fields have (ties: the last such field's), counted in one pass:
+            // per class (string, bool, int), how many fields and the last one's index.
+            let class = |k: CommonKind| match k {
+                CommonKind::String => 0,
+                CommonKind::Bool => 1,
+                CommonKind::Int { .. } => 2,
+            };
+            let mut counts = [(0usize, 0usize); 3];
+            for (j, &k) in kinds.iter().enumerate() {
+                let c = &mut counts[class(k)];
+                *c = (c.0 + 1, j);
+            }
+            let majority = counts
                 .iter()
-                .copied()
-                .max_by_key(|&k| kinds.iter().filter(|&&o| same(o, k)).count());
+                .filter(|c| c.0 > 0)
+                .max_by_key(|c| (c.0, c.1))
+                .map(|c| kinds[c.1]);
             if let Some(m) = majority {
                 let others: Vec<u32> = (0..kinds.len() as u32)
                     .filter(|&j| !same(kinds[j as usize], m))
@@ -735,19 +747,19 @@ impl Calls {
         if has_default {
             cohorts.push(Cohort::default());
         }
+        // Cohorts by name: one per list item selector, so there can be many.
+        let mut by_name: HashMap<String, usize> = HashMap::new();
         for v in list {
             let idx = match &v.cohort {
                 None => 0,
-                Some(name) => match cohorts
-                    .iter()
-                    .position(|c| c.name.as_deref() == Some(name.as_str()))
-                {
-                    Some(i) => i,
+                Some(name) => match by_name.get(name) {
+                    Some(&i) => i,
                     None => {
                         cohorts.push(Cohort {
                             name: Some(name.clone()),
                             ..Cohort::default()
                         });
+                        by_name.insert(name.clone(), cohorts.len() - 1);
                         cohorts.len() - 1
                     }
                 },

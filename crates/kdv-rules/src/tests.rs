@@ -1337,3 +1337,78 @@ type T struct {
         ]
     );
 }
+
+/// `+k8s:enum` with 100,000 constants (a quadratic duplicate check took 30 s in a release
+/// build): the registry steps are linear, so even a debug build compiles it quickly.
+#[test]
+fn item_11_enum_with_100k_constants_compiles_in_bounded_time() {
+    let mut src = String::from(
+        "// +k8s:validation-gen=*\npackage p\n\n// +k8s:enum\ntype E string\n\ntype T struct {\n\t// +k8s:optional\n\tE E `json:\"e\"`\n}\n\nconst (\n",
+    );
+    for i in 0..100_000 {
+        src.push_str(&format!("\tE{i} E = \"v{}\"\n", i % 99_999));
+    }
+    src.push_str(")\n");
+    let start = std::time::Instant::now();
+    let c = compile_go(&src);
+    let elapsed = start.elapsed();
+    assert!(c.diagnostics.is_empty(), "{:?}", messages(&c));
+    let t = c.rules.type_rules(c.rules.find_type("E").expect("E"));
+    let Some(Check::Enum(spec)) = t.validations.iter().map(|v| &v.check).next() else {
+        panic!("enum check")
+    };
+    // The last constant repeats the first value: first wins, no duplicate member.
+    assert_eq!(spec.members.len(), 99_999);
+    assert!(
+        elapsed < std::time::Duration::from_secs(5),
+        "100k enum constants took {elapsed:?}"
+    );
+}
+
+/// The other registry steps that look names up stay linear too: 20,000 list-map keys, item
+/// selectors over them, union members and struct fields, and which types have validations
+/// along a chain of 20,000 types.
+#[test]
+fn item_11_large_structs_compile_in_bounded_time() {
+    const N: usize = 20_000;
+    let mut src = String::from("// +k8s:validation-gen=*\npackage p\n\ntype I struct {\n");
+    for i in 0..N {
+        src.push_str(&format!("\tK{i} string `json:\"k{i}\"`\n"));
+    }
+    src.push_str("}\n\ntype T struct {\n\t// +k8s:optional\n\t// +k8s:listType=map\n");
+    for i in 0..N {
+        src.push_str(&format!("\t// +k8s:listMapKey=k{i}\n"));
+    }
+    let args: Vec<String> = (0..N).map(|i| format!("k{i}: \"x\"")).collect();
+    src.push_str(&format!(
+        "\t// +k8s:item({})=+k8s:validateFalse=\"x\"\n\tL []I `json:\"l\"`\n",
+        args.join(", ")
+    ));
+    for i in 0..N {
+        src.push_str(&format!(
+            "\t// +k8s:optional\n\t// +k8s:unionMember\n\tU{i} *string `json:\"u{i}\"`\n"
+        ));
+    }
+    src.push_str("\t// +k8s:optional\n\tC *C0 `json:\"c\"`\n}\n");
+    // A chain of types where only the last has validations: every type has validations
+    // through the next one.
+    for i in 0..N {
+        src.push_str(&format!(
+            "type C{i} struct {{\n\t// +k8s:optional\n\tN *C{} `json:\"n\"`\n}}\n",
+            i + 1
+        ));
+    }
+    src.push_str(&format!(
+        "type C{N} struct {{\n\t// +k8s:optional\n\t// +k8s:minimum=1\n\tA *int32 `json:\"a\"`\n}}\n"
+    ));
+    let start = std::time::Instant::now();
+    let c = compile_go(&src);
+    let elapsed = start.elapsed();
+    assert!(c.diagnostics.is_empty(), "{:?}", messages(&c));
+    let first = c.rules.type_rules(c.rules.find_type("C0").expect("C0"));
+    assert!(first.has_validations);
+    assert!(
+        elapsed < std::time::Duration::from_secs(10),
+        "took {elapsed:?}"
+    );
+}
