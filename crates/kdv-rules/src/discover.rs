@@ -674,6 +674,7 @@ impl<'u> Discoverer<'u> {
             spans: std::mem::take(&mut self.lw.spans),
             packages,
             by_name: HashMap::new(),
+            by_kind: HashMap::new(),
         };
         for r in &roots {
             let decl = self.lw.g.named[r.id.0 as usize].decl;
@@ -910,6 +911,14 @@ fn index_names(rules: &mut RuleSet, roots: Vec<RootInfo>) {
             .by_name
             .entry(rules.types[idx].name.clone())
             .or_insert(TypeId(idx as u32));
+    }
+    for r in &roots {
+        let key = (
+            r.group.clone().unwrap_or_default(),
+            r.version.clone(),
+            r.kind.clone(),
+        );
+        rules.by_kind.entry(key).or_insert(r.id);
     }
     rules.roots = roots;
 }

@@ -909,13 +909,16 @@ pub struct RuleSet {
     pub types: Vec<TypeRules>,
     /// Value shapes, indexed by [`ShapeId`].
     pub shapes: Vec<Shape>,
-    /// Root types, sorted by qualified name.
+    /// Root types, sorted by qualified name (indexed by kind when compiled: read, do not
+    /// edit).
     pub roots: Vec<RootInfo>,
     /// Source spans of the tags validations came from ([`Validation::origin`]).
     pub spans: Vec<SourceSpan>,
     /// How each package of the universe selected its roots, in import-path order.
     pub packages: Vec<crate::roots::PackageRoots>,
     pub(crate) by_name: HashMap<String, TypeId>,
+    /// Roots by (group, version, kind); the first in [`RuleSet::roots`] order wins.
+    pub(crate) by_kind: HashMap<(String, String, String), TypeId>,
 }
 
 /// Why [`RuleSet::resolve_type`] found no single type.
@@ -985,12 +988,9 @@ impl RuleSet {
             Some((g, v)) => (g, v),
             None => ("", api_version),
         };
-        self.roots
-            .iter()
-            .find(|r| {
-                r.kind == kind && r.version == version && r.group.as_deref().unwrap_or("") == group
-            })
-            .map(|r| r.id)
+        self.by_kind
+            .get(&(group.to_string(), version.to_string(), kind.to_string()))
+            .copied()
     }
 
     /// The Go name of a type.
