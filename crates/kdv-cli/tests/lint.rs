@@ -185,3 +185,68 @@ fn item_07_identical_findings_print_once_with_a_count() {
     // searched its file for its line).
     assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
 }
+
+#[test]
+fn item_14_go_problems_are_said_in_kdv_terms() {
+    let types = br#"package p
+
+import other "example.com/elsewhere"
+
+type Box[T any] struct {
+	Value T `json:"value"`
+}
+
+type Root struct {
+	// +k8s:optional
+	B *Box[string] `json:"b,omitempty"`
+	// +k8s:optional
+	C *A `json:"c,omitempty"`
+	// +k8s:optional
+	U *Undef `json:"u,omitempty"`
+	// +k8s:optional
+	Q *nowhere.Thing `json:"q,omitempty"`
+	// +k8s:optional
+	O *other.Thing `json:"o,omitempty"`
+}
+
+type A = B
+
+type B = A
+"#;
+    let bad = b"package p\n\n// caf\xe9\ntype X struct{}\n";
+    let pkg = TempPackage::new(
+        "go-wording",
+        &[
+            ("go.mod", b"module p\n\ngo 1.22\n"),
+            ("doc.go", DOC),
+            ("types.go", types),
+            ("z.go", bad),
+        ],
+    );
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let dir = pkg.path();
+    let headlines: Vec<String> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": error: ") || l.contains(": warning: "))
+        .map(|l| l.replace(dir, "DIR"))
+        .collect();
+    let p = "example.com/elsewhere";
+    assert_eq!(
+        headlines,
+        [
+            "DIR/types.go:11:2: error: field p.Root.b (p.Box[...]): generic type p.Box is not supported by kdv: declarative validation types must be concrete".to_string(),
+            "DIR/types.go:13:2: error: field p.Root.c (p.A): type alias cycle: p.A -> p.B -> p.A".to_string(),
+            "DIR/types.go:15:2: error: field p.Root.u (p.Undef): undefined type Undef: package p declares no type Undef (is it declared in a file kdv skips, such as a _test.go file or one excluded by build constraints?)".to_string(),
+            "DIR/types.go:17:2: warning: p.Root.q: type *nowhere.Thing is not validated: it is declared in package nowhere, which kdv did not load (kdv reads the Go module of the --types directory and its built-in declarations of well-known apimachinery packages); add +k8s:opaqueType to the field to skip it knowingly".to_string(),
+            "DIR/types.go:17:5: error: undefined: nowhere (no import of this file is named nowhere)".to_string(),
+            format!("DIR/types.go:19:2: warning: p.Root.o: type *{p}.Thing is not validated: it is declared in package {p}, which kdv did not load (kdv reads the Go module of the --types directory and its built-in declarations of well-known apimachinery packages); add +k8s:opaqueType to the field to skip it knowingly"),
+            "DIR/z.go:3:7: error: invalid UTF-8 encoding".to_string(),
+        ],
+        "{}",
+        run.transcript()
+    );
+    assert!(!run.stdout.contains("--readonly-pkg"));
+    assert!(!run.stdout.contains("is not supported\n"));
+}

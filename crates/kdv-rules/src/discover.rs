@@ -163,9 +163,28 @@ fn warning(message: String, span: Option<SourceSpan>) -> LowerError {
     }
 }
 
-fn non_included(path: &str, what: &str, t: &str, tag: &str) -> String {
+/// The warning for a value of a type kdv has no declaration of (upstream's "non-included
+/// package" warning, in kdv's terms: kdv has no `--readonly-pkg`, it reads what the Go module
+/// holds plus its built-in apimachinery declarations).
+fn non_included(
+    g: &crate::gotypes::Graph<'_>,
+    path: &str,
+    what: &str,
+    t: &Ty,
+    tag: &str,
+) -> String {
+    let shown = g.type_string(t);
+    let why = match g.non_pointer(t) {
+        Ty::Foreign { package, name } if g.built_in.contains(package) => {
+            format!("kdv's built-in declarations of {package} do not include {name}")
+        }
+        Ty::Foreign { package, .. } => format!(
+            "it is declared in package {package}, which kdv did not load (kdv reads the Go module of the --types directory and its built-in declarations of well-known apimachinery packages)"
+        ),
+        _ => format!("kdv has no declaration of {shown}"),
+    };
     format!(
-        "{path}: {what} {t} is in a non-included package; either add this package to validation-gen's --readonly-pkg flag, or add {tag} to the field to skip validation"
+        "{path}: {what} {shown} is not validated: {why}; add {tag} to the field to skip it knowingly"
     )
 }
 
@@ -252,13 +271,7 @@ impl<'u> Discoverer<'u> {
                     _ => Ok(()),
                 }
             }
-            Ty::Unsupported(what) => {
-                let mut kind = what.clone();
-                if let Some(first) = kind.get_mut(0..1) {
-                    first.make_ascii_uppercase();
-                }
-                Err(format!("kind {kind} is not supported"))
-            }
+            Ty::Unsupported(why) => Err(why.message()),
         }
     }
 
@@ -390,9 +403,10 @@ impl<'u> Discoverer<'u> {
             match self.node_of(&k) {
                 Node::NonIncluded if !opaque_key => self.non_included_warning(warning(
                     non_included(
+                        &self.lw.g,
                         path,
                         "key type",
-                        &self.lw.g.type_string(&k),
+                        &k,
                         "+k8s:eachKey=+k8s:opaqueType",
                     ),
                     decl_span(pkg, decl),
@@ -411,9 +425,10 @@ impl<'u> Discoverer<'u> {
             match self.node_of(&e) {
                 Node::NonIncluded if !opaque_val => self.non_included_warning(warning(
                     non_included(
+                        &self.lw.g,
                         path,
                         "value type",
-                        &self.lw.g.type_string(&e),
+                        &e,
                         "+k8s:eachVal=+k8s:opaqueType",
                     ),
                     decl_span(pkg, decl),
@@ -465,12 +480,7 @@ impl<'u> Discoverer<'u> {
             if matches!(field_kind, Kind::Struct | Kind::Alias | Kind::Foreign) {
                 if self.node_of(&m.ty) == Node::NonIncluded && !v.opaque_type {
                     self.non_included_warning(warning(
-                        non_included(
-                            &child_path,
-                            "type",
-                            &self.lw.g.type_string(&m.ty),
-                            "+k8s:opaqueType",
-                        ),
+                        non_included(&self.lw.g, &child_path, "type", &m.ty, "+k8s:opaqueType"),
                         member_span(m),
                     ));
                 } else if v.opaque_type {
@@ -534,9 +544,10 @@ impl<'u> Discoverer<'u> {
             match self.node_of(&k) {
                 Node::NonIncluded if !opaque_key => self.non_included_warning(warning(
                     non_included(
+                        &self.lw.g,
                         path,
                         "key type",
-                        &self.lw.g.type_string(&k),
+                        &k,
                         "+k8s:eachKey=+k8s:opaqueType",
                     ),
                     member_span(&m),
@@ -552,9 +563,10 @@ impl<'u> Discoverer<'u> {
             match self.node_of(&e) {
                 Node::NonIncluded if !opaque_val => self.non_included_warning(warning(
                     non_included(
+                        &self.lw.g,
                         path,
                         "value type",
-                        &self.lw.g.type_string(&e),
+                        &e,
                         "+k8s:eachVal=+k8s:opaqueType",
                     ),
                     member_span(&m),
