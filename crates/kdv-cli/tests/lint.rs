@@ -250,3 +250,43 @@ type B = A
     assert!(!run.stdout.contains("--readonly-pkg"));
     assert!(!run.stdout.contains("is not supported\n"));
 }
+
+#[test]
+fn item_18_long_tag_lines_are_clipped_in_the_snippet() {
+    // A 1.3 MB tag line whose bad value starts after multi-byte characters, with control
+    // characters in it.
+    let value = format!("{}\u{1b}[2J{}", "é".repeat(100), "x".repeat(1_300_000));
+    let types = format!(
+        "package p\n\ntype T struct {{\n\t// +k8s:optional\n\t// +k8s:format={value}\n\tS *string `json:\"s\"`\n}}\n"
+    );
+    let pkg = TempPackage::new(
+        "long-line",
+        &[("doc.go", DOC), ("types.go", types.as_bytes())],
+    );
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.len() < 4_000, "{} bytes", run.stdout.len());
+    assert!(
+        !run.stdout.contains('\u{1b}'),
+        "control characters are escaped"
+    );
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    // The finding: the control character does not parse. Then the blank gutter line, the
+    // clipped source line and the caret line.
+    assert!(
+        lines[0].ends_with("types.go:5:217: error: failed to parse tags: unexpected character '\\x1b' at position 112"),
+        "{}",
+        lines[0]
+    );
+    let source = lines[2];
+    let caret = lines[3];
+    assert!(source.starts_with("5 | …éé"), "{source}");
+    assert!(source.ends_with("xx…"), "{source}");
+    assert!(source.chars().count() <= 130, "{}", source.chars().count());
+    // The caret sits under the escaped character, counted in characters, not bytes.
+    let escape_at = source.find("\\u{1b}").expect("escaped");
+    let escape_col = source[..escape_at].chars().count();
+    let caret_col = caret.chars().position(|c| c == '^').expect("caret");
+    assert_eq!(caret_col, escape_col, "\n{source}\n{caret}");
+    assert_eq!(caret.matches('^').count(), "\\u{1b}".len());
+}
