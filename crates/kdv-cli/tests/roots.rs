@@ -248,13 +248,46 @@ fn item_15_subresource_is_checked_before_reading_manifests() {
         "--roots",
         "typemeta",
         "--subresource",
-        "scale",
+        "resize",
         &missing,
     ]);
     assert_eq!(run.code, 2, "{}", run.transcript());
     assert_eq!(
         run.stderr,
-        "error: --subresource /scale: no root type has this subresource (ResourceClaim has /, /status)\n"
+        "error: --subresource /resize: no root type has this subresource (ClaimScale has /scale; ResourceClaim has /, /status)\n"
+    );
+    // A type that is only a subresource is not validated as the main resource.
+    let scale = manifest("claim-scale.yaml");
+    let run = kdv(&[
+        "validate",
+        "--types",
+        &pkg("resource/v1"),
+        "--roots",
+        "typemeta",
+        &scale,
+    ]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr.contains(
+            "document #0: example.com/roots/resource/v1.ClaimScale is validated only as a subresource (/scale), not as the main resource; pass --subresource /scale\n"
+        ),
+        "{}",
+        run.transcript()
+    );
+    let run = kdv(&[
+        "validate",
+        "--types",
+        &pkg("resource/v1"),
+        "--roots",
+        "typemeta",
+        "--subresource",
+        "/scale",
+        &scale,
+    ]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    assert_eq!(
+        run.stdout,
+        format!("{scale}#0: replicas: Invalid value: -1: must be greater than or equal to 0\n")
     );
     // Not a root: no subresources at all.
     let run = kdv(&[

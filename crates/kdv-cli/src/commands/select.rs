@@ -89,10 +89,40 @@ impl<'r> TypeSelector<'r> {
         self.rules.type_rules(ty).subresources.join(", ")
     }
 
+    /// Why `ty` is not validated for the requested subresource (or the main resource).
+    fn unsupported(&self, ty: TypeId) -> Option<String> {
+        let rules = self.rules.type_rules(ty);
+        // Non-roots have no subresource list: they are validated as they are.
+        if rules.subresources.is_empty() || self.supports(ty) {
+            return None;
+        }
+        let path = self.subresource_path();
+        Some(if self.subresource.is_empty() {
+            let pass = match rules.subresources.as_slice() {
+                [one] => format!("pass --subresource {one}"),
+                _ => "pass --subresource with one of them".to_string(),
+            };
+            format!(
+                "{} is validated only as a subresource ({}), not as the main resource; {pass}",
+                self.qualified_name(ty),
+                self.subresources_of(ty)
+            )
+        } else {
+            format!(
+                "--subresource {path}: {} has no subresource {path} (it has: {})",
+                self.qualified_name(ty),
+                self.subresources_of(ty)
+            )
+        })
+    }
+
     /// Rejects a `--subresource` no candidate type has, before any manifest is read.
     fn check_subresource(&self) -> Result<(), CliError> {
         if self.subresource.is_empty() {
-            return Ok(());
+            return match self.fixed.and_then(|ty| self.unsupported(ty)) {
+                Some(message) => Err(CliError::Usage(message)),
+                None => Ok(()),
+            };
         }
         let path = self.subresource_path();
         if let Some(ty) = self.fixed {
@@ -102,14 +132,10 @@ impl<'r> TypeSelector<'r> {
                     self.qualified_name(ty)
                 )));
             }
-            if !self.supports(ty) {
-                return Err(CliError::Usage(format!(
-                    "--subresource {path}: {} has no subresource {path} (it has: {})",
-                    self.qualified_name(ty),
-                    self.subresources_of(ty)
-                )));
-            }
-            return Ok(());
+            return match self.unsupported(ty) {
+                Some(message) => Err(CliError::Usage(message)),
+                None => Ok(()),
+            };
         }
         let roots: Vec<_> = self.rules.roots().collect();
         if roots.iter().any(|r| self.supports(r.id)) {
@@ -135,15 +161,10 @@ impl<'r> TypeSelector<'r> {
             Some(ty) => ty,
             None => self.select_by_kind(value)?,
         };
-        if !self.subresource.is_empty() && !self.supports(ty) {
-            let path = self.subresource_path();
-            return Err(format!(
-                "--subresource {path}: {} has no subresource {path} (it has: {})",
-                self.qualified_name(ty),
-                self.subresources_of(ty)
-            ));
+        match self.unsupported(ty) {
+            Some(message) => Err(message),
+            None => Ok(ty),
         }
-        Ok(ty)
     }
 
     fn select_by_kind(&self, value: &Value) -> Result<TypeId, String> {
