@@ -6,6 +6,10 @@
 //! against the [registry](catalog), and lowers them into a [`RuleSet`]: the IR every backend
 //! consumes. Misuse is reported as [`Diagnostic`]s pointing at the tag; a tag with an error
 //! contributes no rule, everything else still compiles.
+//!
+//! The root types (kinds) are what each package's `+k8s:validation-gen` tags select
+//! ([`roots`]); [`compile_with`] can select them otherwise for one package ([`Roots`]) and
+//! run the lint rules ([`Compiled::lint`], rendered through [`mod@lint`]).
 
 #![warn(missing_docs)]
 
@@ -35,7 +39,7 @@ pub struct Compiled {
     pub rules: RuleSet,
     /// Errors and warnings, each pointing at its source.
     pub diagnostics: Vec<Diagnostic>,
-    /// The lint rules' findings ([`CompileOptions::lint`]; see [`lint`]): about tag
+    /// The lint rules' findings ([`CompileOptions::lint`]; see [`mod@lint`]): about tag
     /// hygiene, not about what the rules mean, so validation does not stop for them.
     pub lint: Vec<Diagnostic>,
 }
