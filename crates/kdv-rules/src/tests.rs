@@ -1412,3 +1412,45 @@ fn item_11_large_structs_compile_in_bounded_time() {
         "took {elapsed:?}"
     );
 }
+
+#[test]
+fn item_03_nolint_skips_upstream_lint_rules_for_the_package_or_type() {
+    let types = r#"package v1
+
+type T struct {
+	// +k8s:maxLength=3
+	A *string `json:"a"`
+	U *U `json:"u"`
+}
+
+// +k8s:validation-gen-nolint
+type U struct {
+	// +k8s:maxLength=3
+	B *string `json:"b"`
+}
+"#;
+    let lint = |doc: &str| -> Vec<String> {
+        let c = compile_files(
+            &[("doc.go", doc), ("types.go", types)],
+            &CompileOptions {
+                lint: true,
+                ..CompileOptions::default()
+            },
+        );
+        assert!(c.diagnostics.is_empty(), "{:?}", messages(&c));
+        c.lint.iter().map(|d| d.message.clone()).collect()
+    };
+    // U opts out of linting itself; T's fields are checked (U reaches validation).
+    assert_eq!(
+        lint("// +k8s:validation-gen=*\npackage v1\n"),
+        [
+            "field A: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden",
+            "field U: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden",
+        ]
+    );
+    // The package opts out of linting its roots.
+    assert_eq!(
+        lint("// +k8s:validation-gen=*\n// +k8s:validation-gen-nolint\npackage v1\n"),
+        Vec::<String>::new()
+    );
+}
