@@ -88,9 +88,15 @@ pub struct ValidateArgs {
     pub types: PathBuf,
 
     /// Validate every document as this type (`Name` or `pkg/path.Name`) instead of choosing
-    /// the type by each document's apiVersion and kind.
+    /// the type by each document's apiVersion and kind. A bare `Name` is the type the
+    /// package in --types declares; `pkg/path.Name` names a type of any loaded package.
     #[arg(long = "type", value_name = "NAME")]
     pub type_name: Option<String>,
+
+    /// Which types of the --types package are root types (kinds a document's apiVersion and
+    /// kind select): as its doc.go says, every type with TypeMeta, or every type.
+    #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package)]
+    pub roots: RootsArg,
 
     /// Validate as an UPDATE against this old revision; documents are paired by position.
     /// Needs exactly one PATH, a file or `-`.
@@ -141,6 +147,47 @@ pub struct LintArgs {
     /// Print no finding count on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+
+    /// Which types of the package are root types; upstream's lint rules check the root types
+    /// and every type they reach.
+    #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package)]
+    pub roots: RootsArg,
+
+    /// Fail (exit 1) on warnings too: `--deny warnings`.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub deny: Option<DenyArg>,
+}
+
+/// `--roots`: which types of the --types package are roots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RootsArg {
+    /// As the package's doc.go selects them (`+k8s:validation-gen=...`); none when the
+    /// package has no such tag or opts out with `=false`.
+    Package,
+    /// Every exported type with a `TypeMeta` field (not lists): every kind, as the API server
+    /// selects the kinds of kubernetes/api packages (Kubernetes' internal packages say
+    /// `+k8s:validation-gen=TypeMeta`).
+    Typemeta,
+    /// Every exported type (`+k8s:validation-gen=*`).
+    All,
+}
+
+impl RootsArg {
+    /// The compiler's root selection.
+    pub fn roots(self) -> kdv_rules::Roots {
+        match self {
+            RootsArg::Package => kdv_rules::Roots::Package,
+            RootsArg::Typemeta => kdv_rules::Roots::TypeMeta,
+            RootsArg::All => kdv_rules::Roots::All,
+        }
+    }
+}
+
+/// `--deny`: which findings fail `kdv lint` besides errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DenyArg {
+    /// Warnings fail the lint too.
+    Warnings,
 }
 
 /// `NAME` → (NAME, true); `NAME=true|false` → (NAME, value).
@@ -160,11 +207,46 @@ fn parse_option(text: &str) -> Result<(String, bool), String> {
 }
 
 /// `status`, `/status`, `a/b` → path components; `/` or empty → the main resource.
-pub fn subresource_parts(path: &str) -> Vec<String> {
-    path.split('/')
-        .filter(|part| !part.is_empty())
-        .map(str::to_string)
-        .collect()
+/// Components must be names: not empty (`a//b`), `.` or `..`, and without `%`, `?`, `#`,
+/// whitespace or control characters (a request path's segment, as the API server routes
+/// subresources).
+pub fn subresource_parts(path: &str) -> Result<Vec<String>, String> {
+    if path.is_empty() || path == "/" {
+        return Ok(Vec::new());
+    }
+    let trimmed = path.strip_prefix('/').unwrap_or(path);
+    let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
+    let mut parts = Vec::new();
+    for part in trimmed.split('/') {
+        let bad = part.is_empty()
+            || part == "."
+            || part == ".."
+            || part.chars().any(|c| {
+                c.is_whitespace() || c.is_control() || matches!(c, '%' | '?' | '#' | '\\')
+            });
+        if bad {
+            return Err(format!(
+                "--subresource {}: {} is not a subresource name (expected a path such as status, /status or /x/y)",
+                quote_arg(path),
+                kdv_runtime::gofmt::quote(part)
+            ));
+        }
+        parts.push(part.to_string());
+    }
+    Ok(parts)
+}
+
+/// An argument as a user can read it back: Go-quoted when it holds anything unusual.
+fn quote_arg(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'));
+    if plain {
+        arg.to_string()
+    } else {
+        kdv_runtime::gofmt::quote(arg)
+    }
 }
 
 #[cfg(test)]
@@ -189,10 +271,28 @@ mod tests {
 
     #[test]
     fn subresources_split() {
-        assert_eq!(subresource_parts("status"), vec!["status"]);
-        assert_eq!(subresource_parts("/status"), vec!["status"]);
-        assert_eq!(subresource_parts("/a/b/"), vec!["a", "b"]);
-        assert!(subresource_parts("/").is_empty());
+        assert_eq!(subresource_parts("status"), Ok(vec!["status".to_string()]));
+        assert_eq!(subresource_parts("/status"), Ok(vec!["status".to_string()]));
+        assert_eq!(
+            subresource_parts("/a/b/"),
+            Ok(vec!["a".to_string(), "b".to_string()])
+        );
+        assert_eq!(subresource_parts("/"), Ok(vec![]));
+        assert_eq!(subresource_parts(""), Ok(vec![]));
+    }
+
+    #[test]
+    fn item_15_subresource_paths_must_be_names() {
+        for bad in [
+            "../../x", "a//b", "./status", "st atus", "a%2fb", "x\ty", "//",
+        ] {
+            let e = subresource_parts(bad).expect_err(bad);
+            assert!(e.starts_with("--subresource "), "{e}");
+        }
+        assert_eq!(
+            subresource_parts("../../x").unwrap_err(),
+            "--subresource ../../x: \"..\" is not a subresource name (expected a path such as status, /status or /x/y)"
+        );
     }
 
     #[test]

@@ -34,6 +34,19 @@ pub enum CliError {
         known: Vec<String>,
     },
 
+    /// `--type NAME` is a bare name the package does not declare but several imported
+    /// packages do.
+    #[error(
+        "--type {name}: {} does not declare {name}, but several loaded packages do: {}; name one as pkg/path.{name}",
+        crate::file_name::display(dir),
+        candidates.join(", ")
+    )]
+    AmbiguousType {
+        name: String,
+        dir: PathBuf,
+        candidates: Vec<String>,
+    },
+
     /// Arguments that parse but do not fit together.
     #[error("{0}")]
     Usage(String),
@@ -50,6 +63,7 @@ impl CliError {
             CliError::TypesUnreadable { .. } => "typesUnreadable",
             CliError::TypesInvalid { .. } => "typesInvalid",
             CliError::UnknownType { .. } => "unknownType",
+            CliError::AmbiguousType { .. } => "ambiguousType",
             CliError::Usage(_) => "usage",
             CliError::Output(_) => "output",
         }

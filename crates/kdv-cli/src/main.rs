@@ -40,7 +40,14 @@
 //! # Types and updates
 //!
 //! - Each document is validated as the root type named by its `apiVersion` and `kind`, or as
-//!   `--type NAME` for all of them. An unknown kind is an input error (exit status 2).
+//!   `--type NAME` for all of them (a bare name is the `--types` package's own type). An
+//!   unknown kind is an input error (exit status 2); when the package declares the kind but
+//!   does not select it as a root (its `doc.go`, or an opt-out with
+//!   `+k8s:validation-gen=false`), the error says so and how to select it: `--roots
+//!   typemeta` (every type with `TypeMeta`, as the API server validates kubernetes/api
+//!   kinds) or `--type`. Type selection lives in `commands::select`.
+//! - `--subresource` is checked before manifests are read: its syntax, and that the type (or
+//!   some root) has that subresource.
 //! - `--old FILE` (one PATH) validates an UPDATE, pairing documents by position; in a
 //!   directory, `x.old.yaml` next to `x.yaml` is the old revision of `x` and is not validated
 //!   on its own. Old and new documents must have the same apiVersion and kind.

@@ -1,20 +1,20 @@
-//! `kdv lint --types DIR`: every parse error of the Go package and the findings of
-//! `kdv_rules::lint` (tag misuse, a warning at each `+k8s:customValidation`), rendered with
-//! file:line:col and a caret, or as JSON or SARIF.
+//! `kdv lint`: the Go loader's and compiler's diagnostics plus `kdv_rules::lint` (tag misuse,
+//! upstream's lint rules, tag hygiene, a warning at each `+k8s:customValidation`), rendered
+//! with file:line:col and a caret (identical findings print once with their count), or as
+//! JSON or SARIF.
 
 use std::io::Write;
 
-use kdv_model::Diagnostic;
+use kdv_model::{Diagnostic, Severity};
 
 use super::load_types;
-use crate::cli::{LintArgs, OutputFormat};
+use crate::cli::{DenyArg, LintArgs, OutputFormat};
 use crate::error::CliError;
 use crate::file_name;
 use crate::output::{json, sarif, text};
 
-/// Prints the findings on `out` (text: each with file:line:col and a caret) and, in text
-/// mode and unless `--quiet`, a count on `err`. Returns 0 without findings, 1 with findings
-/// (warnings included).
+/// Prints the findings on `out` and, in text mode and unless `--quiet`, a count on `err`.
+/// Returns 1 with errors (or with warnings under `--deny warnings`), else 0.
 pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, CliError> {
     let diagnostics = match findings(args) {
         Ok(diagnostics) => diagnostics,
@@ -32,20 +32,35 @@ pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<
         OutputFormat::Json => json::write_lint(&args.types, &diagnostics, None, out)?,
         OutputFormat::Sarif => sarif::write_lint(&diagnostics, None, out)?,
     }
-    let dir = file_name::display(&args.types);
-    let n = diagnostics.len();
+    let errors = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = diagnostics.len() - errors;
     if !args.quiet && args.output == OutputFormat::Text {
-        match n {
-            0 => writeln!(err, "{dir}: no findings")?,
-            n => writeln!(err, "{dir}: {n} finding{}", if n == 1 { "" } else { "s" })?,
+        let dir = file_name::display(&args.types);
+        if diagnostics.is_empty() {
+            writeln!(err, "{dir}: no findings")?;
+        } else {
+            let plural =
+                |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+            writeln!(
+                err,
+                "{dir}: {} ({}, {})",
+                plural(diagnostics.len(), "finding"),
+                plural(errors, "error"),
+                plural(warnings, "warning")
+            )?;
         }
     }
-    Ok(u8::from(n > 0))
+    let denied = args.deny == Some(DenyArg::Warnings) && warnings > 0;
+    Ok(u8::from(errors > 0 || denied))
 }
 
 fn findings(args: &LintArgs) -> Result<Vec<Diagnostic>, CliError> {
-    let types = load_types(&args.types)?;
+    let types = load_types(&args.types, args.roots.roots(), true)?;
     let mut diagnostics = types.diagnostics;
+    diagnostics.extend(types.compiled.lint.iter().cloned());
     diagnostics.extend(kdv_rules::lint::lint_rules(&types.compiled.rules));
     kdv_rules::lint::sort(&mut diagnostics);
     Ok(diagnostics)

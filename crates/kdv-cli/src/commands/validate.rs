@@ -5,11 +5,12 @@ use std::io::Write;
 use std::path::Path;
 
 use kdv_model::{Diagnostic, Severity};
-use kdv_rules::{RuleSet, TypeId};
+use kdv_rules::RuleSet;
 use kdv_runtime::{Operation, OperationKind};
 use serde_json::Value;
 
 use super::jobs::{default_threads, run_jobs};
+use super::select::TypeSelector;
 use super::{custom, error_count, load_types};
 use crate::cli::{OutputFormat, ValidateArgs, subresource_parts};
 use crate::error::CliError;
@@ -43,8 +44,12 @@ fn validate(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<u8, CliError> {
     let explicit_job = check_usage(args)?;
-    let types = load_types(&args.types)?;
-    let compiled = types.compiled;
+    let subresource = match &args.subresource {
+        Some(path) => subresource_parts(path).map_err(CliError::Usage)?,
+        None => Vec::new(),
+    };
+    let types = load_types(&args.types, args.roots.roots(), false)?;
+    let (compiled, home) = (types.compiled, types.home);
     *diagnostics = types.diagnostics;
     // --quiet keeps the errors among the diagnostics, not the warnings.
     text::write_diagnostics(
@@ -61,7 +66,13 @@ fn validate(
         });
     }
     let rules = &compiled.rules;
-    let selector = TypeSelector::new(rules, args.type_name.as_deref(), &args.types)?;
+    let selector = TypeSelector::new(
+        rules,
+        args.type_name.as_deref(),
+        &args.types,
+        home.as_deref(),
+        subresource.clone(),
+    )?;
 
     let mut report = Report::default();
     let jobs = match explicit_job {
@@ -73,7 +84,7 @@ fn validate(
         }
     };
 
-    let base = base_operation(args);
+    let base = base_operation(args, subresource);
     let threads = args.jobs.map_or_else(default_threads, |n| n as usize);
     let progress = RefCell::new(Progress::new(jobs.len(), progress::wanted(args.quiet)));
     let streaming = args.output == OutputFormat::Text;
@@ -168,14 +179,12 @@ fn check_usage(args: &ValidateArgs) -> Result<Option<Job>, CliError> {
     }))
 }
 
-fn base_operation(args: &ValidateArgs) -> Operation {
+fn base_operation(args: &ValidateArgs, subresources: Vec<String>) -> Operation {
     let mut op = Operation::create();
     for (name, enabled) in &args.options {
         op.options.insert(name.clone(), *enabled);
     }
-    if let Some(path) = &args.subresource {
-        op.subresources = subresource_parts(path);
-    }
+    op.subresources = subresources;
     op
 }
 
@@ -290,104 +299,4 @@ fn same_kind(new: &Value, old_file: &str, old: &Document) -> Result<(), String> 
 
 fn quoted_or_none(value: Option<&str>) -> String {
     value.map_or_else(|| "(none)".to_string(), |v| format!("{v:?}"))
-}
-
-/// Chooses the type each document is validated as.
-struct TypeSelector<'r> {
-    rules: &'r RuleSet,
-    fixed: Option<TypeId>,
-    /// `group/version Kind` of every root, for messages.
-    known: Vec<String>,
-}
-
-impl<'r> TypeSelector<'r> {
-    fn new(rules: &'r RuleSet, name: Option<&str>, dir: &Path) -> Result<Self, CliError> {
-        let known: Vec<String> = rules
-            .roots()
-            .map(|r| match &r.group {
-                Some(group) if !group.is_empty() => format!("{group}/{} {}", r.version, r.kind),
-                _ => format!("{} {}", r.version, r.kind),
-            })
-            .collect();
-        let fixed = match name {
-            None => None,
-            Some(name) => Some(rules.find_type(name).ok_or_else(|| CliError::UnknownType {
-                name: name.to_string(),
-                dir: dir.to_path_buf(),
-                known: known.clone(),
-            })?),
-        };
-        Ok(TypeSelector {
-            rules,
-            fixed,
-            known,
-        })
-    }
-
-    /// The type for a document: the `--type`, else the root for its apiVersion and kind.
-    fn select(&self, value: &Value) -> Result<TypeId, String> {
-        if let Some(ty) = self.fixed {
-            return Ok(ty);
-        }
-        let Some(object) = value.as_object() else {
-            return Err(format!(
-                "document is {}, not an object with apiVersion and kind; pass --type to name its type",
-                json_kind(value)
-            ));
-        };
-        let kind = match object.get("kind") {
-            Some(Value::String(kind)) if !kind.is_empty() => kind,
-            Some(Value::String(_)) | None => {
-                return Err(
-                    "document has no kind; set apiVersion and kind, or pass --type".to_string(),
-                );
-            }
-            Some(other) => return Err(format!("kind must be a string, not {}", json_kind(other))),
-        };
-        let api_version = match object.get("apiVersion") {
-            Some(Value::String(v)) if !v.is_empty() => v,
-            Some(Value::String(_)) | None => {
-                return Err(format!(
-                    "document of kind {kind:?} has no apiVersion; set it, or pass --type"
-                ));
-            }
-            Some(other) => {
-                return Err(format!(
-                    "apiVersion must be a string, not {}",
-                    json_kind(other)
-                ));
-            }
-        };
-        self.rules
-            .root_for_kind(api_version, kind)
-            .ok_or_else(|| self.unknown_kind(api_version, kind))
-    }
-
-    fn unknown_kind(&self, api_version: &str, kind: &str) -> String {
-        let known = if self.known.is_empty() {
-            "the types declare no root kinds (see +k8s:validation-gen in doc.go)".to_string()
-        } else {
-            format!("known: {}", self.known.join(", "))
-        };
-        format!("unknown kind {kind:?} in apiVersion {api_version:?} ({known})")
-    }
-
-    /// `pkg/path.Name` for roots, else the Go name.
-    fn qualified_name(&self, ty: TypeId) -> String {
-        self.rules.roots().find(|r| r.id == ty).map_or_else(
-            || self.rules.type_name(ty).to_string(),
-            |r| format!("{}.{}", r.package, r.name),
-        )
-    }
-}
-
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
 }

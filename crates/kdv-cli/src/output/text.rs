@@ -76,13 +76,42 @@ pub fn diagnostic_headline(d: &Diagnostic) -> String {
     }
 }
 
-/// Writes diagnostics separated by blank lines (each renders over several lines).
+/// How many other positions of a repeated finding are listed.
+const REPEATS_LISTED: usize = 5;
+
+/// Writes diagnostics separated by blank lines (each renders over several lines); findings
+/// with the same severity and message print once, with a note counting the repeats and
+/// listing where the first few are.
 pub fn write_diagnostics<'d>(
     out: &mut dyn Write,
     diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
 ) -> io::Result<()> {
-    for d in diagnostics {
-        writeln!(out, "{}\n", diagnostic(d))?;
+    let all: Vec<Diagnostic> = diagnostics.into_iter().cloned().collect();
+    for g in kdv_rules::lint::group(all) {
+        writeln!(out, "{}", diagnostic(&g.first))?;
+        if !g.others.is_empty() {
+            let listed: Vec<String> = g
+                .others
+                .iter()
+                .take(REPEATS_LISTED)
+                .map(|s| match s {
+                    Some(s) => format!("{}:{}:{}", file_name::display(&s.path), s.line, s.col),
+                    None => "(no position)".to_string(),
+                })
+                .collect();
+            let more = g.others.len().saturating_sub(REPEATS_LISTED);
+            write!(
+                out,
+                "  = note: reported {} times; also at {}",
+                g.others.len() + 1,
+                listed.join(", ")
+            )?;
+            if more > 0 {
+                write!(out, " and {more} more")?;
+            }
+            writeln!(out)?;
+        }
+        writeln!(out)?;
     }
     Ok(())
 }
