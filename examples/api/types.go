@@ -56,7 +56,7 @@ type WidgetSpec struct {
 	// Image is the container image to run. A moving "latest" tag is not allowed.
 	// +k8s:required
 	// +k8s:maxLength=256
-	// +k8s:neq="latest"
+	// +k8s:alpha(since: "1.36")=+k8s:neq="latest"
 	Image string `json:"image"`
 
 	// Tier is the service class; Basic when unset.
@@ -107,7 +107,7 @@ type WidgetSpec struct {
 type Probe struct {
 	// Type names the handler in use: HTTPGet or TCPSocket.
 	// +k8s:required
-	// +k8s:unionDiscriminator
+	// +k8s:beta(since: "1.36")=+k8s:unionDiscriminator
 	Type string `json:"type"`
 
 	// HTTPGet probes with an HTTP GET request.

@@ -55,17 +55,29 @@ pub struct CelArgs {
     pub cost_limit: u64,
 
     /// Output format.
-    #[arg(long, short = 'o', value_enum, default_value_t = OutputFormat::Text)]
-    pub output: OutputFormat,
+    #[arg(long, short = 'o', value_enum, default_value_t = CelOutput::Text)]
+    pub output: CelOutput,
 }
 
-/// Output format of `kdv validate` and `kdv cel`.
+/// Output format of `kdv cel`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CelOutput {
+    /// The value, its type and the costs, one per line.
+    Text,
+    /// One JSON object, also when the expression does not compile or an input is unreadable.
+    Json,
+}
+
+/// Output format of `kdv validate` and `kdv lint`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
-    /// One line per error, `<file>:<line>:<col>#<document>: <error>`; summary on stderr.
+    /// One line per error (`<file>:<line>:<col>#<document>: <error>`; lint: each finding
+    /// with a caret); input errors, warnings and the summary on stderr.
     Text,
-    /// One JSON object with every document, its errors and a summary.
+    /// One JSON object on stdout, also when the run fails (`error` is set then).
     Json,
+    /// A SARIF 2.1.0 log on stdout, for code-scanning annotations.
+    Sarif,
 }
 
 /// Arguments of `kdv validate`.
@@ -76,9 +88,15 @@ pub struct ValidateArgs {
     pub types: PathBuf,
 
     /// Validate every document as this type (`Name` or `pkg/path.Name`) instead of choosing
-    /// the type by each document's apiVersion and kind.
+    /// the type by each document's apiVersion and kind. A bare `Name` is the type the
+    /// package in --types declares; `pkg/path.Name` names a type of any loaded package.
     #[arg(long = "type", value_name = "NAME")]
     pub type_name: Option<String>,
+
+    /// Which types of the --types package are root types (kinds a document's apiVersion and
+    /// kind select): as its doc.go says, every type with TypeMeta, or every type.
+    #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package)]
+    pub roots: RootsArg,
 
     /// Validate as an UPDATE against this old revision; documents are paired by position.
     /// Needs exactly one PATH, a file or `-`.
@@ -111,6 +129,16 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "BYTES", value_parser = parse_size)]
     pub max_size: Option<usize>,
 
+    /// Validate up to N files at a time (default: the number of cores). Output is in input
+    /// order whatever N is.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub jobs: Option<u32>,
+
+    /// Print no summary, no warnings and no progress bar on stderr; errors are still
+    /// printed.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+
     /// Manifest files or directories (searched recursively for *.yaml, *.yml, *.json);
     /// `-` reads standard input. `x.old.yaml` next to `x.yaml` makes `x` an UPDATE.
     #[arg(required = true, value_name = "PATH")]
@@ -134,6 +162,55 @@ pub struct LintArgs {
     /// Directory of the Go package to lint.
     #[arg(long, value_name = "DIR")]
     pub types: PathBuf,
+
+    /// Output format.
+    #[arg(long, short = 'o', value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+
+    /// Print no finding count on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+
+    /// Which types of the package are root types; upstream's lint rules check the root types
+    /// and every type they reach.
+    #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package)]
+    pub roots: RootsArg,
+
+    /// Fail (exit 1) on warnings too: `--deny warnings`.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub deny: Option<DenyArg>,
+}
+
+/// `--roots`: which types of the --types package are roots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RootsArg {
+    /// As the package's doc.go selects them (`+k8s:validation-gen=...`); none when the
+    /// package has no such tag or opts out with `=false`.
+    Package,
+    /// Every exported type with a `TypeMeta` field (not lists): every kind, as the API server
+    /// selects the kinds of kubernetes/api packages (Kubernetes' internal packages say
+    /// `+k8s:validation-gen=TypeMeta`).
+    Typemeta,
+    /// Every exported type (`+k8s:validation-gen=*`).
+    All,
+}
+
+impl RootsArg {
+    /// The compiler's root selection.
+    pub fn roots(self) -> kdv_rules::Roots {
+        match self {
+            RootsArg::Package => kdv_rules::Roots::Package,
+            RootsArg::Typemeta => kdv_rules::Roots::TypeMeta,
+            RootsArg::All => kdv_rules::Roots::All,
+        }
+    }
+}
+
+/// `--deny`: which findings fail `kdv lint` besides errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DenyArg {
+    /// Warnings fail the lint too.
+    Warnings,
 }
 
 /// `NAME` → (NAME, true); `NAME=true|false` → (NAME, value).
@@ -185,11 +262,46 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
 }
 
 /// `status`, `/status`, `a/b` → path components; `/` or empty → the main resource.
-pub fn subresource_parts(path: &str) -> Vec<String> {
-    path.split('/')
-        .filter(|part| !part.is_empty())
-        .map(str::to_string)
-        .collect()
+/// Components must be names: not empty (`a//b`), `.` or `..`, and without `%`, `?`, `#`,
+/// whitespace or control characters (a request path's segment, as the API server routes
+/// subresources).
+pub fn subresource_parts(path: &str) -> Result<Vec<String>, String> {
+    if path.is_empty() || path == "/" {
+        return Ok(Vec::new());
+    }
+    let trimmed = path.strip_prefix('/').unwrap_or(path);
+    let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
+    let mut parts = Vec::new();
+    for part in trimmed.split('/') {
+        let bad = part.is_empty()
+            || part == "."
+            || part == ".."
+            || part.chars().any(|c| {
+                c.is_whitespace() || c.is_control() || matches!(c, '%' | '?' | '#' | '\\')
+            });
+        if bad {
+            return Err(format!(
+                "--subresource {}: {} is not a subresource name (expected a path such as status, /status or /x/y)",
+                quote_arg(path),
+                kdv_runtime::gofmt::quote(part)
+            ));
+        }
+        parts.push(part.to_string());
+    }
+    Ok(parts)
+}
+
+/// An argument as a user can read it back: Go-quoted when it holds anything unusual.
+fn quote_arg(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'));
+    if plain {
+        arg.to_string()
+    } else {
+        kdv_runtime::gofmt::quote(arg)
+    }
 }
 
 #[cfg(test)]
@@ -236,10 +348,28 @@ mod tests {
 
     #[test]
     fn subresources_split() {
-        assert_eq!(subresource_parts("status"), vec!["status"]);
-        assert_eq!(subresource_parts("/status"), vec!["status"]);
-        assert_eq!(subresource_parts("/a/b/"), vec!["a", "b"]);
-        assert!(subresource_parts("/").is_empty());
+        assert_eq!(subresource_parts("status"), Ok(vec!["status".to_string()]));
+        assert_eq!(subresource_parts("/status"), Ok(vec!["status".to_string()]));
+        assert_eq!(
+            subresource_parts("/a/b/"),
+            Ok(vec!["a".to_string(), "b".to_string()])
+        );
+        assert_eq!(subresource_parts("/"), Ok(vec![]));
+        assert_eq!(subresource_parts(""), Ok(vec![]));
+    }
+
+    #[test]
+    fn item_15_subresource_paths_must_be_names() {
+        for bad in [
+            "../../x", "a//b", "./status", "st atus", "a%2fb", "x\ty", "//",
+        ] {
+            let e = subresource_parts(bad).expect_err(bad);
+            assert!(e.starts_with("--subresource "), "{e}");
+        }
+        assert_eq!(
+            subresource_parts("../../x").unwrap_err(),
+            "--subresource ../../x: \"..\" is not a subresource name (expected a path such as status, /status or /x/y)"
+        );
     }
 
     #[test]
@@ -255,6 +385,52 @@ mod tests {
         assert_eq!(args.options, vec![("A".into(), true), ("B".into(), false)]);
         assert_eq!(args.output, OutputFormat::Json);
         assert_eq!(args.paths, vec!["x.yaml", "-"]);
+        assert_eq!(args.jobs, None);
+        assert!(!args.quiet);
         assert!(Cli::try_parse_from(["kdv", "validate", "--types", "api"]).is_err());
+    }
+
+    fn validate_args(extra: &[&str]) -> Result<ValidateArgs, clap::Error> {
+        let mut argv = vec!["kdv", "validate", "--types", "api"];
+        argv.extend_from_slice(extra);
+        argv.push("x.yaml");
+        Cli::try_parse_from(argv).map(|cli| match cli.command {
+            Command::Validate(args) => args,
+            _ => unreachable!("parsed as validate"),
+        })
+    }
+
+    #[test]
+    fn item_20_sarif_output_flag() {
+        let args = validate_args(&["-o", "sarif"]).unwrap();
+        assert_eq!(args.output, OutputFormat::Sarif);
+        let cli = Cli::try_parse_from(["kdv", "lint", "--types", "api", "--output", "sarif"]);
+        assert!(
+            matches!(cli.unwrap().command, Command::Lint(a) if a.output == OutputFormat::Sarif)
+        );
+        // kdv cel has no SARIF form.
+        assert!(Cli::try_parse_from(["kdv", "cel", "1", "-o", "sarif"]).is_err());
+    }
+
+    #[test]
+    fn item_19_lint_has_json_output() {
+        let cli = Cli::try_parse_from(["kdv", "lint", "--types", "api", "-o", "json"]).unwrap();
+        assert!(matches!(cli.command, Command::Lint(a) if a.output == OutputFormat::Json));
+    }
+
+    #[test]
+    fn item_21_quiet_flag() {
+        assert!(validate_args(&["--quiet"]).unwrap().quiet);
+        assert!(validate_args(&["-q"]).unwrap().quiet);
+        let cli = Cli::try_parse_from(["kdv", "lint", "--types", "api", "-q"]).unwrap();
+        assert!(matches!(cli.command, Command::Lint(a) if a.quiet));
+    }
+
+    #[test]
+    fn item_22_jobs_flag() {
+        assert_eq!(validate_args(&["--jobs", "3"]).unwrap().jobs, Some(3));
+        assert_eq!(validate_args(&["-j", "1"]).unwrap().jobs, Some(1));
+        assert!(validate_args(&["-j", "0"]).is_err());
+        assert!(validate_args(&["-j", "many"]).is_err());
     }
 }

@@ -7,24 +7,44 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
     /// The Go package could not be read at all.
-    #[error("cannot load Go types from {}: {message}", dir.display())]
+    #[error(
+        "cannot load Go types from {}: {message}",
+        crate::file_name::display(dir)
+    )]
     TypesUnreadable { dir: PathBuf, message: String },
 
     /// The Go package has errors (shown before this message), so its rules are incomplete.
     #[error(
         "the types in {} have {count} error{} (shown above); `kdv lint --types {}` lists them",
-        dir.display(),
+        crate::file_name::display(dir),
         if *count == 1 { "" } else { "s" },
-        dir.display()
+        crate::file_name::display(dir)
     )]
     TypesInvalid { dir: PathBuf, count: usize },
 
     /// `--type NAME` names no type of the package.
-    #[error("--type {name}: no such type in {}{}", dir.display(), known_list(known))]
+    #[error(
+        "--type {name}: no such type in {}{}",
+        crate::file_name::display(dir),
+        known_list(known)
+    )]
     UnknownType {
         name: String,
         dir: PathBuf,
         known: Vec<String>,
+    },
+
+    /// `--type NAME` is a bare name the package does not declare but several imported
+    /// packages do.
+    #[error(
+        "--type {name}: {} does not declare {name}, but several loaded packages do: {}; name one as pkg/path.{name}",
+        crate::file_name::display(dir),
+        candidates.join(", ")
+    )]
+    AmbiguousType {
+        name: String,
+        dir: PathBuf,
+        candidates: Vec<String>,
     },
 
     /// Arguments that parse but do not fit together.
@@ -34,6 +54,20 @@ pub enum CliError {
     /// Writing the output failed.
     #[error("cannot write output: {0}")]
     Output(#[from] io::Error),
+}
+
+impl CliError {
+    /// A stable name of the failure, for JSON and SARIF output.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CliError::TypesUnreadable { .. } => "typesUnreadable",
+            CliError::TypesInvalid { .. } => "typesInvalid",
+            CliError::UnknownType { .. } => "unknownType",
+            CliError::AmbiguousType { .. } => "ambiguousType",
+            CliError::Usage(_) => "usage",
+            CliError::Output(_) => "output",
+        }
+    }
 }
 
 fn known_list(known: &[String]) -> String {

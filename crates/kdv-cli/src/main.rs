@@ -42,20 +42,38 @@
 //!
 //! # Output
 //!
-//! - Each error is one line, `file:line:col#N: error`: where the failing field is written
-//!   (for a missing field, the object that lacks it; for an error about a map key, the
-//!   key), the document's index, then the error as Kubernetes prints it. Positions are found
-//!   by walking the document's text again, only for documents with errors.
+//! - `-o text` (default): one line per field error on stdout, `FILE:LINE:COL#DOC: error`:
+//!   where the failing field is written (for a missing field, the object that lacks it; for
+//!   an error about a map key, the key), the document's index, then the error as Kubernetes
+//!   prints it; input errors (`error: FILE:LINE:COL: ...`), warnings and the summary on
+//!   stderr. Positions are found by walking a document's text again, only for documents
+//!   with findings (`commands::check`). `-o json`: one JSON document on stdout for every run
+//!   that got past argument parsing, failures included (`error` set, exit status unchanged);
+//!   errors carry `line` and `column`. `-o sarif` (`validate`, `lint`): a SARIF 2.1.0 log for
+//!   code scanning. See `output/`.
 //! - Unknown fields (keys the Go types do not declare) are reported as the API server's
 //!   strict field validation reports them, `unknown field "spec.spce"`: by default as
 //!   errors of their document, listed before its field errors (the document is invalid and
 //!   validation still runs); `--unknown-fields=warn` prints them as warnings on stderr (in
 //!   `-o json`, in the document's `warnings`); `--unknown-fields=ignore` skips the check.
+//! - File names are printed as values are: a name with `#`, `:`, spaces, quotes or
+//!   unprintable or non-UTF-8 bytes is Go-quoted in text (`"a b.yaml":3:5#0: ...`), exact in
+//!   JSON, a percent-encoded URI in SARIF (`file_name`).
+//! - Files are validated in parallel (`-j N`, default: all cores), output in input order.
+//!   On a terminal, a run longer than a second shows a progress bar on stderr; `--quiet`
+//!   drops the bar, the summary and warnings (errors stay).
 //!
 //! # Types and updates
 //!
 //! - Each document is validated as the root type named by its `apiVersion` and `kind`, or as
-//!   `--type NAME` for all of them. An unknown kind is an input error (exit status 2).
+//!   `--type NAME` for all of them (a bare name is the `--types` package's own type). An
+//!   unknown kind is an input error (exit status 2); when the package declares the kind but
+//!   does not select it as a root (its `doc.go`, or an opt-out with
+//!   `+k8s:validation-gen=false`), the error says so and how to select it: `--roots
+//!   typemeta` (every type with `TypeMeta`, as the API server validates kubernetes/api
+//!   kinds) or `--type`. Type selection lives in `commands::select`.
+//! - `--subresource` is checked before manifests are read: its syntax, and that the type (or
+//!   some root) has that subresource.
 //! - `--old FILE` (one PATH) validates an UPDATE, pairing documents by position; in a
 //!   directory, `x.old.yaml` next to `x.yaml` is the old revision of `x` and is not validated
 //!   on its own. Old and new documents must have the same apiVersion and kind. Pairing needs
@@ -68,6 +86,7 @@
 mod cli;
 mod commands;
 mod error;
+mod file_name;
 mod input;
 mod output;
 

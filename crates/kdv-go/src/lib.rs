@@ -53,7 +53,9 @@ mod well_known;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use kdv_model::{ConstValue, Diagnostic, Loc, Package, Severity, SourceFile, TypeRef, Universe};
+use kdv_model::{
+    ConstValue, Diagnostic, Loc, Package, Severity, SourceFile, SourceSpan, TypeRef, Universe,
+};
 
 pub use well_known::{
     add_well_known_packages, well_known_package, well_known_paths, well_known_source,
@@ -227,9 +229,16 @@ fn load_dir(
     for name in names {
         let path = dir.join(&name);
         let bytes = std::fs::read(&path).map_err(io(&path))?;
-        let (text, valid_utf8) = match String::from_utf8(bytes) {
-            Ok(text) => (text, true),
-            Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), false),
+        let (text, invalid_utf8) = match String::from_utf8(bytes) {
+            Ok(text) => (text, None),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let span = invalid_utf8_span(&path, e.as_bytes(), at);
+                (
+                    String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                    Some(span),
+                )
+            }
         };
         let index = parsed.len() as u32;
         let (file, mut d) = parser::parse(&path, &text, index, &package_path);
@@ -238,11 +247,8 @@ fn load_dir(
         {
             continue;
         }
-        if !valid_utf8 {
-            d.push(Diagnostic::error(
-                format!("{}: invalid UTF-8 encoding", path.display()),
-                None,
-            ));
+        if let Some(span) = invalid_utf8 {
+            d.push(Diagnostic::error("invalid UTF-8 encoding", Some(span)));
         }
         diags.extend(d);
         parsed.push(file);
@@ -260,6 +266,30 @@ fn load_dir(
     let mut package = assemble(&package_path, parsed, sources, &mut diags);
     package.dir = Some(dir.to_path_buf());
     Ok((package, diags, imports))
+}
+
+/// Where the first invalid byte of a file is (`at`: the length of the valid prefix), with
+/// its line as the replacement-character text shows it.
+fn invalid_utf8_span(path: &Path, bytes: &[u8], at: usize) -> SourceSpan {
+    let before = &bytes[..at];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line_end = bytes[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| at + i);
+    let line_text = String::from_utf8_lossy(&bytes[line_start..line_end])
+        .trim_end_matches('\r')
+        .to_string();
+    SourceSpan {
+        path: path.to_path_buf(),
+        line: before.iter().filter(|&&b| b == b'\n').count() as u32 + 1,
+        col: (at - line_start) as u32 + 1,
+        len: 1,
+        line_text,
+    }
 }
 
 fn directory_name(dir: &Path) -> String {

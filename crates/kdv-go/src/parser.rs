@@ -72,11 +72,12 @@ impl ImportNames {
 
     /// The import path for qualifier `q`; the qualifier itself when no import matches.
     fn resolve(&self, q: &str) -> String {
-        self.exact
-            .get(q)
-            .or_else(|| self.guessed.get(q))
-            .cloned()
-            .unwrap_or_else(|| q.to_string())
+        self.lookup(q).unwrap_or_else(|| q.to_string())
+    }
+
+    /// The import path for qualifier `q`, if an import of this file provides it.
+    fn lookup(&self, q: &str) -> Option<String> {
+        self.exact.get(q).or_else(|| self.guessed.get(q)).cloned()
     }
 }
 
@@ -702,6 +703,7 @@ impl Parser<'_> {
     /// Like [`Self::type_name`], also returning the token of the (last) identifier, which
     /// names an embedded field.
     fn type_name_with_token(&mut self) -> PResult<(Token, TypeRef)> {
+        let first_at = self.pos;
         let first = self.expect(Kind::Ident, "type name")?;
         let mut qualifier = None;
         let mut name = first;
@@ -717,7 +719,19 @@ impl Parser<'_> {
         };
         let text = self.text(name);
         let ty = match qualifier {
-            Some(q) => named(self.imports.resolve(self.text(q)), text, type_args),
+            Some(q) => {
+                let q = self.text(q);
+                let path = self.imports.resolve(q);
+                if self.imports.lookup(q).is_none() {
+                    // Go: "undefined: q". The reference stays, naming a package nobody
+                    // loads, so the rules treat it as a type kdv cannot see.
+                    let message = format!("undefined: {q} (no import of this file is named {q})");
+                    let ty = named(path, text, type_args);
+                    self.report_at_token(first_at, message);
+                    return Ok((name, ty));
+                }
+                named(path, text, type_args)
+            }
             None => match Builtin::from_name(text) {
                 Some(b) => TypeRef::Builtin(b),
                 None if text == "comparable" => TypeRef::Interface,

@@ -63,7 +63,7 @@ fn builtin(b: Builtin) -> TypeRef {
 
 #[test]
 fn package_clause_and_imports() {
-    let p = load_ok(
+    let (p, d) = load(
         r#"package foo
 
 import "fmt"
@@ -84,6 +84,18 @@ type T struct {
 	E unknown.Thing
 }
 "#,
+    );
+    // A qualifier no import names is Go's "undefined"; the reference keeps the qualifier.
+    let messages: Vec<String> = d
+        .iter()
+        .map(|d| {
+            let s = d.span.as_ref().expect("position");
+            format!("{}:{}: {}", s.line, s.col, d.message)
+        })
+        .collect();
+    assert_eq!(
+        messages,
+        ["18:4: undefined: unknown (no import of this file is named unknown)"]
     );
     assert_eq!(p.name, "foo");
     assert_eq!(p.path, PKG);
@@ -201,7 +213,9 @@ type Arr2 [N * 2]int
 type Q[T interface{ ~int }] T
 type Inst List[string]
 type Qual p2.Generic[int, map[string]X]
-"#,
+"#
+        .replace("package p\n", "package p\n\nimport \"example.com/p2\"\n")
+        .as_str(),
     );
     for name in ["List", "Pair", "Num", "Q"] {
         assert!(ty(&p, name).is_generic, "{name}");

@@ -123,15 +123,12 @@ pub struct SourceSpan {
 }
 
 impl SourceSpan {
-    /// Builds a span for `len` bytes at `loc` in `file`.
+    /// Builds a span for `len` bytes at `loc` in `file`. The line is found from
+    /// `loc.offset` (the cost of the line, not of the file: thousands of spans in one file
+    /// stay linear), and by counting lines when the offset cannot be the line's (a `Loc`
+    /// built without one).
     pub fn from_loc(file: &SourceFile, loc: Loc, len: u32) -> SourceSpan {
-        let line_text = file
-            .text
-            .lines()
-            .nth(loc.line.saturating_sub(1) as usize)
-            .unwrap_or("")
-            .trim_end_matches('\r')
-            .to_string();
+        let line_text = line_at(&file.text, loc).trim_end_matches('\r').to_string();
         SourceSpan {
             path: file.path.clone(),
             line: loc.line,
@@ -140,6 +137,29 @@ impl SourceSpan {
             line_text,
         }
     }
+}
+
+/// The text of `loc`'s line (without its terminator).
+fn line_at(text: &str, loc: Loc) -> &str {
+    let offset = loc.offset as usize;
+    let col = loc.col.max(1) as usize - 1;
+    // The offset is the line's when the line starts `col` bytes before it, right after a
+    // newline (or at the start of the text on line 1).
+    if let Some(start) = offset.checked_sub(col)
+        && offset <= text.len()
+        && text.is_char_boundary(start)
+        && (if start == 0 {
+            loc.line <= 1
+        } else {
+            text.as_bytes()[start - 1] == b'\n'
+        })
+    {
+        let rest = &text[start..];
+        return rest.split('\n').next().unwrap_or("");
+    }
+    text.lines()
+        .nth(loc.line.saturating_sub(1) as usize)
+        .unwrap_or("")
 }
 
 /// A finding about the input (parse error, tag misuse, unsupported shape), with where it is.
@@ -170,7 +190,7 @@ impl std::fmt::Display for Diagnostic {
             Severity::Warning => "warning",
         };
         match &self.span {
-            None => write!(f, "{level}: {}", self.message),
+            None => write!(f, "{level}: {}", clip_message(&self.message)),
             Some(s) => {
                 write!(
                     f,
@@ -178,24 +198,138 @@ impl std::fmt::Display for Diagnostic {
                     s.path.display(),
                     s.line,
                     s.col,
-                    self.message
+                    clip_message(&self.message)
                 )?;
                 let gutter = s.line.to_string();
                 let pad = " ".repeat(gutter.len());
-                // Tabs before the caret are kept so the caret lines up in a terminal.
-                let prefix: String = s
-                    .line_text
-                    .bytes()
-                    .take(s.col.saturating_sub(1) as usize)
-                    .map(|b| if b == b'\t' { '\t' } else { ' ' })
-                    .collect();
+                let snippet = Snippet::new(&s.line_text, s.col, s.len, SNIPPET_COLUMNS);
                 write!(
                     f,
-                    "\n{pad} |\n{gutter} | {}\n{pad} | {prefix}{}",
-                    s.line_text,
-                    "^".repeat(s.len.max(1) as usize)
+                    "\n{pad} |\n{gutter} | {}\n{pad} | {}{}",
+                    snippet.text,
+                    snippet.caret_prefix,
+                    "^".repeat(snippet.caret_len)
                 )
             }
+        }
+    }
+}
+
+/// Messages longer than this many characters are shown clipped (they quote input, which
+/// can be a megabyte long).
+pub const MESSAGE_CHARS: usize = 1000;
+
+/// `message`, or its head and tail around a note of how much is left out.
+fn clip_message(message: &str) -> std::borrow::Cow<'_, str> {
+    let count = message.chars().count();
+    if count <= MESSAGE_CHARS {
+        return std::borrow::Cow::Borrowed(message);
+    }
+    let head: String = message.chars().take(MESSAGE_CHARS * 3 / 4).collect();
+    let tail_len = MESSAGE_CHARS / 4;
+    let tail: String = message.chars().skip(count - tail_len).collect();
+    let omitted = count - head.chars().count() - tail_len;
+    std::borrow::Cow::Owned(format!("{head}…[{omitted} characters]…{tail}"))
+}
+
+/// How many columns of a source line a diagnostic shows around its span.
+pub const SNIPPET_COLUMNS: usize = 120;
+
+/// The part of a source line a diagnostic shows, and where its caret goes.
+///
+/// Long lines are clipped to a window of `width` columns around the start of the span, with
+/// `…` on each clipped side; columns are characters (never a split UTF-8 sequence), and
+/// control characters other than tab are shown escaped (`\u{1b}`), so a hostile line can
+/// neither flood the terminal nor drive it. Tabs stay tabs, in the caret line too, so the
+/// caret lines up in a terminal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snippet {
+    /// The line as shown.
+    pub text: String,
+    /// What goes before the caret (spaces, and tabs under tabs).
+    pub caret_prefix: String,
+    /// Number of `^` (at least 1).
+    pub caret_len: usize,
+}
+
+impl Snippet {
+    /// The snippet of `line` for the span at 1-based byte column `col`, `len` bytes long.
+    pub fn new(line: &str, col: u32, len: u32, width: usize) -> Snippet {
+        // Display units: each character as shown.
+        let units: Vec<(usize, String)> = line
+            .char_indices()
+            .map(|(i, c)| {
+                let shown = if c.is_control() && c != '\t' {
+                    format!("\\u{{{:x}}}", c as u32)
+                } else {
+                    c.to_string()
+                };
+                (i, shown)
+            })
+            .collect();
+        let start_byte = (col.max(1) - 1) as usize;
+        let end_byte = start_byte.saturating_add(len.max(1) as usize);
+        // The span in units: from the unit holding its first byte to the one holding its
+        // last (a span past the end of the line sits after the last unit).
+        let first = units.partition_point(|(i, _)| *i <= start_byte);
+        let first = if first > 0 && start_byte < line.len() {
+            first - 1
+        } else {
+            units.len()
+        };
+        let last = units.partition_point(|(i, _)| *i < end_byte).max(first + 1);
+        let widths: Vec<usize> = units.iter().map(|(_, s)| s.chars().count()).collect();
+        let total: usize = widths.iter().sum();
+        let (from, to) = if total <= width {
+            (0, units.len())
+        } else {
+            // Up to a third of the window before the span, the rest from its start.
+            let mut from = first.min(units.len());
+            let mut before = 0;
+            while from > 0 && before + widths[from - 1] <= width / 3 {
+                before += widths[from - 1];
+                from -= 1;
+            }
+            let mut to = from;
+            let mut used = 0;
+            while to < units.len() && used + widths[to] <= width {
+                used += widths[to];
+                to += 1;
+            }
+            // Room left at the end goes to more context before the span.
+            while from > 0 && used + widths[from - 1] <= width {
+                from -= 1;
+                used += widths[from];
+            }
+            (from, to)
+        };
+        let mut text = String::new();
+        let mut caret_prefix = String::new();
+        if from > 0 {
+            text.push('…');
+            caret_prefix.push(' ');
+        }
+        for (k, (_, shown)) in units.iter().enumerate().take(to).skip(from) {
+            text.push_str(shown);
+            if k < first {
+                if shown == "\t" {
+                    caret_prefix.push('\t');
+                } else {
+                    caret_prefix.extend(std::iter::repeat_n(' ', widths[k]));
+                }
+            }
+        }
+        if to < units.len() {
+            text.push('…');
+        }
+        let caret_len = (first..last.min(to))
+            .map(|k| widths[k])
+            .sum::<usize>()
+            .max(1);
+        Snippet {
+            text,
+            caret_prefix,
+            caret_len,
         }
     }
 }
@@ -507,6 +641,92 @@ pub enum ConstValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn item_18_snippets_are_clipped_around_the_span() {
+        let render = |line: &str, col: u32, len: u32| {
+            let s = Snippet::new(line, col, len, 20);
+            format!("{}\n{}{}", s.text, s.caret_prefix, "^".repeat(s.caret_len))
+        };
+        // Short lines are shown whole; tabs stay tabs under the caret.
+        assert_eq!(render("\t// +k8s:x=1", 5, 5), "\t// +k8s:x=1\n\t   ^^^^^");
+        // A long line: a third of the window before the span, the rest after, `…` where cut.
+        let long = format!("{}TARGET{}", "a".repeat(100), "b".repeat(100));
+        assert_eq!(
+            render(&long, 101, 6),
+            format!(
+                "…{}TARGET{}…\n {}^^^^^^",
+                "a".repeat(6),
+                "b".repeat(8),
+                " ".repeat(6)
+            )
+        );
+        // At the start: nothing cut on the left.
+        assert_eq!(render(&long, 1, 1), format!("{}…\n^", "a".repeat(20)));
+        // A span wider than the window: its start is shown, the caret stops at the cut.
+        let s = Snippet::new(&long, 101, 200, 20);
+        assert!(s.text.ends_with('…') && s.caret_len < 20, "{s:?}");
+        // Characters, not bytes: the cut never splits one, and the caret counts them.
+        let wide = format!("{}é{}", "é".repeat(50), "x".repeat(50));
+        let s = Snippet::new(&wide, 101, 2, 20);
+        assert!(s.text.starts_with('…'), "{s:?}");
+        assert_eq!(s.caret_len, 1);
+        assert_eq!(s.caret_prefix.chars().count(), 1 + 6);
+        // Control characters are escaped, and the caret moves past their escapes.
+        let s = Snippet::new("a\u{1b}[31mb", 7, 1, 120);
+        assert_eq!(s.text, "a\\u{1b}[31mb");
+        assert_eq!(s.caret_prefix, " ".repeat(11));
+        // A span past the end of the line points just after it.
+        let s = Snippet::new("abc", 10, 1, 120);
+        assert_eq!(
+            (s.text.as_str(), s.caret_prefix.as_str(), s.caret_len),
+            ("abc", "   ", 1)
+        );
+    }
+
+    #[test]
+    fn item_18_long_messages_are_clipped() {
+        let long = format!("unsupported format \"{}\"", "x".repeat(5000));
+        let d = Diagnostic::error(long, None);
+        let shown = d.to_string();
+        assert!(
+            shown.chars().count() < MESSAGE_CHARS + 50,
+            "{}",
+            shown.len()
+        );
+        assert!(shown.contains("…[4021 characters]…"), "{shown}");
+        assert!(shown.ends_with("xx\""));
+        let short = Diagnostic::error("short", None);
+        assert_eq!(short.to_string(), "error: short");
+    }
+
+    #[test]
+    fn spans_find_their_line_by_offset_or_by_counting() {
+        let file = SourceFile {
+            path: "f.go".into(),
+            text: "package p\r\n\n\t// +k8s:x\nlast".into(),
+        };
+        let at = |line, col, offset| {
+            SourceSpan::from_loc(
+                &file,
+                Loc {
+                    file: 0,
+                    line,
+                    col,
+                    offset,
+                },
+                1,
+            )
+            .line_text
+        };
+        assert_eq!(at(1, 1, 0), "package p");
+        assert_eq!(at(2, 1, 11), "");
+        assert_eq!(at(3, 5, 16), "\t// +k8s:x");
+        assert_eq!(at(4, 2, 24), "last");
+        // A location built without an offset: the line is counted.
+        assert_eq!(at(3, 5, 0), "\t// +k8s:x");
+        assert_eq!(at(9, 1, 0), "");
+    }
 
     fn field(name: &str, embedded: bool, json: Option<&str>) -> Field {
         Field {

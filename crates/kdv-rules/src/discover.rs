@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use kdv_model::{Diagnostic, Package, Severity, SourceSpan, Tags, TypeDecl, Universe};
+use kdv_model::{Diagnostic, Package, Severity, SourceSpan, TypeDecl, Universe};
 use kdv_tags::go_quote;
 
 use crate::gotypes::{Kind, Member, NamedIdx, NamedKind, Ty};
@@ -14,6 +14,7 @@ use crate::ir::{
 };
 use crate::lower::{Ctx, DeferScope, LowerError, Lowered, Lowerer};
 use crate::registry::Scope;
+use crate::roots::{self, CompileOptions, PackageRoots, RootSelection, Roots, TypeFilter};
 use crate::shapes::decode_access;
 use crate::tags::each::{for_each_key, for_each_val};
 
@@ -56,11 +57,22 @@ struct Child<'u> {
     val_iterations: Vec<Iteration>,
 }
 
+/// Which parts of a value tags declare opaque (upstream `OpaqueType`, `OpaqueKeyType`,
+/// `OpaqueValType`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Opacity {
+    pub(crate) typ: bool,
+    pub(crate) key: bool,
+    pub(crate) val: bool,
+}
+
 #[derive(Default)]
-struct TypeNode<'u> {
-    validations: Vec<Validation>,
-    comments: usize,
-    opaque: bool,
+pub(crate) struct TypeNode<'u> {
+    pub(crate) validations: Vec<Validation>,
+    pub(crate) comments: usize,
+    /// Opacity from the type's own tags (`typ` is upstream's opaque type).
+    pub(crate) opaque: bool,
+    pub(crate) opaque_parts: Opacity,
     key_iterations: Vec<Iteration>,
     val_iterations: Vec<Iteration>,
     fields: Vec<Child<'u>>,
@@ -77,8 +89,12 @@ struct Discoverer<'u> {
     unreachable: bool,
 }
 
-/// Compiles a universe into a rule set plus diagnostics.
-pub(crate) fn run(universe: &Universe) -> (RuleSet, Vec<Diagnostic>) {
+/// Compiles a universe: the rule set, the compiler's diagnostics and, with
+/// `options.lint`, the lint rules' findings.
+pub(crate) fn run(
+    universe: &Universe,
+    options: &CompileOptions,
+) -> (RuleSet, Vec<Diagnostic>, Vec<Diagnostic>) {
     let lw = Lowerer::new(universe);
     let n = lw.g.named.len();
     let mut d = Discoverer {
@@ -90,7 +106,7 @@ pub(crate) fn run(universe: &Universe) -> (RuleSet, Vec<Diagnostic>) {
         unreachable: false,
     };
     d.init_constants();
-    let roots = d.select_roots(universe);
+    let (roots, packages) = d.select_roots(universe, options);
     for r in &roots {
         d.discover_named(r.id.0 as usize);
     }
@@ -98,7 +114,19 @@ pub(crate) fn run(universe: &Universe) -> (RuleSet, Vec<Diagnostic>) {
     for idx in 0..n {
         d.discover_named(idx);
     }
-    d.finish(roots)
+    let lint = if options.lint {
+        crate::lint_rules::run(&crate::lint_rules::Input {
+            universe,
+            g: &d.lw.g,
+            nodes: &d.nodes,
+            roots: &roots,
+            packages: &packages,
+        })
+    } else {
+        Vec::new()
+    };
+    let (rules, diagnostics) = d.finish(roots, packages);
+    (rules, diagnostics, lint)
 }
 
 fn member_span(m: &Member<'_>) -> Option<SourceSpan> {
@@ -135,9 +163,28 @@ fn warning(message: String, span: Option<SourceSpan>) -> LowerError {
     }
 }
 
-fn non_included(path: &str, what: &str, t: &str, tag: &str) -> String {
+/// The warning for a value of a type kdv has no declaration of (upstream's "non-included
+/// package" warning, in kdv's terms: kdv has no `--readonly-pkg`, it reads what the Go module
+/// holds plus its built-in apimachinery declarations).
+fn non_included(
+    g: &crate::gotypes::Graph<'_>,
+    path: &str,
+    what: &str,
+    t: &Ty,
+    tag: &str,
+) -> String {
+    let shown = g.type_string(t);
+    let why = match g.non_pointer(t) {
+        Ty::Foreign { package, name } if g.built_in.contains(package) => {
+            format!("kdv's built-in declarations of {package} do not include {name}")
+        }
+        Ty::Foreign { package, .. } => format!(
+            "it is declared in package {package}, which kdv did not load (kdv reads the Go module of the --types directory and its built-in declarations of well-known apimachinery packages)"
+        ),
+        _ => format!("kdv has no declaration of {shown}"),
+    };
     format!(
-        "{path}: {what} {t} is in a non-included package; either add this package to validation-gen's --readonly-pkg flag, or add {tag} to the field to skip validation"
+        "{path}: {what} {shown} is not validated: {why}; add {tag} to the field to skip it knowingly"
     )
 }
 
@@ -224,13 +271,7 @@ impl<'u> Discoverer<'u> {
                     _ => Ok(()),
                 }
             }
-            Ty::Unsupported(what) => {
-                let mut kind = what.clone();
-                if let Some(first) = kind.get_mut(0..1) {
-                    first.make_ascii_uppercase();
-                }
-                Err(format!("kind {kind} is not supported"))
-            }
+            Ty::Unsupported(why) => Err(why.message()),
         }
     }
 
@@ -316,6 +357,8 @@ impl<'u> Discoverer<'u> {
             node.validations.extend(v.functions);
             node.comments += v.comments;
             node.opaque |= v.opaque_type;
+            node.opaque_parts.key |= v.opaque_key;
+            node.opaque_parts.val |= v.opaque_val;
         }
 
         if let NamedKind::Alias(_) = &kind {
@@ -360,9 +403,10 @@ impl<'u> Discoverer<'u> {
             match self.node_of(&k) {
                 Node::NonIncluded if !opaque_key => self.non_included_warning(warning(
                     non_included(
+                        &self.lw.g,
                         path,
                         "key type",
-                        &self.lw.g.type_string(&k),
+                        &k,
                         "+k8s:eachKey=+k8s:opaqueType",
                     ),
                     decl_span(pkg, decl),
@@ -381,9 +425,10 @@ impl<'u> Discoverer<'u> {
             match self.node_of(&e) {
                 Node::NonIncluded if !opaque_val => self.non_included_warning(warning(
                     non_included(
+                        &self.lw.g,
                         path,
                         "value type",
-                        &self.lw.g.type_string(&e),
+                        &e,
                         "+k8s:eachVal=+k8s:opaqueType",
                     ),
                     decl_span(pkg, decl),
@@ -435,12 +480,7 @@ impl<'u> Discoverer<'u> {
             if matches!(field_kind, Kind::Struct | Kind::Alias | Kind::Foreign) {
                 if self.node_of(&m.ty) == Node::NonIncluded && !v.opaque_type {
                     self.non_included_warning(warning(
-                        non_included(
-                            &child_path,
-                            "type",
-                            &self.lw.g.type_string(&m.ty),
-                            "+k8s:opaqueType",
-                        ),
+                        non_included(&self.lw.g, &child_path, "type", &m.ty, "+k8s:opaqueType"),
                         member_span(m),
                     ));
                 } else if v.opaque_type {
@@ -504,9 +544,10 @@ impl<'u> Discoverer<'u> {
             match self.node_of(&k) {
                 Node::NonIncluded if !opaque_key => self.non_included_warning(warning(
                     non_included(
+                        &self.lw.g,
                         path,
                         "key type",
-                        &self.lw.g.type_string(&k),
+                        &k,
                         "+k8s:eachKey=+k8s:opaqueType",
                     ),
                     member_span(&m),
@@ -522,9 +563,10 @@ impl<'u> Discoverer<'u> {
             match self.node_of(&e) {
                 Node::NonIncluded if !opaque_val => self.non_included_warning(warning(
                     non_included(
+                        &self.lw.g,
                         path,
                         "value type",
-                        &self.lw.g.type_string(&e),
+                        &e,
                         "+k8s:eachVal=+k8s:opaqueType",
                     ),
                     member_span(&m),
@@ -557,38 +599,46 @@ impl<'u> Discoverer<'u> {
                             .any(|c| !c.validations.is_empty() || c.comments > 0))
             })
             .collect();
-        // Monotone fixpoint over the dependency edges.
-        loop {
-            let mut changed = false;
-            for i in 0..n {
-                if hv[i] || self.nodes[i].opaque {
-                    continue;
-                }
-                let node = &self.nodes[i];
-                let via_iterations = node
-                    .key_iterations
-                    .iter()
-                    .chain(&node.val_iterations)
-                    .any(|it| hv[it.target]);
-                let via_fields = node.fields.iter().any(|c| {
+        // Propagate backwards along the dependency edges (an opaque type depends on
+        // nothing): linear, where a fixpoint over all types is quadratic on long chains.
+        let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, node) in self.nodes.iter().enumerate() {
+            if node.opaque {
+                continue;
+            }
+            let targets = node
+                .key_iterations
+                .iter()
+                .chain(&node.val_iterations)
+                .map(|it| it.target)
+                .chain(node.fields.iter().flat_map(|c| {
                     c.key_iterations
                         .iter()
                         .chain(&c.val_iterations)
-                        .any(|it| hv[it.target])
-                        || c.node.is_some_and(|j| hv[j])
-                });
-                if via_iterations || via_fields {
-                    hv[i] = true;
-                    changed = true;
-                }
-            }
-            if !changed {
-                return hv;
+                        .map(|it| it.target)
+                        .chain(c.node)
+                }));
+            for j in targets {
+                dependents[j].push(i);
             }
         }
+        let mut queue: Vec<usize> = (0..n).filter(|&i| hv[i]).collect();
+        while let Some(j) = queue.pop() {
+            for &i in &dependents[j] {
+                if !hv[i] {
+                    hv[i] = true;
+                    queue.push(i);
+                }
+            }
+        }
+        hv
     }
 
-    fn finish(mut self, roots: Vec<RootInfo>) -> (RuleSet, Vec<Diagnostic>) {
+    fn finish(
+        mut self,
+        roots: Vec<RootInfo>,
+        packages: Vec<PackageRoots>,
+    ) -> (RuleSet, Vec<Diagnostic>) {
         let hv = self.has_validations();
         let nodes = std::mem::take(&mut self.nodes);
         let mut types = Vec::with_capacity(nodes.len());
@@ -634,7 +684,9 @@ impl<'u> Discoverer<'u> {
             shapes: Vec::new(),
             roots: Vec::new(),
             spans: std::mem::take(&mut self.lw.spans),
+            packages,
             by_name: HashMap::new(),
+            by_kind: HashMap::new(),
         };
         for r in &roots {
             let decl = self.lw.g.named[r.id.0 as usize].decl;
@@ -704,36 +756,78 @@ impl<'u> Discoverer<'u> {
         })
     }
 
-    /// The root types selected by each package's `+k8s:validation-gen` filters, sorted by
-    /// qualified name.
-    fn select_roots(&mut self, universe: &Universe) -> Vec<RootInfo> {
+    /// The root types selected by each package's `+k8s:validation-gen` tags (or by
+    /// `options.roots` for `options.package`), sorted by qualified name, and how each
+    /// package's selection was made.
+    fn select_roots(
+        &mut self,
+        universe: &'u Universe,
+        options: &CompileOptions,
+    ) -> (Vec<RootInfo>, Vec<PackageRoots>) {
         let mut roots = Vec::new();
+        let mut packages = Vec::new();
+        let mut is_root = vec![false; self.lw.g.named.len()];
         for pkg in universe.packages.values() {
-            let Some(filters) = self.package_filters(pkg) else {
-                continue;
-            };
-            let group = pkg.tags.raw_values("groupName").into_iter().next();
+            let mut problems = Vec::new();
+            let (mut selection, input) = roots::package_selection(pkg, &mut |e| problems.push(e));
+            for p in problems {
+                self.lw.report(p);
+            }
+            let overridden = options.roots != Roots::Package
+                && options
+                    .package
+                    .as_ref()
+                    .is_none_or(|home| *home == pkg.path);
+            if overridden {
+                selection = RootSelection::Override(options.roots);
+            }
+            let group = roots::group_of(pkg);
             // `+k8s:validation-gen-input=<path>`: the types live in another package.
-            let types_pkg = match pkg
-                .tags
-                .raw_values("k8s:validation-gen-input")
-                .into_iter()
-                .next()
-            {
-                Some(input) => match universe.packages.get(&input) {
-                    Some(p) => p,
+            let (types_pkg, loaded) = match &input {
+                Some(input) => match universe.packages.get(input) {
+                    Some(p) => (p, true),
                     None => {
-                        self.lw.report(warning(
-                            format!(
-                                "package {} (named by +k8s:validation-gen-input) is not loaded",
-                                go_quote(&input)
-                            ),
-                            None,
-                        ));
-                        continue;
+                        if selection.filters().is_some() {
+                            let span = pkg
+                                .tags
+                                .named(roots::INPUT_TAG)
+                                .next()
+                                .and_then(|l| roots::tag_value_span(pkg, l));
+                            self.lw.report(warning(
+                                format!(
+                                    "package {} (named by +{}) is not loaded",
+                                    go_quote(input),
+                                    roots::INPUT_TAG
+                                ),
+                                span,
+                            ));
+                        }
+                        (pkg, false)
                     }
                 },
-                None => pkg,
+                None => (pkg, true),
+            };
+            let tag = pkg
+                .tags
+                .named(roots::MAIN_TAG)
+                .next()
+                .and_then(|l| roots::tag_value_span(pkg, l));
+            let mut record = PackageRoots {
+                package: pkg.path.clone(),
+                types_package: input.clone().unwrap_or_else(|| pkg.path.clone()),
+                group: group.clone(),
+                version: types_pkg.name.clone(),
+                selection,
+                tag,
+                nolint: pkg.tags.named(roots::NOLINT_TAG).next().is_some(),
+                roots: 0,
+            };
+            let filters = match record.selection.filters() {
+                Some(f) if loaded => f,
+                _ => {
+                    packages.push(record);
+                    continue;
+                }
             };
             for decl in &types_pkg.types {
                 if decl.is_alias || decl.is_generic {
@@ -742,9 +836,11 @@ impl<'u> Discoverer<'u> {
                 let Some(idx) = self.lw.g.lookup(&types_pkg.path, &decl.name) else {
                     continue;
                 };
-                if !self.is_root(idx, &filters)
-                    || roots.iter().any(|r: &RootInfo| r.id.0 as usize == idx)
-                {
+                if !self.is_root(types_pkg, idx, &filters) {
+                    continue;
+                }
+                record.roots += 1;
+                if std::mem::replace(&mut is_root[idx], true) {
                     continue;
                 }
                 roots.push(RootInfo {
@@ -756,50 +852,12 @@ impl<'u> Discoverer<'u> {
                     kind: decl.name.clone(),
                 });
             }
+            packages.push(record);
         }
         roots.sort_by(|a, b| {
             (a.package.as_str(), a.name.as_str()).cmp(&(b.package.as_str(), b.name.as_str()))
         });
-        roots
-    }
-
-    /// The `+k8s:validation-gen=` filters of a package, `None` when it has none (or they are
-    /// invalid, which is reported).
-    fn package_filters(&mut self, pkg: &Package) -> Option<Vec<String>> {
-        let values = pkg.tags.raw_values("k8s:validation-gen");
-        if values.is_empty() {
-            return None;
-        }
-        // The first `+k8s:validation-gen` tag line.
-        let span = pkg.tags.named("k8s:validation-gen").next().and_then(|l| {
-            pkg.files
-                .get(l.loc.file as usize)
-                .map(|f| SourceSpan::from_loc(f, l.loc, l.name.len().max(1) as u32))
-        });
-        if values.len() == 1 && values[0].is_empty() {
-            self.lw.report(error(
-                "found package tag \"k8s:validation-gen\" with no value".into(),
-                span,
-            ));
-            return None;
-        }
-        for v in &values {
-            let ok = v == "*"
-                || ["TypesWithField=", "TypesWithSuffix="]
-                    .iter()
-                    .any(|p| v.strip_prefix(p).is_some_and(|rest| !rest.is_empty()));
-            if !ok {
-                self.lw.report(error(
-                    format!(
-                        "unknown value for package tag \"k8s:validation-gen\": {}",
-                        go_quote(v)
-                    ),
-                    span.clone(),
-                ));
-                return None;
-            }
-        }
-        Some(values)
+        (roots, packages)
     }
 
     /// Whether `t` is `metav1.ListMeta` (loaded from the universe or not).
@@ -815,20 +873,23 @@ impl<'u> Discoverer<'u> {
         }
     }
 
-    fn is_root(&self, idx: NamedIdx, filters: &[String]) -> bool {
+    /// upstream `shouldCreateObjectValidationFn`: exported, not opted out, opted in, not a
+    /// list type, or selected by a filter.
+    fn is_root(&mut self, pkg: &Package, idx: NamedIdx, filters: &[TypeFilter]) -> bool {
         let named = &self.lw.g.named[idx];
         let decl = named.decl;
         if !decl.name.chars().next().is_some_and(char::is_uppercase) {
             return false;
         }
-        let main = |t: &Tags| t.raw_values("k8s:validation-gen");
-        let (first, second) = (main(&decl.tags), main(&decl.detached_tags));
-        if first == ["false"] || second == ["false"] {
-            return false;
+        let mut problems = Vec::new();
+        let forced = roots::type_override(pkg, decl, &mut |e| problems.push(e));
+        for p in problems {
+            self.lw.report(p);
         }
-        if first == ["true"] || second == ["true"] {
-            return true;
+        if let Some(forced) = forced {
+            return forced;
         }
+        let named = &self.lw.g.named[idx];
         if let NamedKind::Struct(members) = &named.kind
             && members
                 .iter()
@@ -836,21 +897,11 @@ impl<'u> Discoverer<'u> {
         {
             return false;
         }
-        filters.iter().any(|f| {
-            if f == "*" {
-                return true;
-            }
-            if let Some(field) = f.strip_prefix("TypesWithField=") {
-                return match &named.kind {
-                    NamedKind::Struct(members) => members.iter().any(|m| m.name() == field),
-                    NamedKind::Alias(_) => false,
-                };
-            }
-            if let Some(suffix) = f.strip_prefix("TypesWithSuffix=") {
-                return decl.name.ends_with(suffix);
-            }
-            false
-        })
+        let has_field = |field: &str| match &named.kind {
+            NamedKind::Struct(members) => members.iter().any(|m| m.name() == field),
+            NamedKind::Alias(_) => false,
+        };
+        roots::filters_select(filters, &decl.name, &has_field)
     }
 }
 
@@ -872,6 +923,14 @@ fn index_names(rules: &mut RuleSet, roots: Vec<RootInfo>) {
             .by_name
             .entry(rules.types[idx].name.clone())
             .or_insert(TypeId(idx as u32));
+    }
+    for r in &roots {
+        let key = (
+            r.group.clone().unwrap_or_default(),
+            r.version.clone(),
+            r.kind.clone(),
+        );
+        rules.by_kind.entry(key).or_insert(r.id);
     }
     rules.roots = roots;
 }

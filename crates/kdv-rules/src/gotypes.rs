@@ -36,8 +36,72 @@ pub(crate) enum Ty {
     /// An anonymous struct literal.
     Struct(AnonIdx),
     Interface,
-    /// Channels, funcs, generic instantiations, cyclic definitions.
-    Unsupported(String),
+    /// A type kdv cannot validate, and why.
+    Unsupported(Unsupported),
+}
+
+/// Why a type cannot be validated (the message says it in kdv's terms).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Unsupported {
+    /// A kind validation-gen does not support (`chan`, `func`), as the frontend names it.
+    Kind(String),
+    /// An instantiation of a generic type (`pkg/path.Name`).
+    Generic(String),
+    /// `type A = B; type B = A`: the aliases in order, the first repeated at the end.
+    AliasCycle(Vec<String>),
+    /// `type A B; type B A` (invalid Go): the definitions in order, the first repeated.
+    DefinitionCycle(Vec<String>),
+    /// Definitions or type literals nested deeper than kdv resolves.
+    TooDeep,
+    /// A package kdv read from source declares no type of that name.
+    Undefined {
+        /// Import path of the package.
+        package: String,
+        /// The type name.
+        name: String,
+    },
+}
+
+impl Unsupported {
+    /// How the type reads in messages.
+    fn type_string(&self) -> String {
+        match self {
+            Unsupported::Kind(k) => k.clone(),
+            Unsupported::Generic(name) => format!("{name}[...]"),
+            Unsupported::AliasCycle(path) | Unsupported::DefinitionCycle(path) => {
+                path.first().cloned().unwrap_or_default()
+            }
+            Unsupported::TooDeep => "(nested too deeply)".to_string(),
+            Unsupported::Undefined { package, name } => format!("{package}.{name}"),
+        }
+    }
+
+    /// What is wrong, for `field X (T): <message>`.
+    pub(crate) fn message(&self) -> String {
+        match self {
+            // Upstream's text (`verifySupportedType`), with gengo's capitalised kind.
+            Unsupported::Kind(k) => {
+                let mut kind = k.clone();
+                if let Some(first) = kind.get_mut(0..1) {
+                    first.make_ascii_uppercase();
+                }
+                format!("kind {kind} is not supported")
+            }
+            Unsupported::Generic(name) => format!(
+                "generic type {name} is not supported by kdv: declarative validation types must be concrete"
+            ),
+            Unsupported::AliasCycle(path) => format!("type alias cycle: {}", path.join(" -> ")),
+            Unsupported::DefinitionCycle(path) => {
+                format!("invalid recursive type definition: {}", path.join(" -> "))
+            }
+            Unsupported::TooDeep => format!(
+                "type definitions and literals nest more than {MAX_RESOLVE_DEPTH} levels deep"
+            ),
+            Unsupported::Undefined { package, name } => format!(
+                "undefined type {name}: package {package} declares no type {name} (is it declared in a file kdv skips, such as a _test.go file or one excluded by build constraints?)"
+            ),
+        }
+    }
 }
 
 /// gengo's type kinds.
@@ -145,7 +209,19 @@ pub(crate) struct Graph<'u> {
     /// All constants of all packages, package by package in declaration order.
     pub consts: Vec<Const<'u>>,
     index: HashMap<(&'u str, &'u str), NamedIdx>,
+    /// Per struct (named: `(false, idx)`, anonymous: `(true, idx)`), its members by JSON
+    /// name (the first member of each name; owned keys keep the graph covariant), built on
+    /// the first lookup in a large struct:
+    /// tags name members (list-map keys, union members, subfields) once each, so a linear
+    /// search per lookup would be quadratic in the struct's size.
+    json_index: std::cell::RefCell<HashMap<(bool, usize), HashMap<String, usize>>>,
+    /// Import paths of the packages not read from a directory: kdv's built-in (partial)
+    /// declarations of well-known packages.
+    pub built_in: std::collections::HashSet<String>,
 }
+
+/// Structs with at most this many members are searched linearly by JSON name.
+const LINEAR_MEMBER_SEARCH: usize = 16;
 
 enum State<'u> {
     Todo,
@@ -173,9 +249,12 @@ impl<'u> Graph<'u> {
             decls: &decls,
             states: decls.iter().map(|_| State::Todo).collect(),
             anon: Vec::new(),
+            def_stack: Vec::new(),
+            alias_stack: Vec::new(),
         };
         for i in 0..decls.len() {
-            b.kind_of(i, 0);
+            // A failure is recorded in the type's state (as an unsupported typedef).
+            let _ = b.kind_of(i, 0);
         }
         let mut consts = Vec::new();
         for pkg in universe.packages.values() {
@@ -194,7 +273,9 @@ impl<'u> Graph<'u> {
                 kind: match st {
                     State::Done(k) => k,
                     // Cycles (`type A B; type B A`) are invalid Go; keep them inert.
-                    _ => NamedKind::Alias(Ty::Unsupported("cyclic type definition".into())),
+                    _ => NamedKind::Alias(Ty::Unsupported(Unsupported::DefinitionCycle(vec![
+                        format!("{}.{}", pkg.path, decl.name),
+                    ]))),
                 },
             })
             .collect();
@@ -203,6 +284,13 @@ impl<'u> Graph<'u> {
             anon,
             consts,
             index,
+            json_index: std::cell::RefCell::new(HashMap::new()),
+            built_in: universe
+                .packages
+                .iter()
+                .filter(|(_, p)| p.dir.is_none())
+                .map(|(path, _)| path.clone())
+                .collect(),
         }
     }
 
@@ -319,7 +407,25 @@ impl<'u> Graph<'u> {
 
     /// The member with the given upstream JSON name (`util.GetMemberByJSON`).
     pub(crate) fn member_by_json(&self, t: &Ty, json: &str) -> Option<&Member<'u>> {
-        self.members(t)?.iter().find(|m| m.json_name() == json)
+        let members = self.members(t)?;
+        let key = match t {
+            _ if members.len() <= LINEAR_MEMBER_SEARCH => None,
+            Ty::Named(i) => Some((false, *i)),
+            Ty::Struct(a) => Some((true, *a)),
+            _ => None,
+        };
+        let Some(key) = key else {
+            return members.iter().find(|m| m.json_name() == json);
+        };
+        let mut cache = self.json_index.borrow_mut();
+        let index = cache.entry(key).or_insert_with(|| {
+            let mut index = HashMap::with_capacity(members.len());
+            for (i, m) in members.iter().enumerate() {
+                index.entry(m.json_name().to_string()).or_insert(i);
+            }
+            index
+        });
+        index.get(json).map(|&i| &members[i])
     }
 
     /// gengo's `Type.String()`.
@@ -340,7 +446,7 @@ impl<'u> Graph<'u> {
             Ty::Map(k, v) => format!("map[{}]{}", self.type_string(k), self.type_string(v)),
             Ty::Struct(_) => "struct{...}".to_string(),
             Ty::Interface => "interface{}".to_string(),
-            Ty::Unsupported(s) => s.clone(),
+            Ty::Unsupported(u) => u.type_string(),
         }
     }
 
@@ -386,37 +492,60 @@ struct Builder<'u, 'a> {
     decls: &'a [(&'u Package, &'u TypeDecl)],
     states: Vec<State<'u>>,
     anon: Vec<Anon<'u>>,
+    /// The definitions being resolved, outermost first (to name a cycle).
+    def_stack: Vec<NamedIdx>,
+    /// The aliases being resolved, outermost first (to name a cycle).
+    alias_stack: Vec<(&'u str, &'u str)>,
 }
 
 impl<'u> Builder<'u, '_> {
-    fn kind_of(&mut self, i: NamedIdx, depth: usize) -> Option<NamedKind<'u>> {
+    /// The kind of named type `i`; `Err` when its definition cannot be resolved (a cycle of
+    /// definitions, or too deep).
+    fn kind_of(&mut self, i: NamedIdx, depth: usize) -> Result<NamedKind<'u>, Unsupported> {
         match self.states.get(i) {
-            Some(State::Done(k)) => return Some(k.clone()),
-            Some(State::InProgress) | None => return None,
+            Some(State::Done(k)) => return Ok(k.clone()),
+            Some(State::InProgress) => {
+                // The definitions from `i` on form the cycle.
+                let from = self.def_stack.iter().position(|&d| d == i).unwrap_or(0);
+                let mut path: Vec<String> = self.def_stack[from..]
+                    .iter()
+                    .map(|&d| self.qualified(d))
+                    .collect();
+                path.push(self.qualified(i));
+                return Err(Unsupported::DefinitionCycle(path));
+            }
+            None => return Err(Unsupported::TooDeep),
             Some(State::Todo) => {}
         }
         if depth > MAX_RESOLVE_DEPTH {
-            return None;
+            return Err(Unsupported::TooDeep);
         }
         self.states[i] = State::InProgress;
+        self.def_stack.push(i);
         let (pkg, decl) = self.decls[i];
         let def = self.resolve(pkg, &decl.def, depth + 1);
         let kind = match def {
             Ty::Struct(a) => NamedKind::Struct(self.anon[a].members.clone()),
             Ty::Named(j) => match self.kind_of(j, depth + 1) {
-                Some(NamedKind::Struct(m)) => NamedKind::Struct(m),
-                Some(NamedKind::Alias(u)) => NamedKind::Alias(u),
-                None => NamedKind::Alias(Ty::Unsupported("cyclic type definition".into())),
+                Ok(NamedKind::Struct(m)) => NamedKind::Struct(m),
+                Ok(NamedKind::Alias(u)) => NamedKind::Alias(u),
+                Err(why) => NamedKind::Alias(Ty::Unsupported(why)),
             },
             other => NamedKind::Alias(other),
         };
+        self.def_stack.pop();
         self.states[i] = State::Done(kind.clone());
-        Some(kind)
+        Ok(kind)
+    }
+
+    fn qualified(&self, i: NamedIdx) -> String {
+        let (pkg, decl) = self.decls[i];
+        format!("{}.{}", pkg.path, decl.name)
     }
 
     fn resolve(&mut self, pkg: &'u Package, r: &'u TypeRef, depth: usize) -> Ty {
         if depth > MAX_RESOLVE_DEPTH {
-            return Ty::Unsupported("type nesting too deep".into());
+            return Ty::Unsupported(Unsupported::TooDeep);
         }
         match r {
             TypeRef::Builtin(Builtin::Any | Builtin::Error) => Ty::Interface,
@@ -431,7 +560,7 @@ impl<'u> Builder<'u, '_> {
             ),
             TypeRef::Struct(st) => self.anon_struct(pkg, st, depth),
             TypeRef::Interface => Ty::Interface,
-            TypeRef::Unsupported(s) => Ty::Unsupported(s.clone()),
+            TypeRef::Unsupported(s) => Ty::Unsupported(Unsupported::Kind(s.clone())),
         }
     }
 
@@ -450,19 +579,39 @@ impl<'u> Builder<'u, '_> {
     }
 
     fn resolve_named(&mut self, n: &'u NamedRef, depth: usize) -> Ty {
+        let qualified = || format!("{}.{}", n.package, n.name);
         if !n.type_args.is_empty() {
-            return Ty::Unsupported(format!("{}.{}[...]", n.package, n.name));
+            return Ty::Unsupported(Unsupported::Generic(qualified()));
         }
         if let Some(&i) = self.index.get(&(n.package.as_str(), n.name.as_str())) {
             return Ty::Named(i);
         }
-        match self.universe.type_decl(&n.package, &n.name) {
-            Some(decl) if decl.is_alias => match self.universe.packages.get(&n.package) {
-                Some(p) => self.resolve(p, &decl.def, depth + 1),
-                None => Ty::Unsupported(n.name.clone()),
-            },
-            Some(_) => Ty::Unsupported(format!("{}.{}", n.package, n.name)),
-            None => Ty::Foreign {
+        let package = self.universe.packages.get(&n.package);
+        match (package, self.universe.type_decl(&n.package, &n.name)) {
+            (Some(p), Some(decl)) if decl.is_alias => {
+                let key = (n.package.as_str(), n.name.as_str());
+                if let Some(from) = self.alias_stack.iter().position(|&a| a == key) {
+                    let mut path: Vec<String> = self.alias_stack[from..]
+                        .iter()
+                        .map(|(p, n)| format!("{p}.{n}"))
+                        .collect();
+                    path.push(qualified());
+                    return Ty::Unsupported(Unsupported::AliasCycle(path));
+                }
+                self.alias_stack.push(key);
+                let t = self.resolve(p, &decl.def, depth + 1);
+                self.alias_stack.pop();
+                t
+            }
+            // Declared but not indexed: a generic type used without type arguments.
+            (_, Some(_)) => Ty::Unsupported(Unsupported::Generic(qualified())),
+            // A package read from source that lacks the type: an error in the Go code. The
+            // packages without a directory are kdv's partial built-in declarations.
+            (Some(p), None) if p.dir.is_some() => Ty::Unsupported(Unsupported::Undefined {
+                package: n.package.clone(),
+                name: n.name.clone(),
+            }),
+            _ => Ty::Foreign {
                 package: n.package.clone(),
                 name: n.name.clone(),
             },

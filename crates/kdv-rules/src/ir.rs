@@ -200,11 +200,23 @@ pub(crate) fn fill_common_kinds(shapes: &mut [Shape]) {
         let kinds: Option<Vec<CommonKind>> = st.fields.iter().map(|f| kind_of(shapes, f)).collect();
         let mut result = (None, Vec::new());
         if let Some(kinds) = kinds {
-            // The kind most fields have (ties: the last such field's).
-            let majority = kinds
+            // The kind most fields have (ties: the last such field's), counted in one pass:
+            // per class (string, bool, int), how many fields and the last one's index.
+            let class = |k: CommonKind| match k {
+                CommonKind::String => 0,
+                CommonKind::Bool => 1,
+                CommonKind::Int { .. } => 2,
+            };
+            let mut counts = [(0usize, 0usize); 3];
+            for (j, &k) in kinds.iter().enumerate() {
+                let c = &mut counts[class(k)];
+                *c = (c.0 + 1, j);
+            }
+            let majority = counts
                 .iter()
-                .copied()
-                .max_by_key(|&k| kinds.iter().filter(|&&o| same(o, k)).count());
+                .filter(|c| c.0 > 0)
+                .max_by_key(|c| (c.0, c.1))
+                .map(|c| kinds[c.1]);
             if let Some(m) = majority {
                 let others: Vec<u32> = (0..kinds.len() as u32)
                     .filter(|&j| !same(kinds[j as usize], m))
@@ -735,19 +747,19 @@ impl Calls {
         if has_default {
             cohorts.push(Cohort::default());
         }
+        // Cohorts by name: one per list item selector, so there can be many.
+        let mut by_name: HashMap<String, usize> = HashMap::new();
         for v in list {
             let idx = match &v.cohort {
                 None => 0,
-                Some(name) => match cohorts
-                    .iter()
-                    .position(|c| c.name.as_deref() == Some(name.as_str()))
-                {
-                    Some(i) => i,
+                Some(name) => match by_name.get(name) {
+                    Some(&i) => i,
                     None => {
                         cohorts.push(Cohort {
                             name: Some(name.clone()),
                             ..Cohort::default()
                         });
+                        by_name.insert(name.clone(), cohorts.len() - 1);
                         cohorts.len() - 1
                     }
                 },
@@ -881,7 +893,7 @@ pub struct RootInfo {
     pub name: String,
     /// Import path of the package.
     pub package: String,
-    /// `+groupName=` of the package, if any.
+    /// The API group: `+groupName=` of the package, else its `GroupName` constant.
     pub group: Option<String>,
     /// Package name (the version).
     pub version: String,
@@ -897,11 +909,26 @@ pub struct RuleSet {
     pub types: Vec<TypeRules>,
     /// Value shapes, indexed by [`ShapeId`].
     pub shapes: Vec<Shape>,
-    /// Root types, sorted by qualified name.
+    /// Root types, sorted by qualified name (indexed by kind when compiled: read, do not
+    /// edit).
     pub roots: Vec<RootInfo>,
     /// Source spans of the tags validations came from ([`Validation::origin`]).
     pub spans: Vec<SourceSpan>,
+    /// How each package of the universe selected its roots, in import-path order.
+    pub packages: Vec<crate::roots::PackageRoots>,
     pub(crate) by_name: HashMap<String, TypeId>,
+    /// Roots by (group, version, kind); the first in [`RuleSet::roots`] order wins.
+    pub(crate) by_kind: HashMap<(String, String, String), TypeId>,
+}
+
+/// Why [`RuleSet::resolve_type`] found no single type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TypeLookupError {
+    /// No type has that name.
+    Unknown,
+    /// The bare name is not declared in the home package, but in several others: their
+    /// qualified names (`pkg/path.Name`), sorted.
+    Ambiguous(Vec<String>),
 }
 
 impl RuleSet {
@@ -909,6 +936,45 @@ impl RuleSet {
     /// resolves to a root if one is named so, else to the first package in import-path order.
     pub fn find_type(&self, name: &str) -> Option<TypeId> {
         self.by_name.get(name).copied()
+    }
+
+    /// Finds the type a user means by `name`: `pkg/path.Name` names any type; a bare `Name`
+    /// is the type of the package `home` (the one the user pointed at) when it declares one,
+    /// else the one package that declares it. A bare name declared by several other packages
+    /// is ambiguous.
+    pub fn resolve_type(&self, name: &str, home: Option<&str>) -> Result<TypeId, TypeLookupError> {
+        if name.contains('.') {
+            return self
+                .by_name
+                .get(name)
+                .copied()
+                .ok_or(TypeLookupError::Unknown);
+        }
+        if let Some(home) = home
+            && let Some(&id) = self.by_name.get(&format!("{home}.{name}"))
+        {
+            return Ok(id);
+        }
+        let mut candidates: Vec<(String, TypeId)> = self
+            .types
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.name == name)
+            .map(|(i, t)| (t.qualified_name(), TypeId(i as u32)))
+            .collect();
+        candidates.sort();
+        match candidates.as_slice() {
+            [] => Err(TypeLookupError::Unknown),
+            [(_, id)] => Ok(*id),
+            _ => Err(TypeLookupError::Ambiguous(
+                candidates.into_iter().map(|(q, _)| q).collect(),
+            )),
+        }
+    }
+
+    /// How the package with import path `package` selected its roots.
+    pub fn package_roots(&self, package: &str) -> Option<&crate::roots::PackageRoots> {
+        self.packages.iter().find(|p| p.package == package)
     }
 
     /// The root types, in sorted order of their qualified names.
@@ -922,12 +988,9 @@ impl RuleSet {
             Some((g, v)) => (g, v),
             None => ("", api_version),
         };
-        self.roots
-            .iter()
-            .find(|r| {
-                r.kind == kind && r.version == version && r.group.as_deref().unwrap_or("") == group
-            })
-            .map(|r| r.id)
+        self.by_kind
+            .get(&(group.to_string(), version.to_string(), kind.to_string()))
+            .copied()
     }
 
     /// The Go name of a type.

@@ -6,6 +6,10 @@
 //! against the [registry](catalog), and lowers them into a [`RuleSet`]: the IR every backend
 //! consumes. Misuse is reported as [`Diagnostic`]s pointing at the tag; a tag with an error
 //! contributes no rule, everything else still compiles.
+//!
+//! The root types (kinds) are what each package's `+k8s:validation-gen` tags select
+//! ([`roots`]); [`compile_with`] can select them otherwise for one package ([`Roots`]) and
+//! run the lint rules ([`Compiled::lint`], rendered through [`mod@lint`]).
 
 #![warn(missing_docs)]
 
@@ -15,8 +19,10 @@ pub mod emissions;
 mod gotypes;
 pub mod ir;
 pub mod lint;
+mod lint_rules;
 mod lower;
 pub mod registry;
+pub mod roots;
 mod shapes;
 mod tags;
 
@@ -24,6 +30,7 @@ pub use ir::*;
 pub use kdv_model::{Diagnostic, Severity, Universe};
 pub use lint::lint;
 pub use registry::{ArgDoc, Scope, Stability, TagDoc, catalog, is_known_tag, tag_doc};
+pub use roots::{CompileOptions, PackageRoots, RootSelection, Roots, TypeFilter};
 
 /// The result of [`compile`]: the rules, and every diagnostic found on the way.
 #[derive(Debug, Clone, Default)]
@@ -32,6 +39,9 @@ pub struct Compiled {
     pub rules: RuleSet,
     /// Errors and warnings, each pointing at its source.
     pub diagnostics: Vec<Diagnostic>,
+    /// The lint rules' findings ([`CompileOptions::lint`]; see [`mod@lint`]): about tag
+    /// hygiene, not about what the rules mean, so validation does not stop for them.
+    pub lint: Vec<Diagnostic>,
 }
 
 impl Compiled {
@@ -43,10 +53,20 @@ impl Compiled {
     }
 }
 
-/// Compiles the tags of every package of `universe` into rules.
+/// Compiles the tags of every package of `universe` into rules, each package's roots
+/// selected by its own `+k8s:validation-gen` tags.
 pub fn compile(universe: &Universe) -> Compiled {
-    let (rules, diagnostics) = discover::run(universe);
-    Compiled { rules, diagnostics }
+    compile_with(universe, &CompileOptions::default())
+}
+
+/// [`compile`] with options: another root selection for one package ([`Roots`]).
+pub fn compile_with(universe: &Universe, options: &CompileOptions) -> Compiled {
+    let (rules, diagnostics, lint) = discover::run(universe, options);
+    Compiled {
+        rules,
+        diagnostics,
+        lint,
+    }
 }
 
 #[cfg(test)]

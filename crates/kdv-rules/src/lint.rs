@@ -1,10 +1,17 @@
 //! `kdv lint`: everything kdv has to say about a universe's tags, as diagnostics with source
 //! spans. The CLI only renders them.
 //!
-//! Findings: the compiler's (tag misuse, with upstream's messages, and unsupported shapes),
-//! and a warning at each `+k8s:customValidation` tag that produced a rule, since kdv cannot
-//! run the hand-written Go function it names (`kdv validate` skips such checks unless the
-//! caller registers the function).
+//! Findings: the compiler's (tag misuse, with upstream's messages, and unsupported shapes);
+//! the lint rules' ([`crate::Compiled::lint`]: upstream validation-gen's linter — stability
+//! prefixes, stability levels, requiredness of fields with validation — and kdv's tag
+//! hygiene — unknown `+k8s:` tags, verbatim repeats, contradicting requiredness); and a
+//! warning at each `+k8s:customValidation` tag that produced a rule, since kdv cannot run
+//! the hand-written Go function it names (`kdv validate` skips such checks, unless the
+//! caller registers the function, and says so).
+//!
+//! Errors are what upstream rejects or what makes rules wrong; warnings are worth a look but
+//! do not fail `kdv lint` unless asked (`--deny warnings`). [`group`] folds findings that
+//! repeat one message into one, with the count and the other positions.
 
 use std::collections::BTreeSet;
 
@@ -12,13 +19,24 @@ use kdv_model::{Diagnostic, Severity, SourceSpan, Universe};
 
 use crate::custom_validations::custom_validations_of;
 use crate::ir::{RuleSet, TypeId};
-use crate::{Compiled, compile};
+use crate::{CompileOptions, Compiled, compile_with};
 
-/// Compiles `universe` and lints it: the compiler's diagnostics and the findings of
-/// [`lint_rules`], sorted ([`sort`]). The compiled rules are returned too.
+/// Compiles `universe` (roots as each package's tags select them) and lints it: the
+/// compiler's diagnostics, the lint rules' and those of [`lint_rules`], sorted ([`sort`]).
+/// The compiled rules are returned too.
 pub fn lint(universe: &Universe) -> (Compiled, Vec<Diagnostic>) {
-    let compiled = compile(universe);
+    lint_with(universe, &CompileOptions::default())
+}
+
+/// [`lint`] with compile options (the lint rules run whatever `options.lint` says).
+pub fn lint_with(universe: &Universe, options: &CompileOptions) -> (Compiled, Vec<Diagnostic>) {
+    let options = CompileOptions {
+        lint: true,
+        ..options.clone()
+    };
+    let compiled = compile_with(universe, &options);
     let mut findings = compiled.diagnostics.clone();
+    findings.extend(compiled.lint.iter().cloned());
     findings.extend(lint_rules(&compiled.rules));
     sort(&mut findings);
     (compiled, findings)
@@ -50,7 +68,7 @@ pub fn custom_validation_warnings(rules: &RuleSet) -> Vec<Diagnostic> {
             out.push(Diagnostic {
                 severity: Severity::Warning,
                 message: format!(
-                    "tag \"k8s:customValidation\": kdv cannot run the hand-written function {}; `kdv validate` skips this check",
+                    "tag \"k8s:customValidation\": kdv cannot run the hand-written function {}; `kdv validate` skips this check and warns that it did, once per validated type",
                     u.function_name
                 ),
                 span,
@@ -79,4 +97,35 @@ pub fn sort(findings: &mut [Diagnostic]) {
         (None, Some(_)) => std::cmp::Ordering::Greater,
         (None, None) => std::cmp::Ordering::Equal,
     });
+}
+
+/// Findings that share a severity and a message, folded: the first in order, with every
+/// position of the others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grouped {
+    /// The first finding.
+    pub first: Diagnostic,
+    /// Where the others are (`None`: without a position), in order.
+    pub others: Vec<Option<SourceSpan>>,
+}
+
+/// Folds findings with the same severity and message into one [`Grouped`] each, in the
+/// order of their first occurrence, so 20,000 copies of one mistake print once.
+pub fn group(findings: Vec<Diagnostic>) -> Vec<Grouped> {
+    let mut index: std::collections::HashMap<(Severity, String), usize> =
+        std::collections::HashMap::new();
+    let mut out: Vec<Grouped> = Vec::new();
+    for d in findings {
+        match index.get(&(d.severity, d.message.clone())) {
+            Some(&i) => out[i].others.push(d.span),
+            None => {
+                index.insert((d.severity, d.message.clone()), out.len());
+                out.push(Grouped {
+                    first: d,
+                    others: Vec::new(),
+                });
+            }
+        }
+    }
+    out
 }

@@ -11,6 +11,9 @@ use crate::ir::{FieldAccess, IntKind, Shape, ShapeId, StructField, StructShape};
 pub(crate) struct Shapes {
     pub shapes: Vec<Shape>,
     memo: HashMap<Ty, ShapeId>,
+    /// Named structs whose id is reserved and whose fields are still to be shaped: a
+    /// worklist, so a chain of 100,000 struct types does not recurse 100,000 deep.
+    pending: Vec<(ShapeId, usize)>,
 }
 
 impl Shapes {
@@ -18,6 +21,7 @@ impl Shapes {
         Shapes {
             shapes: Vec::new(),
             memo: HashMap::new(),
+            pending: Vec::new(),
         }
     }
 
@@ -26,8 +30,20 @@ impl Shapes {
         ShapeId((self.shapes.len() - 1) as u32)
     }
 
-    /// The shape of `t`.
+    /// The shape of `t` (and of every type it contains).
     pub(crate) fn of(&mut self, g: &Graph<'_>, t: &Ty) -> ShapeId {
+        let id = self.reserve(g, t);
+        while let Some((id, i)) = self.pending.pop() {
+            if let NamedKind::Struct(members) = &g.named[i].kind {
+                let shape = Shape::Struct(self.struct_shape(g, members));
+                self.shapes[id.0 as usize] = shape;
+            }
+        }
+        id
+    }
+
+    /// The id of `t`'s shape; named structs are only reserved here (see `pending`).
+    fn reserve(&mut self, g: &Graph<'_>, t: &Ty) -> ShapeId {
         if let Some(&id) = self.memo.get(t) {
             return id;
         }
@@ -36,37 +52,35 @@ impl Shapes {
                 // Reserve first: named types may be recursive.
                 let id = self.push(Shape::Any);
                 self.memo.insert(t.clone(), id);
-                let shape = match &g.named[*i].kind {
-                    NamedKind::Struct(members) => {
-                        let members = members.clone();
-                        Shape::Struct(self.struct_shape(g, &members))
-                    }
+                match &g.named[*i].kind {
+                    NamedKind::Struct(_) => self.pending.push((id, *i)),
                     NamedKind::Alias(u) => {
-                        let u = u.clone();
-                        let uid = self.of(g, &u);
-                        match &self.shapes[uid.0 as usize] {
+                        // A typedef's underlying type is a type literal (never a named
+                        // type), so this recursion is as deep as the literal is nested.
+                        let uid = self.reserve(g, u);
+                        let shape = match &self.shapes[uid.0 as usize] {
                             Shape::String { .. } => Shape::String { named: true },
                             other => other.clone(),
-                        }
+                        };
+                        self.shapes[id.0 as usize] = shape;
                     }
-                };
-                self.shapes[id.0 as usize] = shape;
+                }
                 id
             }
             _ => {
                 let shape = match t {
                     Ty::Builtin(b) => builtin_shape(*b),
-                    Ty::Pointer(e) => Shape::Pointer(self.of(g, e)),
+                    Ty::Pointer(e) => Shape::Pointer(self.reserve(g, e)),
                     Ty::Slice(e) | Ty::Array(e) => {
                         if is_byte(g, e) {
                             Shape::Bytes
                         } else {
-                            Shape::Slice(self.of(g, e))
+                            Shape::Slice(self.reserve(g, e))
                         }
                     }
                     Ty::Map(k, v) => Shape::Map {
-                        key: self.of(g, k),
-                        value: self.of(g, v),
+                        key: self.reserve(g, k),
+                        value: self.reserve(g, v),
                     },
                     Ty::Struct(a) => {
                         let members = g.anon[*a].members.clone();
@@ -87,7 +101,7 @@ impl Shapes {
             let Some(access) = decode_access(g, m) else {
                 continue;
             };
-            let shape = self.of(g, &m.ty);
+            let shape = self.reserve(g, &m.ty);
             fields.push(StructField {
                 go_name: m.name().to_string(),
                 access,
@@ -160,13 +174,20 @@ pub(crate) fn decode_access(g: &Graph<'_>, m: &Member<'_>) -> Option<FieldAccess
 /// The JSON keys an inline embedded struct owns (transitively through further inline
 /// members).
 fn inline_keys(g: &Graph<'_>, t: &Ty) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out = Keys::default();
     let mut seen = HashSet::new();
     collect_keys(g, t, &mut out, &mut seen);
-    out
+    out.list
 }
 
-fn collect_keys(g: &Graph<'_>, t: &Ty, out: &mut Vec<String>, seen: &mut HashSet<Ty>) {
+/// Keys in first-seen order, each once.
+#[derive(Default)]
+struct Keys {
+    list: Vec<String>,
+    set: HashSet<String>,
+}
+
+fn collect_keys(g: &Graph<'_>, t: &Ty, out: &mut Keys, seen: &mut HashSet<Ty>) {
     let native = g.native(t);
     if !seen.insert(native.clone()) {
         return;
@@ -190,8 +211,8 @@ fn collect_keys(g: &Graph<'_>, t: &Ty, out: &mut Vec<String>, seen: &mut HashSet
             continue;
         }
         let key = if name.is_empty() { m.name() } else { name };
-        if !out.iter().any(|k| k == key) {
-            out.push(key.to_string());
+        if out.set.insert(key.to_string()) {
+            out.list.push(key.to_string());
         }
     }
 }

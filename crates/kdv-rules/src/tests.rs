@@ -427,7 +427,9 @@ type internal struct {
     let c = compile_go("// +k8s:validation-gen=Bogus\npackage p\n");
     assert_eq!(
         messages(&c),
-        vec!["unknown value for package tag \"k8s:validation-gen\": \"Bogus\""]
+        vec![
+            "unknown value for package tag \"k8s:validation-gen\": \"Bogus\" (expected *, TypeMeta, TypesWithField=<field>, TypesWithSuffix=<suffix> or false; to select the types with a field named Bogus, write TypesWithField=Bogus)"
+        ]
     );
 }
 
@@ -826,5 +828,629 @@ type S struct {
     assert_eq!(
         at(n.validations.iter().next().expect("minimum")),
         (19, "k8s:minimum".to_string())
+    );
+}
+
+/// Compiles `files` (name, text) as package `example.com/v1` with `options`.
+fn compile_files(files: &[(&str, &str)], options: &CompileOptions) -> Compiled {
+    let files: Vec<(PathBuf, String)> = files
+        .iter()
+        .map(|(n, t)| (PathBuf::from(n), t.to_string()))
+        .collect();
+    let (pkg, diags) = kdv_go::load_sources("example.com/v1", &files);
+    assert!(diags.is_empty(), "Go parse diagnostics: {diags:?}");
+    let mut universe = Universe::default();
+    universe.packages.insert(pkg.path.clone(), pkg);
+    assert!(kdv_go::add_well_known_packages(&mut universe).is_empty());
+    compile_with(&universe, options)
+}
+
+const KINDS: &str = r#"package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+type Claim struct {
+	TypeMeta int
+	// +k8s:maxItems=2
+	Items []string `json:"items"`
+}
+
+type ClaimList struct {
+	TypeMeta int
+	metav1.ListMeta `json:"metadata"`
+}
+
+type DeviceAttribute struct {
+	// +k8s:maxLength=3
+	Name string `json:"name"`
+}
+
+type Other struct{}
+"#;
+
+fn root_names(c: &Compiled) -> Vec<String> {
+    c.rules.roots().map(|r| r.kind).collect()
+}
+
+fn located(c: &Compiled) -> Vec<(String, u32, String)> {
+    c.diagnostics
+        .iter()
+        .map(|d| {
+            let s = d.span.as_ref().expect("span");
+            let text = s.line_text[s.col as usize - 1..][..s.len as usize].to_string();
+            (d.message.clone(), s.line, text)
+        })
+        .collect()
+}
+
+#[test]
+fn item_03_every_package_tag_value_upstream_accepts() {
+    let doc = |tags: &str| format!("// Licence.\n\n{tags}\npackage v1\n");
+    let opts = CompileOptions::default();
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "// +k8s:validation-gen=*",
+            &["Claim", "DeviceAttribute", "Other"],
+        ),
+        ("// +k8s:validation-gen=TypeMeta", &["Claim"]),
+        ("// +k8s:validation-gen=TypesWithField=TypeMeta", &["Claim"]),
+        (
+            "// +k8s:validation-gen=TypesWithSuffix=Attribute\n// +k8s:validation-gen=TypesWithField=Items",
+            &["Claim", "DeviceAttribute"],
+        ),
+        ("// +k8s:validation-gen=false", &[]),
+        (
+            "// +k8s:validation-gen=false\n// +k8s:validation-gen=false",
+            &[],
+        ),
+        ("", &[]),
+        (
+            "// +k8s:validation-gen=*\n// +k8s:validation-gen-input=example.com/v1\n// +k8s:validation-gen-nolint\n// +k8s:validation-gen-scheme-registry=nil\n// +k8s:validation-gen-test-fixture=validateFalse\n// +k8s:validation-gen-test-targets",
+            &["Claim", "DeviceAttribute", "Other"],
+        ),
+    ];
+    for (tags, roots) in cases {
+        let c = compile_files(&[("doc.go", &doc(tags)), ("types.go", KINDS)], &opts);
+        assert!(c.diagnostics.is_empty(), "{tags}: {:?}", messages(&c));
+        assert_eq!(root_names(&c), *roots, "{tags}");
+    }
+
+    // The opt-out is recorded, so callers can say why nothing is selected.
+    let c = compile_files(
+        &[
+            ("doc.go", &doc("// +k8s:validation-gen=false")),
+            ("types.go", KINDS),
+        ],
+        &opts,
+    );
+    let p = c.rules.package_roots("example.com/v1").expect("recorded");
+    assert_eq!(p.selection, RootSelection::OptedOut);
+    assert_eq!(p.tag.as_ref().map(|s| s.line), Some(3));
+    let c = compile_files(
+        &[
+            (
+                "doc.go",
+                &doc("// +k8s:validation-gen=TypesWithSuffix=Attribute"),
+            ),
+            ("types.go", KINDS),
+        ],
+        &opts,
+    );
+    let p = c.rules.package_roots("example.com/v1").expect("recorded");
+    assert_eq!(
+        p.selection.describe(),
+        "+k8s:validation-gen=TypesWithSuffix=Attribute"
+    );
+    assert_eq!(p.roots, 1);
+}
+
+#[test]
+fn item_03_package_tag_errors_point_at_the_tag_line() {
+    let doc = |tags: &str| format!("/*\nLicence.\n*/\n\n{tags}\npackage v1\n");
+    let cases: &[(&str, &str, u32, &str)] = &[
+        (
+            "// +k8s:validation-gen=*\n// +k8s:validation-gen=false",
+            "+k8s:validation-gen: cannot mix \"false\" with other values; got [* false]",
+            5,
+            "*",
+        ),
+        (
+            "// +k8s:validation-gen=",
+            "found package tag \"k8s:validation-gen\" with no value",
+            5,
+            "k8s:validation-gen",
+        ),
+        (
+            "// +groupName=x\n// +k8s:validation-gen=TypesWithField=",
+            "found package tag \"k8s:validation-gen=TypesWithField=\" with empty value",
+            6,
+            "TypesWithField=",
+        ),
+        (
+            "// +k8s:validation-gen=*\n// +k8s:validation-gen-input=../v1",
+            "+k8s:validation-gen-input: relative path \"../v1\" is not supported; use the full package import path",
+            6,
+            "../v1",
+        ),
+        (
+            "// +k8s:validation-gen=*\n// +k8s:validation-gen-input=a\n// +k8s:validation-gen-input=b",
+            "+k8s:validation-gen-input: expected at most one value, got [a b]",
+            7,
+            "b",
+        ),
+        (
+            "// +k8s:validation-gen=*\n// +k8s:validation-gen-scheme-registry=nil\n// +k8s:validation-gen-scheme-registry=x.S",
+            "Package \"example.com/v1\" contains more than one usage of \"k8s:validation-gen-scheme-registry\"",
+            7,
+            "x.S",
+        ),
+        (
+            "// +k8s:validation-gen=*\n// +k8s:validation-gen-test-fixture=validateTrue",
+            "Package \"example.com/v1\": k8s:validation-gen-test-fixture must be one of '[validateFalse]', but got: validateTrue",
+            6,
+            "validateTrue",
+        ),
+    ];
+    for (tags, message, line, at) in cases {
+        let c = compile_files(
+            &[("doc.go", &doc(tags)), ("types.go", KINDS)],
+            &CompileOptions::default(),
+        );
+        assert_eq!(
+            located(&c),
+            vec![(message.to_string(), *line, at.to_string())],
+            "{tags}"
+        );
+    }
+}
+
+#[test]
+fn item_02_roots_override_selects_every_kind_of_the_package() {
+    let doc = "// +k8s:validation-gen=TypesWithSuffix=DeviceAttribute\npackage v1\n";
+    let options = |roots| CompileOptions {
+        roots,
+        package: Some("example.com/v1".into()),
+        lint: false,
+    };
+    let c = compile_files(
+        &[("doc.go", doc), ("types.go", KINDS)],
+        &options(Roots::Package),
+    );
+    assert_eq!(root_names(&c), ["DeviceAttribute"]);
+    let c = compile_files(
+        &[("doc.go", doc), ("types.go", KINDS)],
+        &options(Roots::TypeMeta),
+    );
+    assert!(c.diagnostics.is_empty(), "{:?}", messages(&c));
+    // List types (embedding ListMeta) are never roots, as upstream.
+    assert_eq!(root_names(&c), ["Claim"]);
+    let p = c.rules.package_roots("example.com/v1").expect("recorded");
+    assert_eq!(p.selection, RootSelection::Override(Roots::TypeMeta));
+    let c = compile_files(
+        &[("doc.go", doc), ("types.go", KINDS)],
+        &options(Roots::All),
+    );
+    assert_eq!(root_names(&c), ["Claim", "DeviceAttribute", "Other"]);
+    // An opted-out package is selected too when the caller asks.
+    let c = compile_files(
+        &[
+            ("doc.go", "// +k8s:validation-gen=false\npackage v1\n"),
+            ("types.go", KINDS),
+        ],
+        &options(Roots::TypeMeta),
+    );
+    assert_eq!(root_names(&c), ["Claim"]);
+    // The override applies to the named package only.
+    let other = CompileOptions {
+        package: Some("example.com/other".into()),
+        ..options(Roots::All)
+    };
+    let c = compile_files(&[("doc.go", doc), ("types.go", KINDS)], &other);
+    assert_eq!(root_names(&c), ["DeviceAttribute"]);
+}
+
+#[test]
+fn item_01_bare_type_names_mean_the_home_package() {
+    let a = "package v1\n\ntype Claim struct{}\ntype Shared struct{}\n";
+    let b = "package v1\n\ntype Claim struct{}\ntype Shared struct{}\ntype OnlyB struct{}\n";
+    let mut universe = Universe::default();
+    for (path, src) in [
+        ("example.com/a/v1", a),
+        ("example.com/b/v1", b),
+        ("example.com/c/v1", a),
+    ] {
+        let (pkg, diags) = kdv_go::load_sources(path, &[(PathBuf::from("types.go"), src.into())]);
+        assert!(diags.is_empty());
+        universe.packages.insert(pkg.path.clone(), pkg);
+    }
+    let c = compile(&universe);
+    let name =
+        |r: Result<TypeId, TypeLookupError>| r.map(|id| c.rules.type_rules(id).qualified_name());
+    assert_eq!(
+        name(c.rules.resolve_type("Claim", Some("example.com/b/v1"))),
+        Ok("example.com/b/v1.Claim".to_string())
+    );
+    assert_eq!(
+        name(
+            c.rules
+                .resolve_type("example.com/a/v1.Claim", Some("example.com/b/v1"))
+        ),
+        Ok("example.com/a/v1.Claim".to_string())
+    );
+    assert_eq!(
+        name(c.rules.resolve_type("OnlyB", Some("example.com/a/v1"))),
+        Ok("example.com/b/v1.OnlyB".to_string())
+    );
+    assert_eq!(
+        name(c.rules.resolve_type("Claim", None)),
+        Err(TypeLookupError::Ambiguous(vec![
+            "example.com/a/v1.Claim".into(),
+            "example.com/b/v1.Claim".into(),
+            "example.com/c/v1.Claim".into()
+        ]))
+    );
+    assert_eq!(
+        name(c.rules.resolve_type("Nope", None)),
+        Err(TypeLookupError::Unknown)
+    );
+}
+
+/// The lint rules' findings for `types` in package `example.com/<version>` selecting every
+/// type: (line, message).
+fn lint_findings(version: &str, types: &str) -> Vec<(u32, String)> {
+    let path = format!("example.com/{version}");
+    let doc = format!("// +k8s:validation-gen=*\npackage {version}\n");
+    let files = [
+        (PathBuf::from("doc.go"), doc),
+        (
+            PathBuf::from("types.go"),
+            types.replace("package v1", &format!("package {version}")),
+        ),
+    ];
+    let (pkg, diags) = kdv_go::load_sources(&path, &files);
+    assert!(diags.is_empty(), "Go parse diagnostics: {diags:?}");
+    let mut universe = Universe::default();
+    universe.packages.insert(pkg.path.clone(), pkg);
+    let c = compile_with(
+        &universe,
+        &CompileOptions {
+            lint: true,
+            ..CompileOptions::default()
+        },
+    );
+    let mut out: Vec<(u32, String)> = c
+        .lint
+        .iter()
+        .map(|d| (d.span.as_ref().map_or(0, |s| s.line), d.message.clone()))
+        .collect();
+    out.sort();
+    out
+}
+
+const REQUIREDNESS: &str =
+    "field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden";
+
+#[test]
+fn item_07_alpha_and_beta_only_prefix_a_validation_tag() {
+    let src = r#"package v1
+
+type T struct {
+	// +k8s:optional
+	// +k8s:alpha=+k8s:required
+	A *string `json:"a"`
+	// +k8s:optional
+	// +k8s:alpha=+k8s:beta=+k8s:required
+	B *string `json:"b"`
+	// +k8s:optional
+	// +k8s:alpha
+	C *string `json:"c"`
+	// +k8s:optional
+	// +k8s:beta=foo
+	D *string `json:"d"`
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=type
+	// +k8s:item(type: "Approved")=+k8s:alpha=+k8s:zeroOrOneOfMember
+	E []I `json:"e"`
+}
+
+type I struct {
+	Type string `json:"type"`
+}
+"#;
+    assert_eq!(
+        lint_findings("v1", src),
+        vec![
+            (8, "field B: tag \"k8s:beta\" can't be used in between".to_string()),
+            (11, "field C: tag \"k8s:alpha\" requires a validation tag as its value payload".to_string()),
+            (14, "field D: tag \"k8s:beta\" requires a validation tag as its value payload".to_string()),
+            (19, "field E: tag \"k8s:alpha\" can't be used in between".to_string()),
+            // The stability rule sees the nested alpha (a Beta tag) in a Stable context, as
+            // upstream's does.
+            (
+                19,
+                "field E: tag \"k8s:alpha\" with stability level \"Beta\" cannot be used in Stable validation".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn item_07_tag_stability_fits_its_context() {
+    let src = r#"package v1
+
+type T struct {
+	// +k8s:validateTrueAlpha
+	A string `json:"a"`
+	// +k8s:beta=+k8s:validateTrueAlpha
+	B string `json:"b"`
+	// +k8s:alpha=+k8s:validateTrueAlpha
+	C string `json:"c"`
+	// +k8s:ifEnabled(SomeFeature)=+k8s:validateTrueBeta
+	D string `json:"d"`
+	// +k8s:ifEnabled(SomeFeature)=+k8s:validateTrueAlpha
+	E string `json:"e"`
+	// +k8s:validateTrueBeta
+	F string `json:"f"`
+}
+"#;
+    // Requiredness is not the point here: keep only the stability findings.
+    let stability = |version: &str| -> Vec<(u32, String)> {
+        lint_findings(version, src)
+            .into_iter()
+            .filter(|(_, m)| !m.ends_with(REQUIREDNESS))
+            .collect()
+    };
+    let alpha_in = |ctx: &str| {
+        format!(
+            "tag \"k8s:validateTrueAlpha\" with stability level \"Alpha\" cannot be used in {ctx} validation"
+        )
+    };
+    let beta_in = |ctx: &str| {
+        format!(
+            "tag \"k8s:validateTrueBeta\" with stability level \"Beta\" cannot be used in {ctx} validation"
+        )
+    };
+    assert_eq!(
+        stability("v1"),
+        vec![
+            (4, format!("field A: {}", alpha_in("Stable"))),
+            (6, format!("field B: {}", alpha_in("Beta"))),
+            (12, format!("field E: {}", alpha_in("Beta"))),
+            (14, format!("field F: {}", beta_in("Stable"))),
+        ]
+    );
+    assert_eq!(
+        stability("v1beta1"),
+        vec![
+            (4, format!("field A: {}", alpha_in("Beta"))),
+            (6, format!("field B: {}", alpha_in("Beta"))),
+            (12, format!("field E: {}", alpha_in("Beta"))),
+        ]
+    );
+    // An explicit prefix sets the context, even in an alpha package.
+    assert_eq!(
+        stability("v1alpha1"),
+        vec![(6, format!("field B: {}", alpha_in("Beta")))]
+    );
+}
+
+#[test]
+fn item_07_fields_with_validation_declare_requiredness() {
+    let src = r#"package v1
+
+type T struct {
+	// +k8s:maxLength=3
+	Direct *string `json:"direct"`
+	Transitive *V `json:"transitive"`
+	// +k8s:optional
+	Declared *V `json:"declared"`
+	Items []V `json:"items"`
+	Data map[string]V `json:"data"`
+	Exempt V `json:"exempt"`
+	// +k8s:opaqueType
+	Opaque *V `json:"opaque"`
+	// +k8s:eachVal=+k8s:opaqueType
+	OpaqueItems []V `json:"opaqueItems"`
+	// +k8s:eachKey=+k8s:opaqueType
+	KeyOpaque map[K]V `json:"keyOpaque"`
+	// +k8s:eachKey=+k8s:opaqueType
+	// +k8s:eachVal=+k8s:opaqueType
+	BothOpaque map[K]V `json:"bothOpaque"`
+	Vs Vs `json:"vs"`
+	OpaqueVs OpaqueVs `json:"opaqueVs"`
+	Plain *P `json:"plain"`
+	Self *R `json:"self"`
+	// +k8s:alpha(since: "1.35")=+k8s:required
+	Conditional *V `json:"conditional"`
+}
+
+type V struct {
+	// +k8s:minimum=1
+	N int `json:"n"`
+}
+
+// +k8s:maxLength=5
+type K string
+
+type Vs []V
+
+// +k8s:eachVal=+k8s:opaqueType
+type OpaqueVs []V
+
+type P struct {
+	S string `json:"s"`
+}
+
+type R struct {
+	Next *R `json:"next"`
+	// +k8s:optional
+	V *V `json:"v"`
+}
+"#;
+    let req = |line: u32, field: &str| (line, format!("field {field}: {REQUIREDNESS}"));
+    assert_eq!(
+        lint_findings("v1", src),
+        vec![
+            req(5, "Direct"),
+            req(6, "Transitive"),
+            req(9, "Items"),
+            req(10, "Data"),
+            req(17, "KeyOpaque"),
+            req(21, "Vs"),
+            // R reaches V through its field V.
+            req(24, "Self"),
+            // Scalars are not exempt: only (typedefs of) non-pointer structs are.
+            req(31, "N"),
+            req(47, "Next"),
+        ]
+    );
+}
+
+#[test]
+fn item_07_hygiene_unknown_repeated_and_contradicting_tags() {
+    let src = r#"package v1
+
+type T struct {
+	// +k8s:required
+	// +k8s:optional
+	A *string `json:"a"`
+	// +k8s:required
+	// +k8s:required
+	B *string `json:"b"`
+	// +k8s:optional
+	// +k8s:maxlength=3
+	// +k8s:maxLength=3
+	// +k8s:maxLength=3
+	// +k8s:deepcopy-gen=false
+	// +k8s:deepcopy-gen=false
+	C *string `json:"c"`
+}
+"#;
+    assert_eq!(
+        lint_findings("v1", src),
+        vec![
+            (5, "tag \"k8s:optional\" contradicts \"k8s:required\" (line 4): a field is either optional, required or forbidden".to_string()),
+            (8, "repeated tag +k8s:required (first at line 7): each copy runs and reports its errors again; remove the copy".to_string()),
+            (11, "unknown tag \"k8s:maxlength\" (did you mean \"k8s:maxLength\"?): validation-gen ignores it, so it validates nothing".to_string()),
+            (13, "repeated tag +k8s:maxLength=3 (first at line 12): each copy runs and reports its errors again; remove the copy".to_string()),
+        ]
+    );
+}
+
+/// `+k8s:enum` with 100,000 constants (a quadratic duplicate check took 30 s in a release
+/// build): the registry steps are linear, so even a debug build compiles it quickly.
+#[test]
+fn item_11_enum_with_100k_constants_compiles_in_bounded_time() {
+    let mut src = String::from(
+        "// +k8s:validation-gen=*\npackage p\n\n// +k8s:enum\ntype E string\n\ntype T struct {\n\t// +k8s:optional\n\tE E `json:\"e\"`\n}\n\nconst (\n",
+    );
+    for i in 0..100_000 {
+        src.push_str(&format!("\tE{i} E = \"v{}\"\n", i % 99_999));
+    }
+    src.push_str(")\n");
+    let start = std::time::Instant::now();
+    let c = compile_go(&src);
+    let elapsed = start.elapsed();
+    assert!(c.diagnostics.is_empty(), "{:?}", messages(&c));
+    let t = c.rules.type_rules(c.rules.find_type("E").expect("E"));
+    let Some(Check::Enum(spec)) = t.validations.iter().map(|v| &v.check).next() else {
+        panic!("enum check")
+    };
+    // The last constant repeats the first value: first wins, no duplicate member.
+    assert_eq!(spec.members.len(), 99_999);
+    assert!(
+        elapsed < std::time::Duration::from_secs(5),
+        "100k enum constants took {elapsed:?}"
+    );
+}
+
+/// The other registry steps that look names up stay linear too: 20,000 list-map keys, item
+/// selectors over them, union members and struct fields, and which types have validations
+/// along a chain of 20,000 types.
+#[test]
+fn item_11_large_structs_compile_in_bounded_time() {
+    const N: usize = 20_000;
+    let mut src = String::from("// +k8s:validation-gen=*\npackage p\n\ntype I struct {\n");
+    for i in 0..N {
+        src.push_str(&format!("\tK{i} string `json:\"k{i}\"`\n"));
+    }
+    src.push_str("}\n\ntype T struct {\n\t// +k8s:optional\n\t// +k8s:listType=map\n");
+    for i in 0..N {
+        src.push_str(&format!("\t// +k8s:listMapKey=k{i}\n"));
+    }
+    let args: Vec<String> = (0..N).map(|i| format!("k{i}: \"x\"")).collect();
+    src.push_str(&format!(
+        "\t// +k8s:item({})=+k8s:validateFalse=\"x\"\n\tL []I `json:\"l\"`\n",
+        args.join(", ")
+    ));
+    for i in 0..N {
+        src.push_str(&format!(
+            "\t// +k8s:optional\n\t// +k8s:unionMember\n\tU{i} *string `json:\"u{i}\"`\n"
+        ));
+    }
+    src.push_str("\t// +k8s:optional\n\tC *C0 `json:\"c\"`\n}\n");
+    // A chain of types where only the last has validations: every type has validations
+    // through the next one.
+    for i in 0..N {
+        src.push_str(&format!(
+            "type C{i} struct {{\n\t// +k8s:optional\n\tN *C{} `json:\"n\"`\n}}\n",
+            i + 1
+        ));
+    }
+    src.push_str(&format!(
+        "type C{N} struct {{\n\t// +k8s:optional\n\t// +k8s:minimum=1\n\tA *int32 `json:\"a\"`\n}}\n"
+    ));
+    let start = std::time::Instant::now();
+    let c = compile_go(&src);
+    let elapsed = start.elapsed();
+    assert!(c.diagnostics.is_empty(), "{:?}", messages(&c));
+    let first = c.rules.type_rules(c.rules.find_type("C0").expect("C0"));
+    assert!(first.has_validations);
+    assert!(
+        elapsed < std::time::Duration::from_secs(10),
+        "took {elapsed:?}"
+    );
+}
+
+#[test]
+fn item_03_nolint_skips_upstream_lint_rules_for_the_package_or_type() {
+    let types = r#"package v1
+
+type T struct {
+	// +k8s:maxLength=3
+	A *string `json:"a"`
+	U *U `json:"u"`
+}
+
+// +k8s:validation-gen-nolint
+type U struct {
+	// +k8s:maxLength=3
+	B *string `json:"b"`
+}
+"#;
+    let lint = |doc: &str| -> Vec<String> {
+        let c = compile_files(
+            &[("doc.go", doc), ("types.go", types)],
+            &CompileOptions {
+                lint: true,
+                ..CompileOptions::default()
+            },
+        );
+        assert!(c.diagnostics.is_empty(), "{:?}", messages(&c));
+        c.lint.iter().map(|d| d.message.clone()).collect()
+    };
+    // U opts out of linting itself; T's fields are checked (U reaches validation).
+    assert_eq!(
+        lint("// +k8s:validation-gen=*\npackage v1\n"),
+        [
+            "field A: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden",
+            "field U: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden",
+        ]
+    );
+    // The package opts out of linting its roots.
+    assert_eq!(
+        lint("// +k8s:validation-gen=*\n// +k8s:validation-gen-nolint\npackage v1\n"),
+        Vec::<String>::new()
     );
 }

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use crate::types::Kind;
 
 mod error;
+mod format;
 mod number;
 pub mod time;
 
@@ -128,6 +129,9 @@ pub enum Value<'a> {
 pub trait OpaqueValue: fmt::Debug + Send + Sync {
     /// The CEL type name (what `type(x)` shows).
     fn type_name(&self) -> &str;
+    /// How the value prints (`Value`'s `Display`, cel-go's `types.Format`): for Kubernetes'
+    /// types, what their Go `String()` method returns (`1Gi`, `10.0.0.1`, `1.2.3`).
+    fn format(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
     /// CEL equality with another opaque value (values of other types are never equal).
     fn equals(&self, other: &dyn OpaqueValue) -> bool;
     /// For downcasting in library functions.
@@ -888,57 +892,6 @@ pub fn numeric_cmp(a: &Value<'_>, b: &Value<'_>) -> Option<Ordering> {
         (Value::Uint(x), Value::Double(y)) => cmp_u64_f64(*x, *y),
         (Value::Double(x), Value::Uint(y)) => cmp_u64_f64(*y, *x).map(Ordering::reverse),
         _ => None,
-    }
-}
-
-impl fmt::Display for Value<'_> {
-    /// A CEL-literal-like rendering (strings quoted), used in reports and `%s` of lists/maps.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Null => f.write_str("null"),
-            Value::Bool(b) => write!(f, "{b}"),
-            Value::Int(i) => write!(f, "{i}"),
-            Value::Uint(u) => write!(f, "{u}u"),
-            Value::Double(d) => f.write_str(&format_double(*d)),
-            Value::String(s) => write!(f, "{:?}", s.as_str()),
-            Value::Bytes(b) => {
-                f.write_str("b\"")?;
-                for &c in b.iter() {
-                    if c.is_ascii_graphic() && c != b'"' && c != b'\\' || c == b' ' {
-                        write!(f, "{}", c as char)?;
-                    } else {
-                        write!(f, "\\x{c:02x}")?;
-                    }
-                }
-                f.write_str("\"")
-            }
-            Value::List(l) => {
-                f.write_str("[")?;
-                for (i, v) in l.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                f.write_str("]")
-            }
-            Value::Map(m) => {
-                f.write_str("{")?;
-                for (i, (k, v)) in m.entries().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{k}: {v}")?;
-                }
-                f.write_str("}")
-            }
-            Value::Type(t) => f.write_str(t.name()),
-            Value::Duration(d) => write!(f, "duration(\"{d}\")"),
-            Value::Timestamp(t) => write!(f, "timestamp(\"{t}\")"),
-            Value::Optional(None) => f.write_str("optional.none()"),
-            Value::Optional(Some(v)) => write!(f, "optional.of({v})"),
-            Value::Opaque(o) => write!(f, "{o:?}"),
-        }
     }
 }
 

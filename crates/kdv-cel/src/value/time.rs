@@ -77,6 +77,11 @@ impl Timestamp {
         self.nanos
     }
 
+    /// The same instant in UTC.
+    pub fn in_utc(&self) -> Timestamp {
+        Timestamp { offset: 0, ..*self }
+    }
+
     /// UTC offset in seconds that the timestamp renders in.
     pub fn offset(&self) -> i32 {
         self.offset

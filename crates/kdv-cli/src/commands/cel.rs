@@ -11,29 +11,48 @@ use kdv_cel::k8s;
 use kdv_cel::types::Type;
 use kdv_cel::value::Value;
 use kdv_cel::{CompileError, CompiledExpression};
-use serde_json::json;
 
-use crate::cli::{CelArgs, OutputFormat};
+use crate::cli::{CelArgs, CelOutput};
 use crate::error::CliError;
 use crate::input::{ReadLimits, Source, Stream};
+use crate::output::json::{self, CelReport, CostRange, JsonError};
 
 /// Runs `kdv cel`. Exit status: 0 the expression evaluated to `true` (or to a non-boolean
 /// value), 1 it evaluated to `false` or failed at run time (the rule would reject the object),
-/// 2 it does not compile or an input cannot be read.
+/// 2 it does not compile or an input cannot be read. Values print as cel-go formats them
+/// (`Value`'s `Display`); with `-o json` every outcome, failures included, is one JSON object.
 pub fn run(args: &CelArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, CliError> {
+    let mut report = CelReport {
+        expression: &args.expression,
+        type_name: None,
+        value: None,
+        error: None,
+        runtime_cost: None,
+        cost_limit: args.cost_limit,
+        estimated_cost: None,
+    };
+    let json_output = args.output == CelOutput::Json;
+    // A failure before evaluation: text on stderr, or the JSON report with `error` set.
+    let mut fail = |report: &mut CelReport<'_>,
+                    kind: &'static str,
+                    text: String,
+                    message: String|
+     -> Result<u8, CliError> {
+        writeln!(err, "{text}")?;
+        if json_output {
+            report.error = Some(JsonError { kind, message });
+            json::write_cel(report, out)?;
+        }
+        Ok(2)
+    };
+
     let self_doc = match args.self_file.as_deref().map(read_document).transpose() {
         Ok(d) => d,
-        Err(message) => {
-            writeln!(err, "error: {message}")?;
-            return Ok(2);
-        }
+        Err(message) => return fail(&mut report, "input", format!("error: {message}"), message),
     };
     let old_doc = match args.old_self.as_deref().map(read_document).transpose() {
         Ok(d) => d,
-        Err(message) => {
-            writeln!(err, "error: {message}")?;
-            return Ok(2);
-        }
+        Err(message) => return fail(&mut report, "input", format!("error: {message}"), message),
     };
 
     let mut env = k8s::env();
@@ -47,17 +66,19 @@ pub fn run(args: &CelArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u
     ) {
         Ok(rule) => rule,
         Err(e @ CompileError::Invalid(_)) => {
-            writeln!(err, "{e}")?;
-            return Ok(2);
+            return fail(&mut report, "compile", e.to_string(), e.to_string());
         }
-        Err(e) => {
-            writeln!(err, "error: {e}")?;
-            return Ok(2);
-        }
+        Err(e) => return fail(&mut report, "compile", format!("error: {e}"), e.to_string()),
     };
+    let estimate = rule.estimated_cost();
+    report.type_name = Some(rule.result_type().to_string());
+    report.estimated_cost = Some(CostRange {
+        min: estimate.min,
+        max: estimate.max,
+    });
     if let Some(e) = rule.plan_errors().first() {
-        writeln!(err, "program instantiation failed: {}", e.message)?;
-        return Ok(2);
+        let message = format!("program instantiation failed: {}", e.message);
+        return fail(&mut report, "program", message.clone(), message);
     }
 
     let mut vars = Vars::new();
@@ -72,14 +93,12 @@ pub fn run(args: &CelArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u
         ..EvalConfig::default()
     };
     let outcome = rule.eval(&vars, &config);
-
-    let estimate = rule.estimated_cost();
     let code = match &outcome {
         Ok((Value::Bool(false), _)) | Err(_) => 1,
         Ok(_) => 0,
     };
     match args.output {
-        OutputFormat::Text => {
+        CelOutput::Text => {
             match &outcome {
                 Ok((value, cost)) => {
                     writeln!(out, "{value}")?;
@@ -99,21 +118,20 @@ pub fn run(args: &CelArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u
             }
             writeln!(out)?;
         }
-        OutputFormat::Json => {
-            let (value, runtime_cost, error) = match &outcome {
-                Ok((value, cost)) => (json!(value.to_string()), json!(cost), json!(null)),
-                Err(e) => (json!(null), json!(null), json!(e.message.to_string())),
-            };
-            let report = json!({
-                "expression": args.expression,
-                "type": rule.result_type().to_string(),
-                "value": value,
-                "error": error,
-                "runtimeCost": runtime_cost,
-                "costLimit": args.cost_limit,
-                "estimatedCost": {"min": estimate.min, "max": estimate.max},
-            });
-            writeln!(out, "{report:#}")?;
+        CelOutput::Json => {
+            match &outcome {
+                Ok((value, cost)) => {
+                    report.value = Some(value.to_string());
+                    report.runtime_cost = Some(*cost);
+                }
+                Err(e) => {
+                    report.error = Some(JsonError {
+                        kind: "evaluation",
+                        message: e.message.to_string(),
+                    });
+                }
+            }
+            json::write_cel(&report, out)?;
         }
     }
     Ok(code)

@@ -6,19 +6,17 @@
 
 use kdv_manifest::{Document, Position, Query, Step, Target};
 use kdv_rules::{RuleSet, TypeId};
-use kdv_runtime::{BadValue, FieldError, FieldPath, Operation, Segment};
+use kdv_runtime::{BadValue, FieldPath, Operation, Segment};
 use serde_json::Value;
 
 use crate::cli::UnknownFields;
-use crate::output::Finding;
+use crate::output::{Finding, ReportedError};
 
 /// What checking one document found.
 #[derive(Debug, Default)]
 pub struct Findings {
-    /// Field errors, in the validator's order.
-    pub errors: Vec<FieldError>,
-    /// Where each error's field is written, parallel to `errors`.
-    pub positions: Vec<Position>,
+    /// Field errors, in the validator's order, each with where its field is written.
+    pub errors: Vec<ReportedError>,
     /// Unknown fields reported as errors.
     pub unknown_fields: Vec<Finding>,
     /// Unknown fields reported as warnings.
@@ -67,6 +65,15 @@ pub fn check_document(
         .collect();
     let mut positions = doc.locate(&queries);
     let unknown_positions = positions.split_off(errors.len());
+    let errors = errors
+        .into_iter()
+        .zip(positions)
+        .map(|(error, at)| ReportedError {
+            error,
+            line: Some(at.line),
+            column: Some(at.column),
+        })
+        .collect();
     let found: Vec<Finding> = unknown_fields
         .iter()
         .zip(unknown_positions)
@@ -82,7 +89,6 @@ pub fn check_document(
     };
     Findings {
         errors,
-        positions,
         unknown_fields,
         warnings,
     }

@@ -1,34 +1,67 @@
-//! `kdv lint --types DIR`: every parse error of the Go package and the findings of
-//! `kdv_rules::lint` (tag misuse, a warning at each `+k8s:customValidation`), rendered with
-//! file:line:col and a caret.
+//! `kdv lint`: the Go loader's and compiler's diagnostics plus `kdv_rules::lint` (tag misuse,
+//! upstream's lint rules, tag hygiene, a warning at each `+k8s:customValidation`), rendered
+//! with file:line:col and a caret (identical findings print once with their count), or as
+//! JSON or SARIF.
 
 use std::io::Write;
 
-use super::{load_types, write_diagnostics};
-use crate::cli::LintArgs;
-use crate::error::CliError;
+use kdv_model::{Diagnostic, Severity};
 
-/// Prints each finding (with file:line:col and a caret) on `out` and a count on `err`.
-/// Returns 0 without findings, 1 with findings (warnings included).
+use super::load_types;
+use crate::cli::{DenyArg, LintArgs, OutputFormat};
+use crate::error::CliError;
+use crate::file_name;
+use crate::output::{json, sarif, text};
+
+/// Prints the findings on `out` and, in text mode and unless `--quiet`, a count on `err`.
+/// Returns 1 with errors (or with warnings under `--deny warnings`), else 0.
 pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, CliError> {
-    let types = load_types(&args.types)?;
-    let mut diagnostics = types.diagnostics;
-    diagnostics.extend(kdv_rules::lint::lint_rules(&types.compiled.rules));
-    kdv_rules::lint::sort(&mut diagnostics);
-    write_diagnostics(out, &diagnostics)?;
-    match diagnostics.len() {
-        0 => {
-            writeln!(err, "{}: no findings", args.types.display())?;
-            Ok(0)
+    let diagnostics = match findings(args) {
+        Ok(diagnostics) => diagnostics,
+        Err(e) => {
+            match args.output {
+                OutputFormat::Text => {}
+                OutputFormat::Json => json::write_lint(&args.types, &[], Some(&e), out)?,
+                OutputFormat::Sarif => sarif::write_lint(&[], Some(&e), out)?,
+            }
+            return Err(e);
         }
-        n => {
+    };
+    match args.output {
+        OutputFormat::Text => text::write_diagnostics(out, &diagnostics)?,
+        OutputFormat::Json => json::write_lint(&args.types, &diagnostics, None, out)?,
+        OutputFormat::Sarif => sarif::write_lint(&diagnostics, None, out)?,
+    }
+    let errors = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = diagnostics.len() - errors;
+    if !args.quiet && args.output == OutputFormat::Text {
+        let dir = file_name::display(&args.types);
+        if diagnostics.is_empty() {
+            writeln!(err, "{dir}: no findings")?;
+        } else {
+            let plural =
+                |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
             writeln!(
                 err,
-                "{}: {n} finding{}",
-                args.types.display(),
-                if n == 1 { "" } else { "s" }
+                "{dir}: {} ({}, {})",
+                plural(diagnostics.len(), "finding"),
+                plural(errors, "error"),
+                plural(warnings, "warning")
             )?;
-            Ok(1)
         }
     }
+    let denied = args.deny == Some(DenyArg::Warnings) && warnings > 0;
+    Ok(u8::from(errors > 0 || denied))
+}
+
+fn findings(args: &LintArgs) -> Result<Vec<Diagnostic>, CliError> {
+    let types = load_types(&args.types, args.roots.roots(), true)?;
+    let mut diagnostics = types.diagnostics;
+    diagnostics.extend(types.compiled.lint.iter().cloned());
+    diagnostics.extend(kdv_rules::lint::lint_rules(&types.compiled.rules));
+    kdv_rules::lint::sort(&mut diagnostics);
+    Ok(diagnostics)
 }

@@ -4,10 +4,11 @@
 pub mod cel;
 pub mod check;
 pub mod custom;
+pub mod jobs;
 pub mod lint;
+pub mod select;
 pub mod validate;
 
-use std::io::Write;
 use std::path::Path;
 
 use kdv_model::{Diagnostic, Severity, Universe};
@@ -20,31 +21,39 @@ pub struct Types {
     pub compiled: kdv_rules::Compiled,
     /// The diagnostics of loading and compiling, ordered by position.
     pub diagnostics: Vec<Diagnostic>,
+    /// Import path of the package in the directory the user named (bare type names mean
+    /// its types).
+    pub home: Option<String>,
 }
 
 /// Loads the Go package in `dir` (and the packages it imports from the same module) and
-/// compiles its rules.
-pub fn load_types(dir: &Path) -> Result<Types, CliError> {
+/// compiles its rules, selecting the package's roots as `roots` says; `lint` also runs
+/// the lint rules.
+pub fn load_types(dir: &Path, roots: kdv_rules::Roots, lint: bool) -> Result<Types, CliError> {
     let (universe, mut diagnostics): (Universe, Vec<Diagnostic>) = kdv_go::load_universe(dir)
         .map_err(|e| CliError::TypesUnreadable {
             dir: dir.to_path_buf(),
             message: e.to_string(),
         })?;
-    let compiled = kdv_rules::compile(&universe);
+    // The loader reads the named directory first and records it as the package's directory.
+    let home = universe
+        .packages
+        .values()
+        .find(|p| p.dir.as_deref() == Some(dir))
+        .map(|p| p.path.clone());
+    let options = kdv_rules::CompileOptions {
+        roots,
+        package: home.clone(),
+        lint,
+    };
+    let compiled = kdv_rules::compile_with(&universe, &options);
     diagnostics.extend(compiled.diagnostics.iter().cloned());
     kdv_rules::lint::sort(&mut diagnostics);
     Ok(Types {
         compiled,
         diagnostics,
+        home,
     })
-}
-
-/// Writes diagnostics separated by blank lines (each renders over several lines).
-fn write_diagnostics(out: &mut dyn Write, diagnostics: &[Diagnostic]) -> std::io::Result<()> {
-    for d in diagnostics {
-        writeln!(out, "{d}\n")?;
-    }
-    Ok(())
 }
 
 /// Number of diagnostics that are errors.

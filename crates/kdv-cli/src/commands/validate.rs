@@ -1,29 +1,66 @@
 //! `kdv validate`: manifests × Go types → field errors.
 
+use std::cell::RefCell;
 use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use kdv_manifest::{Document, Entry};
-use kdv_rules::{RuleSet, TypeId};
+use kdv_model::{Diagnostic, Severity};
+use kdv_rules::RuleSet;
 use kdv_runtime::{Operation, OperationKind};
 use serde_json::Value;
 
 use super::check::{self, check_document};
-use super::{custom, error_count, load_types, write_diagnostics};
+use super::jobs::{default_threads, run_jobs};
+use super::select::TypeSelector;
+use super::{custom, error_count, load_types};
 use crate::cli::{OutputFormat, UnknownFields, ValidateArgs, subresource_parts};
 use crate::error::CliError;
 use crate::input::{self, InputError, Job, ReadLimits, Source, Stream};
-use crate::output::{self, DocumentResult, Report};
+use crate::output::progress::{self, Progress};
+use crate::output::{DocumentResult, Report, json, sarif, text};
 
 /// Runs `kdv validate`; results go to `out`, diagnostics, input errors and the text summary
-/// to `err`. Returns the exit status (0 valid, 1 invalid, 2 input errors).
+/// to `err`. Returns the exit status (0 valid, 1 invalid, 2 input errors). With `-o json` or
+/// `-o sarif`, a failure is also written to `out` as that format's one document.
 pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, CliError> {
+    let mut diagnostics = Vec::new();
+    let result = validate(args, out, err, &mut diagnostics);
+    if let Err(e) = &result
+        && !matches!(e, CliError::Output(_))
+    {
+        let report = Report::default();
+        match args.output {
+            OutputFormat::Text => {}
+            OutputFormat::Json => json::write_validate(&report, &diagnostics, &[], Some(e), out)?,
+            OutputFormat::Sarif => sarif::write_validate(&report, &diagnostics, &[], Some(e), out)?,
+        }
+    }
+    result
+}
+
+fn validate(
+    args: &ValidateArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<u8, CliError> {
     let explicit_job = check_usage(args)?;
-    let types = load_types(&args.types)?;
-    let (compiled, diagnostics) = (types.compiled, types.diagnostics);
-    write_diagnostics(err, &diagnostics)?;
-    let errors = error_count(&diagnostics);
+    let subresource = match &args.subresource {
+        Some(path) => subresource_parts(path).map_err(CliError::Usage)?,
+        None => Vec::new(),
+    };
+    let types = load_types(&args.types, args.roots.roots(), false)?;
+    let (compiled, home) = (types.compiled, types.home);
+    *diagnostics = types.diagnostics;
+    // --quiet keeps the errors among the diagnostics, not the warnings.
+    text::write_diagnostics(
+        err,
+        diagnostics
+            .iter()
+            .filter(|d| !args.quiet || d.severity == Severity::Error),
+    )?;
+    let errors = error_count(diagnostics);
     if errors > 0 {
         return Err(CliError::TypesInvalid {
             dir: args.types.clone(),
@@ -31,7 +68,13 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
         });
     }
     let rules = &compiled.rules;
-    let selector = TypeSelector::new(rules, args.type_name.as_deref(), &args.types)?;
+    let selector = TypeSelector::new(
+        rules,
+        args.type_name.as_deref(),
+        &args.types,
+        home.as_deref(),
+        subresource.clone(),
+    )?;
 
     let mut report = Report::default();
     let jobs = match explicit_job {
@@ -46,7 +89,7 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
     let ctx = JobContext {
         rules,
         selector: &selector,
-        base: base_operation(args),
+        base: base_operation(args, subresource),
         limits: ReadLimits {
             max_document: args
                 .max_size
@@ -54,33 +97,53 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
         },
         unknown_fields: args.unknown_fields,
     };
-    for part in run_jobs(&jobs, |job| validate_job(&ctx, job)) {
-        report.documents.extend(part.documents);
-        report.input_errors.extend(part.input_errors);
-        report.empty += part.empty;
-    }
-
-    write_custom_warnings(rules, &report, err)?;
-    match args.output {
-        OutputFormat::Text => output::write_text(&report, out, err)?,
-        OutputFormat::Json => {
-            if let Some(warning) = report.nothing_validated() {
-                writeln!(err, "warning: {warning}")?;
+    let threads = args.jobs.map_or_else(default_threads, |n| n as usize);
+    let progress = RefCell::new(Progress::new(jobs.len(), progress::wanted(args.quiet)));
+    let streaming = args.output == OutputFormat::Text;
+    run_jobs(
+        &jobs,
+        threads,
+        |job| validate_job(&ctx, job),
+        |_, part| {
+            let mut progress = progress.borrow_mut();
+            // Text lines are written as files finish, in input order.
+            if streaming && !part.documents.is_empty() {
+                let visible = progress.visible();
+                progress.suspend(|| {
+                    text::write_document_errors(&part.documents, out)?;
+                    if visible { out.flush() } else { Ok(()) }
+                })?;
             }
-            output::write_json(&report, out)?;
+            progress.advance(part.documents.len(), part.error_count());
+            report.absorb(part);
+            Ok::<(), std::io::Error>(())
+        },
+        || progress.borrow_mut().tick(),
+    )?;
+    progress.into_inner().finish();
+
+    let mut warnings = custom_warnings(rules, &report);
+    // Nothing validated and nothing failed: empty files or input (exit status 2).
+    warnings.extend(report.nothing_validated().map(|w| format!("warning: {w}")));
+    // Warnings go to stderr in every format (JSON and SARIF carry them too).
+    if !args.quiet {
+        for warning in &warnings {
+            writeln!(err, "{warning}")?;
         }
+    }
+    match args.output {
+        OutputFormat::Text => text::write_footer(&report, args.quiet, err)?,
+        OutputFormat::Json => json::write_validate(&report, diagnostics, &warnings, None, out)?,
+        OutputFormat::Sarif => sarif::write_validate(&report, diagnostics, &warnings, None, out)?,
     }
     Ok(report.exit_code())
 }
 
-/// Warns, once per type documents were validated as, about the `+k8s:customValidation`
-/// checks that validation skipped.
-fn write_custom_warnings(
-    rules: &RuleSet,
-    report: &Report,
-    err: &mut dyn Write,
-) -> Result<(), CliError> {
+/// The warnings, once per type documents were validated as, about the
+/// `+k8s:customValidation` checks that validation skipped.
+fn custom_warnings(rules: &RuleSet, report: &Report) -> Vec<String> {
     let mut seen = std::collections::BTreeSet::new();
+    let mut warnings = Vec::new();
     for doc in &report.documents {
         if !seen.insert(doc.type_name.as_str()) {
             continue;
@@ -88,11 +151,9 @@ fn write_custom_warnings(
         let Some(ty) = rules.find_type(&doc.type_name) else {
             continue;
         };
-        if let Some(warning) = custom::skipped_warning(rules, ty, &doc.type_name) {
-            writeln!(err, "{warning}")?;
-        }
+        warnings.extend(custom::skipped_warning(rules, ty, &doc.type_name));
     }
-    Ok(())
+    warnings
 }
 
 /// Checks the arguments that clap cannot check alone. With `--old`, returns the single job.
@@ -118,6 +179,7 @@ fn check_usage(args: &ValidateArgs) -> Result<Option<Job>, CliError> {
             return Ok(Source::Stdin);
         }
         if Path::new(arg).is_dir() {
+            let arg = crate::file_name::display(Path::new(arg));
             return Err(CliError::Usage(format!(
                 "{what} {arg} is a directory; --old compares two files \
                  (in a directory, name old revisions x.old.yaml next to x.yaml)"
@@ -131,73 +193,13 @@ fn check_usage(args: &ValidateArgs) -> Result<Option<Job>, CliError> {
     }))
 }
 
-fn base_operation(args: &ValidateArgs) -> Operation {
+fn base_operation(args: &ValidateArgs, subresources: Vec<String>) -> Operation {
     let mut op = Operation::create();
     for (name, enabled) in &args.options {
         op.options.insert(name.clone(), *enabled);
     }
-    if let Some(path) = &args.subresource {
-        op.subresources = subresource_parts(path);
-    }
+    op.subresources = subresources;
     op
-}
-
-/// Runs `work` on every job, on as many threads as there are cores, and returns the
-/// results in job order (so output does not depend on scheduling). A panic in one job (a
-/// bug) becomes an input error for that job's file instead of ending the run.
-fn run_jobs<W>(jobs: &[Job], work: W) -> Vec<Report>
-where
-    W: Fn(&Job) -> Report + Sync,
-{
-    let guarded = |job: &Job| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(job))).unwrap_or_else(|_| {
-            let mut report = Report::default();
-            report.input_errors.push(InputError::file(
-                job.new.display_name(),
-                "internal error: validation panicked (please report this bug)",
-            ));
-            report
-        })
-    };
-    let threads = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(jobs.len());
-    if threads <= 1 {
-        return jobs.iter().map(guarded).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let worker = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(job) = jobs.get(i) else { break };
-            done.push((i, guarded(job)));
-        }
-        done
-    };
-    let mut results: Vec<(usize, Report)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .filter_map(|_| {
-                std::thread::Builder::new()
-                    .stack_size(crate::WORKER_STACK_BYTES)
-                    .spawn_scoped(scope, worker)
-                    .ok()
-            })
-            .collect();
-        // If no thread could start, this thread does all the work.
-        let mut all = if handles.is_empty() {
-            worker()
-        } else {
-            Vec::new()
-        };
-        for handle in handles {
-            // Jobs catch their own panics, so a worker cannot die with work undone.
-            all.extend(handle.join().unwrap_or_default());
-        }
-        all
-    });
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, report)| report).collect()
 }
 
 /// What every job of a run shares.
@@ -318,7 +320,6 @@ fn validate_document(
         operation: op.kind,
         old_file: old_doc.map(|(name, _)| name.clone()),
         errors: found.errors,
-        positions: found.positions,
         unknown_fields: found.unknown_fields,
         warnings: found.warnings,
     });
@@ -351,104 +352,4 @@ fn same_kind(new: &Value, old_file: &str, old: &Document<'_>) -> Result<(), Stri
 
 fn quoted_or_none(value: Option<&str>) -> String {
     value.map_or_else(|| "(none)".to_string(), |v| format!("{v:?}"))
-}
-
-/// Chooses the type each document is validated as.
-struct TypeSelector<'r> {
-    rules: &'r RuleSet,
-    fixed: Option<TypeId>,
-    /// `group/version Kind` of every root, for messages.
-    known: Vec<String>,
-}
-
-impl<'r> TypeSelector<'r> {
-    fn new(rules: &'r RuleSet, name: Option<&str>, dir: &Path) -> Result<Self, CliError> {
-        let known: Vec<String> = rules
-            .roots()
-            .map(|r| match &r.group {
-                Some(group) if !group.is_empty() => format!("{group}/{} {}", r.version, r.kind),
-                _ => format!("{} {}", r.version, r.kind),
-            })
-            .collect();
-        let fixed = match name {
-            None => None,
-            Some(name) => Some(rules.find_type(name).ok_or_else(|| CliError::UnknownType {
-                name: name.to_string(),
-                dir: dir.to_path_buf(),
-                known: known.clone(),
-            })?),
-        };
-        Ok(TypeSelector {
-            rules,
-            fixed,
-            known,
-        })
-    }
-
-    /// The type for a document: the `--type`, else the root for its apiVersion and kind.
-    fn select(&self, value: &Value) -> Result<TypeId, String> {
-        if let Some(ty) = self.fixed {
-            return Ok(ty);
-        }
-        let Some(object) = value.as_object() else {
-            return Err(format!(
-                "document is {}, not an object with apiVersion and kind; pass --type to name its type",
-                json_kind(value)
-            ));
-        };
-        let kind = match object.get("kind") {
-            Some(Value::String(kind)) if !kind.is_empty() => kind,
-            Some(Value::String(_)) | None => {
-                return Err(
-                    "document has no kind; set apiVersion and kind, or pass --type".to_string(),
-                );
-            }
-            Some(other) => return Err(format!("kind must be a string, not {}", json_kind(other))),
-        };
-        let api_version = match object.get("apiVersion") {
-            Some(Value::String(v)) if !v.is_empty() => v,
-            Some(Value::String(_)) | None => {
-                return Err(format!(
-                    "document of kind {kind:?} has no apiVersion; set it, or pass --type"
-                ));
-            }
-            Some(other) => {
-                return Err(format!(
-                    "apiVersion must be a string, not {}",
-                    json_kind(other)
-                ));
-            }
-        };
-        self.rules
-            .root_for_kind(api_version, kind)
-            .ok_or_else(|| self.unknown_kind(api_version, kind))
-    }
-
-    fn unknown_kind(&self, api_version: &str, kind: &str) -> String {
-        let known = if self.known.is_empty() {
-            "the types declare no root kinds (see +k8s:validation-gen in doc.go)".to_string()
-        } else {
-            format!("known: {}", self.known.join(", "))
-        };
-        format!("unknown kind {kind:?} in apiVersion {api_version:?} ({known})")
-    }
-
-    /// `pkg/path.Name` for roots, else the Go name.
-    fn qualified_name(&self, ty: TypeId) -> String {
-        self.rules.roots().find(|r| r.id == ty).map_or_else(
-            || self.rules.type_name(ty).to_string(),
-            |r| format!("{}.{}", r.package, r.name),
-        )
-    }
-}
-
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
 }

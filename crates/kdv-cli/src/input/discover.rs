@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use kdv_manifest::Syntax;
 
 use super::InputError;
+use crate::file_name;
 
 /// File name extensions of manifests, in the order used to name the expected new file.
 const EXTENSIONS: [&str; 3] = ["yaml", "yml", "json"];
@@ -38,11 +39,12 @@ pub enum Source {
 }
 
 impl Source {
-    /// The name used in messages: the path as the user spelled it, or `<stdin>`.
+    /// The name used in messages and reports: the path as the user spelled it, escaped and
+    /// quoted where needed (`crate::file_name`), or `<stdin>`.
     pub fn display_name(&self) -> String {
         match self {
-            Source::Stdin => "<stdin>".to_string(),
-            Source::File(path) => path.display().to_string(),
+            Source::Stdin => file_name::STDIN.to_string(),
+            Source::File(path) => file_name::display(path),
         }
     }
 
@@ -81,7 +83,10 @@ pub fn plan(paths: &[String]) -> (Vec<Job>, Vec<InputError>) {
         }
         let path = PathBuf::from(arg);
         match fs::metadata(&path) {
-            Err(e) => errors.push(InputError::file(arg, format!("cannot read: {e}"))),
+            Err(e) => errors.push(InputError::file(
+                file_name::display(&path),
+                format!("cannot read: {e}"),
+            )),
             Ok(meta) if meta.is_dir() => {
                 let mut files = Vec::new();
                 let mut visited = HashSet::new();
@@ -89,7 +94,7 @@ pub fn plan(paths: &[String]) -> (Vec<Job>, Vec<InputError>) {
                 // An empty directory is more likely a wrong path than nothing to check.
                 if files.is_empty() {
                     errors.push(InputError::file(
-                        arg,
+                        file_name::display(&path),
                         "no *.yaml, *.yml or *.json files in this directory",
                     ));
                 }
@@ -99,7 +104,7 @@ pub fn plan(paths: &[String]) -> (Vec<Job>, Vec<InputError>) {
             Ok(meta) => match special_kind(&meta.file_type()) {
                 None | Some("FIFO") => jobs.push(plan_named_file(path, &mut errors)),
                 Some(kind) => errors.push(InputError::file(
-                    arg,
+                    file_name::display(&path),
                     format!("is a {kind}, not a file; kdv reads files, FIFOs and `-`"),
                 )),
             },
@@ -140,7 +145,7 @@ fn walk(
     files: &mut Vec<PathBuf>,
     errors: &mut Vec<InputError>,
 ) {
-    let name = dir.display().to_string();
+    let name = file_name::display(dir);
     if depth > MAX_DIR_DEPTH {
         errors.push(InputError::file(
             name,
@@ -191,7 +196,7 @@ fn walk(
             Ok(meta) => {
                 let kind = special_kind(&meta.file_type()).unwrap_or("special file");
                 errors.push(InputError::file(
-                    path.display().to_string(),
+                    file_name::display(&path),
                     format!(
                         "is a {kind}, not a regular file; not read (name it on the command \
                          line to read a FIFO)"
@@ -200,7 +205,7 @@ fn walk(
             }
             // A dangling symlink to a manifest is worth a message; other noise is not.
             Err(e) if manifest_extension(&path).is_some() => errors.push(InputError::file(
-                path.display().to_string(),
+                file_name::display(&path),
                 format!("cannot read: {e}"),
             )),
             Err(_) => {}
@@ -256,7 +261,7 @@ fn pair_directory_files(files: Vec<PathBuf>, jobs: &mut Vec<Job>, errors: &mut V
         if !used.contains(&key) {
             for path in paths {
                 errors.push(InputError::file(
-                    path.display().to_string(),
+                    file_name::display(&path),
                     format!(
                         "old revision without a new file: expected {} next to it",
                         expected_new_names(&key.1)
@@ -301,9 +306,9 @@ fn plan_named_file(path: PathBuf, errors: &mut Vec<InputError>) -> Job {
 }
 
 fn ambiguous_old(file: &Path, olds: &[PathBuf]) -> InputError {
-    let names: Vec<String> = olds.iter().map(|p| p.display().to_string()).collect();
+    let names: Vec<String> = olds.iter().map(|p| file_name::display(p)).collect();
     InputError::file(
-        file.display().to_string(),
+        file_name::display(file),
         format!("more than one old revision: {}; keep one", names.join(", ")),
     )
 }

@@ -1,6 +1,8 @@
 //! Enums (upstream `validators/enum.go`): `+k8s:enum` on a string type and
 //! `+k8s:enumExclude` on its constants. Semantics: `kdv_runtime::enums`.
 
+use std::collections::HashSet;
+
 use kdv_model::ConstValue;
 use kdv_runtime::ErrorType;
 use kdv_tags::{Tag, ValueType};
@@ -45,6 +47,7 @@ pub(crate) fn lower_enum<'u>(
     }
     // (const name, value, exclusions) in declaration order, first value wins.
     let mut values: Vec<Member> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::with_capacity(ctx.constants.len());
     for &ci in &ctx.constants {
         let c = &lw.g.consts[ci];
         let mut excluded = false;
@@ -69,7 +72,7 @@ pub(crate) fn lower_enum<'u>(
         let ConstValue::String(value) = &c.decl.value else {
             continue;
         };
-        if values.iter().any(|(_, v, _)| v == value) {
+        if !seen.insert(value.as_str()) {
             continue;
         }
         values.push((c.decl.name.clone(), value.clone(), exclusions));

@@ -3,6 +3,7 @@
 //! is its own cohort; payloads that target the parent (union members) become validations of
 //! the list itself. Semantics: `kdv_runtime::item`.
 
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use kdv_tags::{ArgValue, Tag, ValueType, go_quote};
@@ -145,11 +146,12 @@ fn wrapper<'u>(
 /// Upstream `criteriaFromArgs`: named arguments, in the order written.
 fn criteria_from_args(ctx: &Ctx<'_>, tag: &Tag) -> Result<Vec<SelectorTerm>, LowerError> {
     let mut out: Vec<SelectorTerm> = Vec::new();
+    let mut names: HashSet<&str> = HashSet::new();
     for arg in &tag.args {
         let Some(name) = &arg.name else {
             return Err(ctx.error(arg.span, "all arguments must be named"));
         };
-        if out.iter().any(|t| &t.field == name) {
+        if !names.insert(name.as_str()) {
             return Err(ctx.error(arg.span, format!("duplicate argument: {}", go_quote(name))));
         }
         let value = match &arg.value {
@@ -221,8 +223,13 @@ fn prepare(
     }
     let mut sorted = Vec::new();
     let mut missing = Vec::new();
+    // The first criterion of each field name (names are unique: criteriaFromArgs checked).
+    let mut by_field: HashMap<&str, &SelectorTerm> = HashMap::with_capacity(criteria.len());
+    for t in criteria {
+        by_field.entry(t.field.as_str()).or_insert(t);
+    }
     for key in &keys {
-        match criteria.iter().find(|t| &t.field == key) {
+        match by_field.get(key.as_str()).copied() {
             Some(t) => sorted.push(t),
             None => missing.push(key.as_str()),
         }

@@ -64,6 +64,9 @@ impl OpaqueValue for Cidr {
     fn type_name(&self) -> &str {
         CIDR_TYPE
     }
+    fn format(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.render())
+    }
     fn equals(&self, other: &dyn OpaqueValue) -> bool {
         other.as_any().downcast_ref::<Cidr>() == Some(self)
     }

@@ -87,6 +87,11 @@ impl OpaqueValue for NamedFormat {
     fn type_name(&self) -> &str {
         TYPE_NAME
     }
+    /// Upstream's `Format` has no `String()`, so Go's `%s` prints its fields, a function
+    /// pointer among them; kdv prints the call that yields the value instead.
+    fn format(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "format.{}()", self.name)
+    }
     fn equals(&self, other: &dyn OpaqueValue) -> bool {
         other
             .as_any()

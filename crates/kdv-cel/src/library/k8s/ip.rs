@@ -373,6 +373,9 @@ impl OpaqueValue for Ip {
     fn type_name(&self) -> &str {
         IP_TYPE
     }
+    fn format(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.render())
+    }
     fn equals(&self, other: &dyn OpaqueValue) -> bool {
         other.as_any().downcast_ref::<Ip>() == Some(self)
     }

@@ -125,6 +125,22 @@ pub struct Quantity {
     exp: i64,
     /// apimachinery's `int64Amount` (value, scale) when the quantity is held in that form.
     small: Option<(i64, i32)>,
+    /// How `String()` writes it (apimachinery's `Format`, chosen by the parsed suffix).
+    format: Format,
+    /// The text it was parsed from, when apimachinery keeps it because it is already in
+    /// canonical form (`Quantity.s`); `String()` returns it as written (`+1`, `1.500`).
+    text: Option<Arc<str>>,
+}
+
+/// apimachinery's `resource.Format`: the notation `String()` uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `e3`, `E-6`: powers of ten written as exponents.
+    DecimalExponent,
+    /// `Ki`, `Mi`, ...: powers of 1024.
+    BinarySi,
+    /// `m`, `k`, `M`, ... (and no suffix).
+    DecimalSi,
 }
 
 fn trim(mut d: Vec<u8>) -> Vec<u8> {
@@ -209,7 +225,14 @@ impl Quantity {
             digits,
             exp,
             small,
+            format: Format::DecimalSi,
+            text: None,
         }
+    }
+
+    fn with_format(mut self, format: Format) -> Quantity {
+        self.format = format;
+        self
     }
 
     /// A quantity held as apimachinery's `int64Amount{value, scale}`.
@@ -294,26 +317,34 @@ impl Quantity {
     /// Exact sum (apimachinery `Add`: the `int64Amount` form is kept when both are in it and
     /// the sum fits).
     pub fn add(&self, other: &Quantity) -> Result<Quantity, EvalError> {
+        // `Add` and `Sub` keep the receiver's format unless the receiver is zero.
+        let format = if self.digits.is_empty() {
+            other.format
+        } else {
+            self.format
+        };
         if let (Some(a), Some(b)) = (self.small, other.small)
             && let Some((v, s)) = small_add(a, b)
         {
-            return Ok(Quantity::from_small(v, s));
+            return Ok(Quantity::from_small(v, s).with_format(format));
         }
         let (a, b, exp) = self
             .aligned(other)
             .ok_or_else(|| EvalError::new("quantity out of range"))?;
-        Ok(if self.neg == other.neg {
+        let sum = if self.neg == other.neg {
             Quantity::exact(self.neg, add_mag(&a, &b), exp, None)
         } else if cmp_mag(&a, &b) != Ordering::Less {
             Quantity::exact(self.neg, sub_mag(&a, &b), exp, None)
         } else {
             Quantity::exact(other.neg, sub_mag(&b, &a), exp, None)
-        })
+        };
+        Ok(sum.with_format(format))
     }
 
     /// The negation.
     pub fn neg(&self) -> Quantity {
         let mut q = self.clone();
+        q.text = None;
         q.neg = !q.neg && !q.digits.is_empty();
         q.small = match self.small {
             Some((v, s)) => v.checked_neg().map(|v| (v, s)),
@@ -346,6 +377,111 @@ impl Quantity {
         s.push_str(&self.exp.to_string());
         s.parse().unwrap_or(0.0)
     }
+}
+
+/// Binary quantities with more integer digits than this are written in decimal instead of
+/// being divided by 1024 digit by digit (apimachinery would; the value is the same).
+const MAX_BINARY_RENDER_DIGITS: i64 = 4_096;
+
+impl Quantity {
+    /// apimachinery `Quantity.String()`: the text it was parsed from when apimachinery kept
+    /// it, else the canonical form (`CanonicalizeBytes`): binary-SI for whole multiples of
+    /// 1024 of at least 1024, otherwise the mantissa with trailing zeros moved into an
+    /// exponent that is a multiple of three, written as an SI suffix or `e<n>`.
+    pub fn render(&self) -> String {
+        if let Some(text) = &self.text {
+            return text.to_string();
+        }
+        if self.digits.is_empty() {
+            return "0".to_string();
+        }
+        let sign = if self.neg { "-" } else { "" };
+        let mut format = self.format;
+        if format == Format::BinarySi {
+            let below_1024 = self.cmp_abs(&Quantity::from_small(1024, 0)) == Ordering::Less;
+            if below_1024 || !self.is_whole() || self.magnitude() > MAX_BINARY_RENDER_DIGITS {
+                format = Format::DecimalSi;
+            }
+        }
+        if format == Format::BinarySi {
+            let mut n = self.digits.clone();
+            if self.exp >= 0 {
+                n.extend(std::iter::repeat_n(0, self.exp as usize));
+            } else {
+                n.truncate(n.len() - self.exp.unsigned_abs() as usize);
+            }
+            let mut power = 0;
+            loop {
+                let (quotient, rest) = div_rem_small(&n, 1024);
+                if rest != 0 || quotient.is_empty() {
+                    break;
+                }
+                n = quotient;
+                power += 1;
+            }
+            let suffix = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"]
+                .get(power)
+                .copied()
+                .unwrap_or("");
+            return format!("{sign}{}{suffix}", digit_text(&n));
+        }
+        let mut digits = self.digits.clone();
+        let mut exp = self.exp;
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+            exp += 1;
+        }
+        let pad = exp.rem_euclid(3);
+        digits.extend(std::iter::repeat_n(0, pad as usize));
+        exp -= pad;
+        let suffix = match format {
+            Format::DecimalExponent if exp == 0 => String::new(),
+            Format::DecimalExponent => format!("e{exp}"),
+            // An exponent without an SI prefix gets no suffix at all, as upstream.
+            _ => match exp {
+                -9 => "n",
+                -6 => "u",
+                -3 => "m",
+                3 => "k",
+                6 => "M",
+                9 => "G",
+                12 => "T",
+                15 => "P",
+                18 => "E",
+                _ => "",
+            }
+            .to_string(),
+        };
+        format!("{sign}{}{suffix}", digit_text(&digits))
+    }
+
+    /// Whether the value is a whole number.
+    fn is_whole(&self) -> bool {
+        if self.exp >= 0 {
+            return true;
+        }
+        let fraction = self.exp.unsigned_abs();
+        fraction <= self.digits.len() as u64
+            && self.digits[self.digits.len() - fraction as usize..]
+                .iter()
+                .all(|&d| d == 0)
+    }
+}
+
+fn digit_text(digits: &[u8]) -> String {
+    digits.iter().map(|&d| char::from(b'0' + d)).collect()
+}
+
+/// `a / d` (without leading zeros) and `a % d`.
+fn div_rem_small(a: &[u8], d: u32) -> (Vec<u8>, u32) {
+    let mut quotient = Vec::with_capacity(a.len());
+    let mut rest = 0u32;
+    for &digit in a {
+        let v = rest * 10 + u32::from(digit);
+        quotient.push((v / d) as u8);
+        rest = v % d;
+    }
+    (trim(quotient), rest)
 }
 
 /// apimachinery `int64Amount.Add`.
@@ -493,10 +629,20 @@ pub fn parse(s: &str) -> Result<Quantity, &'static str> {
         return Err(ERR_FORMAT);
     }
     if s == "0" {
-        return Ok(Quantity::from_small(0, 0));
+        let mut q = Quantity::from_small(0, 0);
+        q.text = Some(Arc::from(s));
+        return Ok(q);
     }
     let p = split(s)?;
     let (base, exponent) = interpret(p.suffix).ok_or(ERR_SUFFIX)?;
+    let format = match base {
+        Base::Two => Format::BinarySi,
+        // A lone `E` is exa (decimal SI); `e3`, `E-6` are exponents.
+        Base::Ten if p.suffix.len() > 1 && p.suffix.starts_with(['e', 'E']) => {
+            Format::DecimalExponent
+        }
+        Base::Ten => Format::DecimalSi,
+    };
     let digits_len = (p.num.len() + p.denom.len()) as i64;
     let (precision, mut scale, mantissa) = match base {
         Base::Ten => (18 - digits_len, exponent as i64, 1i64),
@@ -516,11 +662,27 @@ pub fn parse(s: &str) -> Result<Quantity, &'static str> {
                     r = -r;
                 }
                 // scale is between -9 and 18 here
-                return Ok(Quantity::from_small(r, scale as i32));
+                let mut q = Quantity::from_small(r, scale as i32).with_format(format);
+                // apimachinery keeps the text when it is already canonical.
+                let canonical = match format {
+                    Format::BinarySi => exponent % 10 == 0 && v & 0x07 != 0,
+                    _ => scale % 3 == 0 && !shifted.ends_with("000") && !shifted.starts_with('0'),
+                };
+                if canonical {
+                    q.text = Some(Arc::from(s));
+                }
+                return Ok(q);
             }
         }
     }
-    big_parse(&p, base, exponent)
+    big_parse(&p, base, exponent).map(|q| {
+        // A binary quantity between 0 and 1 is written in decimal.
+        let fraction = q.magnitude() <= 0 && !q.digits.is_empty();
+        q.with_format(match format {
+            Format::BinarySi if fraction => Format::DecimalSi,
+            f => f,
+        })
+    })
 }
 
 /// The arbitrary-precision path of `ParseQuantity`: suffix applied, rounded up to a
@@ -565,6 +727,10 @@ fn big_parse(p: &Parts<'_>, base: Base, exponent: i32) -> Result<Quantity, &'sta
 impl OpaqueValue for Quantity {
     fn type_name(&self) -> &str {
         TYPE_NAME
+    }
+
+    fn format(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.render())
     }
 
     fn equals(&self, other: &dyn OpaqueValue) -> bool {
@@ -649,7 +815,8 @@ fn is_integer<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
 
 fn operand(v: &Value<'_>) -> Result<Quantity, EvalError> {
     match v {
-        Value::Int(i) => Ok(Quantity::from_small(*i, 0)),
+        // Upstream converts with `resource.NewQuantity(i, DecimalExponent)`.
+        Value::Int(i) => Ok(Quantity::from_small(*i, 0).with_format(Format::DecimalExponent)),
         _ => q_arg(v).cloned(),
     }
 }

@@ -278,6 +278,22 @@ impl OpaqueValue for Version {
     fn type_name(&self) -> &str {
         TYPE_NAME
     }
+    /// blang/semver `Version.String`: `1.2.3-alpha.1+build.5`.
+    fn format(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)?;
+        for (i, p) in self.pre.iter().enumerate() {
+            f.write_str(if i == 0 { "-" } else { "." })?;
+            match p {
+                Pre::Num(n) => write!(f, "{n}")?,
+                Pre::Str(s) => f.write_str(s)?,
+            }
+        }
+        for (i, b) in self.build.iter().enumerate() {
+            f.write_str(if i == 0 { "+" } else { "." })?;
+            f.write_str(b)?;
+        }
+        Ok(())
+    }
     fn equals(&self, other: &dyn OpaqueValue) -> bool {
         other
             .as_any()

@@ -491,6 +491,9 @@ impl OpaqueValue for Url {
     fn type_name(&self) -> &str {
         TYPE_NAME
     }
+    fn format(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.render())
+    }
     fn equals(&self, other: &dyn OpaqueValue) -> bool {
         other
             .as_any()

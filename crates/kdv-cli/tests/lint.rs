@@ -1,0 +1,292 @@
+//! `kdv lint` as users meet it: exit status by severity (`--deny warnings`), upstream's
+//! lint rules and kdv's tag hygiene end to end, identical findings folded, long lines
+//! clipped in snippets, and the Go frontend's wording.
+//!
+//! Packages that would be unwieldy as fixtures (20,000 tag lines, a 1 MB line) are
+//! written to a temporary directory by the test.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+const CUSTOM_API: &str = "crates/kdv-cli/tests/fixtures/tags/custom";
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn transcript(&self) -> String {
+        format!(
+            "exit: {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+fn kdv(args: &[&str]) -> Run {
+    let output = cargo_bin_cmd!("kdv")
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("kdv runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// A package directory under the system's temporary directory, removed when dropped.
+struct TempPackage(PathBuf);
+
+impl TempPackage {
+    /// Writes `files` (name, bytes) into a fresh directory named after `name`.
+    fn new(name: &str, files: &[(&str, &[u8])]) -> TempPackage {
+        let dir = std::env::temp_dir().join(format!("kdv-lint-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temporary directory");
+        for (file, bytes) in files {
+            std::fs::write(dir.join(file), bytes).expect("write fixture file");
+        }
+        TempPackage(dir)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("UTF-8 temporary path")
+    }
+}
+
+impl Drop for TempPackage {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const DOC: &[u8] = b"// +k8s:validation-gen=*\npackage p\n";
+
+#[test]
+fn item_12_warnings_do_not_fail_lint_unless_denied() {
+    // The fixture's only findings are the two +k8s:customValidation warnings, as in every
+    // kubernetes/api package that uses the tag.
+    let run = kdv(&["lint", "--types", CUSTOM_API]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stdout.contains(
+            "`kdv validate` skips this check and warns that it did, once per validated type"
+        ),
+        "{}",
+        run.transcript()
+    );
+    assert_eq!(
+        run.stderr,
+        format!("{CUSTOM_API}: 2 findings (0 errors, 2 warnings)\n")
+    );
+    let run = kdv(&["lint", "--types", CUSTOM_API, "--deny", "warnings"]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let run = kdv(&["lint", "--types", CUSTOM_API, "--deny", "everything"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+}
+
+#[test]
+fn item_07_upstream_lint_rules_and_hygiene_are_reported() {
+    let types = br#"package p
+
+type T struct {
+	// +k8s:optional
+	// +k8s:alpha=+k8s:beta=+k8s:required
+	A *string `json:"a"`
+	// +k8s:required
+	// +k8s:required
+	B *string `json:"b"`
+	// +k8s:required
+	// +k8s:optional
+	C *string `json:"c"`
+	// +k8s:maxLength=3
+	D *string `json:"d"`
+	// +k8s:optional
+	// +k8s:maxlength=3
+	E *string `json:"e"`
+}
+"#;
+    let pkg = TempPackage::new("rules", &[("doc.go", DOC), ("types.go", types)]);
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let headlines: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": error: ") || l.contains(": warning: "))
+        .map(|l| l.split_once("types.go:").map_or(l, |(_, rest)| rest))
+        .collect();
+    assert_eq!(
+        headlines,
+        [
+            "5:17: error: field A: tag \"k8s:beta\" can't be used in between",
+            "8:6: warning: repeated tag +k8s:required (first at line 7): each copy runs and reports its errors again; remove the copy",
+            "11:6: error: tag \"k8s:optional\" contradicts \"k8s:required\" (line 10): a field is either optional, required or forbidden",
+            "14:2: error: field D: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden",
+            "16:6: warning: unknown tag \"k8s:maxlength\" (did you mean \"k8s:maxLength\"?): validation-gen ignores it, so it validates nothing",
+        ],
+        "{}",
+        run.transcript()
+    );
+    assert!(
+        run.stderr
+            .ends_with(": 5 findings (3 errors, 2 warnings)\n")
+    );
+}
+
+#[test]
+fn item_07_identical_findings_print_once_with_a_count() {
+    let mut types = String::from("package p\n\ntype T struct {\n\t// +k8s:optional\n");
+    for _ in 0..20_000 {
+        types.push_str("\t// +k8s:maxLength=10\n");
+    }
+    types.push_str("\tN int32 `json:\"n\"`\n}\n");
+    let pkg = TempPackage::new(
+        "repeats",
+        &[("doc.go", DOC), ("types.go", types.as_bytes())],
+    );
+    let start = Instant::now();
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    let elapsed = start.elapsed();
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    // One error (maxLength on an int32) and one warning (the repeats), each with its count.
+    assert_eq!(run.stdout.matches(": error: ").count(), 1, "{}", run.stdout);
+    assert_eq!(
+        run.stdout.matches(": warning: ").count(),
+        1,
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("  = note: reported 20000 times; also at "),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains(" and 19994 more\n"), "{}", run.stdout);
+    assert!(run.stdout.contains("  = note: reported 19999 times; "));
+    assert!(run.stdout.lines().count() < 20, "{}", run.stdout);
+    assert!(
+        run.stderr
+            .ends_with(": 39999 findings (20000 errors, 19999 warnings)\n"),
+        "{}",
+        run.stderr
+    );
+    // Linear: well under the bound even in a debug build (it took 40 s when every span
+    // searched its file for its line).
+    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+}
+
+#[test]
+fn item_14_go_problems_are_said_in_kdv_terms() {
+    let types = br#"package p
+
+import other "example.com/elsewhere"
+
+type Box[T any] struct {
+	Value T `json:"value"`
+}
+
+type Root struct {
+	// +k8s:optional
+	B *Box[string] `json:"b,omitempty"`
+	// +k8s:optional
+	C *A `json:"c,omitempty"`
+	// +k8s:optional
+	U *Undef `json:"u,omitempty"`
+	// +k8s:optional
+	Q *nowhere.Thing `json:"q,omitempty"`
+	// +k8s:optional
+	O *other.Thing `json:"o,omitempty"`
+}
+
+type A = B
+
+type B = A
+"#;
+    let bad = b"package p\n\n// caf\xe9\ntype X struct{}\n";
+    let pkg = TempPackage::new(
+        "go-wording",
+        &[
+            ("go.mod", b"module p\n\ngo 1.22\n"),
+            ("doc.go", DOC),
+            ("types.go", types),
+            ("z.go", bad),
+        ],
+    );
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let dir = pkg.path();
+    let headlines: Vec<String> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": error: ") || l.contains(": warning: "))
+        .map(|l| l.replace(dir, "DIR"))
+        .collect();
+    let p = "example.com/elsewhere";
+    assert_eq!(
+        headlines,
+        [
+            "DIR/types.go:11:2: error: field p.Root.b (p.Box[...]): generic type p.Box is not supported by kdv: declarative validation types must be concrete".to_string(),
+            "DIR/types.go:13:2: error: field p.Root.c (p.A): type alias cycle: p.A -> p.B -> p.A".to_string(),
+            "DIR/types.go:15:2: error: field p.Root.u (p.Undef): undefined type Undef: package p declares no type Undef (is it declared in a file kdv skips, such as a _test.go file or one excluded by build constraints?)".to_string(),
+            "DIR/types.go:17:2: warning: p.Root.q: type *nowhere.Thing is not validated: it is declared in package nowhere, which kdv did not load (kdv reads the Go module of the --types directory and its built-in declarations of well-known apimachinery packages); add +k8s:opaqueType to the field to skip it knowingly".to_string(),
+            "DIR/types.go:17:5: error: undefined: nowhere (no import of this file is named nowhere)".to_string(),
+            format!("DIR/types.go:19:2: warning: p.Root.o: type *{p}.Thing is not validated: it is declared in package {p}, which kdv did not load (kdv reads the Go module of the --types directory and its built-in declarations of well-known apimachinery packages); add +k8s:opaqueType to the field to skip it knowingly"),
+            "DIR/z.go:3:7: error: invalid UTF-8 encoding".to_string(),
+        ],
+        "{}",
+        run.transcript()
+    );
+    assert!(!run.stdout.contains("--readonly-pkg"));
+    assert!(!run.stdout.contains("is not supported\n"));
+}
+
+#[test]
+fn item_18_long_tag_lines_are_clipped_in_the_snippet() {
+    // A 1.3 MB tag line whose bad value starts after multi-byte characters, with control
+    // characters in it.
+    let value = format!("{}\u{1b}[2J{}", "é".repeat(100), "x".repeat(1_300_000));
+    let types = format!(
+        "package p\n\ntype T struct {{\n\t// +k8s:optional\n\t// +k8s:format={value}\n\tS *string `json:\"s\"`\n}}\n"
+    );
+    let pkg = TempPackage::new(
+        "long-line",
+        &[("doc.go", DOC), ("types.go", types.as_bytes())],
+    );
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.len() < 4_000, "{} bytes", run.stdout.len());
+    assert!(
+        !run.stdout.contains('\u{1b}'),
+        "control characters are escaped"
+    );
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    // The finding: the control character does not parse. Then the blank gutter line, the
+    // clipped source line and the caret line.
+    assert!(
+        lines[0].ends_with("types.go:5:217: error: failed to parse tags: unexpected character '\\x1b' at position 112"),
+        "{}",
+        lines[0]
+    );
+    let source = lines[2];
+    let caret = lines[3];
+    assert!(source.starts_with("5 | …éé"), "{source}");
+    assert!(source.ends_with("xx…"), "{source}");
+    assert!(source.chars().count() <= 130, "{}", source.chars().count());
+    // The caret sits under the escaped character, counted in characters, not bytes.
+    let escape_at = source.find("\\u{1b}").expect("escaped");
+    let escape_col = source[..escape_at].chars().count();
+    let caret_col = caret.chars().position(|c| c == '^').expect("caret");
+    assert_eq!(caret_col, escape_col, "\n{source}\n{caret}");
+    assert_eq!(caret.matches('^').count(), "\\u{1b}".len());
+}
