@@ -168,18 +168,18 @@ fn crd(v: &Value, error: &ErrorAt<'_>) -> Result<Vec<Arc<Resource>>, LoadError> 
             }),
             _ => None,
         };
-        out.push(Arc::new(Resource {
-            kind: kind.to_owned(),
-            group: group.to_owned(),
-            version: name.to_owned(),
-            namespaced: Some(namespaced),
+        out.push(Arc::new(Resource::new(
+            kind,
+            group,
+            name,
+            Some(namespaced),
             arena,
             root,
-            source: Source::Crd {
+            Source::Crd {
                 status_subresource: status,
                 scale,
             },
-        }));
+        )));
     }
     Ok(out)
 }

@@ -73,9 +73,10 @@ mod build;
 mod convert;
 mod crd;
 pub mod effective;
+mod embedded;
 mod listtype;
-mod meta;
 mod openapi;
+mod pipeline;
 mod prune;
 pub mod schema;
 pub mod strfmt;
@@ -86,12 +87,11 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath, Segment};
+use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath};
 use serde_json::Value;
 
 use crate::openapi::{Document, Gvk};
 use crate::schema::{Arena, NodeId};
-use crate::validate::{OPath, St, Validator};
 
 /// A schema source that cannot be read: where and why (`file:line:col: message`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -228,6 +228,12 @@ pub struct Outcome {
     /// The object as the API server would store it (pruned and defaulted), when asked for
     /// ([`Options::return_defaulted`]) and when it differs from the input.
     pub defaulted: Option<Value>,
+    /// Why the API server could not decode the object, when it cannot: `metadata` that does
+    /// not decode into ObjectMeta (`metadata: Invalid value: {...}: json: cannot unmarshal
+    /// object into Go struct field ObjectMeta.finalizers of type []string`), or an embedded
+    /// resource whose `apiVersion`/`kind` is not a string or whose `metadata` does not
+    /// decode. The request fails with this one error: nothing else is reported.
+    pub decode_error: Option<FieldError>,
 }
 
 /// The scale subresource of a CRD version.
@@ -262,9 +268,42 @@ pub struct Resource {
     arena: Arena,
     root: NodeId,
     source: Source,
+    /// Per node: whether an embedded resource is at or below it.
+    reach_embedded: Vec<bool>,
+    /// Per node: whether a `set` or `map` list is at or below it.
+    reach_lists: Vec<bool>,
 }
 
 impl Resource {
+    fn new(
+        kind: &str,
+        group: &str,
+        version: &str,
+        namespaced: Option<bool>,
+        arena: Arena,
+        root: NodeId,
+        source: Source,
+    ) -> Resource {
+        let reach_embedded = embedded::reaches_embedded(&arena);
+        let reach_lists = embedded::reaches(&arena, |n| {
+            matches!(
+                n.extensions.list_type,
+                Some(schema::ListType::Set | schema::ListType::Map)
+            )
+        });
+        Resource {
+            kind: kind.to_owned(),
+            group: group.to_owned(),
+            version: version.to_owned(),
+            namespaced,
+            arena,
+            root,
+            source,
+            reach_embedded,
+            reach_lists,
+        }
+    }
+
     /// The kind.
     pub fn kind(&self) -> &str {
         &self.kind
@@ -302,116 +341,6 @@ impl Resource {
         (&self.arena, self.root)
     }
 
-    /// Runs the API server's pipeline on one object (CREATE if `old` is `None`, else
-    /// UPDATE): type meta, decoding (unknown fields, defaults), value validations, the
-    /// scale subresource, list types. Does not modify `object`.
-    pub fn validate(&self, object: &Value, old: Option<&Value>, options: &Options) -> Outcome {
-        let mut outcome = Outcome::default();
-        let Value::Object(map) = object else {
-            outcome.errors.push(FieldError::new(
-                ErrorType::Invalid,
-                FieldPath::root(),
-                validate::bad_value_of(object),
-                "the object must be a JSON object",
-            ));
-            return outcome;
-        };
-        // The status subresource: status is not written on create, and kept from the old
-        // object on update (`PrepareForCreate`, `PrepareForUpdate`).
-        let adjusted;
-        let object = match (&self.source, old) {
-            (
-                Source::Crd {
-                    status_subresource: true,
-                    ..
-                },
-                _,
-            ) => {
-                let old_status = old.and_then(|o| o.get("status"));
-                if map.get("status") != old_status {
-                    let mut m = map.clone();
-                    match old_status {
-                        Some(s) => {
-                            m.insert("status".into(), s.clone());
-                        }
-                        None => {
-                            m.remove("status");
-                        }
-                    }
-                    adjusted = Value::Object(m);
-                    &adjusted
-                } else {
-                    object
-                }
-            }
-            _ => object,
-        };
-        let Value::Object(map) = object else {
-            return outcome;
-        };
-
-        if let Some(errs) = self.type_meta(map) {
-            outcome.errors = errs;
-            return outcome;
-        }
-
-        if options.unknown_fields != UnknownFields::Ignore {
-            self.unknown_fields(object, &mut outcome.unknown_fields);
-            if options.unknown_fields == UnknownFields::Error && !outcome.unknown_fields.is_empty()
-            {
-                // Strict field validation rejects the request while decoding it: nothing
-                // is validated.
-                return outcome;
-            }
-        }
-
-        // Value validations (kube-openapi), on the decoded object.
-        let mut errs = Vec::new();
-        let root_st = St {
-            node: Some(self.root),
-            resource: true,
-        };
-        Validator { arena: &self.arena }.schema(
-            self.root,
-            object,
-            root_st,
-            &OPath::Root,
-            0,
-            &mut errs,
-        );
-        if !errs.is_empty() {
-            convert::to_field_errors(errs, &mut outcome.errors);
-        }
-
-        if let Source::Crd {
-            scale: Some(scale), ..
-        } = &self.source
-        {
-            self.scale_checks(object, scale, &mut outcome.errors);
-        }
-
-        // List types: on update, only when the old object had no list-type error.
-        let old_ok = match old {
-            Some(Value::Object(old_map)) => {
-                let mut old_errs = ErrorList::new();
-                listtype::validate(&self.arena, self.root, old_map, &mut old_errs);
-                old_errs.is_empty()
-            }
-            _ => true,
-        };
-        if old_ok {
-            listtype::validate(&self.arena, self.root, map, &mut outcome.errors);
-        }
-
-        if options.return_defaulted {
-            let d = effective::materialize(&self.arena, Some(self.root), object, true);
-            if &d != object {
-                outcome.defaulted = Some(d);
-            }
-        }
-        outcome
-    }
-
     /// `ValidateTypeMeta`: the object's kind and apiVersion must be the resource's.
     fn type_meta(&self, map: &serde_json::Map<String, Value>) -> Option<ErrorList> {
         let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
@@ -435,18 +364,6 @@ impl Resource {
             ));
         }
         (!errs.is_empty()).then_some(errs)
-    }
-
-    fn unknown_fields(&self, object: &Value, out: &mut Vec<FieldPath>) {
-        let mut path = Vec::new();
-        if let Some(m) = object.get("metadata") {
-            path.push(Segment::Field("metadata".into()));
-            meta::unknown_fields(m, &mut path, out);
-            path.clear();
-        }
-        let start = out.len();
-        prune::unknown_paths(&self.arena, Some(self.root), object, true, &mut path, out);
-        prune::sort_paths(&mut out[start..]);
     }
 
     /// `ValidateScaleSpec` and `ValidateScaleStatus`.
@@ -749,15 +666,15 @@ impl SchemaSet {
                 let (arena, root) = doc
                     .compile(def, openapi::is_builtin_group(group))
                     .map_err(LookupError::Load)?;
-                let r = Arc::new(Resource {
-                    kind: kind.to_owned(),
-                    group: group.to_owned(),
-                    version: version.to_owned(),
-                    namespaced: doc.namespaced(&gvk),
+                let r = Arc::new(Resource::new(
+                    kind,
+                    group,
+                    version,
+                    doc.namespaced(&gvk),
                     arena,
                     root,
-                    source: Source::OpenApi,
-                });
+                    Source::OpenApi,
+                ));
                 if let Ok(mut cache) = self.cache.lock() {
                     cache.entry(key).or_insert_with(|| r.clone());
                 }

@@ -232,17 +232,6 @@ impl Num {
     }
 }
 
-/// The value a failing datum carries into a field error (Go's dynamic value).
-pub(crate) fn bad_value_of(v: &Value) -> BadValue {
-    match v {
-        Value::Null => BadValue::Null,
-        Value::Bool(b) => BadValue::Bool(*b),
-        Value::String(s) => BadValue::String(s.clone()),
-        Value::Number(n) => Num::of(n).bad_value(),
-        other => BadValue::Json(other.clone()),
-    }
-}
-
 /// Runs kube-openapi's validator for one schema tree.
 pub(crate) struct Validator<'s> {
     pub arena: &'s Arena,
@@ -655,7 +644,7 @@ impl<'s> Validator<'s> {
         errs.push(OErr {
             code: Code::Enum(values.clone()),
             field: path.field_path(),
-            value: Some(bad_value_of(data)),
+            value: Some(BadValue::unstructured(data)),
             message: format!(
                 "{} in body should be one of {}",
                 path.name(),
