@@ -84,13 +84,12 @@ impl Resource {
                 unknown_fields(m, &meta_path, &mut unknown);
             }
             let start = unknown.len();
-            let mut path = Vec::new();
             prune::unknown_paths(
                 &self.arena,
                 Some(self.root),
                 object,
                 true,
-                &mut path,
+                &PathRef::Nil,
                 &mut unknown,
             );
             prune::sort_paths(&mut unknown[start..]);
