@@ -345,6 +345,15 @@ impl Resource {
     fn type_meta(&self, map: &serde_json::Map<String, Value>) -> Option<ErrorList> {
         let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
         let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+        if kind == self.kind
+            && (if self.group.is_empty() {
+                api_version == self.version
+            } else {
+                api_version.split_once('/') == Some((self.group.as_str(), self.version.as_str()))
+            })
+        {
+            return None;
+        }
         let mut errs = ErrorList::new();
         if kind != self.kind {
             errs.push(FieldError::new(
@@ -354,8 +363,13 @@ impl Resource {
                 format!("must be {}", self.kind),
             ));
         }
-        let expected = self.api_version();
-        if api_version != expected {
+        let matches = if self.group.is_empty() {
+            api_version == self.version
+        } else {
+            api_version.split_once('/') == Some((self.group.as_str(), self.version.as_str()))
+        };
+        if !matches {
+            let expected = self.api_version();
             errs.push(FieldError::new(
                 ErrorType::Invalid,
                 FieldPath::new("apiVersion"),

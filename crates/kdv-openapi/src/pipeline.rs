@@ -131,7 +131,7 @@ impl Resource {
             }
         }
 
-        let mut openapi_errs = Vec::new();
+        let mut openapi_errs = crate::validate::Errs::new();
         let root_st = St {
             node: Some(self.root),
             resource: true,
@@ -144,6 +144,7 @@ impl Resource {
             0,
             &mut openapi_errs,
         );
+        let openapi_errs = openapi_errs.into_list();
         if !openapi_errs.is_empty() {
             convert::to_field_errors(openapi_errs, errs);
         }
