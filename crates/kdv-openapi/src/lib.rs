@@ -341,6 +341,59 @@ impl Resource {
         (&self.arena, self.root)
     }
 
+    /// Compiles a bare `openAPIV3Schema` as the schema of a namespaced CRD version
+    /// `group/version` `kind`, with the rules of Kubernetes 1.`kubernetes_minor` (for tools
+    /// and tests that have a schema rather than a CRD).
+    pub fn from_crd_schema(
+        group: &str,
+        version: &str,
+        kind: &str,
+        schema: &Value,
+        kubernetes_minor: u32,
+    ) -> Result<Resource, LoadError> {
+        let (arena, root) = crd::compile_schema(schema, Vec::new(), kubernetes_minor, false)
+            .map_err(|e| LoadError {
+                file: String::new(),
+                line: 0,
+                column: 0,
+                message: e.message,
+            })?;
+        Ok(Resource::new(
+            kind,
+            group,
+            version,
+            Some(true),
+            arena,
+            root,
+            Source::Crd {
+                status_subresource: false,
+                scale: None,
+            },
+        ))
+    }
+
+    /// Only the schema's value validations on `value` as given, without decoding
+    /// (apiextensions-apiserver's `ValidateCustomResource`): kube-openapi's errors converted
+    /// to field errors.
+    pub fn validate_values(&self, value: &Value) -> ErrorList {
+        let mut errs = validate::Errs::new();
+        let raw = validate::St {
+            node: None,
+            resource: false,
+        };
+        validate::Validator { arena: &self.arena }.schema(
+            self.root,
+            value,
+            raw,
+            &validate::OPath::Root,
+            0,
+            &mut errs,
+        );
+        let mut out = ErrorList::new();
+        convert::to_field_errors(errs.into_list(), &mut out);
+        out
+    }
+
     /// `ValidateTypeMeta`: the object's kind and apiVersion must be the resource's.
     fn type_meta(&self, map: &serde_json::Map<String, Value>) -> Option<ErrorList> {
         let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
@@ -560,11 +613,16 @@ impl DocEntry {
     }
 }
 
+/// The Kubernetes minor version whose rules CRD schemas follow unless told otherwise
+/// ([`SchemaSet::set_kubernetes_minor`]).
+pub const DEFAULT_KUBERNETES_MINOR: u32 = 35;
+
 /// Every schema source, with kinds looked up by apiVersion and kind. CRDs take precedence
 /// over OpenAPI documents; among CRDs the last one read for a kind wins; OpenAPI documents
 /// are searched in the order they were added.
-#[derive(Default)]
 pub struct SchemaSet {
+    /// The Kubernetes 1.x whose version-dependent rules CRDs are compiled with.
+    kubernetes_minor: u32,
     /// CRD resources by group-version, then kind.
     crds: HashMap<String, HashMap<String, Arc<Resource>>>,
     docs: Vec<DocEntry>,
@@ -586,17 +644,37 @@ impl fmt::Debug for SchemaSet {
     }
 }
 
+impl Default for SchemaSet {
+    fn default() -> Self {
+        SchemaSet {
+            kubernetes_minor: DEFAULT_KUBERNETES_MINOR,
+            crds: HashMap::new(),
+            docs: Vec::new(),
+            by_group_version: HashMap::new(),
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
 impl SchemaSet {
-    /// An empty set.
+    /// An empty set (CRDs follow Kubernetes 1.35's rules).
     pub fn new() -> Self {
         SchemaSet::default()
+    }
+
+    /// The Kubernetes minor version whose version-dependent rules the CRDs added from now
+    /// on follow (`35` for 1.35, the default). What depends on it: which `format`s the API
+    /// server keeps (up to 1.35 only string formats, `k8s-short-name`/`k8s-long-name` from
+    /// 1.34; from 1.36 integer and number formats too, by type).
+    pub fn set_kubernetes_minor(&mut self, minor: u32) {
+        self.kubernetes_minor = minor;
     }
 
     /// Adds the CustomResourceDefinitions (`apiextensions.k8s.io/v1`, every served version)
     /// found in a YAML/JSON stream; documents that are not CRDs are skipped. Returns how
     /// many CRDs were taken.
     pub fn add_crds(&mut self, file: &str, bytes: &[u8]) -> Result<usize, LoadError> {
-        let resources = crd::load(file, bytes)?;
+        let resources = crd::load(file, bytes, self.kubernetes_minor)?;
         let mut crds = BTreeSet::new();
         for r in resources {
             crds.insert((r.group.clone(), r.kind.clone()));
