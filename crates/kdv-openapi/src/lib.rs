@@ -80,6 +80,8 @@ mod pipeline;
 mod prune;
 pub mod schema;
 pub mod strfmt;
+#[cfg(test)]
+mod suite_tests;
 mod validate;
 
 use std::borrow::Cow;

@@ -149,6 +149,14 @@ fn numbers_bounds_and_multiples() {
             "x: Invalid value: 2: x in body should be less than or equal to 1",
         ]
     );
+    // The same truncation for multipleOf: an integer is checked against int64(1.5) = 1,
+    // a float against 1.5.
+    let m = schema(json!({"x": {"multipleOf": 1.5}}));
+    assert!(errors(&m, &json!({"x": 35})).is_empty());
+    assert_eq!(
+        errors(&m, &json!({"x": 35.5})),
+        ["x: Invalid value: 35.5: x in body should be a multiple of 1.5"]
+    );
 }
 
 #[test]
