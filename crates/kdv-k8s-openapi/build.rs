@@ -173,9 +173,8 @@ fn shrink(document: &mut Value) {
     let Some(top) = document.as_object_mut() else {
         return;
     };
-    if let Some(Value::Object(schemas)) = top
-        .get_mut("components")
-        .and_then(|c| c.get_mut("schemas"))
+    if let Some(Value::Object(schemas)) =
+        top.get_mut("components").and_then(|c| c.get_mut("schemas"))
     {
         for schema in schemas.values_mut() {
             shrink_schema(schema);
@@ -219,7 +218,12 @@ fn shrink_schema(schema: &mut Value) {
                     }
                 }
             }
-            "items" | "additionalProperties" | "additionalItems" | "not" | "allOf" | "anyOf"
+            "items"
+            | "additionalProperties"
+            | "additionalItems"
+            | "not"
+            | "allOf"
+            | "anyOf"
             | "oneOf" => match value {
                 Value::Array(subs) => subs.iter_mut().for_each(shrink_schema),
                 sub => shrink_schema(sub),

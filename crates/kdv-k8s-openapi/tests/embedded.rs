@@ -45,8 +45,7 @@ fn same_but_descriptions(source: &Value, embedded: &Value, at: &str) {
 fn has_string_description(v: &Value) -> bool {
     match v {
         Value::Object(m) => m.iter().any(|(k, v)| {
-            (k == "description" && v.is_string())
-                || (k != "default" && has_string_description(v))
+            (k == "description" && v.is_string()) || (k != "default" && has_string_description(v))
         }),
         Value::Array(a) => a.iter().any(has_string_description),
         _ => false,
@@ -61,11 +60,7 @@ fn every_document_is_the_published_one_shrunk() {
         assert_eq!(serde_json::to_vec(&embedded).unwrap().len(), doc.len());
         let source = published("1.35", doc.path());
         assert_eq!(embedded["openapi"], source["openapi"], "{}", doc.path());
-        same_but_descriptions(
-            &source["components"],
-            &embedded["components"],
-            doc.path(),
-        );
+        same_but_descriptions(&source["components"], &embedded["components"], doc.path());
         assert!(
             !has_string_description(&embedded["components"]["schemas"]),
             "{}",
@@ -87,7 +82,12 @@ fn every_document_is_the_published_one_shrunk() {
                     continue;
                 };
                 for (k, v) in op.iter().filter(|(k, _)| k.starts_with("x-kubernetes-")) {
-                    assert_eq!(&emb_paths[p][method][k], v, "{} {p} {method} {k}", doc.path());
+                    assert_eq!(
+                        &emb_paths[p][method][k],
+                        v,
+                        "{} {p} {method} {k}",
+                        doc.path()
+                    );
                 }
                 for k in emb_paths[p]
                     .get(method)
@@ -109,8 +109,8 @@ fn every_document_is_the_published_one_shrunk() {
 fn a_property_named_description_is_kept() {
     let doc = kdv_k8s_openapi::document("1.35", "apiextensions.k8s.io/v1").unwrap();
     let json: Value = serde_json::from_slice(&doc.load().unwrap()).unwrap();
-    let props = &json["components"]["schemas"]
-        ["io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"]["properties"];
+    let props = &json["components"]["schemas"]["io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"]
+        ["properties"];
     assert_eq!(props["description"]["type"], "string");
     assert!(props["x-kubernetes-validations"].is_object());
 }
@@ -120,8 +120,7 @@ fn deployment_keeps_its_kind_and_scope() {
     let doc = kdv_k8s_openapi::document("1.35", "apps/v1").unwrap();
     let json: Value = serde_json::from_slice(&doc.load().unwrap()).unwrap();
     assert_eq!(
-        json["components"]["schemas"]["io.k8s.api.apps.v1.Deployment"]
-            ["x-kubernetes-group-version-kind"],
+        json["components"]["schemas"]["io.k8s.api.apps.v1.Deployment"]["x-kubernetes-group-version-kind"],
         serde_json::json!([{"group": "apps", "kind": "Deployment", "version": "v1"}])
     );
     let create = &json["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments"]["post"];
