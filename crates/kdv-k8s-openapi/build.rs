@@ -193,7 +193,7 @@ fn shrink(document: &mut Value) {
                         .into_iter()
                         .filter(|(k, _)| k.starts_with("x-kubernetes-"))
                         .collect();
-                    (!extensions.is_empty()).then(|| (method, Value::Object(extensions)))
+                    (!extensions.is_empty()).then_some((method, Value::Object(extensions)))
                 })
                 .collect();
             *item = kept;
