@@ -7,6 +7,7 @@
 //! leading comment.
 
 pub mod crds;
+pub mod pipeline;
 pub mod split;
 pub mod status;
 pub mod yamlv2;
