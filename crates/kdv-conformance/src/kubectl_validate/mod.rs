@@ -10,6 +10,7 @@ pub mod crds;
 pub mod pipeline;
 pub mod split;
 pub mod status;
+pub mod suite;
 pub mod yamlv2;
 
 use serde_json::{Map, Value};
