@@ -150,6 +150,23 @@ impl BadValue {
         BadValue::Json(serde_json::Value::String(s.into()))
     }
 
+    /// A value of an unstructured object as Go prints it: JSON decodes into `interface{}`
+    /// holding a `string` (Go-quoted), `bool`, `int64` or `float64` (`%v`; integers beyond
+    /// `int64` are `float64`), `nil` (`null`), or a map or slice (JSON-encoded).
+    pub fn unstructured(v: &serde_json::Value) -> BadValue {
+        use serde_json::Value;
+        match v {
+            Value::Null => BadValue::Null,
+            Value::Bool(b) => BadValue::Bool(*b),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => BadValue::Int(i),
+                None => BadValue::Float(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            Value::String(s) => BadValue::String(s.clone()),
+            other => BadValue::Json(other.clone()),
+        }
+    }
+
     /// Writes the value as Go's `ErrorBody` prints it (nothing for [`BadValue::Omitted`]).
     pub fn write_go<W: Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
         match self {

@@ -163,14 +163,17 @@ pub const DNS1123_SUBDOMAIN_FMT: &str =
 pub const LABEL_KEY_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 /// Source of the label value pattern, as quoted in messages.
 pub const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
+/// Source of the DNS-1035 label pattern, as quoted in messages.
+pub const DNS1035_LABEL_FMT: &str = "[a-z]([-a-z0-9]*[a-z0-9])?";
 /// Source of the C identifier pattern, as quoted in messages.
 pub const C_IDENTIFIER_FMT: &str = "[A-Za-z_][A-Za-z0-9_]*";
 
-const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
-const DNS1123_SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+pub(crate) const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+pub(crate) const DNS1123_SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1123_SUBDOMAIN_CASELESS_MSG: &str = "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const LABEL_KEY_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const LABEL_VALUE_MSG: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+pub(crate) const DNS1035_LABEL_MSG: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 const C_IDENTIFIER_MSG: &str = "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_'";
 const UUID_MSG: &str = "must be a lowercase UUID in 8-4-4-4-12 format";
 
@@ -231,6 +234,12 @@ pub fn is_dns1123_label(s: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether `s` matches `^[a-z]([-a-z0-9]*[a-z0-9])?$` (a DNS-1035 label).
+#[inline]
+pub fn is_dns1035_label(s: &str) -> bool {
+    s.as_bytes().first().is_some_and(u8::is_ascii_lowercase) && is_dns1123_label(s)
 }
 
 /// Whether `s` matches the anchored DNS-1123 subdomain pattern: `.`-separated labels.
@@ -334,7 +343,7 @@ fn dns1123_subdomain_messages(v: &str, caseless: bool, msgs: &mut Vec<String>) {
     }
 }
 
-fn label_key_messages(v: &str, msgs: &mut Vec<String>) {
+pub(crate) fn label_key_messages(v: &str, msgs: &mut Vec<String>) {
     let mut parts = v.split('/');
     let first = parts.next().unwrap_or("");
     let second = parts.next();
@@ -389,7 +398,7 @@ fn prefixed_label_key_messages(v: &str, msgs: &mut Vec<String>) {
     }
 }
 
-fn label_value_messages(v: &str, msgs: &mut Vec<String>) {
+pub(crate) fn label_value_messages(v: &str, msgs: &mut Vec<String>) {
     if v.len() > LABEL_VALUE_MAX {
         msgs.push(max_len_error(LABEL_VALUE_MAX));
     }
@@ -402,7 +411,7 @@ fn label_value_messages(v: &str, msgs: &mut Vec<String>) {
     }
 }
 
-fn path_segment_name_messages(v: &str, msgs: &mut Vec<String>) {
+pub(crate) fn path_segment_name_messages(v: &str, msgs: &mut Vec<String>) {
     if v == "." {
         msgs.push("may not be '.'".to_owned());
         return;
@@ -411,6 +420,11 @@ fn path_segment_name_messages(v: &str, msgs: &mut Vec<String>) {
         msgs.push("may not be '..'".to_owned());
         return;
     }
+    path_segment_prefix_messages(v, msgs);
+}
+
+/// Upstream's `IsPathSegmentPrefix`: the rules of a path segment that more text follows.
+pub(crate) fn path_segment_prefix_messages(v: &str, msgs: &mut Vec<String>) {
     if v.contains('/') {
         msgs.push("may not contain '/'".to_owned());
     }

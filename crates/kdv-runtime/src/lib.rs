@@ -5,7 +5,9 @@
 //! Checks live in one module per family, as upstream's `k8s.io/apimachinery/pkg/api/validate`
 //! has them ([`limits`], [`required`], [`enums`], [`mod@format`], [`equality`], [`immutable`],
 //! [`update`], [`options`], [`testing`], [`lists`], [`each`], [`item`], [`subfield`],
-//! [`unions`], [`modes`], [`dependencies`]). Each is written once against the borrowed value
+//! [`unions`], [`modes`], [`dependencies`]), plus the object-level checks of
+//! [`objectmeta`] (ObjectMeta and embedded resources, as the API server validates them).
+//! Each family check is written once against the borrowed value
 //! view of [`view`] and reports through an [`ErrorSink`]: an [`ErrorList`] collects
 //! upstream's errors, a [`Verdict`] is the allocation-free yes/no form of the same check.
 //! Composite checks take callbacks where upstream's generic Go functions take extractor,
@@ -42,6 +44,7 @@ pub mod item;
 pub mod limits;
 pub mod lists;
 pub mod modes;
+pub mod objectmeta;
 pub mod operation;
 pub mod options;
 pub mod path;

@@ -1,0 +1,268 @@
+//! The object the API server validates, seen without building it: the decoded value after
+//! pruning (`pruning.PruneWithOptions`), dropping non-nullable nulls that have no default
+//! (`PruneNonNullableNullsWithoutDefaults`) and defaulting (`defaulting.Default`).
+//!
+//! Every step of the API server's decoding only removes keys or inserts schema defaults, so
+//! an object's effective entries are a merge of its own (sorted) keys with the (sorted)
+//! properties that have defaults, and a defaulted value is borrowed from the schema. The
+//! validators walk this view; a valid object is validated without copying it. Defaults are
+//! pruned when the schema is loaded (as the API server prunes them when it builds the
+//! CRD's handler), so a borrowed default is already what defaulting would insert.
+
+use serde_json::{Map, Value};
+
+use crate::schema::{Additional, Arena, Node, NodeId};
+
+/// Which schema an effective entry is validated against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// A declared property.
+    Prop(NodeId),
+    /// An `additionalProperties` entry.
+    Additional(NodeId),
+    /// Kept without a schema (under `x-kubernetes-preserve-unknown-fields`, the implicit
+    /// `apiVersion`/`kind`/`metadata` of a resource, or `additionalProperties: true|false`).
+    Kept,
+}
+
+/// Whether `key` is one of the fields every resource (and embedded resource) keeps.
+pub(crate) fn is_meta_field(key: &str) -> bool {
+    matches!(key, "apiVersion" | "kind" | "metadata")
+}
+
+/// The effective entries of `map` under `node`, in key order. `resource` is true at a
+/// resource root and at embedded resources (their `apiVersion`, `kind` and `metadata` are
+/// never pruned).
+pub(crate) fn entries<'a>(
+    arena: &'a Arena,
+    node: &'a Node,
+    map: &'a Map<String, Value>,
+    resource: bool,
+) -> Entries<'a> {
+    Entries {
+        arena,
+        node,
+        data: map.iter().peekable(),
+        props: node.properties.iter().peekable(),
+        resource,
+    }
+}
+
+/// Iterator of [`entries`].
+pub(crate) struct Entries<'a> {
+    arena: &'a Arena,
+    node: &'a Node,
+    data: std::iter::Peekable<serde_json::map::Iter<'a>>,
+    props: std::iter::Peekable<std::slice::Iter<'a, (Box<str>, NodeId)>>,
+    resource: bool,
+}
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = (&'a str, &'a Value, Slot);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let next_key = self.data.peek().map(|(k, _)| k.as_str());
+            let next_prop = self.props.peek().map(|(k, _)| k.as_ref());
+            match (next_key, next_prop) {
+                (None, None) => return None,
+                (Some(k), Some(p)) if k == p => {
+                    let (k, v) = self.data.next()?;
+                    let &(_, id) = self.props.next()?;
+                    let schema = self.arena.node(id);
+                    if v.is_null() && !schema.nullable {
+                        match schema.default.as_deref() {
+                            Some(d) => return Some((k, d, Slot::Prop(id))),
+                            None => continue,
+                        }
+                    }
+                    return Some((k, v, Slot::Prop(id)));
+                }
+                (Some(k), Some(p)) if p < k => {
+                    if let Some(e) = self.default_only() {
+                        return Some(e);
+                    }
+                }
+                (None, Some(_)) => {
+                    if let Some(e) = self.default_only() {
+                        return Some(e);
+                    }
+                }
+                (Some(_), _) => {
+                    let (k, v) = self.data.next()?;
+                    if self.resource && is_meta_field(k) {
+                        return Some((k, v, Slot::Kept));
+                    }
+                    match self.node.additional {
+                        Additional::Schema(id) => {
+                            let schema = self.arena.node(id);
+                            if v.is_null() && !schema.nullable {
+                                match schema.default.as_deref() {
+                                    Some(d) => return Some((k, d, Slot::Additional(id))),
+                                    None => continue,
+                                }
+                            }
+                            return Some((k, v, Slot::Additional(id)));
+                        }
+                        Additional::Bool(_) => return Some((k, v, Slot::Kept)),
+                        Additional::None => {
+                            if self.node.extensions.preserve_unknown_fields {
+                                return Some((k, v, Slot::Kept));
+                            }
+                            // Pruned.
+                            continue;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<'a> Entries<'a> {
+    /// A property absent from the data: its default, if it has one.
+    fn default_only(&mut self) -> Option<(&'a str, &'a Value, Slot)> {
+        let (name, id) = self.props.next()?;
+        let schema = self.arena.node(*id);
+        schema
+            .default
+            .as_deref()
+            .map(|d| (name.as_ref(), d, Slot::Prop(*id)))
+    }
+}
+
+/// The effective value of a list item under `items`: a non-nullable `null` becomes the
+/// items' default (and stays `null` without one).
+pub(crate) fn item<'a>(arena: &'a Arena, items: Option<NodeId>, v: &'a Value) -> &'a Value {
+    if v.is_null()
+        && let Some(id) = items
+    {
+        let schema = arena.node(id);
+        if !schema.nullable
+            && let Some(d) = schema.default.as_deref()
+        {
+            return d;
+        }
+    }
+    v
+}
+
+/// Whether an effective key is present (for `required`).
+pub(crate) fn has_key(
+    arena: &Arena,
+    node: &Node,
+    map: &Map<String, Value>,
+    key: &str,
+    resource: bool,
+) -> bool {
+    get(arena, node, map, key, resource).is_some()
+}
+
+/// Materialises the effective object (pruned, nulls dropped, defaulted), for callers that
+/// need the value the API server would store.
+pub(crate) fn materialize(arena: &Arena, id: Option<NodeId>, v: &Value, resource: bool) -> Value {
+    let Some(id) = id else {
+        return v.clone();
+    };
+    let node = arena.node(id);
+    match v {
+        Value::Object(map) => {
+            let mut out = Map::new();
+            for (k, v, slot) in entries(arena, node, map, resource) {
+                let child = match slot {
+                    Slot::Prop(c) | Slot::Additional(c) => {
+                        let embedded = arena.node(c).extensions.embedded_resource;
+                        materialize(arena, Some(c), v, embedded)
+                    }
+                    Slot::Kept => v.clone(),
+                };
+                out.insert(k.to_owned(), child);
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|x| {
+                    let x = item(arena, node.items, x);
+                    let embedded = node
+                        .items
+                        .is_some_and(|i| arena.node(i).extensions.embedded_resource);
+                    materialize(arena, node.items, x, embedded)
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Effective entries under a structural node, or an object's own entries when it is kept
+/// without a schema.
+pub(crate) enum AnyEntries<'a> {
+    /// Under a structural node.
+    Effective(Entries<'a>),
+    /// Kept as written.
+    Raw(serde_json::map::Iter<'a>),
+}
+
+impl<'a> Iterator for AnyEntries<'a> {
+    type Item = (&'a str, &'a Value, Slot);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            AnyEntries::Effective(e) => e.next(),
+            AnyEntries::Raw(it) => it.next().map(|(k, v)| (k.as_str(), v, Slot::Kept)),
+        }
+    }
+}
+
+/// [`entries`] under `structural`, or the raw entries without one.
+pub(crate) fn entries_of<'a>(
+    arena: &'a Arena,
+    structural: Option<&'a Node>,
+    map: &'a Map<String, Value>,
+    resource: bool,
+) -> AnyEntries<'a> {
+    match structural {
+        Some(node) => AnyEntries::Effective(entries(arena, node, map, resource)),
+        None => AnyEntries::Raw(map.iter()),
+    }
+}
+
+/// The effective value of `key` in `map` under `node` (see [`entries`]).
+pub(crate) fn get<'a>(
+    arena: &'a Arena,
+    node: &'a Node,
+    map: &'a Map<String, Value>,
+    key: &str,
+    resource: bool,
+) -> Option<&'a Value> {
+    match node.property(key) {
+        Some(id) => {
+            let schema = arena.node(id);
+            match map.get(key) {
+                None => schema.default.as_deref(),
+                Some(Value::Null) if !schema.nullable => schema.default.as_deref(),
+                Some(v) => Some(v),
+            }
+        }
+        None => {
+            let v = map.get(key)?;
+            if resource && is_meta_field(key) {
+                return Some(v);
+            }
+            match node.additional {
+                Additional::Schema(id) => {
+                    let schema = arena.node(id);
+                    if v.is_null() && !schema.nullable {
+                        schema.default.as_deref()
+                    } else {
+                        Some(v)
+                    }
+                }
+                Additional::Bool(_) => Some(v),
+                Additional::None => node.extensions.preserve_unknown_fields.then_some(v),
+            }
+        }
+    }
+}

@@ -1,0 +1,782 @@
+//! kdv-openapi: validating objects against CustomResourceDefinitions and Kubernetes' OpenAPI
+//! v3 documents as the API server does before admission.
+//!
+//! A [`SchemaSet`] holds every schema source — CRDs ([`SchemaSet::add_crds`]) and OpenAPI
+//! documents, read at once ([`SchemaSet::add_openapi_v3`]) or on first use
+//! ([`SchemaSet::add_openapi_v3_lazy`]) — and finds a kind's [`Resource`] by apiVersion and
+//! kind. [`Resource::validate`] runs the API server's pipeline for a custom resource on one
+//! object, create or update:
+//!
+//! 1. type meta (`kind`, `apiVersion` must be the resource's);
+//! 2. decoding: unknown fields (pruned by the server, reported as strict field validation
+//!    reports them; `metadata` decoded as `ObjectMeta`), nulls of non-nullable fields without
+//!    a default dropped, defaults applied (nested, `nullable` as upstream);
+//! 3. the schema's value validations, with kube-openapi's semantics and messages converted
+//!    to field errors as the API server converts them;
+//! 4. the scale subresource's replica paths;
+//! 5. `x-kubernetes-list-type` set and map uniqueness (on update only if the old object had
+//!    no such error).
+//!
+//! Decoding never copies the object: the validators read the decoded object through a view
+//! of the original ([`effective`]), so a valid object is checked without allocating per
+//! field.
+//!
+//! ```
+//! use kdv_openapi::{Options, SchemaSet, UnknownFields};
+//!
+//! let crd = br#"
+//! apiVersion: apiextensions.k8s.io/v1
+//! kind: CustomResourceDefinition
+//! metadata: {name: widgets.example.com}
+//! spec:
+//!   group: example.com
+//!   names: {kind: Widget, plural: widgets}
+//!   scope: Namespaced
+//!   versions:
+//!   - name: v1
+//!     served: true
+//!     storage: true
+//!     schema:
+//!       openAPIV3Schema:
+//!         type: object
+//!         properties:
+//!           spec:
+//!             type: object
+//!             properties:
+//!               replicas: {type: integer, maximum: 100}
+//! "#;
+//! let mut set = SchemaSet::new();
+//! assert_eq!(set.add_crds("widget-crd.yaml", crd).unwrap(), 1);
+//! let widget = set.resource("example.com/v1", "Widget").unwrap();
+//! let object = serde_json::json!({
+//!     "apiVersion": "example.com/v1", "kind": "Widget",
+//!     "metadata": {"name": "w"},
+//!     "spec": {"replicas": 101, "color": "red"},
+//! });
+//! // Strict (the default) stops at the unknown field, as the API server rejects the request
+//! // while decoding it; Warn validates the pruned object too.
+//! let strict = widget.validate(&object, None, &Options::default());
+//! assert_eq!(strict.unknown_fields[0].to_string(), "spec.color");
+//! assert!(strict.errors.is_empty());
+//! let warn = Options { unknown_fields: UnknownFields::Warn, ..Options::default() };
+//! let outcome = widget.validate(&object, None, &warn);
+//! assert_eq!(outcome.unknown_fields[0].to_string(), "spec.color");
+//! assert_eq!(
+//!     outcome.errors[0].to_string(),
+//!     "spec.replicas: Invalid value: 101: spec.replicas in body should be less than or equal to 100"
+//! );
+//! ```
+
+#![warn(missing_docs)]
+
+mod build;
+mod convert;
+mod crd;
+pub mod effective;
+mod listtype;
+mod meta;
+mod openapi;
+mod prune;
+pub mod schema;
+pub mod strfmt;
+mod validate;
+
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath, Segment};
+use serde_json::Value;
+
+use crate::openapi::{Document, Gvk};
+use crate::schema::{Arena, NodeId};
+use crate::validate::{OPath, St, Validator};
+
+/// A schema source that cannot be read: where and why (`file:line:col: message`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    /// The file (as the caller named it).
+    pub file: String,
+    /// 1-based line (0 when unknown).
+    pub line: u64,
+    /// 1-based column (0 when unknown).
+    pub column: u64,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl LoadError {
+    fn at_start(file: &str, message: impl Into<String>) -> LoadError {
+        LoadError {
+            file: file.to_owned(),
+            line: 1,
+            column: 1,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Why no schema was found for an apiVersion and kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LookupError {
+    /// No source declares the group-version.
+    UnknownGroupVersion {
+        /// The apiVersion asked for.
+        api_version: String,
+        /// Every group-version the sources declare, sorted.
+        known: Vec<String>,
+    },
+    /// The group-version is known, the kind is not.
+    UnknownKind {
+        /// The apiVersion asked for.
+        api_version: String,
+        /// The kind asked for.
+        kind: String,
+        /// The kinds of that group-version, sorted.
+        known: Vec<String>,
+    },
+    /// The apiVersion is not `group/version` or `version`.
+    InvalidApiVersion {
+        /// The apiVersion given.
+        api_version: String,
+    },
+    /// The source that declares the group-version (or the kind's schema in it) cannot be
+    /// read.
+    Load(LoadError),
+}
+
+impl fmt::Display for LookupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LookupError::UnknownGroupVersion { api_version, known } => {
+                write!(f, "no schema for apiVersion {api_version:?}")?;
+                if known.is_empty() {
+                    write!(f, " (no schemas are loaded)")
+                } else {
+                    write!(f, " (known: {})", known.join(", "))
+                }
+            }
+            LookupError::UnknownKind {
+                api_version,
+                kind,
+                known,
+            } => {
+                write!(f, "kind {kind:?} not found in {api_version}")?;
+                if !known.is_empty() {
+                    write!(f, " (kinds: {})", known.join(", "))?;
+                }
+                Ok(())
+            }
+            LookupError::InvalidApiVersion { api_version } => {
+                write!(f, "invalid apiVersion {api_version:?}")
+            }
+            LookupError::Load(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for LookupError {}
+
+/// What to do with fields the schema does not know.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum UnknownFields {
+    /// Report them ([`Outcome::unknown_fields`]) as the API server's
+    /// `fieldValidation=Strict` (kubectl's default) does: an object with unknown fields is
+    /// rejected while it is decoded, so it is not validated further ([`Outcome::errors`]
+    /// stays empty).
+    #[default]
+    Error,
+    /// Report them and validate the (pruned) object as well (`fieldValidation=Warn`).
+    Warn,
+    /// Do not look for them (`fieldValidation=Ignore`): they are pruned silently.
+    Ignore,
+}
+
+/// Options of [`Resource::validate`].
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Whether unknown fields are looked for (the validation itself is the same).
+    pub unknown_fields: UnknownFields,
+    /// Whether [`Outcome::defaulted`] is filled (it costs a copy of the object).
+    pub return_defaulted: bool,
+}
+
+/// The result of validating one object.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    /// The paths pruning drops, as the API server reports them under strict field
+    /// validation: the unknown fields of the root `metadata` first (decoded as
+    /// `ObjectMeta`), then the pruned paths sorted as strings, then the unknown fields of
+    /// embedded resources' `metadata` (sorted), as upstream orders them. Empty with
+    /// [`UnknownFields::Ignore`].
+    pub unknown_fields: Vec<FieldPath>,
+    /// The field errors, in the API server's order and form.
+    pub errors: ErrorList,
+    /// The object as the API server would store it (pruned and defaulted), when asked for
+    /// ([`Options::return_defaulted`]) and when it differs from the input.
+    pub defaulted: Option<Value>,
+}
+
+/// The scale subresource of a CRD version.
+#[derive(Debug, Clone)]
+pub(crate) struct Scale {
+    spec_replicas_path: String,
+    status_replicas_path: String,
+    label_selector_path: Option<String>,
+}
+
+/// Where a resource's schema comes from.
+#[derive(Debug)]
+pub(crate) enum Source {
+    /// A CRD version.
+    Crd {
+        /// Whether the status subresource is enabled (`status` is ignored on create and
+        /// kept from the old object on update).
+        status_subresource: bool,
+        scale: Option<Scale>,
+    },
+    /// A definition of an OpenAPI document.
+    OpenApi,
+}
+
+/// The compiled schema of one kind at one version. `Send + Sync`: share it between threads.
+#[derive(Debug)]
+pub struct Resource {
+    kind: String,
+    group: String,
+    version: String,
+    namespaced: Option<bool>,
+    arena: Arena,
+    root: NodeId,
+    source: Source,
+}
+
+impl Resource {
+    /// The kind.
+    pub fn kind(&self) -> &str {
+        &self.kind
+    }
+
+    /// The API group (`""` for the core group).
+    pub fn group(&self) -> &str {
+        &self.group
+    }
+
+    /// The version.
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// `group/version`, or the version alone for the core group.
+    pub fn api_version(&self) -> String {
+        openapi::group_version(&self.group, &self.version)
+    }
+
+    /// Whether the kind is namespaced: a CRD's scope; for OpenAPI kinds what the document's
+    /// paths tell, `None` when they do not.
+    pub fn namespaced(&self) -> Option<bool> {
+        self.namespaced
+    }
+
+    /// Whether the schema comes from a CRD (rather than an OpenAPI document).
+    pub fn is_crd(&self) -> bool {
+        matches!(self.source, Source::Crd { .. })
+    }
+
+    /// The compiled schema: its arena and root node (for the CEL rules of
+    /// `x-kubernetes-validations`, kept on the nodes).
+    pub fn schema(&self) -> (&Arena, NodeId) {
+        (&self.arena, self.root)
+    }
+
+    /// Runs the API server's pipeline on one object (CREATE if `old` is `None`, else
+    /// UPDATE): type meta, decoding (unknown fields, defaults), value validations, the
+    /// scale subresource, list types. Does not modify `object`.
+    pub fn validate(&self, object: &Value, old: Option<&Value>, options: &Options) -> Outcome {
+        let mut outcome = Outcome::default();
+        let Value::Object(map) = object else {
+            outcome.errors.push(FieldError::new(
+                ErrorType::Invalid,
+                FieldPath::root(),
+                validate::bad_value_of(object),
+                "the object must be a JSON object",
+            ));
+            return outcome;
+        };
+        // The status subresource: status is not written on create, and kept from the old
+        // object on update (`PrepareForCreate`, `PrepareForUpdate`).
+        let adjusted;
+        let object = match (&self.source, old) {
+            (
+                Source::Crd {
+                    status_subresource: true,
+                    ..
+                },
+                _,
+            ) => {
+                let old_status = old.and_then(|o| o.get("status"));
+                if map.get("status") != old_status {
+                    let mut m = map.clone();
+                    match old_status {
+                        Some(s) => {
+                            m.insert("status".into(), s.clone());
+                        }
+                        None => {
+                            m.remove("status");
+                        }
+                    }
+                    adjusted = Value::Object(m);
+                    &adjusted
+                } else {
+                    object
+                }
+            }
+            _ => object,
+        };
+        let Value::Object(map) = object else {
+            return outcome;
+        };
+
+        if let Some(errs) = self.type_meta(map) {
+            outcome.errors = errs;
+            return outcome;
+        }
+
+        if options.unknown_fields != UnknownFields::Ignore {
+            self.unknown_fields(object, &mut outcome.unknown_fields);
+            if options.unknown_fields == UnknownFields::Error && !outcome.unknown_fields.is_empty()
+            {
+                // Strict field validation rejects the request while decoding it: nothing
+                // is validated.
+                return outcome;
+            }
+        }
+
+        // Value validations (kube-openapi), on the decoded object.
+        let mut errs = Vec::new();
+        let root_st = St {
+            node: Some(self.root),
+            resource: true,
+        };
+        Validator { arena: &self.arena }.schema(
+            self.root,
+            object,
+            root_st,
+            &OPath::Root,
+            0,
+            &mut errs,
+        );
+        if !errs.is_empty() {
+            convert::to_field_errors(errs, &mut outcome.errors);
+        }
+
+        if let Source::Crd {
+            scale: Some(scale), ..
+        } = &self.source
+        {
+            self.scale_checks(object, scale, &mut outcome.errors);
+        }
+
+        // List types: on update, only when the old object had no list-type error.
+        let old_ok = match old {
+            Some(Value::Object(old_map)) => {
+                let mut old_errs = ErrorList::new();
+                listtype::validate(&self.arena, self.root, old_map, &mut old_errs);
+                old_errs.is_empty()
+            }
+            _ => true,
+        };
+        if old_ok {
+            listtype::validate(&self.arena, self.root, map, &mut outcome.errors);
+        }
+
+        if options.return_defaulted {
+            let d = effective::materialize(&self.arena, Some(self.root), object, true);
+            if &d != object {
+                outcome.defaulted = Some(d);
+            }
+        }
+        outcome
+    }
+
+    /// `ValidateTypeMeta`: the object's kind and apiVersion must be the resource's.
+    fn type_meta(&self, map: &serde_json::Map<String, Value>) -> Option<ErrorList> {
+        let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
+        let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+        let mut errs = ErrorList::new();
+        if kind != self.kind {
+            errs.push(FieldError::new(
+                ErrorType::Invalid,
+                FieldPath::new("kind"),
+                BadValue::string(kind),
+                format!("must be {}", self.kind),
+            ));
+        }
+        let expected = self.api_version();
+        if api_version != expected {
+            errs.push(FieldError::new(
+                ErrorType::Invalid,
+                FieldPath::new("apiVersion"),
+                BadValue::string(api_version),
+                format!("must be {expected}"),
+            ));
+        }
+        (!errs.is_empty()).then_some(errs)
+    }
+
+    fn unknown_fields(&self, object: &Value, out: &mut Vec<FieldPath>) {
+        let mut path = Vec::new();
+        if let Some(m) = object.get("metadata") {
+            path.push(Segment::Field("metadata".into()));
+            meta::unknown_fields(m, &mut path, out);
+            path.clear();
+        }
+        let start = out.len();
+        prune::unknown_paths(&self.arena, Some(self.root), object, true, &mut path, out);
+        prune::sort_paths(&mut out[start..]);
+    }
+
+    /// `ValidateScaleSpec` and `ValidateScaleStatus`.
+    fn scale_checks(&self, object: &Value, scale: &Scale, out: &mut ErrorList) {
+        let decoded = Decoded {
+            arena: &self.arena,
+            root: self.root,
+            object,
+        };
+        for path in [&scale.spec_replicas_path, &scale.status_replicas_path] {
+            let trimmed = path.strip_prefix('.').unwrap_or(path);
+            match decoded.nested(trimmed) {
+                Ok(None) => {}
+                Ok(Some(Value::Number(n))) if n.is_i64() => {
+                    let r = n.as_i64().unwrap_or_default();
+                    if r < 0 {
+                        out.push(FieldError::new(
+                            ErrorType::Invalid,
+                            FieldPath::new(path),
+                            BadValue::Int(r),
+                            "should be a non-negative integer",
+                        ));
+                    } else if r > i64::from(i32::MAX) {
+                        out.push(FieldError::new(
+                            ErrorType::Invalid,
+                            FieldPath::new(path),
+                            BadValue::Int(r),
+                            format!("should be less than or equal to {}", i32::MAX),
+                        ));
+                    }
+                }
+                Ok(Some(v)) => out.push(FieldError::new(
+                    ErrorType::Invalid,
+                    FieldPath::new(path),
+                    BadValue::Int(0),
+                    format!(
+                        ".{trimmed} accessor error: {} is of the type {}, expected int64",
+                        go_v(v),
+                        go_type(v)
+                    ),
+                )),
+                Err(e) => out.push(FieldError::new(
+                    ErrorType::Invalid,
+                    FieldPath::new(path),
+                    BadValue::Int(0),
+                    e,
+                )),
+            }
+        }
+        if let Some(path) = &scale.label_selector_path {
+            let trimmed = path.strip_prefix('.').unwrap_or(path);
+            match decoded.nested(trimmed) {
+                Ok(None) | Ok(Some(Value::String(_))) => {}
+                Ok(Some(v)) => out.push(FieldError::new(
+                    ErrorType::Invalid,
+                    FieldPath::new(path),
+                    BadValue::string(""),
+                    format!(
+                        ".{trimmed} accessor error: {} is of the type {}, expected string",
+                        go_v(v),
+                        go_type(v)
+                    ),
+                )),
+                Err(e) => out.push(FieldError::new(
+                    ErrorType::Invalid,
+                    FieldPath::new(path),
+                    BadValue::string(""),
+                    e,
+                )),
+            }
+        }
+    }
+}
+
+/// The decoded (pruned, defaulted) object, read through [`effective`].
+struct Decoded<'a> {
+    arena: &'a Arena,
+    root: NodeId,
+    object: &'a Value,
+}
+
+impl<'a> Decoded<'a> {
+    /// `unstructured.NestedFieldNoCopy` along a dotted path.
+    fn nested(&self, path: &str) -> Result<Option<&'a Value>, String> {
+        nested(self.arena, self.root, self.object, path)
+    }
+}
+
+fn nested<'v>(
+    arena: &'v Arena,
+    root: NodeId,
+    v: &'v Value,
+    path: &str,
+) -> Result<Option<&'v Value>, String> {
+    let fields: Vec<&str> = path.split('.').collect();
+    let mut cur = v;
+    let mut node = Some(root);
+    let mut resource = true;
+    for (i, f) in fields.iter().enumerate() {
+        match cur {
+            Value::Object(m) => {
+                let next = match node {
+                    Some(id) => {
+                        let n = arena.node(id);
+                        let next = effective::get(arena, n, m, f, resource);
+                        node = n.property(f).or(match n.additional {
+                            schema::Additional::Schema(a) => Some(a),
+                            _ => None,
+                        });
+                        resource = node.is_some_and(|c| arena.node(c).extensions.embedded_resource);
+                        next
+                    }
+                    None => m.get(*f),
+                };
+                match next {
+                    Some(next) => cur = next,
+                    None => return Ok(None),
+                }
+            }
+            other => {
+                return Err(format!(
+                    ".{} accessor error: {} is of the type {}, expected map[string]interface{{}}",
+                    fields[..i].join("."),
+                    go_v(other),
+                    go_type(other)
+                ));
+            }
+        }
+    }
+    Ok(Some(cur))
+}
+
+/// Go's `%v` of a decoded JSON value (scalars; compounds approximately).
+fn go_v(v: &Value) -> String {
+    match v {
+        Value::Null => "<nil>".into(),
+        Value::String(s) => s.clone(),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => i.to_string(),
+            None => kdv_runtime::gofmt::format_float_v(n.as_f64().unwrap_or_default()),
+        },
+        other => other.to_string(),
+    }
+}
+
+/// Go's `%T` of a decoded JSON value.
+fn go_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "<nil>",
+        Value::Bool(_) => "bool",
+        Value::String(_) => "string",
+        Value::Number(n) if n.is_i64() => "int64",
+        Value::Number(_) => "float64",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
+    }
+}
+
+/// A function that returns an OpenAPI document's bytes (for [`SchemaSet::add_openapi_v3_lazy`]).
+pub type LazyDocument = Box<dyn Fn() -> Result<Cow<'static, [u8]>, LoadError> + Send + Sync>;
+
+struct DocEntry {
+    file: String,
+    load: Option<LazyDocument>,
+    parsed: OnceLock<Result<Arc<Document>, LoadError>>,
+}
+
+impl DocEntry {
+    fn document(&self) -> Result<&Arc<Document>, LoadError> {
+        self.parsed
+            .get_or_init(|| {
+                let Some(load) = &self.load else {
+                    return Err(LoadError::at_start(&self.file, "document not loaded"));
+                };
+                let bytes = load()?;
+                Document::parse(&self.file, bytes).map(Arc::new)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// Every schema source, with kinds looked up by apiVersion and kind. CRDs take precedence
+/// over OpenAPI documents; among CRDs the last one read for a kind wins; OpenAPI documents
+/// are searched in the order they were added.
+#[derive(Default)]
+pub struct SchemaSet {
+    /// CRD resources by group-version, then kind.
+    crds: HashMap<String, HashMap<String, Arc<Resource>>>,
+    docs: Vec<DocEntry>,
+    /// Documents declaring each group-version (indices into `docs`).
+    by_group_version: HashMap<String, Vec<usize>>,
+    /// Compiled OpenAPI kinds.
+    cache: Mutex<HashMap<(String, String), Arc<Resource>>>,
+}
+
+impl fmt::Debug for SchemaSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SchemaSet")
+            .field("crd_group_versions", &self.crds.keys().collect::<Vec<_>>())
+            .field(
+                "documents",
+                &self.docs.iter().map(|d| &d.file).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+impl SchemaSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        SchemaSet::default()
+    }
+
+    /// Adds the CustomResourceDefinitions (`apiextensions.k8s.io/v1`, every served version)
+    /// found in a YAML/JSON stream; documents that are not CRDs are skipped. Returns how
+    /// many CRDs were taken.
+    pub fn add_crds(&mut self, file: &str, bytes: &[u8]) -> Result<usize, LoadError> {
+        let resources = crd::load(file, bytes)?;
+        let mut crds = BTreeSet::new();
+        for r in resources {
+            crds.insert((r.group.clone(), r.kind.clone()));
+            self.crds
+                .entry(r.api_version())
+                .or_default()
+                .insert(r.kind.clone(), r);
+        }
+        Ok(crds.len())
+    }
+
+    /// Adds one OpenAPI v3 document as Kubernetes publishes it
+    /// (`/openapi/v3/apis/<group>/<version>`).
+    pub fn add_openapi_v3(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
+        let doc = Document::parse(file, Cow::Owned(bytes.to_vec()))?;
+        let gvs = doc.group_versions();
+        let index = self.docs.len();
+        let parsed = OnceLock::new();
+        let _ = parsed.set(Ok(Arc::new(doc)));
+        self.docs.push(DocEntry {
+            file: file.to_owned(),
+            load: None,
+            parsed,
+        });
+        for gv in gvs {
+            self.by_group_version.entry(gv).or_default().push(index);
+        }
+        Ok(())
+    }
+
+    /// Registers a lazily loaded OpenAPI v3 document that declares `group_version` (e.g.
+    /// `apps/v1`, `v1` for core): it is read and parsed the first time a kind of that
+    /// group-version is looked up.
+    pub fn add_openapi_v3_lazy(&mut self, group_version: &str, file: &str, load: LazyDocument) {
+        let index = self.docs.len();
+        self.docs.push(DocEntry {
+            file: file.to_owned(),
+            load: Some(load),
+            parsed: OnceLock::new(),
+        });
+        self.by_group_version
+            .entry(group_version.to_owned())
+            .or_default()
+            .push(index);
+    }
+
+    /// The resource schema for `api_version` and `kind`, or why there is none.
+    pub fn resource(&self, api_version: &str, kind: &str) -> Result<Arc<Resource>, LookupError> {
+        let (group, version) = match api_version.split_once('/') {
+            Some((g, v)) if !g.is_empty() && !v.is_empty() && !v.contains('/') => (g, v),
+            None if !api_version.is_empty() => ("", api_version),
+            _ => {
+                return Err(LookupError::InvalidApiVersion {
+                    api_version: api_version.to_owned(),
+                });
+            }
+        };
+        if let Some(r) = self.crds.get(api_version).and_then(|m| m.get(kind)) {
+            return Ok(r.clone());
+        }
+        let key = (api_version.to_owned(), kind.to_owned());
+        if let Ok(cache) = self.cache.lock()
+            && let Some(r) = cache.get(&key)
+        {
+            return Ok(r.clone());
+        }
+        let gvk = Gvk {
+            group: group.to_owned(),
+            version: version.to_owned(),
+            kind: kind.to_owned(),
+        };
+        let mut known_kinds: BTreeSet<String> = self
+            .crds
+            .get(api_version)
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
+        let docs = self.by_group_version.get(api_version);
+        for &i in docs.map(Vec::as_slice).unwrap_or_default() {
+            let doc = self.docs[i].document().map_err(LookupError::Load)?;
+            if let Some(def) = doc.kinds.get(&gvk) {
+                let (arena, root) = doc
+                    .compile(def, openapi::is_builtin_group(group))
+                    .map_err(LookupError::Load)?;
+                let r = Arc::new(Resource {
+                    kind: kind.to_owned(),
+                    group: group.to_owned(),
+                    version: version.to_owned(),
+                    namespaced: doc.namespaced(&gvk),
+                    arena,
+                    root,
+                    source: Source::OpenApi,
+                });
+                if let Ok(mut cache) = self.cache.lock() {
+                    cache.entry(key).or_insert_with(|| r.clone());
+                }
+                return Ok(r);
+            }
+            known_kinds.extend(doc.kinds_of(api_version));
+        }
+        if docs.is_some() || self.crds.contains_key(api_version) {
+            return Err(LookupError::UnknownKind {
+                api_version: api_version.to_owned(),
+                kind: kind.to_owned(),
+                known: known_kinds.into_iter().collect(),
+            });
+        }
+        let mut known: BTreeSet<String> = self.crds.keys().cloned().collect();
+        known.extend(self.by_group_version.keys().cloned());
+        Err(LookupError::UnknownGroupVersion {
+            api_version: api_version.to_owned(),
+            known: known.into_iter().collect(),
+        })
+    }
+}

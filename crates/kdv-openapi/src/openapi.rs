@@ -1,0 +1,338 @@
+//! OpenAPI v3 documents as Kubernetes publishes them (`/openapi/v3/apis/<group>/<version>`):
+//! `components.schemas` with `$ref`s and `allOf` wrappers, kinds named by
+//! `x-kubernetes-group-version-kind`, scopes found in `paths`.
+//!
+//! A kind's schema is compiled on first use into an arena of its own, holding only the
+//! definitions reachable from it, with kubectl-validate's adjustments of the published
+//! schemas (see [`crate::build`]). One deliberate difference from kubectl-validate: an
+//! `IntOrString` field is checked as `integer,string` (the type the API server gives
+//! `x-kubernetes-int-or-string` in CRDs) instead of accepting any value, so `maxSurge: true`
+//! is reported rather than passed; the API server itself rejects it when decoding.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde_json::{Map, Value};
+
+use crate::LoadError;
+use crate::build::{Builder, Mode, PathStep, PendingCopy, Refs};
+use crate::schema::{Arena, Node, NodeId};
+
+/// The definitions kubectl-validate makes nullable (special JSON marshalling).
+const NULLABLE_DEFINITIONS: [&str; 8] = [
+    "io.k8s.apimachinery.pkg.runtime.RawExtension",
+    "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
+    "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime",
+    "io.k8s.apimachinery.pkg.apis.meta.v1.Duration",
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON",
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool",
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray",
+    "io.k8s.apimachinery.pkg.api.resource.Quantity",
+];
+
+const INT_OR_STRING: &str = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
+
+/// A group, version and kind.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct Gvk {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+}
+
+impl Gvk {
+    /// `group/version`, or `version` for the core group.
+    pub(crate) fn group_version(&self) -> String {
+        group_version(&self.group, &self.version)
+    }
+}
+
+/// `group/version`, or `version` for the core group.
+pub(crate) fn group_version(group: &str, version: &str) -> String {
+    if group.is_empty() {
+        version.to_owned()
+    } else {
+        format!("{group}/{version}")
+    }
+}
+
+/// kubectl-validate's `isBuiltInType`: the groups of Kubernetes itself, whose `byte`
+/// strings may be empty.
+pub(crate) fn is_builtin_group(group: &str) -> bool {
+    group.is_empty()
+        || group.ends_with(".k8s.io")
+        || matches!(group, "apps" | "autoscaling" | "batch" | "policy")
+}
+
+/// A parsed OpenAPI document.
+pub(crate) struct Document {
+    pub file: String,
+    bytes: std::borrow::Cow<'static, [u8]>,
+    schemas: Map<String, Value>,
+    /// Kind → definition name.
+    pub kinds: HashMap<Gvk, String>,
+    /// Scope from `paths`: `Some(true)` namespaced, `Some(false)` cluster, absent unknown.
+    scopes: HashMap<Gvk, bool>,
+}
+
+impl Document {
+    /// Parses a document.
+    pub(crate) fn parse(
+        file: &str,
+        bytes: std::borrow::Cow<'static, [u8]>,
+    ) -> Result<Document, LoadError> {
+        let root: Value = serde_json::from_slice(&bytes).map_err(|e| LoadError {
+            file: file.to_owned(),
+            line: e.line() as u64,
+            column: e.column() as u64,
+            message: format!("not a JSON OpenAPI document: {e}"),
+        })?;
+        let Value::Object(mut root) = root else {
+            return Err(LoadError::at_start(
+                file,
+                "an OpenAPI document must be a JSON object",
+            ));
+        };
+        let schemas = match root
+            .get_mut("components")
+            .and_then(|c| c.get_mut("schemas"))
+        {
+            Some(Value::Object(m)) => std::mem::take(m),
+            Some(_) => {
+                return Err(LoadError::at_start(
+                    file,
+                    "components.schemas must be an object",
+                ));
+            }
+            None => Map::new(),
+        };
+        let mut kinds = HashMap::new();
+        for (name, def) in &schemas {
+            for gvk in gvks(def.get("x-kubernetes-group-version-kind")) {
+                kinds.insert(gvk, name.clone());
+            }
+        }
+        let mut scopes: HashMap<Gvk, bool> = HashMap::new();
+        if let Some(Value::Object(paths)) = root.get("paths") {
+            for (path, item) in paths {
+                let Value::Object(item) = item else { continue };
+                let namespaced = path.contains("namespaces/{namespace}");
+                for op in [
+                    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+                ] {
+                    if let Some(Value::Object(o)) = item.get(op) {
+                        for gvk in gvks(o.get("x-kubernetes-group-version-kind")) {
+                            let e = scopes.entry(gvk).or_insert(false);
+                            *e |= namespaced;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Document {
+            file: file.to_owned(),
+            bytes,
+            schemas,
+            kinds,
+            scopes,
+        })
+    }
+
+    /// The group-versions whose kinds this document defines (definitions naming exactly one
+    /// kind; shared ones such as `DeleteOptions` name every group).
+    pub(crate) fn group_versions(&self) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        for (name, def) in &self.schemas {
+            let list = gvks(def.get("x-kubernetes-group-version-kind"));
+            if let [one] = list.as_slice() {
+                let _ = name;
+                out.insert(one.group_version());
+            }
+        }
+        out
+    }
+
+    /// The kinds of a group-version, sorted.
+    pub(crate) fn kinds_of(&self, group_version: &str) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .kinds
+            .keys()
+            .filter(|g| g.group_version() == group_version)
+            .map(|g| g.kind.clone())
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The scope of a kind, when the document's paths tell.
+    pub(crate) fn namespaced(&self, gvk: &Gvk) -> Option<bool> {
+        self.scopes.get(gvk).copied()
+    }
+
+    /// Compiles definition `name` (with everything it references) into a new arena.
+    pub(crate) fn compile(
+        &self,
+        name: &str,
+        empty_bytes: bool,
+    ) -> Result<(Arena, NodeId), LoadError> {
+        compile_definition(&self.schemas, name, empty_bytes).map_err(|e| {
+            let (line, column) = locate(&self.bytes, &e.path);
+            LoadError {
+                file: self.file.clone(),
+                line,
+                column,
+                message: e.message,
+            }
+        })
+    }
+}
+
+/// Reads an `x-kubernetes-group-version-kind` list.
+fn gvks(v: Option<&Value>) -> Vec<Gvk> {
+    let mut out = Vec::new();
+    let list: &[Value] = match v {
+        Some(Value::Array(items)) => items,
+        Some(one @ Value::Object(_)) => std::slice::from_ref(one),
+        _ => return out,
+    };
+    for item in list {
+        let field = |k: &str| item.get(k).and_then(Value::as_str).map(str::to_owned);
+        if let (Some(group), Some(version), Some(kind)) =
+            (field("group"), field("version"), field("kind"))
+        {
+            out.push(Gvk {
+                group,
+                version,
+                kind,
+            });
+        }
+    }
+    out
+}
+
+/// Where a JSON path is written in a document (1-based line and column; 0:0 when the text
+/// cannot be read again).
+pub(crate) fn locate(bytes: &[u8], path: &[PathStep]) -> (u64, u64) {
+    let steps: Vec<kdv_manifest::Step<'_>> = path.iter().map(PathStep::as_step).collect();
+    let limits = kdv_manifest::Limits {
+        max_document_bytes: usize::MAX,
+        ..kdv_manifest::Limits::default()
+    };
+    for entry in kdv_manifest::documents(bytes, kdv_manifest::Syntax::Json, limits) {
+        if let Ok(kdv_manifest::Entry::Document(doc)) = entry {
+            let q = kdv_manifest::Query {
+                path: &steps,
+                target: kdv_manifest::Target::Value,
+            };
+            if let Some(p) = doc.locate(&[q]).first() {
+                return (p.line, p.column);
+            }
+        }
+    }
+    (0, 0)
+}
+
+/// Resolves `#/components/schemas/NAME` (or any reference whose last segment is a
+/// definition name, as kubectl-validate reads them) to reserved nodes, and queues the
+/// definitions to build.
+struct DocRefs<'d> {
+    schemas: &'d Map<String, Value>,
+    ids: HashMap<String, NodeId>,
+    work: Vec<(String, NodeId)>,
+}
+
+impl DocRefs<'_> {
+    fn reserve(&mut self, arena: &mut Arena, name: &str) -> Result<NodeId, String> {
+        if let Some(&id) = self.ids.get(name) {
+            return Ok(id);
+        }
+        if !self.schemas.contains_key(name) {
+            return Err(format!("cannot resolve reference {name}"));
+        }
+        let id = arena.push(Node::empty());
+        self.ids.insert(name.to_owned(), id);
+        self.work.push((name.to_owned(), id));
+        Ok(id)
+    }
+}
+
+fn base(reference: &str) -> &str {
+    reference.rsplit('/').next().unwrap_or(reference)
+}
+
+impl Refs for DocRefs<'_> {
+    fn resolve(&mut self, arena: &mut Arena, reference: &str) -> Result<NodeId, String> {
+        self.reserve(arena, base(reference))
+    }
+
+    fn drops_empty_default(&self, reference: &str) -> bool {
+        let name = base(reference);
+        name == INT_OR_STRING || NULLABLE_DEFINITIONS.contains(&name)
+    }
+}
+
+/// Compiles one definition of `schemas` and everything it references.
+pub(crate) fn compile_definition(
+    schemas: &Map<String, Value>,
+    name: &str,
+    empty_bytes: bool,
+) -> Result<(Arena, NodeId), crate::build::BuildError> {
+    let mut arena = Arena::new();
+    let mut refs = DocRefs {
+        schemas,
+        ids: HashMap::new(),
+        work: Vec::new(),
+    };
+    let root = refs
+        .reserve(&mut arena, name)
+        .map_err(|message| crate::build::BuildError {
+            path: Vec::new(),
+            message,
+        })?;
+    let mut aliases = Vec::new();
+    {
+        let mut b = Builder::new(
+            &mut arena,
+            &mut refs,
+            Mode::OpenApi {
+                nullable_definition: false,
+                empty_bytes,
+            },
+        );
+        while let Some((def, id)) = b.refs.work.pop() {
+            let path = vec![
+                PathStep::Key("components".into()),
+                PathStep::Key("schemas".into()),
+                PathStep::Key(def.clone()),
+            ];
+            b.set_path(path.clone());
+            b.mode = Mode::OpenApi {
+                nullable_definition: NULLABLE_DEFINITIONS.contains(&def.as_str()),
+                empty_bytes,
+            };
+            let body = if def == INT_OR_STRING {
+                // kubectl-validate's IntOrStringDefinition: the definition becomes just
+                // `x-kubernetes-int-or-string: true`.
+                let mut m = Map::new();
+                m.insert("x-kubernetes-int-or-string".into(), Value::Bool(true));
+                b.build(&Value::Object(m))?
+            } else {
+                let schemas = b.refs.schemas;
+                b.build(schemas.get(&def).unwrap_or(&Value::Null))?
+            };
+            aliases.push(PendingCopy {
+                site: id,
+                target: body,
+                default: None,
+                nullable: false,
+                types: None,
+                extensions: Map::new(),
+                path,
+            });
+        }
+        b.pending.extend(aliases);
+        b.resolve_pending()?;
+    }
+    crate::prune::prune_defaults(&mut arena);
+    Ok((arena, root))
+}
