@@ -6,6 +6,7 @@
 //! and the `metav1.Status` it would print compared with the one written in the document's
 //! leading comment.
 
+pub mod backend;
 pub mod crds;
 pub mod pipeline;
 pub mod split;
