@@ -18,7 +18,7 @@
 //! shared by the worker threads; an embedded or `--schema` document is decompressed and
 //! parsed only when one of its kinds is needed. CRD, OpenAPI and built-in kinds go through
 //! the API server's pipeline for a custom resource (`kdv_openapi::Resource::validate`); CEL
-//! rules are not run yet.
+//! rules are not run yet, and a warning says so once per kind that has some.
 //!
 //! # How manifests are read
 //!
