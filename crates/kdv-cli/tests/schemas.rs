@@ -320,3 +320,33 @@ fn go_types_come_first_and_built_ins_need_to_be_asked_for() {
     ]);
     assert_eq!(run.code, 0, "{}", run.transcript());
 }
+
+#[test]
+fn updates_of_built_in_kinds() {
+    // configmap.old.yaml next to configmap.yaml makes it an UPDATE, as for Go types.
+    let run = kdv(&["validate", "-o", "json", &f("configmap.yaml")]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    let doc = &json["documents"][0];
+    assert_eq!(doc["operation"], "UPDATE");
+    assert_eq!(doc["type"], "v1.ConfigMap");
+    assert_eq!(doc["oldFile"], f("configmap.old.yaml"));
+    assert_eq!(
+        doc["errors"][0]["message"],
+        "data.mode: Invalid value: \"array\": data.mode in body must be of type string: \"array\""
+    );
+    // An explicit --old, and a kind change between revisions.
+    let run = kdv(&[
+        "validate",
+        "--old",
+        &f("configmap.old.yaml"),
+        &f("deployment-bad.yaml"),
+    ]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .contains("has apiVersion \"v1\", not \"apps/v1\""),
+        "{}",
+        run.stderr
+    );
+}
