@@ -4,8 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-/// Declarative validation for Kubernetes-style APIs: validate manifests against Go API types
-/// carrying `+k8s:` tags, and lint those tags.
+/// Declarative validation for Kubernetes-style APIs: validate manifests against Kubernetes'
+/// built-in kinds, CustomResourceDefinitions, OpenAPI documents or Go API types carrying
+/// `+k8s:` tags, and lint those tags.
 #[derive(Debug, Parser)]
 #[command(name = "kdv", version, propagate_version = true)]
 pub struct Cli {
@@ -17,10 +18,12 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Validate YAML/JSON manifests against the types of a Go package.
+    /// Validate YAML/JSON manifests as the API server would: each document against the schema
+    /// its apiVersion and kind select, among Go types (--types), CRDs (--crd), OpenAPI
+    /// documents (--schema) and Kubernetes' built-in kinds (embedded).
     ///
     /// Exit status: 0 all documents valid, 1 some invalid, 2 usage or input error (unreadable
-    /// or malformed file, unknown kind, broken types).
+    /// or malformed file, unknown kind, broken types or schemas).
     Validate(ValidateArgs),
     /// Report tag misuse and parse errors in a Go package, with file:line:col.
     ///
@@ -83,19 +86,40 @@ pub enum OutputFormat {
 /// Arguments of `kdv validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// Directory of the Go package that declares the types (`types.go`, `doc.go`).
+    /// Directory of a Go package that declares types with `+k8s:` tags (`types.go`,
+    /// `doc.go`); its kinds are chosen first. Without --types and --schema, Kubernetes'
+    /// built-in kinds are a source (embedded; see --k8s-version).
     #[arg(long, value_name = "DIR")]
-    pub types: PathBuf,
+    pub types: Option<PathBuf>,
 
-    /// Validate every document as this type (`Name` or `pkg/path.Name`) instead of choosing
-    /// the type by each document's apiVersion and kind. A bare `Name` is the type the
-    /// package in --types declares; `pkg/path.Name` names a type of any loaded package.
-    #[arg(long = "type", value_name = "NAME")]
+    /// CustomResourceDefinitions (YAML or JSON; a directory is searched recursively for
+    /// *.yaml, *.yml, *.json); documents that are not CRDs are ignored. Repeatable. Every
+    /// version a CRD lists is a source, after the --types kinds.
+    #[arg(long = "crd", value_name = "FILE|DIR")]
+    pub crds: Vec<PathBuf>,
+
+    /// Directory of OpenAPI v3 documents laid out as the API server serves them under
+    /// /openapi/v3: `api/v1.json`, `apis/<group>/<version>.json` (what `kubectl get --raw
+    /// /openapi/v3/apis/apps/v1` prints). A source after the CRDs; replaces the built-in
+    /// kinds unless --k8s-version is given.
+    #[arg(long, value_name = "DIR")]
+    pub schema: Option<PathBuf>,
+
+    /// The Kubernetes release whose built-in kinds (embedded OpenAPI documents) are the last
+    /// source: one of the embedded releases (default: the newest). Giving it adds the built-in
+    /// kinds also with --types or --schema.
+    #[arg(long, value_name = "VERSION")]
+    pub k8s_version: Option<String>,
+
+    /// Validate every document as this Go type (`Name` or `pkg/path.Name`) instead of
+    /// choosing its schema by apiVersion and kind. A bare `Name` is the type the package in
+    /// --types declares; `pkg/path.Name` names a type of any loaded package.
+    #[arg(long = "type", value_name = "NAME", requires = "types")]
     pub type_name: Option<String>,
 
     /// Which types of the --types package are root types (kinds a document's apiVersion and
     /// kind select): as its doc.go says, every type with TypeMeta, or every type.
-    #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package)]
+    #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package, requires = "types")]
     pub roots: RootsArg,
 
     /// Validate as an UPDATE against this old revision; documents are paired by position.
@@ -107,17 +131,17 @@ pub struct ValidateArgs {
     #[arg(long, short = 'o', value_enum, default_value_t = OutputFormat::Text)]
     pub output: OutputFormat,
 
-    /// Define a validation option for `+k8s:ifEnabled`/`+k8s:ifDisabled` and enum
-    /// exclusions: `NAME` (enabled) or `NAME=false`. Repeatable.
-    #[arg(long = "option", value_name = "NAME[=true|false]", value_parser = parse_option)]
+    /// Define a validation option of the --types rules for `+k8s:ifEnabled`/`+k8s:ifDisabled`
+    /// and enum exclusions: `NAME` (enabled) or `NAME=false`. Repeatable.
+    #[arg(long = "option", value_name = "NAME[=true|false]", value_parser = parse_option, requires = "types")]
     pub options: Vec<(String, bool)>,
 
-    /// Validate a request to this subresource (`status`, `/scale`); default: the main
-    /// resource.
-    #[arg(long, value_name = "PATH")]
+    /// Validate a request to this subresource of the --types kinds (`status`, `/scale`);
+    /// default: the main resource.
+    #[arg(long, value_name = "PATH", requires = "types")]
     pub subresource: Option<String>,
 
-    /// What to do with fields the types do not have (misspelled or unknown keys): report
+    /// What to do with fields the schema does not have (misspelled or unknown keys): report
     /// them as errors of their document, as the API server's strict field validation does
     /// (`error`), print them as warnings (`warn`), or skip the check (`ignore`).
     #[arg(long, value_enum, value_name = "MODE", default_value_t = UnknownFields::Error)]
@@ -388,6 +412,7 @@ mod tests {
         assert_eq!(args.jobs, None);
         assert!(!args.quiet);
         assert!(Cli::try_parse_from(["kdv", "validate", "--types", "api"]).is_err());
+        assert!(Cli::try_parse_from(["kdv", "validate"]).is_err());
     }
 
     fn validate_args(extra: &[&str]) -> Result<ValidateArgs, clap::Error> {
@@ -424,6 +449,54 @@ mod tests {
         assert!(validate_args(&["-q"]).unwrap().quiet);
         let cli = Cli::try_parse_from(["kdv", "lint", "--types", "api", "-q"]).unwrap();
         assert!(matches!(cli.command, Command::Lint(a) if a.quiet));
+    }
+
+    #[test]
+    fn schema_sources() {
+        let cli = Cli::try_parse_from(["kdv", "validate", "deployment.yaml"]).unwrap();
+        let Command::Validate(args) = cli.command else {
+            panic!("expected validate")
+        };
+        assert_eq!(args.types, None);
+        assert!(args.crds.is_empty());
+        assert_eq!((args.schema, args.k8s_version), (None, None));
+        let cli = Cli::try_parse_from([
+            "kdv",
+            "validate",
+            "--crd",
+            "a.yaml",
+            "--crd",
+            "crds/",
+            "--schema",
+            "openapi",
+            "--k8s-version",
+            "1.35",
+            "x.yaml",
+        ])
+        .unwrap();
+        let Command::Validate(args) = cli.command else {
+            panic!("expected validate")
+        };
+        assert_eq!(args.crds, [PathBuf::from("a.yaml"), PathBuf::from("crds/")]);
+        assert_eq!(args.schema, Some(PathBuf::from("openapi")));
+        assert_eq!(args.k8s_version.as_deref(), Some("1.35"));
+        // The Go-type options need --types.
+        for extra in [
+            ["--type", "Widget"],
+            ["--roots", "all"],
+            ["--option", "A"],
+            ["--subresource", "status"],
+        ] {
+            let mut argv = vec!["kdv", "validate"];
+            argv.extend(extra);
+            argv.push("x.yaml");
+            let e = Cli::try_parse_from(argv).unwrap_err();
+            assert_eq!(
+                e.kind(),
+                clap::error::ErrorKind::MissingRequiredArgument,
+                "{extra:?}"
+            );
+        }
     }
 
     #[test]

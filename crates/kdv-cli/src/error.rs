@@ -51,6 +51,10 @@ pub enum CliError {
     #[error("{0}")]
     Usage(String),
 
+    /// A schema source (`--crd`, `--schema`) cannot be read.
+    #[error("{0}")]
+    Schema(String),
+
     /// Writing the output failed.
     #[error("cannot write output: {0}")]
     Output(#[from] io::Error),
@@ -65,6 +69,7 @@ impl CliError {
             CliError::UnknownType { .. } => "unknownType",
             CliError::AmbiguousType { .. } => "ambiguousType",
             CliError::Usage(_) => "usage",
+            CliError::Schema(_) => "schemaUnreadable",
             CliError::Output(_) => "output",
         }
     }

@@ -1,6 +1,24 @@
-//! `kdv`: validate Kubernetes-style manifests against Go API types carrying `+k8s:` tags,
-//! and lint those tags. This crate does the product's terminal IO and reads its input files
-//! (manifests, `kdv cel` documents); `kdv-go` reads the Go packages.
+//! `kdv`: validate Kubernetes-style manifests as the API server would — against Kubernetes'
+//! built-in kinds (embedded), CustomResourceDefinitions, OpenAPI documents, or Go API types
+//! carrying `+k8s:` tags — and lint those tags. This crate does the product's terminal IO and
+//! reads its input files (manifests, CRDs, OpenAPI documents, `kdv cel` documents); `kdv-go`
+//! reads the Go packages, `kdv-openapi` turns CRDs and OpenAPI documents into schemas,
+//! `kdv-k8s-openapi` holds the embedded ones.
+//!
+//! # Where schemas come from
+//!
+//! A document's `apiVersion` and `kind` pick its schema, looked up in this order
+//! (`commands::sources`): the Go types of `--types` (a kind the package declares is theirs,
+//! as a root or as an error saying how to select it; `--type` takes every document), the
+//! CRDs of `--crd FILE|DIR`, the OpenAPI v3 documents of `--schema DIR` (`api/v1.json`,
+//! `apis/<group>/<version>.json`), and Kubernetes' built-in kinds of `--k8s-version` (the
+//! newest embedded release by default), which are a source when neither `--types` nor
+//! `--schema` is given, or when `--k8s-version` is. A kind no source has is an input error
+//! naming what was loaded (exit status 2). Each schema is compiled once, on first use, and
+//! shared by the worker threads; an embedded or `--schema` document is decompressed and
+//! parsed only when one of its kinds is needed. CRD, OpenAPI and built-in kinds go through
+//! the API server's pipeline for a custom resource (`kdv_openapi::Resource::validate`); CEL
+//! rules are not run yet, and a warning says so once per kind that has some.
 //!
 //! # How manifests are read
 //!
@@ -51,7 +69,7 @@
 //!   that got past argument parsing, failures included (`error` set, exit status unchanged);
 //!   errors carry `line` and `column`. `-o sarif` (`validate`, `lint`): a SARIF 2.1.0 log for
 //!   code scanning. See `output/`.
-//! - Unknown fields (keys the Go types do not declare) are reported as the API server's
+//! - Unknown fields (keys the schema does not declare) are reported as the API server's
 //!   strict field validation reports them, `unknown field "spec.spce"`: by default as
 //!   errors of their document, listed before its field errors (the document is invalid and
 //!   validation still runs); `--unknown-fields=warn` prints them as warnings on stderr (in
@@ -63,11 +81,12 @@
 //!   On a terminal, a run longer than a second shows a progress bar on stderr; `--quiet`
 //!   drops the bar, the summary and warnings (errors stay).
 //!
-//! # Types and updates
+//! # Go types and updates
 //!
-//! - Each document is validated as the root type named by its `apiVersion` and `kind`, or as
-//!   `--type NAME` for all of them (a bare name is the `--types` package's own type). An
-//!   unknown kind is an input error (exit status 2); when the package declares the kind but
+//! - With `--types`, a document is validated as the root type named by its `apiVersion` and
+//!   `kind`, or as `--type NAME` for all of them (a bare name is the `--types` package's own
+//!   type). A kind no source has is an input error (exit status 2); when the package declares
+//!   the kind but
 //!   does not select it as a root (its `doc.go`, or an opt-out with
 //!   `+k8s:validation-gen=false`), the error says so and how to select it: `--roots
 //!   typemeta` (every type with `TypeMeta`, as the API server validates kubernetes/api
@@ -81,7 +100,8 @@
 //!   validated. (Without `--old`, documents are validated one at a time as they are parsed,
 //!   so memory holds one parsed document; an UPDATE holds both revisions.)
 //! - If the Go types have errors (`kdv lint` shows them), nothing is validated: rules would
-//!   be missing silently.
+//!   be missing silently. A `--crd` or `--schema` that cannot be read stops the run the same
+//!   way.
 
 mod cli;
 mod commands;

@@ -22,6 +22,13 @@ pub const CODEGEN_ENV: &str = "KDV_UPSTREAM_CODEGEN";
 pub const DEFAULT_CEL_SPEC_DATA: &str =
     concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/cel-spec");
 
+/// The kubectl-validate data in this project (`testdata/kubectl-validate`), located from
+/// this crate's directory when it is built.
+pub const DEFAULT_KUBECTL_VALIDATE_DATA: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testdata/kubectl-validate"
+);
+
 /// Exit status: every case that ran passed (skipped cases aside).
 pub const EXIT_PASSED: u8 = 0;
 /// Exit status: some case failed.
@@ -161,6 +168,76 @@ pub fn cel_spec(
     })
 }
 
+/// Runs kubectl-validate's test cases in `data` (the project's `testdata/kubectl-validate`
+/// layout: `testcases/manifests`, `testcases/crds`, `schema-patches/1.23`) as its own test
+/// runs them, against the embedded Kubernetes 1.35 schemas, and writes the report to `out`:
+/// one line per file, the skipped cases, every failure with the expected and the actual
+/// status, and the totals. `file` keeps the manifest files whose name contains it.
+pub fn kubectl_validate(
+    data: &Path,
+    verbose: bool,
+    file: Option<&str>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<u8> {
+    use crate::kubectl_validate::{backend::OpenApiBackend, crds, suite};
+    let manifests = data.join("testcases/manifests");
+    if !manifests.is_dir() {
+        writeln!(
+            err,
+            "error: {} is not a directory: pass --data DIR naming the kubectl-validate test \
+             data (a directory holding testcases/manifests, like the project's \
+             testdata/kubectl-validate)",
+            manifests.display()
+        )?;
+        return nothing_ran(out);
+    }
+    let crd_dir = data.join("testcases/crds");
+    let patches = data.join("schema-patches/1.23");
+    let loaded = crds::load_crd_dirs(&[&crd_dir]).and_then(|crds| {
+        OpenApiBackend::new(&[&crd_dir], Some(&patches)).map(|backend| (crds, backend))
+    });
+    let (crds, backend) = match loaded {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            writeln!(err, "error: loading the schemas: {e}")?;
+            return nothing_ran(out);
+        }
+    };
+    let options = suite::SuiteOptions {
+        file_filter: file.map(str::to_string),
+    };
+    let report = match suite::run_suite(data, &backend, &crds, &options) {
+        Ok(report) => report,
+        Err(e) => {
+            writeln!(err, "error: {e}")?;
+            return nothing_ran(out);
+        }
+    };
+    if report.cases.is_empty() && report.file_errors.is_empty() {
+        match file {
+            Some(filter) => writeln!(
+                err,
+                "error: no manifest file under {} matches --file {filter:?}",
+                manifests.display()
+            )?,
+            None => writeln!(
+                err,
+                "error: no manifest files under {}",
+                manifests.display()
+            )?,
+        }
+        return nothing_ran(out);
+    }
+    out.write_all(report.render(verbose).as_bytes())?;
+    let (_, failed, _) = report.totals();
+    Ok(if failed == 0 {
+        EXIT_PASSED
+    } else {
+        EXIT_FAILED
+    })
+}
+
 /// Closes a run in which nothing ran.
 fn nothing_ran(out: &mut dyn Write) -> io::Result<u8> {
     writeln!(out, "{NOTHING_RAN_TOTALS}")?;
@@ -213,6 +290,21 @@ mod tests {
         assert_eq!(out, "0 passed, 0 failed, 0 skipped\n");
         assert!(err.contains("kdv-conformance-no-such-cel-spec"), "{err}");
         assert!(err.contains("--data DIR"), "{err}");
+    }
+
+    #[test]
+    fn kubectl_validate_missing_data_runs_nothing() {
+        let dir = std::env::temp_dir().join("kdv-conformance-no-such-kubectl-validate");
+        let (code, out, err) = run(|o, e| kubectl_validate(&dir, false, None, o, e));
+        assert_eq!(code, Some(EXIT_NOTHING_RAN));
+        assert_eq!(out, "0 passed, 0 failed, 0 skipped\n");
+        assert!(err.contains("--data DIR"), "{err}");
+        let data = Path::new(DEFAULT_KUBECTL_VALIDATE_DATA);
+        let (code, out, err) =
+            run(|o, e| kubectl_validate(data, false, Some("nothing-matches"), o, e));
+        assert_eq!(code, Some(EXIT_NOTHING_RAN));
+        assert_eq!(out, "0 passed, 0 failed, 0 skipped\n");
+        assert!(err.contains("--file \"nothing-matches\""), "{err}");
     }
 
     #[test]

@@ -67,6 +67,7 @@ pub mod coverage;
 pub mod custom;
 pub mod gorand;
 pub mod interp;
+pub mod kubectl_validate;
 pub mod library;
 pub mod matcher;
 pub mod parser;

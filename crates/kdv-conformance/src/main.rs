@@ -5,6 +5,7 @@
 //! ```text
 //! kdv-conformance validation-gen [--codegen DIR] [--verbose] [--package FILTER]
 //! kdv-conformance cel-spec [--data DIR] [--verbose] [--file NAME]
+//! kdv-conformance kubectl-validate [--data DIR] [--verbose] [--file NAME]
 //! ```
 //!
 //! Every run closes with the line `N passed, N failed, N skipped`. Exit status: 0 every case
@@ -16,7 +17,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use kdv_conformance::cli::{self, CODEGEN_ENV, DEFAULT_CEL_SPEC_DATA, EXIT_NOTHING_RAN};
+use kdv_conformance::cli::{
+    self, CODEGEN_ENV, DEFAULT_CEL_SPEC_DATA, DEFAULT_KUBECTL_VALIDATE_DATA, EXIT_NOTHING_RAN,
+};
 
 /// Run upstream conformance suites against kdv.
 ///
@@ -40,6 +43,28 @@ enum Suite {
     /// Run the cel-spec "simple" conformance tests (JSON form) against kdv's CEL engine;
     /// prints one line per file, the skip reasons and the totals.
     CelSpec(CelSpecArgs),
+    /// Run kubectl-validate's test cases (every document of testcases/manifests, with
+    /// testcases/crds and the 1.23 schema patch, against the embedded Kubernetes 1.35
+    /// schemas) and compare kdv's metav1.Status with the expected one; prints one line per
+    /// file, the skipped cases (CEL rules), every failure and the totals.
+    KubectlValidate(KubectlValidateArgs),
+}
+
+/// Arguments of `kdv-conformance kubectl-validate`.
+#[derive(Debug, Args)]
+struct KubectlValidateArgs {
+    /// The kubectl-validate test data (holding testcases/manifests, testcases/crds,
+    /// schema-patches/1.23) [default: the project's testdata/kubectl-validate].
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+
+    /// Also print, for skipped cases, kdv's status without CEL next to the expected one.
+    #[arg(long, short = 'v')]
+    verbose: bool,
+
+    /// Only the manifest files whose name contains this (e.g. `quantity`).
+    #[arg(long, value_name = "NAME")]
+    file: Option<String>,
 }
 
 /// Arguments of `kdv-conformance validation-gen`.
@@ -117,6 +142,19 @@ fn main() -> ExitCode {
                 &mut err,
             )
         }
+        Suite::KubectlValidate(args) => {
+            let data = args
+                .data
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_KUBECTL_VALIDATE_DATA));
+            cli::kubectl_validate(
+                &data,
+                args.verbose,
+                args.file.as_deref(),
+                &mut out,
+                &mut err,
+            )
+        }
     };
     match result.and_then(|code| out.flush().map(|()| code)) {
         Ok(code) => ExitCode::from(code),
@@ -171,6 +209,19 @@ mod tests {
         };
         assert!(args.verbose);
         assert_eq!(args.file.as_deref(), Some("basic"));
+        assert_eq!(args.data, None);
+    }
+
+    #[test]
+    fn kubectl_validate_arguments() {
+        let cli =
+            Cli::try_parse_from(["kdv-conformance", "kubectl-validate", "--file", "quantity"])
+                .unwrap();
+        let Suite::KubectlValidate(args) = cli.suite else {
+            panic!("expected kubectl-validate")
+        };
+        assert_eq!(args.file.as_deref(), Some("quantity"));
+        assert!(!args.verbose);
         assert_eq!(args.data, None);
     }
 

@@ -5,8 +5,9 @@
 //! once for all of its findings.
 
 use kdv_manifest::{Document, Position, Query, Step, Target};
+use kdv_openapi::Resource;
 use kdv_rules::{RuleSet, TypeId};
-use kdv_runtime::{BadValue, FieldPath, Operation, Segment};
+use kdv_runtime::{BadValue, ErrorList, FieldPath, Operation, Segment};
 use serde_json::Value;
 
 use crate::cli::UnknownFields;
@@ -43,10 +44,61 @@ pub fn check_document(
     if errors.is_empty() && unknown_fields.is_empty() {
         return Findings::default();
     }
+    let unknown_fields: Vec<(FieldPath, String, String)> = unknown_fields
+        .iter()
+        .map(|u| (u.path.clone(), u.strict_path(), u.to_string()))
+        .collect();
+    locate(doc, errors, &unknown_fields, unknown)
+}
+
+/// Validates `doc` against a CRD, OpenAPI or built-in kind (against `old` for an UPDATE),
+/// with the API server's pipeline (`kdv_openapi`): unknown fields as `--unknown-fields`
+/// says, defaults applied before the value validations.
+///
+/// Unknown fields are looked for as the API server's `Warn` mode does, which also validates
+/// the pruned object: with `--unknown-fields=error` they are then errors of the document
+/// listed before its field errors, as for Go types (the server itself would stop at them,
+/// and a user fixing the manifest would meet the field errors next).
+pub fn check_resource(
+    resource: &Resource,
+    doc: &Document<'_>,
+    old: Option<&Value>,
+    unknown: UnknownFields,
+) -> Findings {
+    let options = kdv_openapi::Options {
+        unknown_fields: match unknown {
+            UnknownFields::Error | UnknownFields::Warn => kdv_openapi::UnknownFields::Warn,
+            UnknownFields::Ignore => kdv_openapi::UnknownFields::Ignore,
+        },
+        ..kdv_openapi::Options::default()
+    };
+    let outcome = resource.validate(&doc.value, old, &options);
+    if outcome.errors.is_empty() && outcome.unknown_fields.is_empty() {
+        return Findings::default();
+    }
+    let unknown_fields: Vec<(FieldPath, String, String)> = outcome
+        .unknown_fields
+        .into_iter()
+        .map(|path| {
+            let text = strict_path(&path);
+            let message = format!("unknown field {}", kdv_runtime::gofmt::quote(&text));
+            (path, text, message)
+        })
+        .collect();
+    locate(doc, outcome.errors, &unknown_fields, unknown)
+}
+
+/// Finds where each error and unknown field (path, path text, message) is written.
+fn locate(
+    doc: &Document<'_>,
+    errors: ErrorList,
+    unknown_fields: &[(FieldPath, String, String)],
+    unknown: UnknownFields,
+) -> Findings {
     let paths: Vec<Vec<Step<'_>>> = errors
         .iter()
         .map(|e| &e.field)
-        .chain(unknown_fields.iter().map(|u| &u.path))
+        .chain(unknown_fields.iter().map(|u| &u.0))
         .map(steps)
         .collect();
     let targets = errors
@@ -77,9 +129,9 @@ pub fn check_document(
     let found: Vec<Finding> = unknown_fields
         .iter()
         .zip(unknown_positions)
-        .map(|(u, position)| Finding {
-            field: u.strict_path(),
-            message: u.to_string(),
+        .map(|((_, field, message), position)| Finding {
+            field: field.clone(),
+            message: message.clone(),
             position,
         })
         .collect();
@@ -103,6 +155,28 @@ pub fn position_of(doc: &Document<'_>, key: &str) -> Position {
         target: Target::Value,
     }]);
     found.first().copied().unwrap_or(doc.position)
+}
+
+/// A path as upstream's strict decoding prints it: members and map keys after a `.`,
+/// indices in brackets (`spec.labels.a/b`, `spec.items[0].x`).
+pub fn strict_path(path: &FieldPath) -> String {
+    let mut out = String::new();
+    for segment in path.segments() {
+        match segment {
+            Segment::Field(name) | Segment::Key(name) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(name);
+            }
+            Segment::Index(i) => {
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+        }
+    }
+    out
 }
 
 /// A field path as steps through the document: members and map keys are both mapping keys.

@@ -1,8 +1,9 @@
 //! The job runner of `kdv validate`: jobs (files) validated in parallel on a rayon pool, their
 //! results handed on in input order as soon as they and every job before them are done.
 //!
-//! Workers take jobs in input order, so results arrive almost in order and only the few that
-//! overtake a slower job wait in memory; a job's documents are dropped when the job is done,
+//! Workers take jobs in input order, a run of consecutive jobs at a time on long runs
+//! (`batch_size`), so results arrive almost in order and only the few that overtake a slower
+//! run wait in memory; a job's documents are dropped when the job is done,
 //! so at most one file per worker is held in memory. A panic in one job (a bug) becomes an
 //! input error for that job's file instead of ending the run.
 
@@ -63,21 +64,25 @@ where
         return Ok(());
     };
     let cancelled = AtomicBool::new(false);
-    let (sender, receiver) = mpsc::channel::<(usize, Report)>();
+    let batch = batch_size(jobs.len(), threads);
+    let (sender, receiver) = mpsc::channel::<(usize, Vec<Report>)>();
     std::thread::scope(|scope| {
         let (guarded, cancelled, pool) = (&guarded, &cancelled, &pool);
         scope.spawn(move || {
             pool.install(|| {
-                jobs.iter()
-                    .enumerate()
-                    .par_bridge()
-                    .for_each_with(sender, |sender, (i, job)| {
-                        if cancelled.load(Ordering::Relaxed) {
-                            return;
+                jobs.chunks(batch).enumerate().par_bridge().for_each_with(
+                    sender,
+                    |sender, (i, run)| {
+                        let mut reports = Vec::with_capacity(run.len());
+                        for job in run {
+                            if cancelled.load(Ordering::Relaxed) {
+                                return;
+                            }
+                            reports.push(guarded(job));
                         }
-                        // The receiver is gone only when emitting failed; nothing to do then.
-                        let _ = sender.send((i, guarded(job)));
-                    });
+                        let _ = sender.send((i * batch, reports));
+                    },
+                );
             });
         });
         let mut waiting = BTreeMap::new();
@@ -87,22 +92,30 @@ where
                 break Ok(());
             }
             match receiver.recv_timeout(TICK) {
-                Ok((i, report)) => {
-                    waiting.insert(i, report);
-                    while let Some(report) = waiting.remove(&next) {
-                        if let Err(e) = emit(next, report) {
-                            cancelled.store(true, Ordering::Relaxed);
-                            return Err(e);
+                Ok((first, reports)) => {
+                    waiting.insert(first, reports);
+                    while let Some(reports) = waiting.remove(&next) {
+                        for report in reports {
+                            if let Err(e) = emit(next, report) {
+                                cancelled.store(true, Ordering::Relaxed);
+                                return Err(e);
+                            }
+                            next += 1;
                         }
-                        next += 1;
                     }
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => tick(),
-                // Every job reports (panics are caught), so this means all were sent.
                 Err(mpsc::RecvTimeoutError::Disconnected) => break Ok(()),
             }
         }
     })
+}
+
+/// How many consecutive jobs a worker takes at a time: one while there are few jobs per
+/// worker (results stream out as each file is done), up to 16 for long runs, where handing
+/// out and reporting files one by one costs a wake-up of the writing thread per file.
+fn batch_size(jobs: usize, threads: usize) -> usize {
+    (jobs / (threads.max(1) * 64)).clamp(1, 16)
 }
 
 #[cfg(test)]
@@ -160,6 +173,25 @@ mod tests {
             assert_eq!(got, want, "{threads} threads");
         }
         assert!(run(&[], 4, mark).is_empty());
+    }
+
+    #[test]
+    fn long_runs_are_handed_out_in_batches_and_still_in_order() {
+        assert_eq!(batch_size(10, 2), 1);
+        assert_eq!(batch_size(1000, 2), 7);
+        assert_eq!(batch_size(100_000, 2), 16);
+        assert_eq!(batch_size(5, 0), 1);
+        let jobs = jobs(3001);
+        let want: Vec<String> = (0..3001).map(|i| format!("f{i}.yaml")).collect();
+        for threads in [1, 2, 3] {
+            let got = run(&jobs, threads, |job| {
+                if job.new.display_name().ends_with("7.yaml") {
+                    std::thread::sleep(Duration::from_micros(50));
+                }
+                mark(job)
+            });
+            assert_eq!(got, want, "{threads} threads");
+        }
     }
 
     #[test]

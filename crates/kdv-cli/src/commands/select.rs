@@ -155,6 +155,28 @@ impl<'r> TypeSelector<'r> {
         )))
     }
 
+    /// Whether `--type` names the type of every document.
+    pub fn is_fixed(&self) -> bool {
+        self.fixed.is_some()
+    }
+
+    /// Whether the loaded packages declare the document's kind (as a root or not): such a
+    /// document is the Go types' to validate or to reject, whatever other sources hold.
+    pub fn declares_kind(&self, value: &Value) -> bool {
+        let (Some(api_version), Some(kind)) = (
+            value.get("apiVersion").and_then(Value::as_str),
+            value.get("kind").and_then(Value::as_str),
+        ) else {
+            return false;
+        };
+        self.rules.root_for_kind(api_version, kind).is_some()
+            || self.packages_for(api_version).iter().any(|p| {
+                self.rules
+                    .find_type(&format!("{}.{kind}", p.types_package))
+                    .is_some()
+            })
+    }
+
     /// The type for a document: the `--type`, else the root for its apiVersion and kind.
     pub fn select(&self, value: &Value) -> Result<TypeId, String> {
         let ty = match self.fixed {
@@ -303,7 +325,8 @@ fn at(p: &PackageRoots) -> String {
     })
 }
 
-fn json_kind(value: &Value) -> &'static str {
+/// How a JSON value's kind reads in messages (`a list`, `an object`).
+pub fn json_kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

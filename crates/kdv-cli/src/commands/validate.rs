@@ -1,4 +1,5 @@
-//! `kdv validate`: manifests × Go types → field errors.
+//! `kdv validate`: manifests × schemas (Go types, CRDs, OpenAPI documents, Kubernetes'
+//! built-in kinds; `sources`) → field errors.
 
 use std::cell::RefCell;
 use std::io::Write;
@@ -10,9 +11,10 @@ use kdv_rules::RuleSet;
 use kdv_runtime::{Operation, OperationKind};
 use serde_json::Value;
 
-use super::check::{self, check_document};
+use super::check::{self, check_document, check_resource};
 use super::jobs::{default_threads, run_jobs};
 use super::select::TypeSelector;
+use super::sources::{self, Schema, Selector};
 use super::{custom, error_count, load_types};
 use crate::cli::{OutputFormat, UnknownFields, ValidateArgs, subresource_parts};
 use crate::error::CliError;
@@ -50,31 +52,52 @@ fn validate(
         Some(path) => subresource_parts(path).map_err(CliError::Usage)?,
         None => Vec::new(),
     };
-    let types = load_types(&args.types, args.roots.roots(), false)?;
-    let (compiled, home) = (types.compiled, types.home);
-    *diagnostics = types.diagnostics;
-    // --quiet keeps the errors among the diagnostics, not the warnings.
-    text::write_diagnostics(
-        err,
-        diagnostics
-            .iter()
-            .filter(|d| !args.quiet || d.severity == Severity::Error),
-    )?;
-    let errors = error_count(diagnostics);
-    if errors > 0 {
-        return Err(CliError::TypesInvalid {
-            dir: args.types.clone(),
-            count: errors,
-        });
-    }
-    let rules = &compiled.rules;
-    let selector = TypeSelector::new(
-        rules,
-        args.type_name.as_deref(),
-        &args.types,
-        home.as_deref(),
-        subresource.clone(),
-    )?;
+    let limits = ReadLimits {
+        max_document: args
+            .max_size
+            .unwrap_or(kdv_manifest::DEFAULT_MAX_DOCUMENT_BYTES),
+    };
+    let types = match &args.types {
+        Some(dir) => Some(load_types(dir, args.roots.roots(), false)?),
+        None => None,
+    };
+    let (compiled, home) = match types {
+        Some(types) => {
+            *diagnostics = types.diagnostics;
+            // --quiet keeps the errors among the diagnostics, not the warnings.
+            text::write_diagnostics(
+                err,
+                diagnostics
+                    .iter()
+                    .filter(|d| !args.quiet || d.severity == Severity::Error),
+            )?;
+            let errors = error_count(diagnostics);
+            if let (true, Some(dir)) = (errors > 0, &args.types) {
+                return Err(CliError::TypesInvalid {
+                    dir: dir.clone(),
+                    count: errors,
+                });
+            }
+            (Some(types.compiled), types.home)
+        }
+        None => (None, None),
+    };
+    let rules = compiled.as_ref().map(|c| &c.rules);
+    let type_selector = match (rules, &args.types) {
+        (Some(rules), Some(dir)) => Some(TypeSelector::new(
+            rules,
+            args.type_name.as_deref(),
+            dir,
+            home.as_deref(),
+            subresource.clone(),
+        )?),
+        _ => None,
+    };
+    let sources = sources::load(args, limits)?;
+    let selector = Selector {
+        go: type_selector.as_ref(),
+        sources: sources.as_ref(),
+    };
 
     let mut report = Report::default();
     let jobs = match explicit_job {
@@ -90,11 +113,7 @@ fn validate(
         rules,
         selector: &selector,
         base: base_operation(args, subresource),
-        limits: ReadLimits {
-            max_document: args
-                .max_size
-                .unwrap_or(kdv_manifest::DEFAULT_MAX_DOCUMENT_BYTES),
-        },
+        limits,
         unknown_fields: args.unknown_fields,
     };
     let threads = args.jobs.map_or_else(default_threads, |n| n as usize);
@@ -122,7 +141,16 @@ fn validate(
     )?;
     progress.into_inner().finish();
 
-    let mut warnings = custom_warnings(rules, &report);
+    let mut warnings = rules.map_or_else(Vec::new, |rules| custom_warnings(rules, &report));
+    if let Some(sources) = &sources {
+        // Documents of CRD, OpenAPI and built-in kinds are named `apiVersion.Kind` (a Go
+        // type's `pkg/path.Name` names no such kind).
+        let resources = report
+            .documents
+            .iter()
+            .filter_map(|d| d.type_name.rsplit_once('.'));
+        warnings.extend(sources::cel_warnings(sources, resources));
+    }
     // Nothing validated and nothing failed: empty files or input (exit status 2).
     warnings.extend(report.nothing_validated().map(|w| format!("warning: {w}")));
     // Warnings go to stderr in every format (JSON and SARIF carry them too).
@@ -204,8 +232,9 @@ fn base_operation(args: &ValidateArgs, subresources: Vec<String>) -> Operation {
 
 /// What every job of a run shares.
 struct JobContext<'r> {
-    rules: &'r RuleSet,
-    selector: &'r TypeSelector<'r>,
+    /// The Go types' rules, with `--types`.
+    rules: Option<&'r RuleSet>,
+    selector: &'r Selector<'r>,
     base: Operation,
     limits: ReadLimits,
     unknown_fields: UnknownFields,
@@ -286,8 +315,8 @@ fn validate_document(
     old_doc: Option<(&String, &Document<'_>)>,
     report: &mut Report,
 ) {
-    let ty = match ctx.selector.select(&doc.value) {
-        Ok(ty) => ty,
+    let schema = match ctx.selector.select(&doc.value) {
+        Ok(schema) => schema,
         Err(message) => {
             let at = check::position_of(doc, "kind");
             report
@@ -309,14 +338,25 @@ fn validate_document(
         op.kind = OperationKind::Update;
     }
     let old_value = old_doc.map(|(_, d)| &d.value);
-    let found = check_document(ctx.rules, ty, &op, doc, old_value, ctx.unknown_fields);
+    let (found, type_name) = match (&schema, ctx.rules, ctx.selector.go) {
+        (Schema::Go(ty), Some(rules), Some(go)) => (
+            check_document(rules, *ty, &op, doc, old_value, ctx.unknown_fields),
+            go.qualified_name(*ty),
+        ),
+        (Schema::Resource(resource), _, _) => (
+            check_resource(resource, doc, old_value, ctx.unknown_fields),
+            format!("{}.{}", resource.api_version(), resource.kind()),
+        ),
+        // A Go type is selected only when Go types are loaded.
+        (Schema::Go(_), _, _) => return,
+    };
     report.documents.push(DocumentResult {
         file: file.to_string(),
         document: doc.index,
         line: doc.position.line,
         column: doc.position.column,
         kind: string_field(&doc.value, "kind").map(str::to_string),
-        type_name: ctx.selector.qualified_name(ty),
+        type_name,
         operation: op.kind,
         old_file: old_doc.map(|(name, _)| name.clone()),
         errors: found.errors,

@@ -113,6 +113,11 @@ impl Stream {
         })
     }
 
+    /// The bytes read.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
     /// The stream's documents, parsed one at a time as the iterator reaches them; a
     /// document that cannot be read is an input error and the others are still produced.
     pub fn documents(&self) -> impl Iterator<Item = Result<Entry<'_>, InputError>> + '_ {

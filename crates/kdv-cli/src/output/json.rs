@@ -24,7 +24,7 @@ use crate::file_name;
 /// A failure that stopped the command: `{"kind": "typesInvalid", "message": "..."}`.
 #[derive(Serialize)]
 pub struct JsonError {
-    /// `typesUnreadable`, `typesInvalid`, `unknownType`, `usage`, `output`; for `kdv cel`
+    /// `typesUnreadable`, `typesInvalid`, `unknownType`, `ambiguousType`, `schemaUnreadable`, `usage`, `output`; for `kdv cel`
     /// also `input`, `compile`, `program` and `evaluation`.
     pub kind: &'static str,
     /// The message as text output prints it (without `error: `).
