@@ -64,6 +64,21 @@ pub(crate) fn load(file: &str, bytes: &[u8], minor: u32) -> Result<Vec<Arc<Resou
                 ),
             ));
         }
+        // A CRD the API server would not create is not used (crd_validation).
+        let findings = crate::crd_validation::validate_crd_for(v, minor);
+        if let Some(message) = findings.rejection_message(
+            v.pointer("/metadata/name")
+                .and_then(Value::as_str)
+                .unwrap_or(""),
+        ) {
+            let at = crate::crd_validation::rejection_position(&doc, &findings);
+            return Err(LoadError {
+                file: file.to_owned(),
+                line: at.line,
+                column: at.column,
+                message,
+            });
+        }
         out.extend(crd(v, &error, minor)?);
     }
     Ok(out)

@@ -72,6 +72,7 @@
 mod build;
 mod convert;
 mod crd;
+pub mod crd_validation;
 pub mod effective;
 mod embedded;
 mod listtype;
@@ -92,6 +93,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath};
 use serde_json::Value;
 
+pub use crate::crd_validation::{CrdFindings, lint_crds, validate_crd};
 use crate::openapi::{Document, Gvk};
 use crate::schema::{Arena, NodeId};
 

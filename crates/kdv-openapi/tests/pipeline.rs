@@ -50,6 +50,7 @@ spec:
                 x-kubernetes-list-map-keys: [port, protocol]
                 items:
                   type: object
+                  required: [port]
                   properties:
                     port: {type: integer}
                     protocol: {type: string, default: TCP}
@@ -331,7 +332,7 @@ fn load_errors_point_at_the_schema_node() {
     let e = set.add_crds("things.yaml", bad.as_bytes()).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "things.yaml:26:50: maximum must be a number, not string"
+        "things.yaml:26:50: CustomResourceDefinition in version \"v1\" cannot be handled as a CustomResourceDefinition: json: cannot unmarshal string into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.properties.maximum of type float64"
     );
     let e = set
         .add_crds(

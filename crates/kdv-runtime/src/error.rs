@@ -137,6 +137,10 @@ pub enum BadValue {
     /// strings with HTML escaping (`"a\u003cb"`), floats in ES6 style (`1000000`). Use it for
     /// named string types (see [`BadValue::named_string`]), pointers and composite values.
     Json(serde_json::Value),
+    /// A Go value given as its `json.Marshal` text, for values a JSON tree cannot hold in
+    /// Go's order (structs without JSON tags print their fields by Go name in declaration
+    /// order, which sorted keys would change).
+    Encoded(String),
 }
 
 impl BadValue {
@@ -178,6 +182,7 @@ impl BadValue {
             BadValue::Float(f) => out.write_str(&gofmt::format_float_v(*f)),
             BadValue::String(s) => gofmt::write_quoted(out, s),
             BadValue::Json(v) => out.write_str(&gofmt::to_json(v)),
+            BadValue::Encoded(text) => out.write_str(text),
         }
     }
 }

@@ -164,6 +164,7 @@ fn to_json(b: BadValue) -> serde_json::Value {
         BadValue::Float(f) => f.into(),
         BadValue::String(s) => s.into(),
         BadValue::Json(v) => v,
+        BadValue::Encoded(text) => serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
     }
 }
 

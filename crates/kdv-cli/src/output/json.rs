@@ -370,6 +370,8 @@ fn bad_value_json(value: &BadValue) -> Option<Value> {
         BadValue::Float(f) => Value::from(*f),
         BadValue::String(s) => Value::String(s.clone()),
         BadValue::Json(v) => v.clone(),
+        // Keys come out sorted: JSON objects carry no order.
+        BadValue::Encoded(text) => serde_json::from_str(text).ok()?,
     })
 }
 

@@ -1,0 +1,1 @@
+//! Tests of the CRD write-time checks.
