@@ -195,13 +195,7 @@ pub fn validate_crd_for(crd: &Value, minor: u32) -> CrdFindings {
         }
     };
     let crd = &decoded.crd;
-    let opts = Opts::create(minor);
-    let mut errors = ErrorList::new();
-    names::metadata(crd, &mut errors);
-    spec(crd, &opts, &mut errors);
-    names::stored_versions(&crd.stored_versions, &crd.spec.versions, &mut errors);
-    names::api_approval(crd, &mut errors);
-    names::preserve_unknown_fields(&crd.spec, &mut errors);
+    let errors = validate_internal(crd, &Opts::create(minor));
     CrdFindings {
         decode_error: None,
         unknown_fields: decoded
@@ -215,6 +209,22 @@ pub fn validate_crd_for(crd: &Value, minor: u32) -> CrdFindings {
         errors,
         warnings: formats::warnings(&crd.spec, minor),
     }
+}
+
+/// `ValidateCustomResourceDefinition` of the internal object.
+fn validate_internal(crd: &model::Crd<'_>, opts: &Opts) -> ErrorList {
+    let mut errors = ErrorList::new();
+    names::metadata(crd, &mut errors);
+    spec(crd, opts, &mut errors);
+    names::names(
+        &crd.accepted_names,
+        &FieldPath::new("status").child("acceptedNames"),
+        &mut errors,
+    );
+    names::stored_versions(&crd.stored_versions, &crd.spec.versions, &mut errors);
+    names::api_approval(crd, &mut errors);
+    names::preserve_unknown_fields(&crd.spec, &mut errors);
+    errors
 }
 
 /// `validateCustomResourceDefinitionSpec` on create.

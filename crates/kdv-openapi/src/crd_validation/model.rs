@@ -32,6 +32,8 @@ pub(crate) struct Crd<'a> {
     pub spec: Spec<'a>,
     /// `status.storedVersions` as `PrepareForCreate` leaves it.
     pub stored_versions: Vec<String>,
+    /// `status.acceptedNames` (cleared by `PrepareForCreate`).
+    pub accepted_names: Names,
 }
 
 /// `CustomResourceDefinitionSpec` (internal: top-level `version`, `validation`,
