@@ -184,8 +184,24 @@ pub enum UnknownFields {
 #[derive(Debug, Args)]
 pub struct LintArgs {
     /// Directory of the Go package to lint.
-    #[arg(long, value_name = "DIR")]
-    pub types: PathBuf,
+    #[arg(
+        long,
+        value_name = "DIR",
+        required_unless_present = "crds",
+        conflicts_with = "crds"
+    )]
+    pub types: Option<PathBuf>,
+
+    /// CustomResourceDefinitions to check as the API server checks their creation (YAML or
+    /// JSON; a directory is searched recursively for *.yaml, *.yml, *.json; `-` reads
+    /// standard input); documents that are not CRDs are ignored. Repeatable.
+    #[arg(long = "crd", value_name = "FILE|DIR")]
+    pub crds: Vec<PathBuf>,
+
+    /// With --crd: the Kubernetes release whose CRD rules apply (1.N; default 1.35): which
+    /// formats are recognized, the warnings of newer releases.
+    #[arg(long, value_name = "VERSION", conflicts_with = "types")]
+    pub k8s_version: Option<String>,
 
     /// Output format.
     #[arg(long, short = 'o', value_enum, default_value_t = OutputFormat::Text)]
@@ -441,6 +457,26 @@ mod tests {
     fn item_19_lint_has_json_output() {
         let cli = Cli::try_parse_from(["kdv", "lint", "--types", "api", "-o", "json"]).unwrap();
         assert!(matches!(cli.command, Command::Lint(a) if a.output == OutputFormat::Json));
+    }
+
+    #[test]
+    fn lint_takes_types_or_crds() {
+        let cli =
+            Cli::try_parse_from(["kdv", "lint", "--crd", "a.yaml", "--crd", "crds/"]).unwrap();
+        let Command::Lint(args) = cli.command else {
+            panic!("expected lint")
+        };
+        assert_eq!(args.crds, [PathBuf::from("a.yaml"), PathBuf::from("crds/")]);
+        assert_eq!(args.types, None);
+        assert!(Cli::try_parse_from(["kdv", "lint"]).is_err());
+        assert!(Cli::try_parse_from(["kdv", "lint", "--types", "api", "--crd", "a.yaml"]).is_err());
+        assert!(
+            Cli::try_parse_from(["kdv", "lint", "--types", "api", "--k8s-version", "1.36"])
+                .is_err()
+        );
+        assert!(
+            Cli::try_parse_from(["kdv", "lint", "--crd", "a", "--k8s-version", "1.36"]).is_ok()
+        );
     }
 
     #[test]

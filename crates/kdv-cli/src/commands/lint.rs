@@ -1,7 +1,7 @@
-//! `kdv lint`: the Go loader's and compiler's diagnostics plus `kdv_rules::lint` (tag misuse,
-//! upstream's lint rules, tag hygiene, a warning at each `+k8s:customValidation`), rendered
-//! with file:line:col and a caret (identical findings print once with their count), or as
-//! JSON or SARIF.
+//! `kdv lint --types`: the Go loader's and compiler's diagnostics plus `kdv_rules::lint` (tag
+//! misuse, upstream's lint rules, tag hygiene, a warning at each `+k8s:customValidation`),
+//! rendered with file:line:col and a caret (identical findings print once with their count),
+//! or as JSON or SARIF. `kdv lint --crd` is [`super::lint_crd`].
 
 use std::io::Write;
 
@@ -16,12 +16,15 @@ use crate::output::{json, sarif, text};
 /// Prints the findings on `out` and, in text mode and unless `--quiet`, a count on `err`.
 /// Returns 1 with errors (or with warnings under `--deny warnings`), else 0.
 pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, CliError> {
-    let diagnostics = match findings(args) {
+    let Some(types) = args.types.as_deref() else {
+        return super::lint_crd::run(args, out, err);
+    };
+    let diagnostics = match findings(args, types) {
         Ok(diagnostics) => diagnostics,
         Err(e) => {
             match args.output {
                 OutputFormat::Text => {}
-                OutputFormat::Json => json::write_lint(&args.types, &[], Some(&e), out)?,
+                OutputFormat::Json => json::write_lint(types, &[], Some(&e), out)?,
                 OutputFormat::Sarif => sarif::write_lint(&[], Some(&e), out)?,
             }
             return Err(e);
@@ -29,7 +32,7 @@ pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<
     };
     match args.output {
         OutputFormat::Text => text::write_diagnostics(out, &diagnostics)?,
-        OutputFormat::Json => json::write_lint(&args.types, &diagnostics, None, out)?,
+        OutputFormat::Json => json::write_lint(types, &diagnostics, None, out)?,
         OutputFormat::Sarif => sarif::write_lint(&diagnostics, None, out)?,
     }
     let errors = diagnostics
@@ -38,7 +41,7 @@ pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<
         .count();
     let warnings = diagnostics.len() - errors;
     if !args.quiet && args.output == OutputFormat::Text {
-        let dir = file_name::display(&args.types);
+        let dir = file_name::display(types);
         if diagnostics.is_empty() {
             writeln!(err, "{dir}: no findings")?;
         } else {
@@ -57,8 +60,8 @@ pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<
     Ok(u8::from(errors > 0 || denied))
 }
 
-fn findings(args: &LintArgs) -> Result<Vec<Diagnostic>, CliError> {
-    let types = load_types(&args.types, args.roots.roots(), true)?;
+fn findings(args: &LintArgs, dir: &std::path::Path) -> Result<Vec<Diagnostic>, CliError> {
+    let types = load_types(dir, args.roots.roots(), true)?;
     let mut diagnostics = types.diagnostics;
     diagnostics.extend(types.compiled.lint.iter().cloned());
     diagnostics.extend(kdv_rules::lint::lint_rules(&types.compiled.rules));

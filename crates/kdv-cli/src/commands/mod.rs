@@ -6,6 +6,7 @@ pub mod check;
 pub mod custom;
 pub mod jobs;
 pub mod lint;
+pub mod lint_crd;
 pub mod select;
 pub mod sources;
 pub mod validate;

@@ -359,6 +359,37 @@ impl<'a> JsonDocument<'a> {
     }
 }
 
+/// `kdv lint --crd -o json`: the paths given, how many CRDs were checked, the findings.
+pub fn write_lint_crds(
+    crds: &[String],
+    checked: usize,
+    findings: &[Diagnostic],
+    error: Option<&CliError>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    #[derive(Serialize)]
+    struct JsonLintCrds<'a> {
+        crds: &'a [String],
+        checked: usize,
+        findings: Vec<JsonDiagnostic>,
+        error: Option<JsonError>,
+        summary: JsonLintSummary,
+    }
+    let count = |s: Severity| findings.iter().filter(|d| d.severity == s).count();
+    let json = JsonLintCrds {
+        crds,
+        checked,
+        findings: findings.iter().map(JsonDiagnostic::new).collect(),
+        error: error.map(JsonError::from_cli),
+        summary: JsonLintSummary {
+            findings: findings.len(),
+            errors: count(Severity::Error),
+            warnings: count(Severity::Warning),
+        },
+    };
+    write_pretty(&json, out)
+}
+
 fn bad_value_json(value: &BadValue) -> Option<Value> {
     Some(match value {
         BadValue::Omitted => return None,

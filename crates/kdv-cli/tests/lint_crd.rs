@@ -1,0 +1,167 @@
+//! `kdv lint --crd` end to end: a CRD with several mistakes (text, JSON and SARIF output),
+//! exit statuses (errors 1, warnings 0 unless `--deny warnings`, unreadable input 2), the
+//! Kubernetes release of the rules, directories and several `--crd` paths.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+const DIR: &str = "crates/kdv-cli/tests/fixtures/lint-crd";
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn transcript(&self) -> String {
+        format!(
+            "exit: {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+fn kdv(args: &[&str]) -> Run {
+    let output = cargo_bin_cmd!("kdv")
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("kdv runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+#[test]
+fn several_mistakes_text() {
+    let run = kdv(&["lint", "--crd", &format!("{DIR}/broken.yaml")]);
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!(run.transcript());
+}
+
+#[test]
+fn several_mistakes_json() {
+    let run = kdv(&["lint", "--crd", &format!("{DIR}/broken.yaml"), "-o", "json"]);
+    assert_eq!(run.code, 1);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON output");
+    assert_eq!(v["checked"], 2);
+    assert_eq!(v["summary"]["errors"], 7);
+    assert_eq!(v["summary"]["warnings"], 3);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn several_mistakes_sarif() {
+    let run = kdv(&[
+        "lint",
+        "--crd",
+        &format!("{DIR}/broken.yaml"),
+        "-o",
+        "sarif",
+    ]);
+    assert_eq!(run.code, 1);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("SARIF output");
+    let results = v["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 10);
+    let first = &results[0]["locations"][0]["physicalLocation"];
+    assert_eq!(
+        first["artifactLocation"]["uri"],
+        format!("{DIR}/broken.yaml")
+    );
+    assert_eq!(first["region"]["startLine"], 5);
+}
+
+#[test]
+fn warnings_pass_unless_denied() {
+    let file = format!("{DIR}/warning-only.yaml");
+    let run = kdv(&["lint", "--crd", &file]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stdout
+            .contains("warning: unrecognized format \"colour\"")
+    );
+    let run = kdv(&["lint", "--crd", &file, "--deny", "warnings"]);
+    assert_eq!(run.code, 1);
+    // From 1.36 a format on a string node is looked up by type as well; still unknown.
+    let run = kdv(&["lint", "--crd", &file, "--k8s-version", "1.36", "-q"]);
+    assert_eq!(run.code, 0);
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn unknown_fields_are_errors_json_files_read() {
+    let run = kdv(&["lint", "--crd", &format!("{DIR}/typo-field.json")]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.starts_with(&format!(
+            "{DIR}/typo-field.json:12:80: error: unknown field \"spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.count.maximun\""
+        )),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn directories_and_several_paths() {
+    let run = kdv(&[
+        "lint",
+        "--crd",
+        "testdata/kubectl-validate/testcases/crds",
+        "--crd",
+        "testdata/cli-workload/crds/widget-crd.yaml",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert_eq!(
+        run.stderr,
+        "testdata/kubectl-validate/testcases/crds, testdata/cli-workload/crds/widget-crd.yaml: 9 CRDs, no findings\n"
+    );
+}
+
+#[test]
+fn unreadable_inputs() {
+    let run = kdv(&[
+        "lint",
+        "--crd",
+        "crates/kdv-cli/tests/fixtures/schemas/deployment-ok.yaml",
+    ]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "error: --crd crates/kdv-cli/tests/fixtures/schemas/deployment-ok.yaml: no CustomResourceDefinition found\n"
+    );
+    let run = kdv(&["lint", "--crd", "no/such/file.yaml"]);
+    assert_eq!(run.code, 2);
+    let run = kdv(&["lint", "--crd", DIR, "--k8s-version", "2.0"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--k8s-version 2.0"), "{}", run.stderr);
+    let run = kdv(&["lint", "--types", "x", "--crd", DIR]);
+    assert_eq!(run.code, 2);
+}
+
+/// `kdv validate` does not use a CRD the API server would reject: the schema source is an
+/// error (exit 2) with the server's message, at the first error's place.
+#[test]
+fn validate_refuses_a_crd_the_server_rejects() {
+    let run = kdv(&[
+        "validate",
+        "--crd",
+        &format!("{DIR}/broken.yaml"),
+        "crates/kdv-cli/tests/fixtures/schemas/deployment-ok.yaml",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: --crd: {DIR}/broken.yaml:5:9: CustomResourceDefinition.apiextensions.k8s.io \"gizmos.example.com\" is invalid: [metadata.name: Invalid value: \"gizmos.example.com\": must be spec.names.plural+\".\"+spec.group, "
+        )),
+        "{}",
+        run.stderr
+    );
+}
