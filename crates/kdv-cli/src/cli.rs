@@ -6,7 +6,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Declarative validation for Kubernetes-style APIs: validate manifests against Kubernetes'
 /// built-in kinds, CustomResourceDefinitions, OpenAPI documents or Go API types carrying
-/// `+k8s:` tags, and lint those tags.
+/// `+k8s:` tags, lint those tags, and check CustomResourceDefinitions as the API server
+/// checks their creation.
 #[derive(Debug, Parser)]
 #[command(name = "kdv", version, propagate_version = true)]
 pub struct Cli {
@@ -25,9 +26,11 @@ pub enum Command {
     /// Exit status: 0 all documents valid, 1 some invalid, 2 usage or input error (unreadable
     /// or malformed file, unknown kind, broken types or schemas).
     Validate(ValidateArgs),
-    /// Report tag misuse and parse errors in a Go package, with file:line:col.
+    /// Report tag misuse and parse errors in a Go package (--types), or what the API server
+    /// says about creating CustomResourceDefinitions (--crd), with file:line:col.
     ///
-    /// Exit status: 0 no findings, 1 findings, 2 the package cannot be read.
+    /// Exit status: 0 no errors (warnings only fail with --deny warnings), 1 errors, 2 the
+    /// package or a CRD file cannot be read.
     Lint(LintArgs),
     /// Compile and evaluate a CEL expression as Kubernetes runs a CRD validation rule
     /// (Kubernetes' environment and libraries, `self`/`oldSelf` bound to documents, the

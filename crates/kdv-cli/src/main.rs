@@ -1,8 +1,9 @@
 //! `kdv`: validate Kubernetes-style manifests as the API server would — against Kubernetes'
 //! built-in kinds (embedded), CustomResourceDefinitions, OpenAPI documents, or Go API types
-//! carrying `+k8s:` tags — and lint those tags. This crate does the product's terminal IO and
-//! reads its input files (manifests, CRDs, OpenAPI documents, `kdv cel` documents); `kdv-go`
-//! reads the Go packages, `kdv-openapi` turns CRDs and OpenAPI documents into schemas,
+//! carrying `+k8s:` tags — lint those tags, and check CRDs as the API server checks their
+//! creation. This crate does the product's terminal IO and reads its input files (manifests,
+//! CRDs, OpenAPI documents, `kdv cel` documents); `kdv-go` reads the Go packages,
+//! `kdv-openapi` turns CRDs and OpenAPI documents into schemas (and checks CRDs),
 //! `kdv-k8s-openapi` holds the embedded ones.
 //!
 //! # Where schemas come from
@@ -101,7 +102,18 @@
 //!   so memory holds one parsed document; an UPDATE holds both revisions.)
 //! - If the Go types have errors (`kdv lint` shows them), nothing is validated: rules would
 //!   be missing silently. A `--crd` or `--schema` that cannot be read stops the run the same
-//!   way.
+//!   way, and so does a CRD the API server would not create (`kdv lint --crd` lists its
+//!   errors where they are written).
+//!
+//! # `kdv lint --crd`
+//!
+//! `kdv lint --crd FILE|DIR...` (`commands::lint_crd`) checks CustomResourceDefinitions as
+//! the API server checks their creation (`kdv_openapi::crd_validation`: decoding and strict
+//! unknown fields, `ValidateCustomResourceDefinition`, the creation warnings), with the
+//! server's messages at the file:line:col of the schema node, rendered as `kdv lint --types`
+//! renders its findings (text, JSON, SARIF). Errors (unknown fields included) exit 1,
+//! warnings only with `--deny warnings`, unreadable input 2. `--k8s-version 1.N` picks the
+//! release of the CRD rules (default 1.35). CEL rules are not compiled yet.
 
 mod cli;
 mod commands;

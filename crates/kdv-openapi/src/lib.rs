@@ -21,6 +21,10 @@
 //! of the original ([`effective`]), so a valid object is checked without allocating per
 //! field.
 //!
+//! [`crd_validation`] checks a CRD itself as the API server checks its creation
+//! ([`validate_crd`], [`lint_crds`] with file:line:col); [`SchemaSet::add_crds`] runs those
+//! checks and refuses a CRD the server would reject.
+//!
 //! ```
 //! use kdv_openapi::{Options, SchemaSet, UnknownFields};
 //!
@@ -677,6 +681,12 @@ impl SchemaSet {
     /// Adds the CustomResourceDefinitions (`apiextensions.k8s.io/v1`, every served version)
     /// found in a YAML/JSON stream; documents that are not CRDs are skipped. Returns how
     /// many CRDs were taken.
+    ///
+    /// A CRD the API server would not create (it does not decode, or fails the write-time
+    /// checks of [`crd_validation`]) is an error: the server's message
+    /// (`CustomResourceDefinition.apiextensions.k8s.io "<name>" is invalid: ...`) at its
+    /// first error's position, and nothing of the stream is added. Unknown fields alone are
+    /// not (the server drops them).
     pub fn add_crds(&mut self, file: &str, bytes: &[u8]) -> Result<usize, LoadError> {
         let resources = crd::load(file, bytes, self.kubernetes_minor)?;
         let mut crds = BTreeSet::new();

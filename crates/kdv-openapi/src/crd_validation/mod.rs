@@ -4,20 +4,20 @@
 //!
 //! The pipeline is the server's:
 //!
-//! 1. decoding into the v1 types ([`decode`]): Go's type errors end it (the request fails
+//! 1. decoding into the v1 types (`decode`): Go's type errors end it (the request fails
 //!    with `... cannot be handled as a CustomResourceDefinition: json: cannot unmarshal
 //!    ...`); fields the types do not have are reported as strict field validation reports
 //!    them (`unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.typo"`);
 //! 2. the v1 defaults, the conversion to the internal version (a schema every version
 //!    shares is checked once, as `spec.validation.openAPIV3Schema`; so are shared
 //!    subresources, printer columns and selectable fields) and `PrepareForCreate`;
-//! 3. `ValidateCustomResourceDefinition`: `metadata` ([`names`]), the spec's group,
-//!    scope and versions ([`versions`]) with their schemas ([`schema`]: structural
-//!    invariants in [`structural`], defaults in [`defaults`], list and map extensions in
-//!    [`listtype`], the static rule checks in [`rules`]), names, subresources, printer
+//! 3. `ValidateCustomResourceDefinition`: `metadata` (`names`), the spec's group,
+//!    scope and versions (`versions`) with their schemas (`schema`: structural
+//!    invariants in `structural`, defaults in `defaults`, list and map extensions in
+//!    `listtype`, the static rule checks in `rules`), names, subresources, printer
 //!    columns, selectable fields, conversion, stored versions, the API approval of
 //!    protected groups and `preserveUnknownFields`;
-//! 4. the warnings of `WarningsOnCreate` ([`formats`]).
+//! 4. the warnings of `WarningsOnCreate` (`formats`).
 //!
 //! Not done here: compiling `x-kubernetes-validations` rules (type checks, cost limits,
 //! `oldSelf` placement, spec §5.1.2) and running them on defaults; they belong to the CEL
