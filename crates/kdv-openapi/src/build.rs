@@ -29,8 +29,12 @@ use crate::schema::{
 /// Which loader's rules apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
-    /// A CRD's schema, as the API server converts it.
-    Crd,
+    /// A CRD's schema, as the API server of Kubernetes 1.`minor` converts it (formats
+    /// are post-processed per version).
+    Crd {
+        /// The Kubernetes minor version whose rules apply.
+        minor: u32,
+    },
     /// An OpenAPI document's component, as kubectl-validate adjusts it.
     OpenApi {
         /// Whether the definition being built is one of the special-marshalling types made
@@ -171,7 +175,7 @@ impl<'a, R: Refs> Builder<'a, R> {
             };
             return Ok(Some(r.clone()));
         }
-        if matches!(self.mode, Mode::Crd) {
+        if matches!(self.mode, Mode::Crd { .. }) {
             return Ok(None);
         }
         if let Some(Value::Array(all)) = map.get("allOf")
@@ -337,8 +341,8 @@ impl<'a, R: Refs> Builder<'a, R> {
         {
             let kind = FormatKind::of(f);
             match self.mode {
-                Mode::Crd => {
-                    if kind.supported_in_crds() {
+                Mode::Crd { minor } => {
+                    if crd_keeps_format(kind, f, &node.types, minor) {
                         node.format = Some(Format {
                             text: f.into(),
                             kind,
@@ -671,6 +675,34 @@ impl<'a, R: Refs> Builder<'a, R> {
         }
         *self.arena.node_mut(p.site) = node;
         Ok(())
+    }
+}
+
+/// The API server's format post-processor (`StripUnsupportedFormatsPostProcessorForVersion`):
+/// up to 1.35 only the string formats supported at the version are kept, whatever the
+/// type; from 1.36 it is type-aware (strings and untyped nodes keep supported string
+/// formats, integers `int32`/`int64`, numbers `float`/`double`, other types none). The
+/// `k8s-short-name` and `k8s-long-name` formats exist from 1.34.
+pub(crate) fn crd_keeps_format(
+    kind: FormatKind,
+    text: &str,
+    types: &[Box<str>],
+    minor: u32,
+) -> bool {
+    let string_format = match kind {
+        FormatKind::Other => false,
+        FormatKind::K8sShortName | FormatKind::K8sLongName => minor >= 34,
+        _ => true,
+    };
+    if minor <= 35 {
+        return string_format;
+    }
+    match types {
+        [t] if t.as_ref() == "string" => string_format,
+        [t] if t.as_ref() == "integer" => text == "int32" || text == "int64",
+        [t] if t.as_ref() == "number" => text == "float" || text == "double",
+        [_] => false,
+        _ => string_format,
     }
 }
 

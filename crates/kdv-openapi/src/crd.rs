@@ -14,7 +14,7 @@ use crate::{LoadError, Resource, Scale, Source};
 const MAX_SCHEMA_DOCUMENT: usize = 64 << 20;
 
 /// Reads every CRD of a YAML/JSON stream.
-pub(crate) fn load(file: &str, bytes: &[u8]) -> Result<Vec<Arc<Resource>>, LoadError> {
+pub(crate) fn load(file: &str, bytes: &[u8], minor: u32) -> Result<Vec<Arc<Resource>>, LoadError> {
     let limits = Limits {
         max_document_bytes: MAX_SCHEMA_DOCUMENT,
         ..Limits::default()
@@ -64,9 +64,28 @@ pub(crate) fn load(file: &str, bytes: &[u8]) -> Result<Vec<Arc<Resource>>, LoadE
                 ),
             ));
         }
-        out.extend(crd(v, &error)?);
+        out.extend(crd(v, &error, minor)?);
     }
     Ok(out)
+}
+
+/// Compiles a CRD version's `openAPIV3Schema` (at `path` in its document).
+pub(crate) fn compile_schema(
+    schema: &Value,
+    path: Vec<PathStep>,
+    minor: u32,
+    preserve_unknown: bool,
+) -> Result<(Arena, crate::schema::NodeId), crate::build::BuildError> {
+    let mut arena = Arena::new();
+    let mut refs = NoRefs;
+    let mut b = Builder::new(&mut arena, &mut refs, Mode::Crd { minor });
+    b.set_path(path);
+    let root = b.build(schema)?;
+    if preserve_unknown {
+        arena.node_mut(root).extensions.preserve_unknown_fields = true;
+    }
+    crate::prune::prune_defaults(&mut arena);
+    Ok((arena, root))
 }
 
 type ErrorAt<'a> = dyn Fn(&[PathStep], String) -> LoadError + 'a;
@@ -89,7 +108,7 @@ fn string<'v>(v: &'v Value, path: &[&str], error: &ErrorAt<'_>) -> Result<&'v st
     }
 }
 
-fn crd(v: &Value, error: &ErrorAt<'_>) -> Result<Vec<Arc<Resource>>, LoadError> {
+fn crd(v: &Value, error: &ErrorAt<'_>, minor: u32) -> Result<Vec<Arc<Resource>>, LoadError> {
     let group = string(v, &["spec", "group"], error)?;
     let kind = string(v, &["spec", "names", "kind"], error)?;
     let namespaced = match v.pointer("/spec/scope").and_then(Value::as_str) {
@@ -130,7 +149,7 @@ fn crd(v: &Value, error: &ErrorAt<'_>) -> Result<Vec<Arc<Resource>>, LoadError> 
         let root = match ver.pointer("/schema/openAPIV3Schema") {
             Some(schema @ Value::Object(_)) => {
                 let mut refs = NoRefs;
-                let mut b = Builder::new(&mut arena, &mut refs, Mode::Crd);
+                let mut b = Builder::new(&mut arena, &mut refs, Mode::Crd { minor });
                 b.set_path(at(&["schema", "openAPIV3Schema"]));
 
                 b.build(schema).map_err(|e| error(&e.path, e.message))?
@@ -168,18 +187,18 @@ fn crd(v: &Value, error: &ErrorAt<'_>) -> Result<Vec<Arc<Resource>>, LoadError> 
             }),
             _ => None,
         };
-        out.push(Arc::new(Resource {
-            kind: kind.to_owned(),
-            group: group.to_owned(),
-            version: name.to_owned(),
-            namespaced: Some(namespaced),
+        out.push(Arc::new(Resource::new(
+            kind,
+            group,
+            name,
+            Some(namespaced),
             arena,
             root,
-            source: Source::Crd {
+            Source::Crd {
                 status_subresource: status,
                 scale,
             },
-        }));
+        )));
     }
     Ok(out)
 }

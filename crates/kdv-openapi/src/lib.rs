@@ -73,12 +73,15 @@ mod build;
 mod convert;
 mod crd;
 pub mod effective;
+mod embedded;
 mod listtype;
-mod meta;
 mod openapi;
+mod pipeline;
 mod prune;
 pub mod schema;
 pub mod strfmt;
+#[cfg(test)]
+mod suite_tests;
 mod validate;
 
 use std::borrow::Cow;
@@ -86,12 +89,11 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath, Segment};
+use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath};
 use serde_json::Value;
 
 use crate::openapi::{Document, Gvk};
 use crate::schema::{Arena, NodeId};
-use crate::validate::{OPath, St, Validator};
 
 /// A schema source that cannot be read: where and why (`file:line:col: message`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -228,6 +230,12 @@ pub struct Outcome {
     /// The object as the API server would store it (pruned and defaulted), when asked for
     /// ([`Options::return_defaulted`]) and when it differs from the input.
     pub defaulted: Option<Value>,
+    /// Why the API server could not decode the object, when it cannot: `metadata` that does
+    /// not decode into ObjectMeta (`metadata: Invalid value: {...}: json: cannot unmarshal
+    /// object into Go struct field ObjectMeta.finalizers of type []string`), or an embedded
+    /// resource whose `apiVersion`/`kind` is not a string or whose `metadata` does not
+    /// decode. The request fails with this one error: nothing else is reported.
+    pub decode_error: Option<FieldError>,
 }
 
 /// The scale subresource of a CRD version.
@@ -262,9 +270,42 @@ pub struct Resource {
     arena: Arena,
     root: NodeId,
     source: Source,
+    /// Per node: whether an embedded resource is at or below it.
+    reach_embedded: Vec<bool>,
+    /// Per node: whether a `set` or `map` list is at or below it.
+    reach_lists: Vec<bool>,
 }
 
 impl Resource {
+    fn new(
+        kind: &str,
+        group: &str,
+        version: &str,
+        namespaced: Option<bool>,
+        arena: Arena,
+        root: NodeId,
+        source: Source,
+    ) -> Resource {
+        let reach_embedded = embedded::reaches_embedded(&arena);
+        let reach_lists = embedded::reaches(&arena, |n| {
+            matches!(
+                n.extensions.list_type,
+                Some(schema::ListType::Set | schema::ListType::Map)
+            )
+        });
+        Resource {
+            kind: kind.to_owned(),
+            group: group.to_owned(),
+            version: version.to_owned(),
+            namespaced,
+            arena,
+            root,
+            source,
+            reach_embedded,
+            reach_lists,
+        }
+    }
+
     /// The kind.
     pub fn kind(&self) -> &str {
         &self.kind
@@ -302,120 +343,72 @@ impl Resource {
         (&self.arena, self.root)
     }
 
-    /// Runs the API server's pipeline on one object (CREATE if `old` is `None`, else
-    /// UPDATE): type meta, decoding (unknown fields, defaults), value validations, the
-    /// scale subresource, list types. Does not modify `object`.
-    pub fn validate(&self, object: &Value, old: Option<&Value>, options: &Options) -> Outcome {
-        let mut outcome = Outcome::default();
-        let Value::Object(map) = object else {
-            outcome.errors.push(FieldError::new(
-                ErrorType::Invalid,
-                FieldPath::root(),
-                validate::bad_value_of(object),
-                "the object must be a JSON object",
-            ));
-            return outcome;
-        };
-        // The status subresource: status is not written on create, and kept from the old
-        // object on update (`PrepareForCreate`, `PrepareForUpdate`).
-        let adjusted;
-        let object = match (&self.source, old) {
-            (
-                Source::Crd {
-                    status_subresource: true,
-                    ..
-                },
-                _,
-            ) => {
-                let old_status = old.and_then(|o| o.get("status"));
-                if map.get("status") != old_status {
-                    let mut m = map.clone();
-                    match old_status {
-                        Some(s) => {
-                            m.insert("status".into(), s.clone());
-                        }
-                        None => {
-                            m.remove("status");
-                        }
-                    }
-                    adjusted = Value::Object(m);
-                    &adjusted
-                } else {
-                    object
-                }
-            }
-            _ => object,
-        };
-        let Value::Object(map) = object else {
-            return outcome;
-        };
+    /// Compiles a bare `openAPIV3Schema` as the schema of a namespaced CRD version
+    /// `group/version` `kind`, with the rules of Kubernetes 1.`kubernetes_minor` (for tools
+    /// and tests that have a schema rather than a CRD).
+    pub fn from_crd_schema(
+        group: &str,
+        version: &str,
+        kind: &str,
+        schema: &Value,
+        kubernetes_minor: u32,
+    ) -> Result<Resource, LoadError> {
+        let (arena, root) = crd::compile_schema(schema, Vec::new(), kubernetes_minor, false)
+            .map_err(|e| LoadError {
+                file: String::new(),
+                line: 0,
+                column: 0,
+                message: e.message,
+            })?;
+        Ok(Resource::new(
+            kind,
+            group,
+            version,
+            Some(true),
+            arena,
+            root,
+            Source::Crd {
+                status_subresource: false,
+                scale: None,
+            },
+        ))
+    }
 
-        if let Some(errs) = self.type_meta(map) {
-            outcome.errors = errs;
-            return outcome;
-        }
-
-        if options.unknown_fields != UnknownFields::Ignore {
-            self.unknown_fields(object, &mut outcome.unknown_fields);
-            if options.unknown_fields == UnknownFields::Error && !outcome.unknown_fields.is_empty()
-            {
-                // Strict field validation rejects the request while decoding it: nothing
-                // is validated.
-                return outcome;
-            }
-        }
-
-        // Value validations (kube-openapi), on the decoded object.
-        let mut errs = Vec::new();
-        let root_st = St {
-            node: Some(self.root),
-            resource: true,
+    /// Only the schema's value validations on `value` as given, without decoding
+    /// (apiextensions-apiserver's `ValidateCustomResource`): kube-openapi's errors converted
+    /// to field errors.
+    pub fn validate_values(&self, value: &Value) -> ErrorList {
+        let mut errs = validate::Errs::new();
+        let raw = validate::St {
+            node: None,
+            resource: false,
         };
-        Validator { arena: &self.arena }.schema(
+        validate::Validator { arena: &self.arena }.schema(
             self.root,
-            object,
-            root_st,
-            &OPath::Root,
+            value,
+            raw,
+            &validate::OPath::Root,
             0,
             &mut errs,
         );
-        if !errs.is_empty() {
-            convert::to_field_errors(errs, &mut outcome.errors);
-        }
-
-        if let Source::Crd {
-            scale: Some(scale), ..
-        } = &self.source
-        {
-            self.scale_checks(object, scale, &mut outcome.errors);
-        }
-
-        // List types: on update, only when the old object had no list-type error.
-        let old_ok = match old {
-            Some(Value::Object(old_map)) => {
-                let mut old_errs = ErrorList::new();
-                listtype::validate(&self.arena, self.root, old_map, &mut old_errs);
-                old_errs.is_empty()
-            }
-            _ => true,
-        };
-        if old_ok {
-            listtype::validate(&self.arena, self.root, map, &mut outcome.errors);
-        }
-
-        if options.return_defaulted {
-            let d = effective::materialize(&self.arena, Some(self.root), object, true);
-            if &d != object {
-                outcome.defaulted = Some(d);
-            }
-        }
-        outcome
+        let mut out = ErrorList::new();
+        convert::to_field_errors(errs.into_list(), &mut out);
+        out
     }
 
     /// `ValidateTypeMeta`: the object's kind and apiVersion must be the resource's.
     fn type_meta(&self, map: &serde_json::Map<String, Value>) -> Option<ErrorList> {
         let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
         let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+        if kind == self.kind
+            && (if self.group.is_empty() {
+                api_version == self.version
+            } else {
+                api_version.split_once('/') == Some((self.group.as_str(), self.version.as_str()))
+            })
+        {
+            return None;
+        }
         let mut errs = ErrorList::new();
         if kind != self.kind {
             errs.push(FieldError::new(
@@ -425,8 +418,13 @@ impl Resource {
                 format!("must be {}", self.kind),
             ));
         }
-        let expected = self.api_version();
-        if api_version != expected {
+        let matches = if self.group.is_empty() {
+            api_version == self.version
+        } else {
+            api_version.split_once('/') == Some((self.group.as_str(), self.version.as_str()))
+        };
+        if !matches {
+            let expected = self.api_version();
             errs.push(FieldError::new(
                 ErrorType::Invalid,
                 FieldPath::new("apiVersion"),
@@ -435,18 +433,6 @@ impl Resource {
             ));
         }
         (!errs.is_empty()).then_some(errs)
-    }
-
-    fn unknown_fields(&self, object: &Value, out: &mut Vec<FieldPath>) {
-        let mut path = Vec::new();
-        if let Some(m) = object.get("metadata") {
-            path.push(Segment::Field("metadata".into()));
-            meta::unknown_fields(m, &mut path, out);
-            path.clear();
-        }
-        let start = out.len();
-        prune::unknown_paths(&self.arena, Some(self.root), object, true, &mut path, out);
-        prune::sort_paths(&mut out[start..]);
     }
 
     /// `ValidateScaleSpec` and `ValidateScaleStatus`.
@@ -629,11 +615,16 @@ impl DocEntry {
     }
 }
 
+/// The Kubernetes minor version whose rules CRD schemas follow unless told otherwise
+/// ([`SchemaSet::set_kubernetes_minor`]).
+pub const DEFAULT_KUBERNETES_MINOR: u32 = 35;
+
 /// Every schema source, with kinds looked up by apiVersion and kind. CRDs take precedence
 /// over OpenAPI documents; among CRDs the last one read for a kind wins; OpenAPI documents
 /// are searched in the order they were added.
-#[derive(Default)]
 pub struct SchemaSet {
+    /// The Kubernetes 1.x whose version-dependent rules CRDs are compiled with.
+    kubernetes_minor: u32,
     /// CRD resources by group-version, then kind.
     crds: HashMap<String, HashMap<String, Arc<Resource>>>,
     docs: Vec<DocEntry>,
@@ -655,17 +646,37 @@ impl fmt::Debug for SchemaSet {
     }
 }
 
+impl Default for SchemaSet {
+    fn default() -> Self {
+        SchemaSet {
+            kubernetes_minor: DEFAULT_KUBERNETES_MINOR,
+            crds: HashMap::new(),
+            docs: Vec::new(),
+            by_group_version: HashMap::new(),
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
 impl SchemaSet {
-    /// An empty set.
+    /// An empty set (CRDs follow Kubernetes 1.35's rules).
     pub fn new() -> Self {
         SchemaSet::default()
+    }
+
+    /// The Kubernetes minor version whose version-dependent rules the CRDs added from now
+    /// on follow (`35` for 1.35, the default). What depends on it: which `format`s the API
+    /// server keeps (up to 1.35 only string formats, `k8s-short-name`/`k8s-long-name` from
+    /// 1.34; from 1.36 integer and number formats too, by type).
+    pub fn set_kubernetes_minor(&mut self, minor: u32) {
+        self.kubernetes_minor = minor;
     }
 
     /// Adds the CustomResourceDefinitions (`apiextensions.k8s.io/v1`, every served version)
     /// found in a YAML/JSON stream; documents that are not CRDs are skipped. Returns how
     /// many CRDs were taken.
     pub fn add_crds(&mut self, file: &str, bytes: &[u8]) -> Result<usize, LoadError> {
-        let resources = crd::load(file, bytes)?;
+        let resources = crd::load(file, bytes, self.kubernetes_minor)?;
         let mut crds = BTreeSet::new();
         for r in resources {
             crds.insert((r.group.clone(), r.kind.clone()));
@@ -749,15 +760,15 @@ impl SchemaSet {
                 let (arena, root) = doc
                     .compile(def, openapi::is_builtin_group(group))
                     .map_err(LookupError::Load)?;
-                let r = Arc::new(Resource {
-                    kind: kind.to_owned(),
-                    group: group.to_owned(),
-                    version: version.to_owned(),
-                    namespaced: doc.namespaced(&gvk),
+                let r = Arc::new(Resource::new(
+                    kind,
+                    group,
+                    version,
+                    doc.namespaced(&gvk),
                     arena,
                     root,
-                    source: Source::OpenApi,
-                });
+                    Source::OpenApi,
+                ));
                 if let Ok(mut cache) = self.cache.lock() {
                     cache.entry(key).or_insert_with(|| r.clone());
                 }

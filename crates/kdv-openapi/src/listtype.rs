@@ -12,7 +12,6 @@ use serde_json::{Map, Value};
 
 use crate::effective::{self, Slot};
 use crate::schema::{Additional, Arena, ListType, NodeId};
-use crate::validate::bad_value_of;
 
 /// Checks the effective object `map` at a resource root (structural node `root`).
 pub(crate) fn validate(arena: &Arena, root: NodeId, map: &Map<String, Value>, out: &mut ErrorList) {
@@ -67,7 +66,10 @@ fn array(arena: &Arena, id: NodeId, items: &[Value], path: &PathRef<'_>, out: &m
             let key = |i: usize| Key::Value(item(&items[i]));
             for i in non_unique(items.len(), key) {
                 let p = path.index(i);
-                out.push(FieldError::duplicate(&p, bad_value_of(item(&items[i]))));
+                out.push(FieldError::duplicate(
+                    &p,
+                    BadValue::unstructured(item(&items[i])),
+                ));
             }
         }
         Some(ListType::Map) => map_list(
@@ -103,7 +105,7 @@ fn map_list(
             let p = path.index(i);
             out.push(FieldError::invalid(
                 &p,
-                bad_value_of(x),
+                BadValue::unstructured(x),
                 "must be an object for an array of list-type map",
             ));
             return;

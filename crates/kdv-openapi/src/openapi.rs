@@ -333,6 +333,33 @@ pub(crate) fn compile_definition(
         b.pending.extend(aliases);
         b.resolve_pending()?;
     }
+    if empty_bytes {
+        drop_zero_defaults_of_required_strings(&mut arena);
+    }
     crate::prune::prune_defaults(&mut arena);
     Ok((arena, root))
+}
+
+/// Kubernetes publishes `default: ""` for every string field of its Go types that has no
+/// `omitempty` — the same fields it lists as `required`. Defaulting would then satisfy
+/// `required` for any manifest, while the API server's own validation of its built-in kinds
+/// rejects the missing field (`spec.template.spec.containers[0].name: Required value`, the
+/// text kube-openapi's `required` gives too). For built-in group-versions, a required string
+/// property keeps no `""` default, so a missing one is reported. (kubectl-validate keeps the
+/// default and accepts a container without a name.)
+fn drop_zero_defaults_of_required_strings(arena: &mut Arena) {
+    for id in 0..arena.len() as NodeId {
+        let children: Vec<NodeId> = {
+            let node = arena.node(id);
+            let Some(v) = &node.validations else { continue };
+            v.required.iter().filter_map(|p| node.property(p)).collect()
+        };
+        for c in children {
+            let child = arena.node_mut(c);
+            let is_string = matches!(&*child.types, [t] if t.as_ref() == "string");
+            if is_string && child.default.as_deref() == Some(&Value::String(String::new())) {
+                child.default = None;
+            }
+        }
+    }
 }

@@ -13,20 +13,20 @@
 //! Paths are rendered as upstream builds them (`spec.list[0].foo`) and sorted as strings, as
 //! `PruneWithOptions` returns them.
 
-use kdv_runtime::{FieldPath, Segment};
+use kdv_runtime::{FieldPath, PathRef, Segment};
 use serde_json::Value;
 
 use crate::effective::is_meta_field;
 use crate::schema::{Additional, Arena, Node, NodeId};
 
 /// Records the paths pruning would drop from `v` (structural node `id`; `None`: no schema,
-/// everything below is unknown).
+/// everything below is unknown). Paths are materialised only for what is recorded.
 pub(crate) fn unknown_paths(
     arena: &Arena,
     id: Option<NodeId>,
     v: &Value,
     resource: bool,
-    path: &mut Vec<Segment>,
+    path: &PathRef<'_>,
     out: &mut Vec<FieldPath>,
 ) {
     let node = id.map(|id| arena.node(id));
@@ -40,9 +40,7 @@ pub(crate) fn unknown_paths(
         Value::Object(map) => {
             let Some(n) = node else {
                 for k in map.keys() {
-                    path.push(Segment::Field(k.clone()));
-                    out.push(FieldPath::from_segments(path.clone()));
-                    path.pop();
+                    out.push(path.child(k).to_path());
                 }
                 return;
             };
@@ -50,25 +48,20 @@ pub(crate) fn unknown_paths(
                 if resource && is_meta_field(k) {
                     continue;
                 }
+                let p = path.child(k);
                 if let Some(child) = n.property(k) {
-                    path.push(Segment::Field(k.clone()));
                     let embedded = arena.node(child).extensions.embedded_resource;
-                    unknown_paths(arena, Some(child), v, embedded, path, out);
-                    path.pop();
+                    unknown_paths(arena, Some(child), v, embedded, &p, out);
                 } else if n.additional != Additional::None {
-                    path.push(Segment::Field(k.clone()));
                     let child = match n.additional {
                         Additional::Schema(c) => Some(c),
                         _ => None,
                     };
                     let embedded =
                         child.is_some_and(|c| arena.node(c).extensions.embedded_resource);
-                    unknown_paths(arena, child, v, embedded, path, out);
-                    path.pop();
+                    unknown_paths(arena, child, v, embedded, &p, out);
                 } else {
-                    path.push(Segment::Field(k.clone()));
-                    out.push(FieldPath::from_segments(path.clone()));
-                    path.pop();
+                    out.push(p.to_path());
                 }
             }
         }
@@ -76,9 +69,8 @@ pub(crate) fn unknown_paths(
             let child = node.and_then(|n| n.items);
             let embedded = child.is_some_and(|c| arena.node(c).extensions.embedded_resource);
             for (i, item) in items.iter().enumerate() {
-                path.push(Segment::Index(i));
-                unknown_paths(arena, child, item, embedded, path, out);
-                path.pop();
+                let p = path.index(i);
+                unknown_paths(arena, child, item, embedded, &p, out);
             }
         }
         _ => {}
@@ -90,7 +82,7 @@ fn skip(
     node: &Node,
     v: &Value,
     resource: bool,
-    path: &mut Vec<Segment>,
+    path: &PathRef<'_>,
     out: &mut Vec<FieldPath>,
 ) {
     match v {
@@ -107,10 +99,9 @@ fn skip(
                         Additional::None => continue,
                     },
                 };
-                path.push(Segment::Field(k.clone()));
+                let p = path.child(k);
                 let embedded = child.is_some_and(|c| arena.node(c).extensions.embedded_resource);
-                unknown_paths(arena, child, v, embedded, path, out);
-                path.pop();
+                unknown_paths(arena, child, v, embedded, &p, out);
             }
         }
         Value::Array(items) => {
@@ -118,9 +109,8 @@ fn skip(
                 let child_node = arena.node(child);
                 let embedded = child_node.extensions.embedded_resource;
                 for (i, item) in items.iter().enumerate() {
-                    path.push(Segment::Index(i));
-                    skip(arena, child_node, item, embedded, path, out);
-                    path.pop();
+                    let p = path.index(i);
+                    skip(arena, child_node, item, embedded, &p, out);
                 }
             }
         }
@@ -131,7 +121,12 @@ fn skip(
 /// Prunes `v` in place (schema defaults, when a schema is loaded).
 pub(crate) fn prune_in_place(arena: &Arena, id: Option<NodeId>, v: &mut Value, resource: bool) {
     let node = id.map(|id| arena.node(id));
-    let preserve = node.is_some_and(|n| n.extensions.preserve_unknown_fields);
+    if let Some(n) = node
+        && n.extensions.preserve_unknown_fields
+    {
+        skip_in_place(arena, n, v, resource);
+        return;
+    }
     match v {
         Value::Object(map) => {
             let Some(n) = node else {
@@ -157,7 +152,7 @@ pub(crate) fn prune_in_place(arena: &Arena, id: Option<NodeId>, v: &mut Value, r
                         prune_in_place(arena, None, v, false);
                         true
                     }
-                    Additional::None => preserve,
+                    Additional::None => false,
                 }
             });
         }
@@ -165,10 +160,41 @@ pub(crate) fn prune_in_place(arena: &Arena, id: Option<NodeId>, v: &mut Value, r
             let child = node.and_then(|n| n.items);
             let embedded = child.is_some_and(|c| arena.node(c).extensions.embedded_resource);
             for item in items {
-                if preserve && child.is_none() {
+                prune_in_place(arena, child, item, embedded);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `skipPrune`: below `x-kubernetes-preserve-unknown-fields`, unknown keys stay and known
+/// ones are pruned.
+fn skip_in_place(arena: &Arena, node: &Node, v: &mut Value, resource: bool) {
+    match v {
+        Value::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                if resource && is_meta_field(k) {
                     continue;
                 }
-                prune_in_place(arena, child, item, embedded);
+                let child = match node.property(k) {
+                    Some(c) => Some(c),
+                    None => match node.additional {
+                        Additional::Schema(c) => Some(c),
+                        Additional::Bool(_) => None,
+                        Additional::None => continue,
+                    },
+                };
+                let embedded = child.is_some_and(|c| arena.node(c).extensions.embedded_resource);
+                prune_in_place(arena, child, v, embedded);
+            }
+        }
+        Value::Array(items) => {
+            if let Some(child) = node.items {
+                let child_node = arena.node(child);
+                let embedded = child_node.extensions.embedded_resource;
+                for item in items {
+                    skip_in_place(arena, child_node, item, embedded);
+                }
             }
         }
         _ => {}

@@ -153,13 +153,6 @@ impl FormatKind {
             _ => FormatKind::Other,
         }
     }
-
-    /// Whether the API server (Kubernetes 1.35) keeps this format on a CRD schema: the
-    /// supported string formats; everything else is stripped (numeric formats included —
-    /// before 1.36 the post-processor consulted only the string list).
-    pub fn supported_in_crds(self) -> bool {
-        self != FormatKind::Other
-    }
 }
 
 /// A compiled `pattern`.

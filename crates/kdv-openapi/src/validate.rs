@@ -167,6 +167,60 @@ pub(crate) struct OErr {
     pub message: String,
 }
 
+/// Where failures go: built errors, or only their number (the yes/no form used for the
+/// branches of `anyOf`/`oneOf`/`not`, whose errors are only needed for the one branch that
+/// is reported). Both forms run the same code, so they cannot disagree.
+pub(crate) struct Errs {
+    list: Vec<OErr>,
+    count: usize,
+    build: bool,
+}
+
+impl Errs {
+    /// Collects errors.
+    pub(crate) fn new() -> Errs {
+        Errs {
+            list: Vec::new(),
+            count: 0,
+            build: true,
+        }
+    }
+
+    /// Counts failures without building them.
+    fn verdict() -> Errs {
+        Errs {
+            list: Vec::new(),
+            count: 0,
+            build: false,
+        }
+    }
+
+    /// Records a failure, building it only when errors are collected.
+    #[inline]
+    fn push(&mut self, f: impl FnOnce() -> OErr) {
+        self.count += 1;
+        if self.build {
+            self.list.push(f());
+        }
+    }
+
+    /// How many failures were recorded.
+    #[inline]
+    fn count(&self) -> usize {
+        self.count
+    }
+
+    fn extend(&mut self, other: Errs) {
+        self.count += other.count;
+        self.list.extend(other.list);
+    }
+
+    /// The collected errors.
+    pub(crate) fn into_list(self) -> Vec<OErr> {
+        self.list
+    }
+}
+
 /// The data kinds kube-openapi distinguishes (Go's dynamic types after JSON decoding).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
@@ -232,17 +286,6 @@ impl Num {
     }
 }
 
-/// The value a failing datum carries into a field error (Go's dynamic value).
-pub(crate) fn bad_value_of(v: &Value) -> BadValue {
-    match v {
-        Value::Null => BadValue::Null,
-        Value::Bool(b) => BadValue::Bool(*b),
-        Value::String(s) => BadValue::String(s.clone()),
-        Value::Number(n) => Num::of(n).bad_value(),
-        other => BadValue::Json(other.clone()),
-    }
-}
-
 /// Runs kube-openapi's validator for one schema tree.
 pub(crate) struct Validator<'s> {
     pub arena: &'s Arena,
@@ -258,10 +301,10 @@ impl<'s> Validator<'s> {
         st: St,
         path: &OPath<'_>,
         depth: u32,
-        errs: &mut Vec<OErr>,
+        errs: &mut Errs,
     ) -> u64 {
         if depth > MAX_SCHEMA_DEPTH {
-            errs.push(OErr {
+            errs.push(|| OErr {
                 code: Code::Plain,
                 field: FieldPath::root(),
                 value: None,
@@ -292,7 +335,7 @@ impl<'s> Validator<'s> {
                 && f.kind != FormatKind::Other
             {
                 if !strfmt::validates(f.kind, s) {
-                    errs.push(OErr {
+                    errs.push(|| OErr {
                         code: Code::InvalidType,
                         field: path.field_path(),
                         value: Some(BadValue::String(s.clone())),
@@ -322,11 +365,11 @@ impl<'s> Validator<'s> {
         data: &Value,
         kind: Kind,
         path: &OPath<'_>,
-        errs: &mut Vec<OErr>,
+        errs: &mut Errs,
     ) -> u64 {
         if kind == Kind::Null {
             if !node.types.is_empty() && node.type_bits & types::NULL == 0 && !node.nullable {
-                errs.push(invalid_type(path, &node.type_text(), "null"));
+                errs.push(|| invalid_type(path, &node.type_text(), "null"));
                 return 0;
             }
             return 1;
@@ -356,14 +399,14 @@ impl<'s> Validator<'s> {
                 || (format == "int64" && data_format == "int32")
                 || (format == "float64" && data_format == "float32"))
         {
-            errs.push(invalid_type(path, format, data_format));
+            errs.push(|| invalid_type(path, format, data_format));
             return 0;
         }
         if bits & (types::NUMBER | types::INTEGER) == 0 && !format.is_empty() && string_or_slice {
             return 1;
         }
         if !(contains || is_float_int || is_int_float) {
-            errs.push(invalid_type(path, &node.type_text(), type_name(sch_type)));
+            errs.push(|| invalid_type(path, &node.type_text(), type_name(sch_type)));
             return 0;
         }
         1
@@ -376,48 +419,52 @@ impl<'s> Validator<'s> {
         st: St,
         path: &OPath<'_>,
         depth: u32,
-        errs: &mut Vec<OErr>,
+        errs: &mut Errs,
     ) -> u64 {
         let Some(v) = &node.validations else {
             return 0;
         };
         let mut mc = 0;
         if !v.any_of.is_empty() {
-            let mut best: Option<(Vec<OErr>, u64)> = None;
+            // Branches are first judged without building errors; the reported branch is
+            // validated again to collect its errors.
+            let mut best: Option<(NodeId, u64)> = None;
             let mut first_success = None;
             for &branch in v.any_of.iter() {
-                let mut e = Vec::new();
+                let mut e = Errs::verdict();
                 let m = self.schema(branch, data, st, path, depth + 1, &mut e);
-                if e.is_empty() {
+                if e.count() == 0 {
                     best = None;
                     first_success = Some(m);
                     break;
                 }
-                if best.as_ref().is_none_or(|(_, bm)| m > *bm) {
-                    best = Some((e, m));
+                if best.is_none_or(|(_, bm)| m > bm) {
+                    best = Some((branch, m));
                 }
             }
             if first_success.is_none() {
-                errs.push(composite(format!(
-                    "{} must validate at least one schema (anyOf)",
-                    gofmt::quote(&path.name())
-                )));
+                errs.push(|| {
+                    composite(format!(
+                        "{} must validate at least one schema (anyOf)",
+                        gofmt::quote(&path.name())
+                    ))
+                });
             }
-            if let Some((e, m)) = best {
-                errs.extend(e);
+            if let Some((branch, m)) = best {
+                self.reported_branch(branch, data, st, path, depth, errs);
                 mc += m;
             } else if let Some(m) = first_success {
                 mc += m;
             }
         }
         if !v.one_of.is_empty() {
-            let mut best: Option<(Vec<OErr>, u64)> = None;
+            let mut best: Option<(NodeId, u64)> = None;
             let mut first_success = None;
             let mut validated = 0usize;
             for &branch in v.one_of.iter() {
-                let mut e = Vec::new();
+                let mut e = Errs::verdict();
                 let m = self.schema(branch, data, st, path, depth + 1, &mut e);
-                if e.is_empty() {
+                if e.count() == 0 {
                     validated += 1;
                     best = None;
                     if first_success.is_none() {
@@ -425,22 +472,24 @@ impl<'s> Validator<'s> {
                     }
                     continue;
                 }
-                if validated == 0 && best.as_ref().is_none_or(|(_, bm)| m > *bm) {
-                    best = Some((e, m));
+                if validated == 0 && best.is_none_or(|(_, bm)| m > bm) {
+                    best = Some((branch, m));
                 }
             }
             if validated != 1 {
-                let additional = if validated == 0 {
-                    "Found none valid".to_owned()
-                } else {
-                    format!("Found {validated} valid alternatives")
-                };
-                errs.push(composite(format!(
-                    "{} must validate one and only one schema (oneOf). {additional}",
-                    gofmt::quote(&path.name())
-                )));
-                if let Some((e, m)) = best {
-                    errs.extend(e);
+                errs.push(|| {
+                    let additional = if validated == 0 {
+                        "Found none valid".to_owned()
+                    } else {
+                        format!("Found {validated} valid alternatives")
+                    };
+                    composite(format!(
+                        "{} must validate one and only one schema (oneOf). {additional}",
+                        gofmt::quote(&path.name())
+                    ))
+                });
+                if let Some((branch, m)) = best {
+                    self.reported_branch(branch, data, st, path, depth, errs);
                     mc += m;
                 }
             } else if let Some(m) = first_success {
@@ -450,38 +499,62 @@ impl<'s> Validator<'s> {
         if !v.all_of.is_empty() {
             let mut validated = 0usize;
             for &branch in v.all_of.iter() {
-                let before = errs.len();
+                let before = errs.count();
                 mc += self.schema(branch, data, st, path, depth + 1, errs);
-                if errs.len() == before {
+                if errs.count() == before {
                     validated += 1;
                 }
             }
             if validated != v.all_of.len() {
-                let additional = if validated == 0 {
-                    ". None validated"
-                } else {
-                    ""
-                };
-                errs.push(composite(format!(
-                    "{} must validate all the schemas (allOf){additional}",
-                    gofmt::quote(&path.name())
-                )));
+                errs.push(|| {
+                    let additional = if validated == 0 {
+                        ". None validated"
+                    } else {
+                        ""
+                    };
+                    composite(format!(
+                        "{} must validate all the schemas (allOf){additional}",
+                        gofmt::quote(&path.name())
+                    ))
+                });
             }
         }
         if let Some(not) = v.not {
-            let mut e = Vec::new();
+            let mut e = Errs::verdict();
             self.schema(not, data, st, path, depth + 1, &mut e);
-            if e.is_empty() {
-                errs.push(composite(format!(
-                    "{} must not validate the schema (not)",
-                    gofmt::quote(&path.name())
-                )));
+            if e.count() == 0 {
+                errs.push(|| {
+                    composite(format!(
+                        "{} must not validate the schema (not)",
+                        gofmt::quote(&path.name())
+                    ))
+                });
             }
         }
         mc
     }
 
-    fn string_check(&self, node: &Node, s: &str, path: &OPath<'_>, errs: &mut Vec<OErr>) {
+    /// The errors of the failing `anyOf`/`oneOf` branch that is reported (in the yes/no
+    /// form, only that it failed).
+    fn reported_branch(
+        &self,
+        branch: NodeId,
+        data: &Value,
+        st: St,
+        path: &OPath<'_>,
+        depth: u32,
+        errs: &mut Errs,
+    ) {
+        let mut e = if errs.build {
+            Errs::new()
+        } else {
+            Errs::verdict()
+        };
+        self.schema(branch, data, st, path, depth + 1, &mut e);
+        errs.extend(e);
+    }
+
+    fn string_check(&self, node: &Node, s: &str, path: &OPath<'_>, errs: &mut Errs) {
         let Some(v) = &node.validations else {
             return;
         };
@@ -492,7 +565,7 @@ impl<'s> Validator<'s> {
         if let Some(max) = v.max_length
             && (s.chars().count() as i64) > max
         {
-            errs.push(OErr {
+            errs.push(|| OErr {
                 code: Code::TooLong(max),
                 field: path.field_path(),
                 value: value(),
@@ -503,7 +576,7 @@ impl<'s> Validator<'s> {
         if let Some(min) = v.min_length
             && (s.chars().count() as i64) < min
         {
-            errs.push(OErr {
+            errs.push(|| OErr {
                 code: Code::Other,
                 field: path.field_path(),
                 value: value(),
@@ -515,72 +588,55 @@ impl<'s> Validator<'s> {
             return;
         }
         if let Some(p) = &v.pattern {
-            let shown = match &p.regex {
-                Ok(re) if re.is_match(s) => return,
+            if let Ok(re) = &p.regex
+                && re.is_match(s)
+            {
+                return;
+            }
+            let shown = || match &p.regex {
                 Ok(_) => p.text.to_string(),
                 Err(e) => format!("{}, but pattern is invalid: {e}", p.text),
             };
-            errs.push(OErr {
+            errs.push(|| OErr {
                 code: Code::Other,
                 field: path.field_path(),
                 value: value(),
-                message: format!("{} in body should match '{shown}'", path.name()),
+                message: format!("{} in body should match '{}'", path.name(), shown()),
             });
         }
     }
 
-    fn number_check(&self, node: &Node, n: Num, path: &OPath<'_>, errs: &mut Vec<OErr>) -> u64 {
+    fn number_check(&self, node: &Node, n: Num, path: &OPath<'_>, errs: &mut Errs) -> u64 {
         let (type_name, format) = number_type(node);
-        if let Err(m) = in_range(n, type_name, format, "Checked", path) {
-            errs.push(composite(m));
+        if !in_range(n, type_name, format) {
+            errs.push(|| composite(range_message("Checked", type_name, format, path)));
         }
         let Some(v) = &node.validations else {
             return 1;
         };
         if let Some(factor) = v.multiple_of {
-            match in_range(Num::Float(factor), type_name, format, "MultipleOf", path) {
-                Ok(()) => {
-                    if let Some(e) = multiple_of_native(path, n, factor) {
-                        errs.push(e);
-                    }
-                }
-                Err(m) => {
-                    errs.push(composite(m));
-                    if let Some(e) = multiple_of_float(path, n, factor) {
-                        errs.push(e);
-                    }
-                }
+            if in_range(Num::Float(factor), type_name, format) {
+                multiple_of_native(path, n, factor, errs);
+            } else {
+                errs.push(|| composite(range_message("MultipleOf", type_name, format, path)));
+                multiple_of_float(path, n, factor, errs);
             }
         }
         // Upstream computes maximum before minimum but merges minimum's result first.
-        let mut max_errs = Vec::new();
-        if let Some(max) = v.maximum {
-            let native =
-                match in_range(Num::Float(max), type_name, format, "Maximum boundary", path) {
-                    Ok(()) => true,
-                    Err(m) => {
-                        max_errs.push(composite(m));
-                        false
-                    }
-                };
-            if let Some(e) = bound_check(path, n, max, v.exclusive_maximum, true, native) {
-                max_errs.push(e);
-            }
-        }
         if let Some(min) = v.minimum {
-            let native =
-                match in_range(Num::Float(min), type_name, format, "Minimum boundary", path) {
-                    Ok(()) => true,
-                    Err(m) => {
-                        errs.push(composite(m));
-                        false
-                    }
-                };
-            if let Some(e) = bound_check(path, n, min, v.exclusive_minimum, false, native) {
-                errs.push(e);
+            let native = in_range(Num::Float(min), type_name, format);
+            if !native {
+                errs.push(|| composite(range_message("Minimum boundary", type_name, format, path)));
             }
+            bound_check(path, n, min, v.exclusive_minimum, false, native, errs);
         }
-        errs.extend(max_errs);
+        if let Some(max) = v.maximum {
+            let native = in_range(Num::Float(max), type_name, format);
+            if !native {
+                errs.push(|| composite(range_message("Maximum boundary", type_name, format, path)));
+            }
+            bound_check(path, n, max, v.exclusive_maximum, true, native, errs);
+        }
         1
     }
 
@@ -591,7 +647,7 @@ impl<'s> Validator<'s> {
         st: St,
         path: &OPath<'_>,
         depth: u32,
-        errs: &mut Vec<OErr>,
+        errs: &mut Errs,
     ) -> u64 {
         let mut mc = 0;
         if let Some(item) = node.items {
@@ -612,7 +668,7 @@ impl<'s> Validator<'s> {
             if let Some(min) = v.min_items
                 && size < min
             {
-                errs.push(OErr {
+                errs.push(|| OErr {
                     code: Code::Other,
                     field: path.field_path(),
                     value: Some(BadValue::Int(size)),
@@ -622,7 +678,7 @@ impl<'s> Validator<'s> {
             if let Some(max) = v.max_items
                 && size > max
             {
-                errs.push(OErr {
+                errs.push(|| OErr {
                     code: Code::TooMany { actual: size, max },
                     field: path.field_path(),
                     value: Some(BadValue::Int(size)),
@@ -630,7 +686,7 @@ impl<'s> Validator<'s> {
                 });
             }
             if v.unique_items && has_duplicates(items) {
-                errs.push(OErr {
+                errs.push(|| OErr {
                     code: Code::Other,
                     field: path.field_path(),
                     value: None,
@@ -641,7 +697,7 @@ impl<'s> Validator<'s> {
         mc + 1
     }
 
-    fn enum_check(&self, node: &Node, data: &Value, path: &OPath<'_>, errs: &mut Vec<OErr>) {
+    fn enum_check(&self, node: &Node, data: &Value, path: &OPath<'_>, errs: &mut Errs) {
         let Some(values) = node
             .validations
             .as_ref()
@@ -652,10 +708,10 @@ impl<'s> Validator<'s> {
         if values.is_empty() || values.iter().any(|m| enum_matches(data, m)) {
             return;
         }
-        errs.push(OErr {
+        errs.push(|| OErr {
             code: Code::Enum(values.clone()),
             field: path.field_path(),
-            value: Some(bad_value_of(data)),
+            value: Some(BadValue::unstructured(data)),
             message: format!(
                 "{} in body should be one of {}",
                 path.name(),
@@ -671,7 +727,7 @@ impl<'s> Validator<'s> {
         st: St,
         path: &OPath<'_>,
         depth: u32,
-        errs: &mut Vec<OErr>,
+        errs: &mut Errs,
     ) -> u64 {
         let mut mc = 0;
         let structural = st.node.map(|s| self.arena.node(s));
@@ -685,7 +741,7 @@ impl<'s> Validator<'s> {
             if let Some(min) = v.min_properties
                 && n < min
             {
-                errs.push(OErr {
+                errs.push(|| OErr {
                     code: Code::Other,
                     field: path.field_path(),
                     value: Some(BadValue::Int(n)),
@@ -698,7 +754,7 @@ impl<'s> Validator<'s> {
             if let Some(max) = v.max_properties
                 && n > max
             {
-                errs.push(OErr {
+                errs.push(|| OErr {
                     code: Code::TooMany { actual: n, max },
                     field: path.field_path(),
                     value: Some(BadValue::Int(n)),
@@ -713,7 +769,7 @@ impl<'s> Validator<'s> {
             Additional::Bool(false) => {
                 for (k, _, _) in entries() {
                     if node.property(k).is_none() {
-                        errs.push(OErr {
+                        errs.push(|| OErr {
                             code: Code::Other,
                             field: path.field_path(),
                             value: Some(BadValue::String(k.to_owned())),
@@ -756,7 +812,7 @@ impl<'s> Validator<'s> {
                 };
                 if !present {
                     let p = OPath::Key(path, k);
-                    errs.push(OErr {
+                    errs.push(|| OErr {
                         code: Code::Required,
                         field: p.field_path(),
                         value: None,
@@ -859,26 +915,25 @@ fn number_type(node: &Node) -> (&'static str, &str) {
     }
 }
 
-/// `IsValueValidAgainstRange`: the value (or bound) rendered by Go and parsed as the
-/// schema's type and format.
-fn in_range(
-    n: Num,
-    type_name: &str,
-    format: &str,
-    prefix: &str,
-    path: &OPath<'_>,
-) -> Result<(), String> {
-    let ok = match type_name {
-        "integer" => {
-            let rep = match n {
-                Num::Int(i) => i.to_string(),
-                Num::Float(f) => format_f(f),
-            };
-            match format {
-                "int32" => rep.parse::<i32>().is_ok() && go_int_syntax(&rep),
-                _ => rep.parse::<i64>().is_ok() && go_int_syntax(&rep),
+/// `IsValueValidAgainstRange`: the value (or bound) as Go renders it, parsed as the schema's
+/// type and format.
+fn in_range(n: Num, type_name: &str, format: &str) -> bool {
+    match type_name {
+        // Go renders the value (`strconv.FormatFloat(f, 'f', -1, 64)` for a float, which
+        // writes no fraction for an integral value) and parses it with `strconv.ParseInt`:
+        // the value must be integral and within the format's range.
+        "integer" => match n {
+            Num::Int(i) => format != "int32" || i32::try_from(i).is_ok(),
+            Num::Float(f) if format == "int32" => {
+                f.is_finite() && f.trunc() == f && (-2147483648.0..=2147483647.0).contains(&f)
             }
-        }
+            // [-2^63, 2^63): 2^63 is the first float past int64's range.
+            Num::Float(f) => {
+                f.is_finite()
+                    && f.trunc() == f
+                    && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f)
+            }
+        },
         _ => match format {
             "float" => {
                 let f = n.as_f64();
@@ -887,11 +942,12 @@ fn in_range(
             }
             _ => true,
         },
-    };
-    if ok {
-        return Ok(());
     }
-    Err(if format.is_empty() {
+}
+
+/// The message of a failed range check.
+fn range_message(prefix: &str, type_name: &str, format: &str, path: &OPath<'_>) -> String {
+    if format.is_empty() {
         format!(
             "{prefix} value must be of type {type_name} (default format) in {}",
             path.name()
@@ -901,52 +957,30 @@ fn in_range(
             "{prefix} value must be of type {type_name} with format {format} in {}",
             path.name()
         )
-    })
-}
-
-/// Rust's integer parser also takes a leading `+`, which `strconv.FormatFloat` never writes
-/// anyway; kept explicit so the rule is Go's.
-fn go_int_syntax(s: &str) -> bool {
-    !s.starts_with('+')
-}
-
-/// Go's `strconv.FormatFloat(f, 'f', -1, 64)`.
-fn format_f(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
     }
-    if f.is_infinite() {
-        return if f > 0.0 {
-            "+Inf".into()
-        } else {
-            "-Inf".into()
-        };
-    }
-    // Rust's Display prints the shortest round-trip digits without an exponent.
-    let s = format!("{f}");
-    if s == "-0" { "-0".into() } else { s }
 }
 
-fn multiple_of_native(path: &OPath<'_>, n: Num, factor: f64) -> Option<OErr> {
+fn multiple_of_native(path: &OPath<'_>, n: Num, factor: f64, errs: &mut Errs) {
     match n {
         Num::Int(data) => {
             let factor = go_f64_to_i64(factor);
             if factor <= 0 {
-                return Some(must_be_positive(path, Num::Int(factor)));
+                errs.push(|| must_be_positive(path, Num::Int(factor)));
+                return;
             }
             let mult = data.wrapping_div(factor);
             if mult.wrapping_mul(factor) != data {
-                return Some(not_multiple(path, Num::Int(factor), n));
+                errs.push(|| not_multiple(path, Num::Int(factor), n));
             }
-            None
         }
-        Num::Float(_) => multiple_of_float(path, n, factor),
+        Num::Float(_) => multiple_of_float(path, n, factor, errs),
     }
 }
 
-fn multiple_of_float(path: &OPath<'_>, n: Num, factor: f64) -> Option<OErr> {
+fn multiple_of_float(path: &OPath<'_>, n: Num, factor: f64, errs: &mut Errs) {
     if factor <= 0.0 {
-        return Some(must_be_positive(path, Num::Float(factor)));
+        errs.push(|| must_be_positive(path, Num::Float(factor)));
+        return;
     }
     let data = n.as_f64();
     let mult = if factor < 1.0 {
@@ -955,9 +989,8 @@ fn multiple_of_float(path: &OPath<'_>, n: Num, factor: f64) -> Option<OErr> {
         data / factor
     };
     if !is_json_integer(mult) {
-        return Some(not_multiple(path, Num::Float(factor), n));
+        errs.push(|| not_multiple(path, Num::Float(factor), n));
     }
-    None
 }
 
 fn must_be_positive(path: &OPath<'_>, factor: Num) -> OErr {
@@ -1005,7 +1038,8 @@ fn bound_check(
     exclusive: bool,
     is_max: bool,
     native: bool,
-) -> Option<OErr> {
+    errs: &mut Errs,
+) {
     let (fails, shown) = match n {
         Num::Int(data) if native => {
             let b = go_f64_to_i64(bound);
@@ -1035,7 +1069,7 @@ fn bound_check(
         }
     };
     if !fails {
-        return None;
+        return;
     }
     let relation = match (is_max, exclusive) {
         (true, false) => "less than or equal to",
@@ -1043,7 +1077,7 @@ fn bound_check(
         (false, false) => "greater than or equal to",
         (false, true) => "greater than",
     };
-    Some(OErr {
+    errs.push(|| OErr {
         code: Code::Other,
         field: path.field_path(),
         value: Some(n.bad_value()),
@@ -1052,7 +1086,7 @@ fn bound_check(
             path.name(),
             shown.go_v()
         ),
-    })
+    });
 }
 
 /// Go's `reflect.DeepEqual` on decoded JSON (`int64(1)` and `float64(1)` differ).

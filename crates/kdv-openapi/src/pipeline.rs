@@ -1,0 +1,210 @@
+//! [`Resource::validate`]: the API server's handling of a create or update request for a
+//! custom resource, in its order (the CR handler's decoder, then the customresource
+//! strategy's `Validate`/`ValidateUpdate`):
+//!
+//! 1. status subresource: `status` is not written on create and kept from the old object
+//!    on update (`PrepareForCreate`/`PrepareForUpdate`);
+//! 2. type meta (`ValidateTypeMeta`: kind and apiVersion), which ends validation when wrong;
+//! 3. decoding: the root `metadata` decodes into ObjectMeta (else the request fails with that
+//!    one error), unknown fields (ObjectMeta's, then pruned ones, then embedded resources'
+//!    metadata), embedded resources' `apiVersion`/`kind`/`metadata` decode; under strict
+//!    field validation unknown fields end here;
+//! 4. `metadata` validation (`ValidateObjectMetaAccessor[Update]` as the registry applies it
+//!    to a request: generated names, defaulted namespaces);
+//! 5. the schema's value validations (kube-openapi), on the decoded object;
+//! 6. the scale subresource's replica paths;
+//! 7. embedded resources (`objectmeta.Validate`);
+//! 8. list-type uniqueness (on update only if the old object had no such error).
+//!
+//! CEL rules (`x-kubernetes-validations`) and validation ratcheting are not run here.
+
+use kdv_runtime::objectmeta::{
+    ObjectMetaRules, decode_object_meta, unknown_fields, validate_object_meta,
+    validate_object_meta_update,
+};
+use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath, PathRef};
+use serde_json::Value;
+
+use crate::validate::{OPath, St, Validator};
+use crate::{
+    Options, Outcome, Resource, Source, UnknownFields, convert, effective, embedded, listtype,
+    prune,
+};
+
+impl Resource {
+    /// Runs the API server's pipeline on one object (CREATE if `old` is `None`, else
+    /// UPDATE): decoding (unknown fields, defaults), metadata, value validations, the scale
+    /// subresource, embedded resources, list types. Does not modify `object`.
+    pub fn validate(&self, object: &Value, old: Option<&Value>, options: &Options) -> Outcome {
+        let mut outcome = Outcome::default();
+        if !object.is_object() {
+            outcome.decode_error = Some(FieldError::new(
+                ErrorType::Invalid,
+                FieldPath::root(),
+                BadValue::unstructured(object),
+                "the object must be a JSON object",
+            ));
+            return outcome;
+        }
+        let adjusted;
+        let object = match self.status_adjusted(object, old) {
+            Some(v) => {
+                adjusted = v;
+                &adjusted
+            }
+            None => object,
+        };
+        let Value::Object(map) = object else {
+            return outcome;
+        };
+
+        if let Some(errs) = self.type_meta(map) {
+            outcome.errors = errs;
+            return outcome;
+        }
+
+        // Decoding.
+        let meta_path = PathRef::Nil;
+        let meta_path = meta_path.child("metadata");
+        let metadata = map.get("metadata");
+        if let Some(m) = metadata
+            && let Err(e) = decode_object_meta(m)
+        {
+            outcome.decode_error = Some(FieldError::invalid(
+                &meta_path,
+                BadValue::unstructured(m),
+                e.to_string(),
+            ));
+            return outcome;
+        }
+        let track = options.unknown_fields != UnknownFields::Ignore;
+        let mut unknown = Vec::new();
+        if track {
+            if let Some(m) = metadata {
+                unknown_fields(m, &meta_path, &mut unknown);
+            }
+            let start = unknown.len();
+            prune::unknown_paths(
+                &self.arena,
+                Some(self.root),
+                object,
+                true,
+                &PathRef::Nil,
+                &mut unknown,
+            );
+            prune::sort_paths(&mut unknown[start..]);
+        }
+        if self.reach_embedded[self.root as usize] {
+            let mut embedded_unknown = Vec::new();
+            if let Err(e) = embedded::coerce(
+                &self.arena,
+                &self.reach_embedded,
+                self.root,
+                object,
+                &mut embedded_unknown,
+            ) {
+                outcome.decode_error = Some(e);
+                return outcome;
+            }
+            if track {
+                prune::sort_paths(&mut embedded_unknown);
+                unknown.extend(embedded_unknown);
+            }
+        }
+        outcome.unknown_fields = unknown;
+        if options.unknown_fields == UnknownFields::Error && !outcome.unknown_fields.is_empty() {
+            // Strict field validation rejects the request while decoding it.
+            return outcome;
+        }
+
+        // The strategy's validation.
+        let errs = &mut outcome.errors;
+        let rules = ObjectMetaRules {
+            namespaced: self.namespaced,
+            ..ObjectMetaRules::custom_resource(false)
+        }
+        .as_request();
+        match old {
+            None => validate_object_meta(metadata, &rules, &meta_path, errs),
+            Some(old) => {
+                validate_object_meta_update(metadata, old.get("metadata"), &rules, &meta_path, errs)
+            }
+        }
+
+        let mut openapi_errs = crate::validate::Errs::new();
+        let root_st = St {
+            node: Some(self.root),
+            resource: true,
+        };
+        Validator { arena: &self.arena }.schema(
+            self.root,
+            object,
+            root_st,
+            &OPath::Root,
+            0,
+            &mut openapi_errs,
+        );
+        let openapi_errs = openapi_errs.into_list();
+        if !openapi_errs.is_empty() {
+            convert::to_field_errors(openapi_errs, errs);
+        }
+
+        if let Source::Crd {
+            scale: Some(scale), ..
+        } = &self.source
+        {
+            self.scale_checks(object, scale, errs);
+        }
+
+        if self.reach_embedded[self.root as usize] {
+            embedded::validate(&self.arena, &self.reach_embedded, self.root, object, errs);
+        }
+
+        if self.reach_lists[self.root as usize] {
+            let old_ok = match old {
+                Some(Value::Object(old_map)) => {
+                    let mut old_errs = ErrorList::new();
+                    listtype::validate(&self.arena, self.root, old_map, &mut old_errs);
+                    old_errs.is_empty()
+                }
+                _ => true,
+            };
+            if old_ok {
+                listtype::validate(&self.arena, self.root, map, errs);
+            }
+        }
+
+        if options.return_defaulted {
+            let d = effective::materialize(&self.arena, Some(self.root), object, true);
+            if &d != object {
+                outcome.defaulted = Some(d);
+            }
+        }
+        outcome
+    }
+
+    /// The object with `status` as the status subresource leaves it, when that differs.
+    fn status_adjusted(&self, object: &Value, old: Option<&Value>) -> Option<Value> {
+        let Source::Crd {
+            status_subresource: true,
+            ..
+        } = self.source
+        else {
+            return None;
+        };
+        let old_status = old.and_then(|o| o.get("status"));
+        if object.get("status") == old_status {
+            return None;
+        }
+        let mut m = object.as_object()?.clone();
+        match old_status {
+            Some(s) => {
+                m.insert("status".into(), s.clone());
+            }
+            None => {
+                m.remove("status");
+            }
+        }
+        Some(Value::Object(m))
+    }
+}

@@ -1,0 +1,95 @@
+//! Validating a valid object does not allocate: the decoded object is a view of the input,
+//! errors and paths are built only for failures (the benchmark workloads: a Deployment
+//! against Kubernetes 1.35's OpenAPI, a Widget against its CRD).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::Path;
+
+use kdv_openapi::{Options, SchemaSet};
+use serde_json::Value;
+
+struct Counting;
+
+thread_local! {
+    static COUNT: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the counter is a
+// const-initialised thread-local, which itself never allocates.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        COUNT.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        COUNT.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations(f: impl FnOnce()) -> usize {
+    let before = COUNT.with(Cell::get);
+    f();
+    COUNT.with(Cell::get) - before
+}
+
+fn repo() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+fn document(bytes: &[u8]) -> Value {
+    match kdv_manifest::documents(bytes, kdv_manifest::Syntax::Yaml, Default::default()).next() {
+        Some(Ok(kdv_manifest::Entry::Document(d))) => d.value,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn valid_objects_validate_without_allocating() {
+    let read = |p: &str| std::fs::read(repo().join(p)).expect(p);
+    let mut set = SchemaSet::new();
+    set.add_openapi_v3(
+        "apps/v1.json",
+        &read("testdata/kubernetes-openapi/v1.35/apis/apps/v1.json"),
+    )
+    .expect("apps/v1");
+    set.add_crds(
+        "widget-crd.yaml",
+        &read("benches/workloads/openapi/widget-crd.yaml"),
+    )
+    .expect("widget CRD");
+    for (api_version, kind, file) in [
+        (
+            "apps/v1",
+            "Deployment",
+            "benches/workloads/openapi/deployment.yaml",
+        ),
+        (
+            "anchor.example.com/v1",
+            "Widget",
+            "benches/workloads/openapi/widget.yaml",
+        ),
+    ] {
+        let r = set.resource(api_version, kind).expect("kind");
+        let object = document(&read(file));
+        let options = Options::default();
+        // Warm up lazily built statics (regexes of formats, for instance).
+        let outcome = r.validate(&object, None, &options);
+        assert!(outcome.errors.is_empty(), "{kind}: {:?}", outcome.errors);
+        assert!(outcome.unknown_fields.is_empty(), "{kind}");
+        let n = allocations(|| {
+            std::hint::black_box(r.validate(&object, None, &options));
+        });
+        assert_eq!(n, 0, "{kind}: allocations per valid validate");
+    }
+}

@@ -1,0 +1,113 @@
+//! Built-in kinds from Kubernetes 1.35's OpenAPI, with kubectl-validate's adjustments of the
+//! published schemas and kdv's own (see `openapi.rs`), through `Resource::validate`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use kdv_openapi::{Options, Resource, SchemaSet};
+use serde_json::{Value, json};
+
+fn set() -> SchemaSet {
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/kubernetes-openapi/v1.35");
+    let mut set = SchemaSet::new();
+    for (gv, file) in [("v1", "api/v1.json"), ("apps/v1", "apis/apps/v1.json")] {
+        let path = root.join(file);
+        set.add_openapi_v3_lazy(
+            gv,
+            file,
+            Box::new(move || {
+                std::fs::read(&path)
+                    .map(std::borrow::Cow::Owned)
+                    .map_err(|e| kdv_openapi::LoadError {
+                        file: path.display().to_string(),
+                        line: 0,
+                        column: 0,
+                        message: e.to_string(),
+                    })
+            }),
+        );
+    }
+    set
+}
+
+fn texts(r: &Arc<Resource>, obj: &Value) -> Vec<String> {
+    let o = r.validate(obj, None, &Options::default());
+    assert!(o.unknown_fields.is_empty(), "{:?}", o.unknown_fields);
+    assert!(o.decode_error.is_none(), "{:?}", o.decode_error);
+    o.errors.iter().map(ToString::to_string).collect()
+}
+
+fn pod(spec: Value) -> Value {
+    json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ns"}, "spec": spec})
+}
+
+#[test]
+fn adjusted_schemas() {
+    let set = set();
+    let secret = set.resource("v1", "Secret").expect("Secret");
+    assert_eq!(secret.namespaced(), Some(true));
+    assert!(!secret.is_crd());
+    // Built-in byte strings may be empty; otherwise they are base64.
+    let s = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "namespace": "n"},
+                   "data": {"a": "", "b": "YWJj"}});
+    assert!(texts(&secret, &s).is_empty());
+    let s = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "namespace": "n"},
+                   "data": {"a": "!"}});
+    assert_eq!(
+        texts(&secret, &s),
+        [
+            r#"<nil>: Invalid value: "": "data.a" must validate at least one schema (anyOf)"#,
+            r#"data.a: Invalid value: "!": data.a in body must be of type byte: "!""#,
+            r#"<nil>: Invalid value: "": "data.a" must validate all the schemas (allOf). None validated"#,
+        ]
+    );
+    let p = set.resource("v1", "Pod").expect("Pod");
+    // Quantity and Time are nullable; a creationTimestamp of null is what generated
+    // manifests carry.
+    let mut obj =
+        pod(json!({"containers": [{"name": "c", "resources": {"limits": {"cpu": null}}}]}));
+    obj["metadata"]["creationTimestamp"] = Value::Null;
+    assert!(texts(&p, &obj).is_empty());
+    // IntOrString is checked as integer,string (kubectl-validate accepts anything).
+    let obj =
+        pod(json!({"containers": [{"name": "c", "readinessProbe": {"httpGet": {"port": true}}}]}));
+    assert_eq!(
+        texts(&p, &obj),
+        [
+            r#"spec.containers[0].readinessProbe.httpGet.port: Invalid value: "boolean": spec.containers[0].readinessProbe.httpGet.port in body must be of type integer,string: "boolean""#
+        ]
+    );
+    // A required string of a built-in type has no "" default: a missing one is reported.
+    let obj = pod(json!({"containers": [{"image": "i"}]}));
+    assert_eq!(texts(&p, &obj), ["spec.containers[0].name: Required value"]);
+    // Quantity: oneOf string or number.
+    let obj = pod(json!({"containers": [{"name": "c", "resources": {"requests": {"cpu": true}}}]}));
+    assert_eq!(
+        texts(&p, &obj),
+        [
+            r#"<nil>: Invalid value: "": "spec.containers[0].resources.requests.cpu" must validate one and only one schema (oneOf). Found none valid"#,
+            r#"spec.containers[0].resources.requests.cpu: Invalid value: "boolean": spec.containers[0].resources.requests.cpu in body must be of type string: "boolean""#,
+        ]
+    );
+}
+
+#[test]
+fn deployment() {
+    let set = set();
+    let d = set.resource("apps/v1", "Deployment").expect("Deployment");
+    let obj = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "d", "namespace": "n"},
+        "spec": {"replicas": "three", "selector": {"matchLabels": {"a": "b"}},
+                 "strategy": {"rollingUpdate": {"maxSurge": "25%", "maxUnavailable": 1}},
+                 "template": {"metadata": {"labels": {"a": "b"}},
+                              "spec": {"containers": [{"name": "c", "image": "i",
+                                  "ports": [{"containerPort": 80}, {"containerPort": 80, "protocol": "TCP"}]}]}}}});
+    assert_eq!(
+        texts(&d, &obj),
+        [
+            r#"spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string""#,
+            r#"spec.template.spec.containers[0].ports[1]: Duplicate value: {"containerPort":80,"protocol":"TCP"}"#,
+        ]
+    );
+}
