@@ -102,7 +102,8 @@ impl Backend for OpenApiBackend {
         };
         let outcome = resource.validate(object, None, &Options::default());
         Validated {
-            decode_error: None,
+            // kubectl-validate shows the decoder's Go error text, the field error's detail.
+            decode_error: outcome.decode_error.map(|e| e.detail),
             unknown_fields: outcome.unknown_fields.iter().map(strict_path).collect(),
             errors: outcome.errors,
         }
