@@ -159,7 +159,7 @@ pub fn validate(pattern: &str) -> bool {
     with_stack(tree.height(), || go_hir(&tree, pattern).is_ok()).unwrap_or(false)
 }
 
-/// The `regex` crate pattern equivalent to a Go pattern, or Go's error (`<code>: `<expr>``).
+/// The `regex` crate pattern equivalent to a Go pattern, or Go's error (``<code>: `<expr>` ``).
 pub fn translate(pattern: &str) -> Result<String, String> {
     let tree = parse::parse(pattern).map_err(|e| format!("{}: `{}`", e.code.as_str(), e.expr))?;
     with_stack(tree.height(), || tree.to_hir().to_string())
