@@ -308,7 +308,7 @@ impl<'a, R: Refs> Builder<'a, R> {
         if let Some(p) = self.string_field(map, "pattern")?
             && !p.is_empty()
         {
-            let regex = kdv_cel::library::regex::compile(p).map_err(|e| e.message.into_owned());
+            let regex = kdv_cel::library::regex::compile_go(p).map_err(|e| e.to_string());
             v.pattern = Some(Pattern {
                 text: p.into(),
                 regex,
