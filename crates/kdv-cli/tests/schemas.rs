@@ -350,3 +350,19 @@ fn updates_of_built_in_kinds() {
         run.stderr
     );
 }
+
+#[test]
+fn object_metadata_of_built_in_kinds() {
+    let run = kdv(&["validate", &f("bad-metadata.yaml")]);
+    assert_eq!(
+        run.transcript(),
+        "exit: 1
+--- stdout
+crates/kdv-cli/tests/fixtures/schemas/bad-metadata.yaml:4:9#0: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
+crates/kdv-cli/tests/fixtures/schemas/bad-metadata.yaml:6:5#0: metadata.labels: Invalid value: \"not a label value!\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
+crates/kdv-cli/tests/fixtures/schemas/bad-metadata.yaml:11:3#1: metadata: Invalid value: {\"finalizers\":{\"key\":\"value\"},\"name\":\"settings\"}: json: cannot unmarshal object into Go struct field ObjectMeta.finalizers of type []string
+--- stderr
+2 documents, 0 valid, 2 invalid
+"
+    );
+}

@@ -308,7 +308,7 @@ impl<'a, R: Refs> Builder<'a, R> {
         if let Some(p) = self.string_field(map, "pattern")?
             && !p.is_empty()
         {
-            let regex = kdv_cel::library::regex::compile(p).map_err(|e| e.message.into_owned());
+            let regex = kdv_cel::library::regex::compile_go(p).map_err(|e| e.to_string());
             v.pattern = Some(Pattern {
                 text: p.into(),
                 regex,
@@ -617,19 +617,8 @@ impl<'a, R: Refs> Builder<'a, R> {
 
     fn fill(&mut self, p: &PendingCopy) -> Result<()> {
         let target = self.arena.node(p.target);
-        let mut node = Node {
-            types: target.types.clone(),
-            type_bits: target.type_bits,
-            nullable: target.nullable || p.nullable,
-            format: target.format.clone(),
-            validations: target.validations.clone(),
-            properties: target.properties.clone(),
-            additional: target.additional,
-            items: target.items,
-            default: target.default.clone(),
-            extensions: target.extensions.clone(),
-            x_validations: target.x_validations.clone(),
-        };
+        let mut node = target.copy();
+        node.nullable = target.nullable || p.nullable;
         if let Some(d) = &p.default {
             node.default = Some(d.clone());
         }

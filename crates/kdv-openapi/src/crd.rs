@@ -100,6 +100,7 @@ pub(crate) fn compile_schema(
         arena.node_mut(root).extensions.preserve_unknown_fields = true;
     }
     crate::prune::prune_defaults(&mut arena);
+    arena.finish();
     Ok((arena, root))
 }
 
@@ -160,26 +161,24 @@ fn crd(v: &Value, error: &ErrorAt<'_>, minor: u32) -> Result<Vec<Arc<Resource>>,
         if ver.get("served").and_then(Value::as_bool) != Some(true) {
             continue;
         }
-        let mut arena = Arena::new();
-        let root = match ver.pointer("/schema/openAPIV3Schema") {
-            Some(schema @ Value::Object(_)) => {
-                let mut refs = NoRefs;
-                let mut b = Builder::new(&mut arena, &mut refs, Mode::Crd { minor });
-                b.set_path(at(&["schema", "openAPIV3Schema"]));
-
-                b.build(schema).map_err(|e| error(&e.path, e.message))?
-            }
+        let (arena, root) = match ver.pointer("/schema/openAPIV3Schema") {
+            Some(schema @ Value::Object(_)) => compile_schema(
+                schema,
+                at(&["schema", "openAPIV3Schema"]),
+                minor,
+                preserve_unknown,
+            )
+            .map_err(|e| error(&e.path, e.message))?,
             _ => {
                 // No schema: everything is kept (only possible with preserveUnknownFields).
+                let mut arena = Arena::new();
                 let mut node = Node::empty();
                 node.extensions.preserve_unknown_fields = true;
-                arena.push(node)
+                let root = arena.push(node);
+                arena.finish();
+                (arena, root)
             }
         };
-        if preserve_unknown {
-            arena.node_mut(root).extensions.preserve_unknown_fields = true;
-        }
-        crate::prune::prune_defaults(&mut arena);
         let status = ver
             .pointer("/subresources/status")
             .is_some_and(Value::is_object);

@@ -11,7 +11,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::schema::{Additional, Arena, Node, NodeId};
+use std::cmp::Ordering;
+
+use crate::schema::{Additional, Arena, Node, NodeId, cmp_names};
 
 /// Which schema an effective entry is validated against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,17 +45,18 @@ pub(crate) fn entries<'a>(
         arena,
         node,
         data: map.iter().peekable(),
-        props: node.properties.iter().peekable(),
+        defaulted: node.defaulted.iter().peekable(),
         resource,
     }
 }
 
-/// Iterator of [`entries`].
+/// Iterator of [`entries`]: the object's keys merged with the properties that have a
+/// default (both sorted by name).
 pub(crate) struct Entries<'a> {
     arena: &'a Arena,
     node: &'a Node,
     data: std::iter::Peekable<serde_json::map::Iter<'a>>,
-    props: std::iter::Peekable<std::slice::Iter<'a, (Box<str>, NodeId)>>,
+    defaulted: std::iter::Peekable<std::slice::Iter<'a, u32>>,
     resource: bool,
 }
 
@@ -63,71 +66,61 @@ impl<'a> Iterator for Entries<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             let next_key = self.data.peek().map(|(k, _)| k.as_str());
-            let next_prop = self.props.peek().map(|(k, _)| k.as_ref());
-            match (next_key, next_prop) {
-                (None, None) => return None,
-                (Some(k), Some(p)) if k == p => {
-                    let (k, v) = self.data.next()?;
-                    let &(_, id) = self.props.next()?;
+            let next_default = self
+                .defaulted
+                .peek()
+                .map(|&&i| &self.node.properties[i as usize]);
+            if let Some((name, id)) = next_default {
+                let before = match next_key {
+                    None => true,
+                    Some(k) => cmp_names(name, k) == Ordering::Less,
+                };
+                if before {
+                    // A defaulted property the object does not have.
+                    self.defaulted.next();
+                    if let Some(d) = self.arena.node(*id).default.as_deref() {
+                        return Some((name.as_ref(), d, Slot::Prop(*id)));
+                    }
+                    continue;
+                }
+                if next_key == Some(name.as_ref()) {
+                    self.defaulted.next();
+                }
+            }
+            let (k, v) = self.data.next()?;
+            if let Some(id) = self.node.property(k) {
+                let schema = self.arena.node(id);
+                if v.is_null() && !schema.nullable {
+                    match schema.default.as_deref() {
+                        Some(d) => return Some((k, d, Slot::Prop(id))),
+                        None => continue,
+                    }
+                }
+                return Some((k, v, Slot::Prop(id)));
+            }
+            if self.resource && is_meta_field(k) {
+                return Some((k, v, Slot::Kept));
+            }
+            match self.node.additional {
+                Additional::Schema(id) => {
                     let schema = self.arena.node(id);
                     if v.is_null() && !schema.nullable {
                         match schema.default.as_deref() {
-                            Some(d) => return Some((k, d, Slot::Prop(id))),
+                            Some(d) => return Some((k, d, Slot::Additional(id))),
                             None => continue,
                         }
                     }
-                    return Some((k, v, Slot::Prop(id)));
+                    return Some((k, v, Slot::Additional(id)));
                 }
-                (Some(k), Some(p)) if p < k => {
-                    if let Some(e) = self.default_only() {
-                        return Some(e);
-                    }
-                }
-                (None, Some(_)) => {
-                    if let Some(e) = self.default_only() {
-                        return Some(e);
-                    }
-                }
-                (Some(_), _) => {
-                    let (k, v) = self.data.next()?;
-                    if self.resource && is_meta_field(k) {
+                Additional::Bool(_) => return Some((k, v, Slot::Kept)),
+                Additional::None => {
+                    if self.node.extensions.preserve_unknown_fields {
                         return Some((k, v, Slot::Kept));
                     }
-                    match self.node.additional {
-                        Additional::Schema(id) => {
-                            let schema = self.arena.node(id);
-                            if v.is_null() && !schema.nullable {
-                                match schema.default.as_deref() {
-                                    Some(d) => return Some((k, d, Slot::Additional(id))),
-                                    None => continue,
-                                }
-                            }
-                            return Some((k, v, Slot::Additional(id)));
-                        }
-                        Additional::Bool(_) => return Some((k, v, Slot::Kept)),
-                        Additional::None => {
-                            if self.node.extensions.preserve_unknown_fields {
-                                return Some((k, v, Slot::Kept));
-                            }
-                            // Pruned.
-                            continue;
-                        }
-                    }
+                    // Pruned.
                 }
             }
         }
-    }
-}
-
-impl<'a> Entries<'a> {
-    /// A property absent from the data: its default, if it has one.
-    fn default_only(&mut self) -> Option<(&'a str, &'a Value, Slot)> {
-        let (name, id) = self.props.next()?;
-        let schema = self.arena.node(*id);
-        schema
-            .default
-            .as_deref()
-            .map(|d| (name.as_ref(), d, Slot::Prop(*id)))
     }
 }
 

@@ -13,13 +13,21 @@ use serde_json::{Map, Value};
 use crate::effective::{self, Slot};
 use crate::schema::{Additional, Arena, ListType, NodeId};
 
-/// Checks the effective object `map` at a resource root (structural node `root`).
-pub(crate) fn validate(arena: &Arena, root: NodeId, map: &Map<String, Value>, out: &mut ErrorList) {
-    object(arena, root, map, true, &PathRef::Nil, out);
+/// Checks the effective object `map` at a resource root (structural node `root`); `reach`
+/// tells for each node whether a set or map list is at or below it.
+pub(crate) fn validate(
+    arena: &Arena,
+    reach: &[bool],
+    root: NodeId,
+    map: &Map<String, Value>,
+    out: &mut ErrorList,
+) {
+    object(arena, reach, root, map, true, &PathRef::Nil, out);
 }
 
 fn object(
     arena: &Arena,
+    reach: &[bool],
     id: NodeId,
     map: &Map<String, Value>,
     resource: bool,
@@ -36,29 +44,46 @@ fn object(
             // with `Child`.
             Slot::Additional(child) => {
                 let p = path.key(k);
-                value(arena, child, v, &p, out);
+                value(arena, reach, child, v, &p, out);
             }
             Slot::Prop(child) => {
                 let p = path.child(k);
-                value(arena, child, v, &p, out);
+                value(arena, reach, child, v, &p, out);
             }
             Slot::Kept => {}
         }
     }
 }
 
-fn value(arena: &Arena, id: NodeId, v: &Value, path: &PathRef<'_>, out: &mut ErrorList) {
+fn value(
+    arena: &Arena,
+    reach: &[bool],
+    id: NodeId,
+    v: &Value,
+    path: &PathRef<'_>,
+    out: &mut ErrorList,
+) {
+    if !reach[id as usize] {
+        return;
+    }
     match v {
-        Value::Array(items) => array(arena, id, items, path, out),
+        Value::Array(items) => array(arena, reach, id, items, path, out),
         Value::Object(map) => {
             let resource = arena.node(id).extensions.embedded_resource;
-            object(arena, id, map, resource, path, out);
+            object(arena, reach, id, map, resource, path, out);
         }
         _ => {}
     }
 }
 
-fn array(arena: &Arena, id: NodeId, items: &[Value], path: &PathRef<'_>, out: &mut ErrorList) {
+fn array(
+    arena: &Arena,
+    reach: &[bool],
+    id: NodeId,
+    items: &[Value],
+    path: &PathRef<'_>,
+    out: &mut ErrorList,
+) {
     let node = arena.node(id);
     let item = |v| effective::item(arena, node.items, v);
     match &node.extensions.list_type {
@@ -85,7 +110,7 @@ fn array(arena: &Arena, id: NodeId, items: &[Value], path: &PathRef<'_>, out: &m
     if let Some(child) = node.items {
         for (i, v) in items.iter().enumerate() {
             let p = path.index(i);
-            value(arena, child, item(v), &p, out);
+            value(arena, reach, child, item(v), &p, out);
         }
     }
 }

@@ -337,6 +337,7 @@ pub(crate) fn compile_definition(
         drop_zero_defaults_of_required_strings(&mut arena);
     }
     crate::prune::prune_defaults(&mut arena);
+    arena.finish();
     Ok((arena, root))
 }
 

@@ -164,13 +164,19 @@ impl Resource {
             let old_ok = match old {
                 Some(Value::Object(old_map)) => {
                     let mut old_errs = ErrorList::new();
-                    listtype::validate(&self.arena, self.root, old_map, &mut old_errs);
+                    listtype::validate(
+                        &self.arena,
+                        &self.reach_lists,
+                        self.root,
+                        old_map,
+                        &mut old_errs,
+                    );
                     old_errs.is_empty()
                 }
                 _ => true,
             };
             if old_ok {
-                listtype::validate(&self.arena, self.root, map, errs);
+                listtype::validate(&self.arena, &self.reach_lists, self.root, map, errs);
             }
         }
 

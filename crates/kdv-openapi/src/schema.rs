@@ -308,6 +308,11 @@ pub struct Node {
     pub extensions: Extensions,
     /// `x-kubernetes-validations`, kept as written for the CEL rules (not evaluated here).
     pub x_validations: Option<Box<Value>>,
+    /// Indices into `properties` of the properties that have a default, ascending (set by
+    /// [`Arena::finish`]): the decoding view walks these, not every property.
+    pub defaulted: Box<[u32]>,
+    /// A hash index of `properties` for nodes with many (set by [`Arena::finish`]).
+    index: Option<Box<[u32]>>,
 }
 
 impl Node {
@@ -325,22 +330,101 @@ impl Node {
             default: None,
             extensions: Extensions::default(),
             x_validations: None,
+            defaulted: Box::new([]),
+            index: None,
         }
     }
 
-    /// The schema of property `name`, by binary search over the sorted properties.
+    /// A copy of `self` (the lookup tables are rebuilt by [`Arena::finish`]).
+    pub fn copy(&self) -> Node {
+        Node {
+            types: self.types.clone(),
+            type_bits: self.type_bits,
+            nullable: self.nullable,
+            format: self.format.clone(),
+            validations: self.validations.clone(),
+            properties: self.properties.clone(),
+            additional: self.additional,
+            items: self.items,
+            default: self.default.clone(),
+            extensions: self.extensions.clone(),
+            x_validations: self.x_validations.clone(),
+            defaulted: Box::new([]),
+            index: None,
+        }
+    }
+
+    /// The schema of property `name`: a scan of a few properties, a hash lookup of many.
     #[inline]
     pub fn property(&self, name: &str) -> Option<NodeId> {
-        self.properties
-            .binary_search_by(|(k, _)| k.as_ref().cmp(name))
-            .ok()
-            .map(|i| self.properties[i].1)
+        match &self.index {
+            None => self
+                .properties
+                .iter()
+                .find(|(k, _)| eq_names(k, name))
+                .map(|(_, id)| *id),
+            Some(slots) => {
+                let mask = slots.len() - 1;
+                let mut i = (hash(name) as usize) & mask;
+                loop {
+                    let slot = slots[i];
+                    if slot == EMPTY {
+                        return None;
+                    }
+                    let (k, id) = &self.properties[slot as usize];
+                    if eq_names(k, name) {
+                        return Some(*id);
+                    }
+                    i = (i + 1) & mask;
+                }
+            }
+        }
     }
 
     /// The declared types joined with `,` (kube-openapi's messages).
     pub fn type_text(&self) -> String {
         self.types.join(",")
     }
+}
+
+/// Orders two names as `str`'s `Ord` does, deciding on the first byte inline: most names
+/// of a schema differ there, and the common prefix otherwise costs a `memcmp` call per
+/// comparison in the hot merge walks.
+#[inline]
+pub fn cmp_names(a: &str, b: &str) -> std::cmp::Ordering {
+    match (a.as_bytes().first(), b.as_bytes().first()) {
+        (Some(x), Some(y)) if x != y => x.cmp(y),
+        _ => a.cmp(b),
+    }
+}
+
+/// Whether two names are equal, without a `memcmp` call for the short names schemas have.
+#[inline]
+pub fn eq_names(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() > 32 {
+        return a == b;
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// Nodes with more properties than this get a hash index.
+const INDEXED: usize = 8;
+const EMPTY: u32 = u32::MAX;
+
+/// FNV-1a: names are short and come from the schema or the object; a collision only costs
+/// a probe.
+#[inline]
+fn hash(name: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in name.as_bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
 }
 
 /// The nodes of one loaded source (a CRD version, or one OpenAPI document).
@@ -371,6 +455,34 @@ impl Arena {
     /// The node `id`, mutably.
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
         &mut self.nodes[id as usize]
+    }
+
+    /// Builds the lookup tables of every node (defaulted properties, property index), once
+    /// the nodes and their defaults are final.
+    pub fn finish(&mut self) {
+        for i in 0..self.nodes.len() {
+            let defaulted: Box<[u32]> = self.nodes[i]
+                .properties
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, id))| self.nodes[*id as usize].default.is_some())
+                .map(|(j, _)| j as u32)
+                .collect();
+            let node = &mut self.nodes[i];
+            node.defaulted = defaulted;
+            node.index = (node.properties.len() > INDEXED).then(|| {
+                let size = (node.properties.len() * 2).next_power_of_two();
+                let mut slots = vec![EMPTY; size].into_boxed_slice();
+                for (j, (k, _)) in node.properties.iter().enumerate() {
+                    let mut at = (hash(k) as usize) & (size - 1);
+                    while slots[at] != EMPTY {
+                        at = (at + 1) & (size - 1);
+                    }
+                    slots[at] = j as u32;
+                }
+                slots
+            });
+        }
     }
 
     /// How many nodes there are.

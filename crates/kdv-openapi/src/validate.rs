@@ -19,7 +19,7 @@ use kdv_runtime::{BadValue, FieldPath, Segment};
 use serde_json::{Map, Number, Value};
 
 use crate::effective::{self, Slot};
-use crate::schema::{Additional, Arena, FormatKind, Node, NodeId, types};
+use crate::schema::{Additional, Arena, FormatKind, Node, NodeId, cmp_names, types};
 use crate::strfmt;
 
 /// The structural schema of the value being validated: it decides what pruning and
@@ -354,7 +354,7 @@ impl<'s> Validator<'s> {
         self.enum_check(node, data, path, errs);
         mc += 1;
         if let Value::Object(map) = data {
-            mc += self.object_check(node, map, st, path, depth, errs) + 1;
+            mc += self.object_check(id, node, map, st, path, depth, errs) + 1;
         }
         mc + 1
     }
@@ -720,8 +720,10 @@ impl<'s> Validator<'s> {
         });
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn object_check(
         &self,
+        id: NodeId,
         node: &Node,
         map: &Map<String, Value>,
         st: St,
@@ -780,7 +782,12 @@ impl<'s> Validator<'s> {
             }
             Additional::Schema(schema) => {
                 for (k, v, slot) in entries() {
-                    if node.property(k).is_none() {
+                    let declared = if st.node == Some(id) {
+                        matches!(slot, Slot::Prop(_))
+                    } else {
+                        node.property(k).is_some()
+                    };
+                    if !declared {
                         let p = OPath::Key(path, k);
                         let child = St::of_slot(self.arena, slot);
                         mc += self.schema(schema, v, child, &p, depth + 1, errs);
@@ -789,11 +796,24 @@ impl<'s> Validator<'s> {
             }
             Additional::None | Additional::Bool(true) => {}
         }
-        if !node.properties.is_empty() {
+        if st.node == Some(id) {
+            // The node is the value's structural node (not a junctor branch): the entries
+            // already name their property.
+            for (k, v, slot) in entries() {
+                if let Slot::Prop(schema) = slot {
+                    let p = OPath::Prop(path, k);
+                    let child = St::of_slot(self.arena, slot);
+                    mc += self.schema(schema, v, child, &p, depth + 1, errs);
+                }
+            }
+        } else if !node.properties.is_empty() {
             // Both sides are sorted by name: one merge pass instead of a lookup per key.
             let mut props = node.properties.iter().peekable();
             for (k, v, slot) in entries() {
-                while props.next_if(|(name, _)| name.as_ref() < k).is_some() {}
+                while props
+                    .next_if(|(name, _)| cmp_names(name, k) == std::cmp::Ordering::Less)
+                    .is_some()
+                {}
                 if let Some((name, schema)) = props.peek()
                     && name.as_ref() == k
                 {

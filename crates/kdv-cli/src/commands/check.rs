@@ -72,7 +72,12 @@ pub fn check_resource(
         },
         ..kdv_openapi::Options::default()
     };
-    let outcome = resource.validate(&doc.value, old, &options);
+    let mut outcome = resource.validate(&doc.value, old, &options);
+    // An object the API server cannot decode (metadata that is not an ObjectMeta) fails with
+    // that one error.
+    if let Some(error) = outcome.decode_error.take() {
+        return locate(doc, vec![error], &[], unknown);
+    }
     if outcome.errors.is_empty() && outcome.unknown_fields.is_empty() {
         return Findings::default();
     }

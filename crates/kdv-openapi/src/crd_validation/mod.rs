@@ -162,15 +162,16 @@ impl Opts {
     }
 }
 
-/// Go's `regexp.Compile` verdict on a pattern, with its error text.
+/// Go's `regexp.Compile` verdict on a pattern, with its error text
+/// (``error parsing regexp: missing closing ): `(a` ``).
 pub(crate) fn regex_compile(pattern: &str) -> Result<(), String> {
     // The verdict alone is cheaper than building the matcher.
     if kdv_cel::library::regex::validate(pattern) {
         return Ok(());
     }
-    kdv_cel::library::regex::compile(pattern)
+    kdv_cel::library::regex::compile_go(pattern)
         .map(|_| ())
-        .map_err(|e| e.message.into_owned())
+        .map_err(|e| e.to_string())
 }
 
 /// The checks of creating `crd` (a CustomResourceDefinition as JSON, `apiextensions.k8s.io/v1`)
