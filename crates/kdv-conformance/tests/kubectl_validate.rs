@@ -25,6 +25,7 @@ const PASSING: &[&str] = &[
     "empty_secret.yaml#0",
     "empty_with_document.yaml#0",
     "error_array_instead_of_map.yaml#0",
+    "error_crd_typo.yaml#0",
     "error_enum_invalid.yaml#0",
     "error_indentation.yaml#0",
     "error_invalid_kind.yaml#0",

@@ -109,8 +109,19 @@ impl Backend for OpenApiBackend {
         }
     }
 
-    fn validate_crd(&self, _object: &Value) -> Option<Validated> {
-        None
+    /// kdv-openapi's CRD write-time checks (`crd_validation`), as the CRD strategy runs them
+    /// on create.
+    fn validate_crd(&self, object: &Value) -> Option<Validated> {
+        let findings = kdv_openapi::validate_crd(object);
+        Some(Validated {
+            decode_error: findings.decode_error.map(|d| d.message),
+            unknown_fields: findings
+                .unknown_fields
+                .into_iter()
+                .map(|u| u.path)
+                .collect(),
+            errors: findings.errors,
+        })
     }
 }
 
