@@ -540,6 +540,38 @@ fn cases() -> Vec<Case> {
                 .collect();
             set(c, "/spec/versions/0/selectableFields", Value::Array(fields));
         }),
+        case(
+            "identical selectable fields, different schemas (the server moves the fields to the spec)",
+            |c| {
+                let mut v = c["spec"]["versions"][0].clone();
+                v["name"] = json!("v2");
+                v["storage"] = json!(false);
+                v["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["name"]["maxLength"] =
+                    json!(5);
+                set(c, "/spec/versions/1", v);
+                for i in 0..2 {
+                    set(
+                        c,
+                        &format!("/spec/versions/{i}/selectableFields"),
+                        json!([{"jsonPath": ".spec.name"}]),
+                    );
+                }
+            },
+        ),
+        case(
+            "identical schemas, different selectable fields (the server moves the schema to the spec)",
+            |c| {
+                let mut v = c["spec"]["versions"][0].clone();
+                v["name"] = json!("v2");
+                v["storage"] = json!(false);
+                set(c, "/spec/versions/1", v);
+                set(
+                    c,
+                    "/spec/versions/1/selectableFields",
+                    json!([{"jsonPath": ".spec.name"}]),
+                );
+            },
+        ),
         // Conversion.
         case("webhook conversion without client config", |c| {
             set(

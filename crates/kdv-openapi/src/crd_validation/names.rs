@@ -312,3 +312,47 @@ pub(crate) fn preserve_unknown_fields(spec: &Spec<'_>, out: &mut ErrorList) {
         ));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `TestValidateCustomResourceDefinitionStoredVersions`, with exact texts. (Upstream's
+    /// "no stored version" case passes an empty slice, printed `[]`; on create the server's
+    /// `PrepareForCreate` leaves a nil one, printed `null`, which is what is checked here.)
+    #[test]
+    fn upstream_stored_versions_table() {
+        let run = |versions: &[&str], storage: &str, stored: &[&str]| -> Vec<String> {
+            let versions: Vec<Version<'_>> = versions
+                .iter()
+                .map(|v| Version {
+                    name: (*v).to_owned(),
+                    storage: *v == storage,
+                    ..Version::default()
+                })
+                .collect();
+            let stored: Vec<String> = stored.iter().map(|s| (*s).to_owned()).collect();
+            let mut out = ErrorList::new();
+            stored_versions(&stored, &versions, &mut out);
+            out.iter().map(ToString::to_string).collect()
+        };
+        assert!(run(&["v1"], "v1", &["v1"]).is_empty());
+        assert_eq!(
+            run(&["v1"], "v1", &[]),
+            ["status.storedVersions: Invalid value: null: must have at least one stored version"]
+        );
+        assert!(run(&["v1alpha", "v1beta1", "v1"], "v1", &["v1alpha", "v1"]).is_empty());
+        assert_eq!(
+            run(&["v1beta1", "v1"], "v1", &["v1alpha", "v1beta1", "v1"]),
+            [
+                "status.storedVersions[0]: Invalid value: \"v1alpha\": missing from spec.versions; v1alpha was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in v1alpha and removes v1alpha from status.storedVersions"
+            ]
+        );
+        assert_eq!(
+            run(&["v1alpha", "v1beta1", "v1"], "v1", &["v1alpha", "v1beta1"]),
+            [
+                "status.storedVersions: Invalid value: [\"v1alpha\",\"v1beta1\"]: must have the storage version v1"
+            ]
+        );
+    }
+}

@@ -267,4 +267,49 @@ mod tests {
             Err("array notation is not allowed".to_owned())
         );
     }
+
+    /// `TestValidateFieldPath`: valid paths, and the errors' texts.
+    #[test]
+    fn upstream_field_path_table() {
+        let v = json!({"type": "object", "properties": {
+            "foo": {"type": "object", "additionalProperties": {"type": "object", "properties": {"f1": {"type": "number"}}}},
+            "a": {"type": "object", "properties": {
+                "bbb": {"type": "object", "properties": {"c": {"type": "number"}, "34": {"type": "number"}}},
+                "bbb.c": {"type": "object", "properties": {"a-b34": {"type": "number"}}}}},
+            "list": {"type": "array", "items": {"type": "object", "properties": {
+                "a": {"type": "number"}, "a-b.34": {"type": "number"}}}}}});
+        let crd = json!({"spec": {"versions": [{"schema": {"openAPIV3Schema": v}}]}});
+        let d = super::super::decode::decode(&crd).unwrap();
+        let s = d.crd.spec.validation.unwrap().open_api_v3_schema.unwrap();
+        for (path, err) in [
+            (".a", ""),
+            (".a.bbb", ""),
+            (".foo.f1", ""),
+            (".a['bbb']", ""),
+            (".a['bbb.c']", ""),
+            (".a['bbb.c'].a-b34", ""),
+            (".a['bbb.c']['a-b34']", ""),
+            (".a.bbb.c", ""),
+            (".a.bbb['34']", ""),
+            (".a.foo", "does not refer to a valid field"),
+            (".a.bbb[0]", "expected single quoted string but got 0"),
+            (".a.bbb.34", ""),
+            (".list", ""),
+            (".list[1]", "expected single quoted string but got 1"),
+            (".list.a", "does not refer to a valid field"),
+            (".list['a-b.34']", "does not refer to a valid field"),
+            (".list.a-b.34", "does not refer to a valid field"),
+            ("a", "expected [ or . but got: a"),
+            (".c", "does not refer to a valid field"),
+            (".a..b", "does not refer to a valid field"),
+            (".list[-1]", "expected single quoted string but got -1"),
+            (".list[1.0]", "expected single quoted string but got 1"),
+        ] {
+            let got = valid_field_path(path, &s, true)
+                .map(|_| ())
+                .err()
+                .unwrap_or_default();
+            assert_eq!(got, err, "{path}");
+        }
+    }
 }

@@ -577,3 +577,125 @@ fn nested_completeness(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    fn with_schema(schema: Value, check: impl FnOnce(&Props<'_>)) {
+        let crd =
+            json!({"spec": {"versions": [{"name": "v", "schema": {"openAPIV3Schema": schema}}]}});
+        let d = super::super::decode::decode(&crd).expect("decodes");
+        let validation = d.crd.spec.validation.expect("hoisted");
+        check(validation.open_api_v3_schema.as_deref().expect("schema"));
+    }
+
+    fn completeness_of(schema: Value) -> Vec<String> {
+        let mut texts = Vec::new();
+        with_schema(schema, |s| {
+            let mut out = ErrorList::new();
+            completeness(s, &FieldPath::root(), &mut out);
+            texts = out.iter().map(ToString::to_string).collect();
+        });
+        texts
+    }
+
+    /// `TestValidateStructuralCompleteness`, the cases with the CRD options.
+    #[test]
+    fn upstream_completeness_cases() {
+        assert_eq!(
+            completeness_of(json!({
+                "additionalProperties": {"type": "object", "properties": {"bar": {"type": "string"}}},
+                "allOf": [{"properties": {"foo": {"minLength": 2}}}]})),
+            ["properties[foo]: Required value: because it is defined in allOf[0].properties[foo]"]
+        );
+        assert!(
+            completeness_of(json!({
+                "properties": {"foo": {"type": "string"}},
+                "allOf": [{"properties": {"foo": {"minLength": 2}}}]}))
+            .is_empty()
+        );
+        assert_eq!(
+            completeness_of(json!({
+                "properties": {"foo": {"type": "string"}},
+                "allOf": [{"properties": {"notfoo": {"minLength": 2}}}]})),
+            [
+                "properties[notfoo]: Required value: because it is defined in allOf[0].properties[notfoo]"
+            ]
+        );
+        assert!(
+            completeness_of(json!({
+                "items": {"type": "string"},
+                "allOf": [{"items": {"minLength": 2}}]}))
+            .is_empty()
+        );
+        assert_eq!(
+            completeness_of(json!({"allOf": [{"items": {"minLength": 2}}]})),
+            ["items: Required value: because it is defined in allOf[0].items"]
+        );
+    }
+
+    /// `TestValidateStructuralMetadataInvariants`: a root `metadata` must be an object and
+    /// may only constrain `name` and `generateName`.
+    #[test]
+    fn upstream_metadata_invariants() {
+        let errors = |metadata: Value| {
+            let mut texts = Vec::new();
+            with_schema(
+                json!({"type": "object", "properties": {"metadata": metadata}}),
+                |s| {
+                    texts = validate_structural(s, &FieldPath::root(), 35)
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect();
+                },
+            );
+            texts
+        };
+        for t in ["array", "number", "integer", "boolean", "string"] {
+            assert!(
+                errors(json!({"type": t})).contains(&format!(
+                    "properties[metadata].type: Invalid value: \"{t}\": must be object"
+                )),
+                "{t}"
+            );
+        }
+        assert!(errors(json!({"type": "object"})).is_empty());
+        let forbidden = "properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified";
+        for (name, ok) in [
+            ("name", true),
+            ("generateName", true),
+            ("namespace", false),
+            ("labels", false),
+        ] {
+            let e = errors(json!({"type": "object", "properties": {name: {"type": "string"}}}));
+            assert_eq!(e.is_empty(), ok, "{name}: {e:?}");
+            if !ok {
+                assert_eq!(e, [forbidden]);
+            }
+        }
+        for extra in [
+            json!({"description": "d"}),
+            json!({"nullable": true}),
+            json!({"x-kubernetes-preserve-unknown-fields": true}),
+            json!({"maxProperties": 3}),
+            json!({"additionalProperties": {"type": "string"}}),
+        ] {
+            let mut m = json!({"type": "object", "properties": {"name": {"type": "string"}, "generateName": {"type": "string"}}});
+            for (k, v) in extra.as_object().expect("object") {
+                m[k] = v.clone();
+            }
+            assert!(errors(m).contains(&forbidden.to_owned()), "{extra}");
+        }
+        // `example` is part of the structural schema from 1.36 only.
+        with_schema(
+            json!({"type": "object", "properties": {"metadata": {"type": "object", "example": {}}}}),
+            |s| {
+                assert!(validate_structural(s, &FieldPath::root(), 35).is_empty());
+                assert_eq!(validate_structural(s, &FieldPath::root(), 36).len(), 1);
+            },
+        );
+    }
+}

@@ -114,15 +114,10 @@ fn upstream_schema_validation_table() {
     assert_eq!((passed, skipped), (85, 33));
 }
 
-/// `TestValidateCustomResourceDefinition`: `ValidateCustomResourceDefinition` of the internal
+/// Runs a transcribed table of whole CRDs: `ValidateCustomResourceDefinition` of the internal
 /// object each v1 CRD converts to, with the case's stored versions and accepted names.
-#[test]
-fn upstream_crd_validation_table() {
-    let data: Value = serde_json::from_str(include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/upstream_crd_validation.json"
-    )))
-    .expect("valid JSON");
+fn run_crd_table(data: &str) -> (usize, usize, Vec<String>) {
+    let data: Value = serde_json::from_str(data).expect("valid JSON");
     let (mut passed, mut skipped) = (0, 0);
     let mut failures = Vec::new();
     for case in data["cases"].as_array().expect("cases") {
@@ -174,6 +169,16 @@ fn upstream_crd_validation_table() {
             failures.push(format!("{name}: {}", m.join("; ")));
         }
     }
+    (passed, skipped, failures)
+}
+
+/// `TestValidateCustomResourceDefinition`.
+#[test]
+fn upstream_crd_validation_table() {
+    let (passed, skipped, failures) = run_crd_table(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/upstream_crd_validation.json"
+    )));
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
@@ -181,4 +186,20 @@ fn upstream_crd_validation_table() {
         failures.join("\n")
     );
     assert_eq!((passed, skipped), (50, 0));
+}
+
+/// `TestSelectableFields`.
+#[test]
+fn upstream_selectable_fields_table() {
+    let (passed, skipped, failures) = run_crd_table(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/upstream_crd_selectable_fields.json"
+    )));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert_eq!((passed, skipped), (4, 0));
 }

@@ -570,3 +570,69 @@ fn webhook(c: &Conversion, path: &FieldPath, out: &mut ErrorList) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Test_validateDeprecationWarning` (its non-UTF-8 case cannot occur: documents are
+    /// read as UTF-8).
+    #[test]
+    fn upstream_deprecation_warning_table() {
+        let long = "x".repeat(256);
+        let too_long = "x".repeat(257);
+        let non_printable = |i: usize| {
+            vec![format!(
+                "must only contain printable UTF-8 characters; non-printable character found at index {i}"
+            )]
+        };
+        let cases: [(bool, Option<&str>, Vec<String>); 9] = [
+            (false, None, vec![]),
+            (
+                false,
+                Some(""),
+                vec!["can only be set for deprecated versions".into()],
+            ),
+            (
+                false,
+                Some("foo"),
+                vec!["can only be set for deprecated versions".into()],
+            ),
+            (true, Some("Iñtërnâtiônàlizætiøn,💝🐹🌇⛔"), vec![]),
+            (true, Some(&long), vec![]),
+            (
+                true,
+                Some(&too_long),
+                vec!["must be <= 256 characters long".into()],
+            ),
+            (true, Some("Test message\nfoo"), non_printable(12)),
+            (true, Some("Test message\u{8}"), non_printable(12)),
+            (true, Some("Test message\u{0}"), non_printable(12)),
+        ];
+        for (deprecated, warning, want) in cases {
+            assert_eq!(
+                deprecation_warning(deprecated, warning),
+                want,
+                "{warning:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn simple_json_paths() {
+        let mut out = ErrorList::new();
+        let p = FieldPath::new("x");
+        assert!(!simple_json_path(".spec.x", &p, &mut out));
+        assert!(!simple_json_path(".", &p, &mut out));
+        assert!(simple_json_path("spec", &p, &mut out));
+        assert!(simple_json_path("", &p, &mut out));
+        let texts: Vec<String> = out.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            texts,
+            [
+                "x: Invalid value: \"spec\": must be a simple json path starting with .",
+                "x: Invalid value: \"\": must not be empty"
+            ]
+        );
+    }
+}
