@@ -718,3 +718,77 @@ fn test_data_crds_lint_clean() {
     }
     assert_eq!(checked, 12);
 }
+
+/// Every value of a CRD replaced, one at a time, by values of other types (and removed):
+/// the checks never panic, and a CRD either decodes or says why.
+#[test]
+fn any_value_anywhere_is_handled() {
+    fn paths(v: &Value, at: String, out: &mut Vec<String>) {
+        out.push(at.clone());
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    paths(x, format!("{at}/{k}"), out);
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    paths(x, format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut crd = base();
+    set(
+        &mut crd,
+        &format!("{SPEC}/properties/replicas/default"),
+        json!(3),
+    );
+    set(
+        &mut crd,
+        &format!("{SPEC}/x-kubernetes-validations"),
+        json!([{"rule": "true", "fieldPath": ".name"}]),
+    );
+    set(
+        &mut crd,
+        "/spec/versions/0/subresources",
+        json!({"status": {}, "scale": {"specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas"}}),
+    );
+    set(
+        &mut crd,
+        "/spec/conversion",
+        json!({"strategy": "Webhook", "webhook": {"clientConfig": {"service": {"name": "s", "namespace": "n"}}, "conversionReviewVersions": ["v1"]}}),
+    );
+    let mut all = Vec::new();
+    paths(&crd, String::new(), &mut all);
+    let replacements = [
+        Value::Null,
+        json!(7),
+        json!(-1.5),
+        json!("x"),
+        json!(true),
+        json!([]),
+        json!([{}]),
+        json!({}),
+        json!({"type": "object"}),
+    ];
+    let mut checked = 0;
+    for p in all.iter().filter(|p| !p.is_empty()) {
+        for r in &replacements {
+            let mut c = crd.clone();
+            let Some(slot) = c.pointer_mut(p) else {
+                continue;
+            };
+            *slot = r.clone();
+            let f = validate_crd(&c);
+            if let Some(d) = &f.decode_error {
+                assert!(!d.message.is_empty(), "{p} = {r}");
+            }
+            let text = serde_json::to_string_pretty(&c).expect("serializes");
+            let _ = lint_crds("crd.json", text.as_bytes(), 37);
+            checked += 1;
+        }
+    }
+    assert!(checked > 400, "{checked}");
+}
