@@ -13,7 +13,7 @@ use kdv_runtime::{BadValue, StabilityLevel};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{DocumentResult, Finding, Report, operation_name};
+use super::{DocumentResult, Finding, Report, char_column, operation_name, severity_name};
 use crate::error::CliError;
 use crate::file_name;
 
@@ -269,21 +269,6 @@ impl JsonDiagnostic {
             text: super::text::diagnostic_headline(d),
         }
     }
-}
-
-/// `error` or `warning`.
-pub fn severity_name(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    }
-}
-
-/// The 1-based character column of the 1-based byte column `byte_col` in `line`.
-pub fn char_column(line: &str, byte_col: usize) -> u64 {
-    let end = byte_col.saturating_sub(1).min(line.len());
-    let prefix = line.as_bytes().get(..end).unwrap_or_default();
-    String::from_utf8_lossy(prefix).chars().count() as u64 + 1
 }
 
 #[derive(Serialize)]

@@ -12,6 +12,7 @@ pub mod sarif;
 pub mod text;
 
 use kdv_manifest::Position;
+use kdv_model::Severity;
 use kdv_runtime::{FieldError, OperationKind};
 
 use crate::input::InputError;
@@ -200,6 +201,21 @@ pub fn operation_name(kind: OperationKind) -> &'static str {
         OperationKind::Create => "CREATE",
         OperationKind::Update => "UPDATE",
     }
+}
+
+/// `error` or `warning`.
+pub fn severity_name(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+/// The 1-based character column of the 1-based byte column `byte_col` in `line`.
+pub fn char_column(line: &str, byte_col: usize) -> u64 {
+    let end = byte_col.saturating_sub(1).min(line.len());
+    let prefix = line.as_bytes().get(..end).unwrap_or_default();
+    String::from_utf8_lossy(prefix).chars().count() as u64 + 1
 }
 
 #[cfg(test)]

@@ -20,8 +20,9 @@ use kdv_runtime::{ErrorType, StabilityLevel};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::json::{UNKNOWN_FIELD, char_column, severity_name};
+use super::json::UNKNOWN_FIELD;
 use super::{DocumentResult, Finding, Report, operation_name};
+use super::{char_column, severity_name};
 use crate::error::CliError;
 use crate::file_name;
 

@@ -81,7 +81,7 @@ pub fn diagnostic(d: &Diagnostic) -> String {
 
 /// The first line of [`diagnostic`]: `file:line:col: severity: message`.
 pub fn diagnostic_headline(d: &Diagnostic) -> String {
-    let level = super::json::severity_name(d.severity);
+    let level = super::severity_name(d.severity);
     match &d.span {
         Some(s) => format!(
             "{}:{}:{}: {level}: {}",
