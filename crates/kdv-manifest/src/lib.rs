@@ -26,6 +26,7 @@
 
 #![warn(missing_docs)]
 
+mod fast;
 #[doc(hidden)]
 pub mod invariants;
 mod json;
@@ -376,5 +377,7 @@ pub fn format_size(bytes: usize) -> String {
     }
 }
 
+#[cfg(test)]
+mod fast_tests;
 #[cfg(test)]
 mod tests;
