@@ -66,6 +66,21 @@ pub fn check(bytes: &[u8]) {
     }
 }
 
+/// The value of one YAML document's text as the full path (serde-saphyr) reads it, skipping
+/// the fast reader: for benchmarks comparing the two.
+pub fn read_full(text: &str) -> Option<Value> {
+    match yaml::parse_full(text) {
+        Ok(yaml::Parsed::Value(value, _)) => Some(value),
+        _ => None,
+    }
+}
+
+/// The value of one YAML document's text as the fast reader reads it; `None` outside its
+/// subset.
+pub fn read_fast(text: &str) -> Option<Value> {
+    fast::parse(text).map(|(value, _)| value)
+}
+
 /// Checks that the fast reader agrees with the full path on every YAML document of `bytes`
 /// it reads; panics on a difference. Returns how many documents it read.
 pub fn check_fast(bytes: &[u8]) -> usize {
