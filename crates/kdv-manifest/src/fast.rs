@@ -213,7 +213,11 @@ impl<'t, F: FnMut(Event<'_>)> Reader<'t, F> {
             let next = Line::at(b, start, no);
             if !next.is_insignificant(b) {
                 let content = &b[next.start..next.end];
-                if !ended && is_marker(content, b"...") && marker_rest_is_blank(&content[3..]) {
+                if is_marker(content, b"...") {
+                    // A document end marker, never content (even with text after it).
+                    if ended || !marker_rest_is_blank(&content[3..]) {
+                        return Err(Outside);
+                    }
                     ended = true;
                 } else if ended || is_marker(content, b"---") || content[0] == b'%' {
                     return Err(Outside);
