@@ -167,7 +167,7 @@ fn repository_yaml_files_read_alike() {
 }
 
 /// The same over the files of directories named in `KDV_FAST_YAML_DIRS` (`:`-separated),
-/// such as the CLI workload's output: `KDV_FAST_YAML_DIRS=/tmp/wl/deploy:/tmp/wl/widget
+/// such as the CLI workload's output: `KDV_FAST_YAML_DIRS=$OUT_DIR/deploy:$OUT_DIR/widget
 /// cargo test -p kdv-manifest --release -- --ignored`.
 #[test]
 #[ignore = "reads directories named by KDV_FAST_YAML_DIRS"]
