@@ -10,14 +10,20 @@
 //! - differential: when serde-saphyr parses the whole stream with the same options, reading
 //!   it document by document gives no error and the same non-null values (after the number
 //!   conversion the reader applies), so cutting the stream at markers changes nothing for
-//!   well-formed input.
+//!   well-formed input;
+//! - the fast reader agrees with the full path: for every document it reads, the value, the
+//!   root position and the located position of every path (and of missing ones) are the
+//!   full path's ([`check_fast`]).
 
 use serde_json::Value;
 
-use crate::{Entry, Limits, Position, Query, Step, Syntax, Target, documents, yaml};
+use crate::{
+    Entry, Limits, Position, Query, Step, Syntax, Target, documents, fast, locate, split, yaml,
+};
 
 /// Checks every property above on `bytes`; panics on a violation.
 pub fn check(bytes: &[u8]) {
+    check_fast(bytes);
     let lines = 1 + line_breaks(bytes);
     for syntax in [Syntax::Yaml, Syntax::Json] {
         let mut last = None;
@@ -60,6 +66,82 @@ pub fn check(bytes: &[u8]) {
     }
 }
 
+/// The value of one YAML document's text as the full path (serde-saphyr) reads it, skipping
+/// the fast reader: for benchmarks comparing the two.
+pub fn read_full(text: &str) -> Option<Value> {
+    match yaml::parse_full(text) {
+        Ok(yaml::Parsed::Value(value, _)) => Some(value),
+        _ => None,
+    }
+}
+
+/// The value of one YAML document's text as the fast reader reads it; `None` outside its
+/// subset.
+pub fn read_fast(text: &str) -> Option<Value> {
+    fast::parse(text).map(|(value, _)| value)
+}
+
+/// Checks that the fast reader agrees with the full path on every YAML document of `bytes`
+/// it reads; panics on a difference. Returns how many documents it read.
+pub fn check_fast(bytes: &[u8]) -> usize {
+    let mut read = 0;
+    for raw in split::split_yaml(bytes) {
+        let Ok(text) = std::str::from_utf8(raw.bytes) else {
+            continue;
+        };
+        let Some((value, at)) = fast::parse(text) else {
+            continue;
+        };
+        read += 1;
+        match yaml::parse_full(text) {
+            Ok(yaml::Parsed::Value(full, full_at)) => {
+                assert_eq!(value, full, "fast and full values differ for {text:?}");
+                assert_eq!(
+                    at, full_at,
+                    "fast and full root positions differ for {text:?}"
+                );
+            }
+            Ok(_) => panic!("the fast reader read {text:?}, the full path found no value"),
+            Err(e) => panic!(
+                "the fast reader read {text:?}, the full path failed: {}",
+                e.message
+            ),
+        }
+        let mut paths = Vec::new();
+        collect_paths_up_to(&value, &mut Vec::new(), &mut paths, 512);
+        let missing: Vec<Vec<Step<'_>>> = paths
+            .iter()
+            .flat_map(|p| {
+                let mut key = p.clone();
+                key.push(Step::Key("missing"));
+                let mut index = p.clone();
+                index.push(Step::Index(1));
+                [key, index]
+            })
+            .collect();
+        let queries: Vec<Query<'_>> = paths
+            .iter()
+            .chain(&missing)
+            .flat_map(|path| {
+                [Target::Value, Target::Key, Target::MapKey("a")]
+                    .map(|target| Query { path, target })
+            })
+            .collect();
+        let fast_found = locate::locate_fast(text, &queries);
+        let Some(fast_found) = fast_found else {
+            panic!("the fast reader read {text:?} but did not walk it");
+        };
+        let full_found = locate::locate_full(text, &queries);
+        for ((query, fast), full) in queries.iter().zip(&fast_found).zip(&full_found) {
+            assert_eq!(
+                fast, full,
+                "fast and full positions differ for {query:?} in {text:?}"
+            );
+        }
+    }
+    read
+}
+
 fn line_breaks(bytes: &[u8]) -> u64 {
     let mut n = 0;
     let mut i = 0;
@@ -95,7 +177,16 @@ fn located_within(doc: &crate::Document<'_>, lines: u64) {
 }
 
 fn collect_paths<'v>(value: &'v Value, at: &mut Vec<Step<'v>>, out: &mut Vec<Vec<Step<'v>>>) {
-    if out.len() >= 64 {
+    collect_paths_up_to(value, at, out, 64);
+}
+
+fn collect_paths_up_to<'v>(
+    value: &'v Value,
+    at: &mut Vec<Step<'v>>,
+    out: &mut Vec<Vec<Step<'v>>>,
+    limit: usize,
+) {
+    if out.len() >= limit {
         return;
     }
     out.push(at.clone());
@@ -103,14 +194,14 @@ fn collect_paths<'v>(value: &'v Value, at: &mut Vec<Step<'v>>, out: &mut Vec<Vec
         Value::Object(map) => {
             for (k, v) in map {
                 at.push(Step::Key(k));
-                collect_paths(v, at, out);
+                collect_paths_up_to(v, at, out, limit);
                 at.pop();
             }
         }
         Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
                 at.push(Step::Index(i));
-                collect_paths(v, at, out);
+                collect_paths_up_to(v, at, out, limit);
                 at.pop();
             }
         }

@@ -17,6 +17,12 @@
 //!   API server's request body limit, 3 MiB) is an error, and so is a stream with more than
 //!   [`Limits::max_documents`]. Parsing budgets bound nesting (128 levels), aliases and what
 //!   they expand to. Reading the bytes (and capping that) is the caller's job.
+//! - **Fast where it can be, exact always.** Block-style documents of one-line scalars
+//!   (what manifests almost always are) are read by a one-pass reader that builds the value
+//!   directly; anything outside that subset (anchors, tags, block scalars, flow collections
+//!   with content, multi-line scalars, unusual number spellings, non-ASCII text, errors of
+//!   any kind) goes to serde-saphyr. Both give identical results, positions included; the
+//!   fuzz target and property tests check it.
 //! - **Positions.** Every error carries a 1-based line and column (in characters) of the
 //!   whole stream. [`Document::locate`] finds where fields are written by walking the
 //!   document's text again, so it costs nothing until a caller has something to point at.
@@ -26,6 +32,7 @@
 
 #![warn(missing_docs)]
 
+mod fast;
 #[doc(hidden)]
 pub mod invariants;
 mod json;
@@ -376,5 +383,7 @@ pub fn format_size(bytes: usize) -> String {
     }
 }
 
+#[cfg(test)]
+mod fast_tests;
 #[cfg(test)]
 mod tests;

@@ -7,7 +7,7 @@
 //! missing required field, a value reached through an alias or a merge key) resolves to its
 //! deepest written ancestor: for a missing field, the object that lacks it.
 
-use serde_saphyr::granit_parser::{Event, Parser, Span};
+use serde_saphyr::granit_parser::{Event as YamlEvent, Parser, Span};
 
 use crate::Position;
 
@@ -44,16 +44,57 @@ pub struct Query<'a> {
 }
 
 /// Positions of `queries` in the document `text` (lines relative to the text), each at its
-/// deepest match: `None` only when the text has no root node the parser reaches.
+/// deepest match: `None` only when the text has no root node the parser reaches. A text in
+/// the fast reader's subset is walked by the fast reader (same events, same positions);
+/// any other by the YAML event parser.
 pub(crate) fn locate(text: &str, queries: &[Query<'_>]) -> Vec<Option<Position>> {
-    let mut walk = Walk {
-        queries,
-        best: vec![None; queries.len()],
-        done: vec![false; queries.len()],
-        remaining: queries.len(),
-    };
-    walk.run(text);
+    if queries.is_empty() {
+        return Vec::new();
+    }
+    locate_fast(text, queries).unwrap_or_else(|| locate_full(text, queries))
+}
+
+/// [`locate`] through the fast reader; `None` when the text is outside its subset.
+pub(crate) fn locate_fast(text: &str, queries: &[Query<'_>]) -> Option<Vec<Option<Position>>> {
+    let mut walk = Walk::new(queries);
+    crate::fast::events(text, |event| walk.event(event)).then_some(walk.best)
+}
+
+/// [`locate`] through the YAML event parser, whatever the text.
+pub(crate) fn locate_full(text: &str, queries: &[Query<'_>]) -> Vec<Option<Position>> {
+    let mut walk = Walk::new(queries);
+    let mut parser = Parser::new_from_str(text);
+    while !walk.stopped
+        && let Some(Ok((event, span))) = parser.next_event()
+    {
+        let at = position(&span);
+        let event = match &event {
+            YamlEvent::SequenceStart(..) => Event::SequenceStart(at),
+            YamlEvent::MappingStart(..) => Event::MappingStart(at),
+            YamlEvent::Scalar(text, ..) => Event::Scalar(at, text),
+            YamlEvent::Alias(..) | YamlEvent::UnresolvedAlias(..) => Event::Alias(at),
+            YamlEvent::SequenceEnd | YamlEvent::MappingEnd => Event::End,
+            _ => continue,
+        };
+        walk.event(event);
+    }
     walk.best
+}
+
+/// What the walk needs of one parser event: where a node starts, a scalar's text (a key's
+/// name), and where collections end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Event<'a> {
+    /// A mapping starts.
+    MappingStart(Position),
+    /// A sequence starts.
+    SequenceStart(Position),
+    /// A scalar, with its text.
+    Scalar(Position, &'a str),
+    /// An alias (no path leads into it, and it names no key).
+    Alias(Position),
+    /// The innermost open collection ends.
+    End,
 }
 
 struct Walk<'q> {
@@ -62,6 +103,11 @@ struct Walk<'q> {
     /// Whether a query's final position is known (later matches are ignored).
     done: Vec<bool>,
     remaining: usize,
+    /// The open collections.
+    stack: Vec<Frame>,
+    seen_root: bool,
+    /// Nothing more to learn: later events are ignored.
+    stopped: bool,
 }
 
 /// An open collection: the queries whose path so far leads into it.
@@ -86,96 +132,108 @@ fn position(span: &Span) -> Position {
     }
 }
 
-impl Walk<'_> {
-    fn run(&mut self, text: &str) {
-        if self.queries.is_empty() {
+impl<'q> Walk<'q> {
+    fn new(queries: &'q [Query<'q>]) -> Walk<'q> {
+        Walk {
+            queries,
+            best: vec![None; queries.len()],
+            done: vec![false; queries.len()],
+            remaining: queries.len(),
+            stack: Vec::new(),
+            seen_root: false,
+            stopped: queries.is_empty(),
+        }
+    }
+
+    fn event(&mut self, event: Event<'_>) {
+        if self.stopped {
             return;
         }
-        let mut parser = Parser::new_from_str(text);
-        let mut stack: Vec<Frame> = Vec::new();
-        let mut seen_root = false;
-        while let Some(Ok((event, span))) = parser.next_event() {
-            let collection = match &event {
-                Event::SequenceStart(..) => Some(Some(0)),
-                Event::MappingStart(..) => Some(None),
-                Event::Scalar(..) | Event::Alias(..) | Event::UnresolvedAlias(..) => None,
-                Event::SequenceEnd | Event::MappingEnd => {
-                    stack.pop();
-                    if stack.is_empty() {
-                        return;
-                    }
-                    continue;
-                }
-                _ => continue,
-            };
-            let at = position(&span);
-            let Some(parent) = stack.last_mut() else {
-                if seen_root {
-                    return;
-                }
-                seen_root = true;
-                let alive: Vec<u32> = (0..self.queries.len() as u32).collect();
-                let alive = self.arrive(&alive, 0, None, at, None);
-                match collection {
-                    Some(items) => stack.push(Frame::new(items, alive, 0)),
-                    None => return,
-                }
-                continue;
-            };
-            if parent.items.is_none() && parent.expect_key {
-                parent.expect_key = false;
-                parent.key = match &event {
-                    Event::Scalar(text, ..) => {
-                        let key = text.to_string();
-                        self.key_seen(&parent.alive, parent.depth, &key, at);
-                        Some((key, at))
-                    }
-                    _ => None,
-                };
-                if let Some(items) = collection {
-                    // A collection used as a key: no path leads into it.
-                    stack.push(Frame::new(items, Vec::new(), usize::MAX));
-                }
-                continue;
+        let mut stack = std::mem::take(&mut self.stack);
+        self.stopped = !self.step(&mut stack, event);
+        self.stack = stack;
+    }
+
+    /// One event; `false` once nothing more can be learnt.
+    fn step(&mut self, stack: &mut Vec<Frame>, event: Event<'_>) -> bool {
+        let (collection, at) = match event {
+            Event::SequenceStart(at) => (Some(Some(0)), at),
+            Event::MappingStart(at) => (Some(None), at),
+            Event::Scalar(at, _) | Event::Alias(at) => (None, at),
+            Event::End => {
+                stack.pop();
+                return !stack.is_empty();
             }
-            let depth = parent.depth;
-            let (step, key_at) = match &mut parent.items {
-                Some(next) => {
-                    let step = OwnedStep::Index(*next);
-                    *next += 1;
-                    (Some(step), None)
-                }
-                None => {
-                    parent.expect_key = true;
-                    match parent.key.take() {
-                        Some((key, key_at)) => (Some(OwnedStep::Key(key)), Some(key_at)),
-                        None => (None, None),
-                    }
-                }
-            };
-            let alive = match step {
-                Some(step) if depth != usize::MAX && !parent.alive.is_empty() => {
-                    let parent_alive = std::mem::take(&mut parent.alive);
-                    let alive = self.arrive(&parent_alive, depth + 1, Some(&step), at, key_at);
-                    if let Some(parent) = stack.last_mut() {
-                        parent.alive = parent_alive;
-                    }
-                    alive
-                }
-                _ => Vec::new(),
-            };
-            if self.remaining == 0 {
-                return;
+        };
+        let Some(parent) = stack.last_mut() else {
+            if self.seen_root {
+                return false;
             }
+            self.seen_root = true;
+            let alive: Vec<u32> = (0..self.queries.len() as u32).collect();
+            let alive = self.arrive(&alive, 0, None, at, None);
+            return match collection {
+                Some(items) => {
+                    stack.push(Frame::new(items, alive, 0));
+                    true
+                }
+                None => false,
+            };
+        };
+        if parent.items.is_none() && parent.expect_key {
+            parent.expect_key = false;
+            parent.key = match event {
+                Event::Scalar(_, text) => {
+                    let key = text.to_string();
+                    self.key_seen(&parent.alive, parent.depth, &key, at);
+                    Some((key, at))
+                }
+                _ => None,
+            };
             if let Some(items) = collection {
-                let depth = if alive.is_empty() {
-                    usize::MAX
-                } else {
-                    depth + 1
-                };
-                stack.push(Frame::new(items, alive, depth));
+                // A collection used as a key: no path leads into it.
+                stack.push(Frame::new(items, Vec::new(), usize::MAX));
             }
+            return true;
         }
+        let depth = parent.depth;
+        let (step, key_at) = match &mut parent.items {
+            Some(next) => {
+                let step = OwnedStep::Index(*next);
+                *next += 1;
+                (Some(step), None)
+            }
+            None => {
+                parent.expect_key = true;
+                match parent.key.take() {
+                    Some((key, key_at)) => (Some(OwnedStep::Key(key)), Some(key_at)),
+                    None => (None, None),
+                }
+            }
+        };
+        let alive = match step {
+            Some(step) if depth != usize::MAX && !parent.alive.is_empty() => {
+                let parent_alive = std::mem::take(&mut parent.alive);
+                let alive = self.arrive(&parent_alive, depth + 1, Some(&step), at, key_at);
+                if let Some(parent) = stack.last_mut() {
+                    parent.alive = parent_alive;
+                }
+                alive
+            }
+            _ => Vec::new(),
+        };
+        if self.remaining == 0 {
+            return false;
+        }
+        if let Some(items) = collection {
+            let depth = if alive.is_empty() {
+                usize::MAX
+            } else {
+                depth + 1
+            };
+            stack.push(Frame::new(items, alive, depth));
+        }
+        true
     }
 
     /// A node at `depth` steps, reached by `step` from its parent (whose alive queries are

@@ -81,8 +81,17 @@ pub(crate) fn options(text: &str) -> serde_saphyr::Options {
     }
 }
 
-/// Parses the text of one document (it may hold a `---` and directives, no other document).
+/// Parses the text of one document (it may hold a `---` and directives, no other document):
+/// through the fast reader when the text is in its subset (same result), else in full.
 pub(crate) fn parse(text: &str) -> Result<Parsed, YamlError> {
+    if let Some((value, at)) = crate::fast::parse(text) {
+        return Ok(Parsed::Value(value, at));
+    }
+    parse_full(text)
+}
+
+/// [`parse`] through serde-saphyr, whatever the text.
+pub(crate) fn parse_full(text: &str) -> Result<Parsed, YamlError> {
     let mut values: Vec<Spanned<YamlValue>> =
         serde_saphyr::from_multiple_with_options(text, options(text))
             .map_err(|e| yaml_error(&e))?;
