@@ -5,44 +5,13 @@
 //! Packages that would be unwieldy as fixtures (20,000 tag lines, a 1 MB line) are
 //! written to a temporary directory by the test.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::cargo_bin_cmd;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
+use common::kdv;
 
 const CUSTOM_API: &str = "crates/kdv-cli/tests/fixtures/tags/custom";
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn transcript(&self) -> String {
-        format!(
-            "exit: {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
-
-fn kdv(args: &[&str]) -> Run {
-    let output = cargo_bin_cmd!("kdv")
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("kdv runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
-}
 
 /// A package directory under the system's temporary directory, removed when dropped.
 struct TempPackage(PathBuf);

@@ -2,43 +2,10 @@
 //! exit statuses (errors 1, warnings 0 unless `--deny warnings`, unreadable input 2), the
 //! Kubernetes release of the rules, directories and several `--crd` paths.
 
-use std::path::{Path, PathBuf};
-
-use assert_cmd::cargo::cargo_bin_cmd;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
+use common::kdv;
 
 const DIR: &str = "crates/kdv-cli/tests/fixtures/lint-crd";
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn transcript(&self) -> String {
-        format!(
-            "exit: {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
-
-fn kdv(args: &[&str]) -> Run {
-    let output = cargo_bin_cmd!("kdv")
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("kdv runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
-}
 
 #[test]
 fn several_mistakes_text() {

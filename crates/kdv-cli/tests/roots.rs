@@ -6,43 +6,12 @@
 //! with `KDV_UPSTREAM_API` naming a kubernetes/api checkout the same runs happen on it, and
 //! without it those tests print that they skipped.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use assert_cmd::cargo::cargo_bin_cmd;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
+use common::kdv;
 
 const ROOTS: &str = "crates/kdv-cli/tests/fixtures/roots";
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn transcript(&self) -> String {
-        format!(
-            "exit: {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
-
-fn kdv(args: &[&str]) -> Run {
-    let output = cargo_bin_cmd!("kdv")
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("kdv runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
-}
 
 fn pkg(name: &str) -> String {
     format!("{ROOTS}/{name}")

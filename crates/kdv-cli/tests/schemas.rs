@@ -2,44 +2,12 @@
 //! embedded built-in kinds (no flag at all), CRDs (`--crd FILE|DIR`), OpenAPI documents
 //! (`--schema DIR`), `--k8s-version`, and how a document's kind picks its source.
 
-use std::path::{Path, PathBuf};
-
-use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
+use common::kdv;
 
 const F: &str = "crates/kdv-cli/tests/fixtures/schemas";
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn transcript(&self) -> String {
-        format!(
-            "exit: {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
-
-fn kdv(args: &[&str]) -> Run {
-    let output = cargo_bin_cmd!("kdv")
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("kdv runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
-}
 
 fn f(name: &str) -> String {
     format!("{F}/{name}")
