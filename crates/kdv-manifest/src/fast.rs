@@ -24,9 +24,9 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::Position;
-use crate::locate::Event;
+use crate::event::Event;
+use crate::number::json_number_of_float;
 use crate::split::is_marker;
-use crate::yaml::json_number_of_float;
 
 /// Deepest nesting read here; deeper documents (up to the full path's `MAX_DEPTH`) go to
 /// the full path.

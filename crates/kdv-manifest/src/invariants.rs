@@ -228,7 +228,7 @@ fn convert_numbers(value: Value) -> Value {
     match value {
         Value::Number(n) if n.is_f64() => n
             .as_f64()
-            .and_then(yaml::json_number_of_float)
+            .and_then(crate::number::json_number_of_float)
             .map_or(Value::Null, Value::Number),
         Value::Array(items) => Value::Array(items.into_iter().map(convert_numbers).collect()),
         Value::Object(map) => Value::Object(

@@ -32,11 +32,13 @@
 
 #![warn(missing_docs)]
 
+mod event;
 mod fast;
 #[doc(hidden)]
 pub mod invariants;
 mod json;
 mod locate;
+mod number;
 mod split;
 mod yaml;
 
@@ -45,8 +47,9 @@ use std::fmt;
 use serde_json::Value;
 
 pub use locate::{Query, Step, Target};
+pub use number::json_number_of_float;
 pub use split::{RawDocument, SplitYaml, split_yaml};
-pub use yaml::{MAX_ALIAS_EVENTS, MAX_ALIASES, MAX_DEPTH, json_number_of_float};
+pub use yaml::{MAX_ALIAS_EVENTS, MAX_ALIASES, MAX_DEPTH};
 
 /// The API server's default limit on a request body (`MaxRequestBodyBytes` in
 /// k8s.io/apiserver `pkg/server/config.go`: 3 MiB), which one object must fit in.

@@ -10,6 +10,7 @@
 use serde_saphyr::granit_parser::{Event as YamlEvent, Parser, Span};
 
 use crate::Position;
+use crate::event::Event;
 
 /// One step of a field path: a mapping key (a struct field or a map key, which a document
 /// writes alike) or a list index.
@@ -79,22 +80,6 @@ pub(crate) fn locate_full(text: &str, queries: &[Query<'_>]) -> Vec<Option<Posit
         walk.event(event);
     }
     walk.best
-}
-
-/// What the walk needs of one parser event: where a node starts, a scalar's text (a key's
-/// name), and where collections end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Event<'a> {
-    /// A mapping starts.
-    MappingStart(Position),
-    /// A sequence starts.
-    SequenceStart(Position),
-    /// A scalar, with its text.
-    Scalar(Position, &'a str),
-    /// An alias (no path leads into it, and it names no key).
-    Alias(Position),
-    /// The innermost open collection ends.
-    End,
 }
 
 struct Walk<'q> {
