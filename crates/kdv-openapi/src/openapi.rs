@@ -29,6 +29,20 @@ const NULLABLE_DEFINITIONS: [&str; 8] = [
     "io.k8s.apimachinery.pkg.api.resource.Quantity",
 ];
 
+/// The definitions whose Go types decode any JSON value with custom unmarshalling (a raw
+/// extension, a JSON value, a schema or a bool/array alternative): they are published without
+/// properties, so as structural schemas they would prune every field below them, while the API
+/// server keeps what they hold (`x-kubernetes-preserve-unknown-fields` in effect). Without
+/// this, every `items.properties` of a CustomResourceDefinition in an install bundle, and every
+/// key of a ControllerRevision's `data`, would be reported as an unknown field.
+const ANY_VALUE_DEFINITIONS: [&str; 5] = [
+    "io.k8s.apimachinery.pkg.runtime.RawExtension",
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON",
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray",
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool",
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray",
+];
+
 const INT_OR_STRING: &str = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
 
 /// A group, version and kind.
@@ -318,7 +332,11 @@ pub(crate) fn compile_definition(
                 b.build(&Value::Object(m))?
             } else {
                 let schemas = b.refs.schemas;
-                b.build(schemas.get(&def).unwrap_or(&Value::Null))?
+                let body = b.build(schemas.get(&def).unwrap_or(&Value::Null))?;
+                if ANY_VALUE_DEFINITIONS.contains(&def.as_str()) {
+                    b.arena.node_mut(body).extensions.preserve_unknown_fields = true;
+                }
+                body
             };
             aliases.push(PendingCopy {
                 site: id,

@@ -11,7 +11,14 @@ fn set() -> SchemaSet {
     let root =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/kubernetes-openapi/v1.35");
     let mut set = SchemaSet::new();
-    for (gv, file) in [("v1", "api/v1.json"), ("apps/v1", "apis/apps/v1.json")] {
+    for (gv, file) in [
+        ("v1", "api/v1.json"),
+        ("apps/v1", "apis/apps/v1.json"),
+        (
+            "apiextensions.k8s.io/v1",
+            "apis/apiextensions.k8s.io/v1.json",
+        ),
+    ] {
         let path = root.join(file);
         set.add_openapi_v3_lazy(
             gv,
@@ -110,4 +117,17 @@ fn deployment() {
             r#"spec.template.spec.containers[0].ports[1]: Duplicate value: {"containerPort":80,"protocol":"TCP"}"#,
         ]
     );
+}
+
+/// A ControllerRevision's `data` is a RawExtension: any object.
+#[test]
+fn raw_extension_keeps_its_fields() {
+    let set = set();
+    let cr = set
+        .resource("apps/v1", "ControllerRevision")
+        .expect("ControllerRevision");
+    let obj = json!({"apiVersion": "apps/v1", "kind": "ControllerRevision",
+                     "metadata": {"name": "c", "namespace": "n"}, "revision": 1,
+                     "data": {"spec": {"template": {"x": 1}}}});
+    assert!(texts(&cr, &obj).is_empty());
 }
