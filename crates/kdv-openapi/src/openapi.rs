@@ -354,9 +354,21 @@ pub(crate) fn compile_definition(
     if empty_bytes {
         drop_zero_defaults_of_required_strings(&mut arena);
     }
+    drop_status_default(&mut arena, root);
     crate::prune::prune_defaults(&mut arena);
     arena.finish();
     Ok((arena, root))
+}
+
+/// Kubernetes publishes `default: {}` for every struct field without `omitempty`, `status`
+/// too; defaulting an absent status would then report its required fields
+/// (`status.acceptedNames.plural: Required value` for every CustomResourceDefinition of an
+/// install bundle), while the API server resets the status of an object it creates and never
+/// validates one the request does not carry. An absent `status` stays absent.
+fn drop_status_default(arena: &mut Arena, root: NodeId) {
+    if let Some(status) = arena.node(root).property("status") {
+        arena.node_mut(status).default = None;
+    }
 }
 
 /// Kubernetes publishes `default: ""` for every string field of its Go types that has no

@@ -119,6 +119,53 @@ fn deployment() {
     );
 }
 
+/// A CustomResourceDefinition as install bundles ship it: no status, and schemas under
+/// `items`, `additionalProperties`, `default` and `dependencies`, whose Go types decode any
+/// JSON value (published without properties). None of it is an unknown field, and the absent
+/// status is not defaulted into required-field errors.
+#[test]
+fn crd_document_in_a_bundle() {
+    let set = set();
+    let crd = set
+        .resource("apiextensions.k8s.io/v1", "CustomResourceDefinition")
+        .expect("CustomResourceDefinition");
+    let obj = json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {
+            "group": "example.com",
+            "names": {"kind": "Widget", "plural": "widgets"},
+            "scope": "Namespaced",
+            "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+                "type": "object",
+                "properties": {"spec": {
+                    "type": "object",
+                    "default": {"a": {"b": 1}},
+                    "properties": {
+                        "list": {"type": "array", "items": {
+                            "type": "object", "required": ["x"],
+                            "properties": {"x": {"type": "string", "enum": ["a"]}}}},
+                        "m": {"type": "object", "additionalProperties": {"type": "string"}},
+                        "d": {"type": "object", "dependencies": {"foo": {"required": ["bar"]}}}
+                    }
+                }}
+            }}}]
+        }
+    });
+    assert!(texts(&crd, &obj).is_empty());
+    // A status the document carries is still checked.
+    let mut with_status = obj.clone();
+    with_status["status"] = json!({"acceptedNames": {}});
+    assert_eq!(
+        texts(&crd, &with_status),
+        [
+            "status.acceptedNames.plural: Required value",
+            "status.acceptedNames.kind: Required value"
+        ]
+    );
+}
+
 /// A ControllerRevision's `data` is a RawExtension: any object.
 #[test]
 fn raw_extension_keeps_its_fields() {
