@@ -43,6 +43,13 @@ const ANY_VALUE_DEFINITIONS: [&str; 5] = [
     "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray",
 ];
 
+/// Properties Kubernetes publishes as `required` (Go fields without `omitempty`) that the API
+/// server does not require: its validation of the kind accepts them absent. An EndpointSlice
+/// without endpoints is what the EndpointSlice controller itself writes for a Service without
+/// ready pods (`endpoints: null`), and what test suites create by hand.
+const NOT_REQUIRED_BY_SERVER: [(&str, &str); 1] =
+    [("io.k8s.api.discovery.v1.EndpointSlice", "endpoints")];
+
 const INT_OR_STRING: &str = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
 
 /// A group, version and kind.
@@ -335,6 +342,16 @@ pub(crate) fn compile_definition(
                 let body = b.build(schemas.get(&def).unwrap_or(&Value::Null))?;
                 if ANY_VALUE_DEFINITIONS.contains(&def.as_str()) {
                     b.arena.node_mut(body).extensions.preserve_unknown_fields = true;
+                }
+                for (_, property) in NOT_REQUIRED_BY_SERVER.iter().filter(|(d, _)| *d == def) {
+                    if let Some(v) = b.arena.node_mut(body).validations.as_mut() {
+                        v.required = v
+                            .required
+                            .iter()
+                            .filter(|r| r.as_ref() != *property)
+                            .cloned()
+                            .collect();
+                    }
                 }
                 body
             };

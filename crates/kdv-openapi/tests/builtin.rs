@@ -14,6 +14,7 @@ fn set() -> SchemaSet {
     for (gv, file) in [
         ("v1", "api/v1.json"),
         ("apps/v1", "apis/apps/v1.json"),
+        ("discovery.k8s.io/v1", "apis/discovery.k8s.io/v1.json"),
         (
             "apiextensions.k8s.io/v1",
             "apis/apiextensions.k8s.io/v1.json",
@@ -177,4 +178,22 @@ fn raw_extension_keeps_its_fields() {
                      "metadata": {"name": "c", "namespace": "n"}, "revision": 1,
                      "data": {"spec": {"template": {"x": 1}}}});
     assert!(texts(&cr, &obj).is_empty());
+}
+
+/// An EndpointSlice without endpoints (published as required) is accepted, as the API server
+/// accepts it; `addressType` is still required.
+#[test]
+fn endpoint_slice_without_endpoints() {
+    let set = set();
+    let es = set
+        .resource("discovery.k8s.io/v1", "EndpointSlice")
+        .expect("EndpointSlice");
+    let mut obj = json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+                         "metadata": {"name": "e", "namespace": "n"}, "addressType": "IPv4",
+                         "ports": [{"name": "p", "port": 3000}]});
+    assert!(texts(&es, &obj).is_empty());
+    obj["endpoints"] = Value::Null;
+    assert!(texts(&es, &obj).is_empty());
+    obj.as_object_mut().map(|m| m.remove("addressType"));
+    assert_eq!(texts(&es, &obj), ["addressType: Required value"]);
 }
