@@ -7,7 +7,11 @@
 //! schemas (see [`crate::build`]). One deliberate difference from kubectl-validate: an
 //! `IntOrString` field is checked as `integer,string` (the type the API server gives
 //! `x-kubernetes-int-or-string` in CRDs) instead of accepting any value, so `maxSurge: true`
-//! is reported rather than passed; the API server itself rejects it when decoding.
+//! is reported rather than passed; the API server itself rejects it when decoding. kdv's
+//! own adjustments for real manifests: definitions decoding any JSON value preserve unknown
+//! fields (`ANY_VALUE_DEFINITIONS`), an absent root `status` is not defaulted, and a few
+//! published `required` properties the API server does not require are optional
+//! (`NOT_REQUIRED_BY_SERVER`).
 
 use std::collections::{BTreeSet, HashMap};
 
