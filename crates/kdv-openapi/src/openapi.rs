@@ -50,9 +50,13 @@ const ANY_VALUE_DEFINITIONS: [&str; 5] = [
 /// Properties Kubernetes publishes as `required` (Go fields without `omitempty`) that the API
 /// server does not require: its validation of the kind accepts them absent. An EndpointSlice
 /// without endpoints is what the EndpointSlice controller itself writes for a Service without
-/// ready pods (`endpoints: null`), and what test suites create by hand.
-const NOT_REQUIRED_BY_SERVER: [(&str, &str); 1] =
-    [("io.k8s.api.discovery.v1.EndpointSlice", "endpoints")];
+/// ready pods (`endpoints: null`), and what test suites create by hand. A pod sysctl is
+/// checked for its name only (`validateSysctls`); policy engines' test suites (Kyverno) create
+/// pods with a sysctl without value to be blocked by the policy, not by the API server.
+const NOT_REQUIRED_BY_SERVER: [(&str, &str); 2] = [
+    ("io.k8s.api.discovery.v1.EndpointSlice", "endpoints"),
+    ("io.k8s.api.core.v1.Sysctl", "value"),
+];
 
 const INT_OR_STRING: &str = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
 

@@ -197,3 +197,20 @@ fn endpoint_slice_without_endpoints() {
     obj.as_object_mut().map(|m| m.remove("addressType"));
     assert_eq!(texts(&es, &obj), ["addressType: Required value"]);
 }
+
+/// A pod sysctl without value passes (the API server checks sysctl names only); one without
+/// name is still reported.
+#[test]
+fn sysctl_without_value() {
+    let set = set();
+    let p = set.resource("v1", "Pod").expect("Pod");
+    let obj = pod(json!({"containers": [{"name": "c", "image": "x"}],
+                         "securityContext": {"sysctls": [{"name": "kernel.shm_rmid_forced"}]}}));
+    assert!(texts(&p, &obj).is_empty());
+    let obj = pod(json!({"containers": [{"name": "c", "image": "x"}],
+                         "securityContext": {"sysctls": [{"value": "1"}]}}));
+    assert_eq!(
+        texts(&p, &obj),
+        ["spec.securityContext.sysctls[0].name: Required value"]
+    );
+}
