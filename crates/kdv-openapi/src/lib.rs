@@ -74,6 +74,7 @@
 #![warn(missing_docs)]
 
 mod build;
+pub mod cel;
 mod convert;
 mod crd;
 pub mod crd_validation;

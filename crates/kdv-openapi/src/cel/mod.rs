@@ -1,0 +1,47 @@
+//! The CEL view of a structural schema, for the `x-kubernetes-validations` rules of CRDs
+//! (KEP-2876) as the API server compiles them:
+//!
+//! - [`schema_decl_type`]: a schema node → its CEL declared type (objects with typed fields,
+//!   `map(string, T)` for `additionalProperties`, `list(T)` for `items`, `dyn` for
+//!   int-or-string, `bytes`/`duration`/`timestamp` by format; resource roots with
+//!   `apiVersion`, `kind` and `metadata.name`/`generateName`), with the sizes the cost
+//!   estimator reads (`maxItems`, `maxLength`, `maxProperties`, or the request-size bound);
+//! - [`escape`]/[`unescape`]: property names ↔ CEL field names (`a-b` ↔ `a__dash__b`,
+//!   `namespace` ↔ `__namespace__`); properties without a CEL name are not fields;
+//! - [`RuleTypes`]: the checker environment of the rules on one node (`self`, `oldSelf`,
+//!   the object types through a [`DeclTypeProvider`], where a reserved word selects its
+//!   escaped field) and their size estimator ([`SchemaSizes`]).
+//!
+//! ```
+//! use kdv_openapi::Resource;
+//! use kdv_openapi::cel::{RuleTypes, schema_decl_type};
+//! use kdv_cel::types::Type;
+//!
+//! let schema = serde_json::json!({
+//!     "type": "object",
+//!     "properties": {"spec": {"type": "object", "properties": {"replicas": {"type": "integer"}}}},
+//! });
+//! let widget = Resource::from_crd_schema("example.com", "v1", "Widget", &schema, 35).unwrap();
+//! let (arena, root) = widget.schema();
+//! let decl = schema_decl_type(arena, root, true).unwrap();
+//! let types = RuleTypes::new(decl, "selfType0");
+//! let env = types.env(&kdv_cel::k8s::env(), false);
+//! let checked = kdv_cel::checker::compile("self.spec.replicas > 0", &env).unwrap();
+//! assert_eq!(checked.result_type, Type::Bool);
+//! let err = kdv_cel::checker::compile("self.spec.nosuch", &env).unwrap_err();
+//! assert!(err.to_string().contains("undefined field 'nosuch'"));
+//! ```
+
+mod decl;
+mod escaping;
+mod provider;
+#[cfg(test)]
+mod tests;
+
+pub use decl::{
+    DeclField, DeclKind, DeclType, JSON_DATE_SIZE, MAX_DATETIME_SIZE_JSON, MAX_DURATION_SIZE_JSON,
+    MAX_REQUEST_SIZE_BYTES, MIN_BOOL_SIZE, MIN_DATETIME_SIZE_JSON, MIN_DURATION_SIZE_JSON,
+    MIN_NUMBER_SIZE, MIN_STRING_SIZE, NAME_MAX_LENGTH, schema_decl_type,
+};
+pub use escaping::{escape, is_reserved, unescape};
+pub use provider::{DeclTypeProvider, RuleTypes, SchemaSizes};
