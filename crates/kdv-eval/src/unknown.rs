@@ -49,7 +49,7 @@ pub struct UnknownField {
 impl UnknownField {
     /// The path as upstream's strict decoder writes it (`spec.volumes.data.foo`).
     pub fn strict_path(&self) -> String {
-        strict_path(self.path.segments())
+        self.path.strict_text()
     }
 }
 
@@ -58,26 +58,6 @@ impl fmt::Display for UnknownField {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "unknown field {}", gofmt::quote(&self.strict_path()))
     }
-}
-
-fn strict_path(segments: &[Segment]) -> String {
-    let mut out = String::new();
-    for segment in segments {
-        match segment {
-            Segment::Field(name) | Segment::Key(name) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(name);
-            }
-            Segment::Index(i) => {
-                out.push('[');
-                out.push_str(&i.to_string());
-                out.push(']');
-            }
-        }
-    }
-    out
 }
 
 /// The unknown fields of `value` decoded as type `ty` (see the module documentation).
@@ -161,7 +141,7 @@ impl Walk<'_> {
         if self.full() {
             return;
         }
-        let text = strict_path(&self.path);
+        let text = kdv_runtime::path::strict_text(&self.path);
         if self.seen.insert(text) {
             self.found.push(UnknownField {
                 path: FieldPath::from_segments(self.path.clone()),

@@ -138,6 +138,11 @@ impl FieldPath {
         &self.segments
     }
 
+    /// The path as upstream's strict decoder writes it ([`strict_text`]).
+    pub fn strict_text(&self) -> String {
+        strict_text(&self.segments)
+    }
+
     /// Builds a path from segments (root first); no segments gives the nil path.
     pub fn from_segments(segments: Vec<Segment>) -> FieldPath {
         FieldPath { segments }
@@ -149,6 +154,28 @@ impl FieldPath {
         segments.push(segment);
         FieldPath { segments }
     }
+}
+
+/// A path as upstream's strict decoder writes it in `unknown field "..."`: members and map
+/// keys after a `.`, indices in brackets (`spec.labels.a/b`, `spec.items[0].x`).
+pub fn strict_text(segments: &[Segment]) -> String {
+    let mut out = String::new();
+    for segment in segments {
+        match segment {
+            Segment::Field(name) | Segment::Key(name) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(name);
+            }
+            Segment::Index(i) => {
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+        }
+    }
+    out
 }
 
 impl From<&PathRef<'_>> for FieldPath {

@@ -85,7 +85,7 @@ pub fn check_resource(
         .unknown_fields
         .into_iter()
         .map(|path| {
-            let text = strict_path(&path);
+            let text = path.strict_text();
             let message = format!("unknown field {}", kdv_runtime::gofmt::quote(&text));
             (path, text, message)
         })
@@ -160,28 +160,6 @@ pub fn position_of(doc: &Document<'_>, key: &str) -> Position {
         target: Target::Value,
     }]);
     found.first().copied().unwrap_or(doc.position)
-}
-
-/// A path as upstream's strict decoding prints it: members and map keys after a `.`,
-/// indices in brackets (`spec.labels.a/b`, `spec.items[0].x`).
-pub fn strict_path(path: &FieldPath) -> String {
-    let mut out = String::new();
-    for segment in path.segments() {
-        match segment {
-            Segment::Field(name) | Segment::Key(name) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(name);
-            }
-            Segment::Index(i) => {
-                out.push('[');
-                out.push_str(&i.to_string());
-                out.push(']');
-            }
-        }
-    }
-    out
 }
 
 /// A field path as steps through the document: members and map keys are both mapping keys.

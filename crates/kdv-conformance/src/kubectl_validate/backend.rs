@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use kdv_openapi::{LookupError, Options, SchemaSet};
-use kdv_runtime::{FieldPath, Segment};
+use kdv_runtime::FieldPath;
 use serde_json::Value;
 
 use super::merge_patch;
@@ -104,7 +104,11 @@ impl Backend for OpenApiBackend {
         Validated {
             // kubectl-validate shows the decoder's Go error text, the field error's detail.
             decode_error: outcome.decode_error.map(|e| e.detail),
-            unknown_fields: outcome.unknown_fields.iter().map(strict_path).collect(),
+            unknown_fields: outcome
+                .unknown_fields
+                .iter()
+                .map(FieldPath::strict_text)
+                .collect(),
             errors: outcome.errors,
         }
     }
@@ -123,27 +127,6 @@ impl Backend for OpenApiBackend {
             errors: findings.errors,
         })
     }
-}
-
-/// A path as the strict decoder writes it (`spec.labels.a`, `spec.items[0]`).
-fn strict_path(path: &FieldPath) -> String {
-    let mut out = String::new();
-    for segment in path.segments() {
-        match segment {
-            Segment::Field(name) | Segment::Key(name) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(name);
-            }
-            Segment::Index(i) => {
-                out.push('[');
-                out.push_str(&i.to_string());
-                out.push(']');
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]
