@@ -48,7 +48,7 @@ fn marshal(env: &TypeEnv<'_>, v: &Value, depth: usize) -> Result<J, String> {
             let s = s.borrow();
             if elem_is_byte {
                 let bytes: Vec<u8> = s.iter().map(|b| b.as_int().unwrap_or(0) as u8).collect();
-                J::String(base64(&bytes))
+                J::String(kdv_gofmt::base64_std(&bytes))
             } else {
                 J::Array(
                     s.iter()
@@ -162,28 +162,6 @@ fn float_json(f: f64) -> Result<J, String> {
     Number::from_f64(f)
         .map(J::Number)
         .ok_or_else(|| format!("unsupported float value {f}"))
-}
-
-/// Standard base64 with padding, as `encoding/json` encodes `[]byte`.
-pub fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 /// The [`BadValue`] of an expected error built from a Go value (only its rendering and
@@ -337,18 +315,4 @@ fn unbase64(s: &str) -> Option<Vec<u8>> {
         }
     }
     Some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base64_matches_go() {
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"a"), "YQ==");
-        assert_eq!(base64(b"ab"), "YWI=");
-        assert_eq!(base64(b"abc"), "YWJj");
-        assert_eq!(base64(b"abcd"), "YWJjZA==");
-    }
 }

@@ -329,10 +329,51 @@ pub fn write_json_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Standard base64 with padding (`encoding/base64.StdEncoding`), the way `encoding/json`
+/// writes a `[]byte`.
+pub fn base64_std(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn base64_std_as_go() {
+        for (bytes, text) in [
+            (&b""[..], ""),
+            (b"a", "YQ=="),
+            (b"ab", "YWI="),
+            (b"abc", "YWJj"),
+            (b"abcd", "YWJjZA=="),
+            (b"f", "Zg=="),
+            (b"fo", "Zm8="),
+            (b"foo", "Zm9v"),
+            (b"foob", "Zm9vYg=="),
+            (b"hello", "aGVsbG8="),
+        ] {
+            assert_eq!(base64_std(bytes), text);
+        }
+    }
 
     #[test]
     fn print_follows_go() {

@@ -422,27 +422,6 @@ fn map<T>(out: &mut String, v: &[(String, T)], f: impl Fn(&mut String, &T)) {
     out.push('}');
 }
 
-fn base64(out: &mut String, bytes: &[u8]) {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    out.push('"');
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out.push('"');
-}
-
 impl Props<'_> {
     /// `json.Marshal` of the internal `JSONSchemaProps`.
     pub(crate) fn go_json(&self, out: &mut String) {
@@ -648,26 +627,9 @@ pub(crate) fn versions_go_json(versions: &[Version<'_>]) -> String {
     out
 }
 
-/// `json.Marshal` of a `[]byte` (standard base64).
-#[allow(dead_code)]
-pub(crate) fn bytes_go_json(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    base64(&mut out, bytes);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_as_go() {
-        assert_eq!(bytes_go_json(b""), "\"\"");
-        assert_eq!(bytes_go_json(b"f"), "\"Zg==\"");
-        assert_eq!(bytes_go_json(b"fo"), "\"Zm8=\"");
-        assert_eq!(bytes_go_json(b"foo"), "\"Zm9v\"");
-        assert_eq!(bytes_go_json(b"foob"), "\"Zm9vYg==\"");
-    }
 
     #[test]
     fn versions_render_with_go_field_names() {
