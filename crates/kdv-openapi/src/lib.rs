@@ -76,6 +76,9 @@
 mod build;
 pub mod cel;
 mod convert;
+// Used by transition rules and ratcheting, which land next (issue 11).
+#[allow(dead_code)]
+mod correlate;
 mod crd;
 pub mod crd_validation;
 pub mod effective;
