@@ -370,3 +370,23 @@ spec:
         ["spec.size: Invalid value: 21: spec.size in body should be less than or equal to 10"]
     );
 }
+
+#[test]
+fn declared_metadata_does_not_make_the_root_unchanged() {
+    // Upstream's correlation finds no schema for metadata's fields (the CRD declares only
+    // `metadata: {type: object}`), so a root with metadata is never unchanged and errors
+    // at the root itself stay.
+    let schema = json!({"type": "object", "required": ["spec"], "properties": {
+        "metadata": {"type": "object"},
+        "spec": {"type": "object"}}});
+    let r = Resource::from_crd_schema("mygroup.example.com", "v1beta1", "MyCoolCRD", &schema, 35)
+        .expect("schema");
+    let old = object(&json!({}), false);
+    let errs: Vec<String> = r
+        .validate(&old, Some(&old), &Options::default())
+        .errors
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(errs, ["spec: Required value"]);
+}
