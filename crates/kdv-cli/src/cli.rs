@@ -125,10 +125,18 @@ pub struct ValidateArgs {
     #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package, requires = "types")]
     pub roots: RootsArg,
 
-    /// Validate as an UPDATE against this old revision; documents are paired by position.
-    /// Needs exactly one PATH, a file or `-`.
-    #[arg(long, value_name = "FILE")]
+    /// Validate as UPDATEs: each document against the old object with the same identity
+    /// (apiVersion group, kind, namespace, name) among the documents of this file, directory
+    /// or `-`; a document with none is a CREATE.
+    #[arg(long, value_name = "PATH", conflicts_with = "old_ref")]
     pub old: Option<String>,
+
+    /// Validate as UPDATEs against git revision REV (a commit, branch, tag, `HEAD~1`): each
+    /// document against the object with the same identity in its file at REV (`git show
+    /// REV:<path>`); a file or object absent at REV is a CREATE. Needs the PATHs inside git
+    /// work trees and `git` on the PATH.
+    #[arg(long, value_name = "REV")]
+    pub old_ref: Option<String>,
 
     /// Output format.
     #[arg(long, short = 'o', value_enum, default_value_t = OutputFormat::Text)]

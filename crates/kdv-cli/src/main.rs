@@ -94,12 +94,18 @@
 //!   kinds) or `--type`. Type selection lives in `commands::select`.
 //! - `--subresource` is checked before manifests are read: its syntax, and that the type (or
 //!   some root) has that subresource.
-//! - `--old FILE` (one PATH) validates an UPDATE, pairing documents by position; in a
-//!   directory, `x.old.yaml` next to `x.yaml` is the old revision of `x` and is not validated
-//!   on its own. Old and new documents must have the same apiVersion and kind. Pairing needs
-//!   every document: if one of either revision cannot be read, that pair of files is not
-//!   validated. (Without `--old`, documents are validated one at a time as they are parsed,
-//!   so memory holds one parsed document; an UPDATE holds both revisions.)
+//! - UPDATEs (`commands::old`): `--old PATH` (a file, a directory or `-`) pairs each document
+//!   with the old object of the same identity (apiVersion group, kind, namespace, name)
+//!   found under PATH; `--old-ref REV` with the one in the same file at git revision REV
+//!   (`git cat-file`; a PATH outside a git work tree or an unknown REV is a usage error). A
+//!   document without an old object is a CREATE; several candidates are an input error; an
+//!   old object in another version is not compared (CREATE, with a warning). Without those
+//!   options, `x.old.yaml` next to `x.yaml` in a directory is the old revision of `x`, paired
+//!   by position (same apiVersion and kind), and is not validated on its own; pairing by
+//!   position needs every document: if one of either revision cannot be read, that pair of
+//!   files is not validated. (Documents are otherwise validated one at a time as they are
+//!   parsed, so memory holds one parsed document, plus the old objects.) CRD, OpenAPI and
+//!   built-in kinds are updated with the API server's validation ratcheting.
 //! - If the Go types have errors (`kdv lint` shows them), nothing is validated: rules would
 //!   be missing silently. A `--crd` or `--schema` that cannot be read stops the run the same
 //!   way, and so does a CRD the API server would not create (`kdv lint --crd` lists its

@@ -318,54 +318,130 @@ fn explicit_old_file() {
     assert_eq!(run.code, 0, "{}", run.transcript());
 }
 
+// `--old` pairs documents by identity (apiVersion group, kind, namespace, name), no longer
+// by position: a different document count or a document without its old revision is not an
+// error, the unpaired documents are CREATEs.
 #[test]
-fn old_with_a_different_document_count_is_an_input_error() {
+fn old_pairs_documents_by_identity() {
     let run = validate(&[
         "--old",
+        &fixture("manifests/two-widgets.yaml"),
+        "-o",
+        "json",
         &manifest("widget-minimal.yaml"),
         &fixture("manifests/two-widgets.yaml"),
     ]);
-    assert_eq!(run.code, 2, "{}", run.transcript());
-    assert!(run.stderr.contains(
-        "two-widgets.yaml: has 2 documents but its old revision examples/manifests/widget-minimal.yaml has 1 document; documents are paired by position"
-    ), "{}", run.transcript());
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let docs = &run.json()["documents"];
+    let ops: Vec<(String, Value, Value)> = docs
+        .as_array()
+        .expect("documents")
+        .iter()
+        .map(|d| {
+            (
+                d["operation"].as_str().unwrap_or_default().to_string(),
+                d["oldFile"].clone(),
+                d["oldDocument"].clone(),
+            )
+        })
+        .collect();
+    let two = fixture("manifests/two-widgets.yaml");
+    assert_eq!(
+        ops,
+        [
+            ("CREATE".to_string(), Value::Null, Value::Null),
+            (
+                "UPDATE".to_string(),
+                Value::from(two.as_str()),
+                Value::from(0)
+            ),
+            (
+                "UPDATE".to_string(),
+                Value::from(two.as_str()),
+                Value::from(1)
+            ),
+        ]
+    );
 }
 
 #[test]
-fn old_needs_exactly_one_file() {
-    let run = validate(&["--old", &manifest("widget-minimal.yaml"), MANIFESTS]);
-    assert_eq!(run.code, 2);
-    assert!(
-        run.stderr
-            .starts_with("error: PATH examples/manifests is a directory"),
-        "{}",
-        run.transcript()
-    );
+fn old_takes_a_directory_and_any_number_of_paths() {
+    // A directory of old objects (its x.old.yaml files are older still and not read); with
+    // --old, a sibling x.old.yaml is not used either.
     let run = validate(&[
         "--old",
-        &manifest("widget-minimal.yaml"),
+        MANIFESTS,
+        "-o",
+        "json",
         &manifest("widget-full.yaml"),
         &manifest("widget.json"),
+        &manifest("storage-change.yaml"),
     ]);
-    assert_eq!(run.code, 2);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let docs = run.json()["documents"].clone();
+    for (doc, old) in docs.as_array().expect("documents").iter().zip([
+        "widget-full.yaml",
+        "widget.json",
+        "storage-change.yaml",
+    ]) {
+        assert_eq!(doc["operation"], "UPDATE", "{doc}");
+        assert_eq!(doc["oldFile"], manifest(old), "{doc}");
+    }
+}
+
+#[test]
+fn ambiguous_old_revisions_are_input_errors() {
+    let two = fixture("manifests/two-widgets.yaml");
+    let run = kdv_with_stdin(
+        &["validate", "--types", API, "--old", "-", &two],
+        Some(&format!(
+            "{0}\n---\n{0}",
+            include_str!("fixtures/manifests/two-widgets.yaml")
+        )),
+    );
+    assert_eq!(run.code, 2, "{}", run.transcript());
     assert!(
-        run.stderr.contains("--old needs exactly one PATH"),
+        run.stderr.contains(&format!(
+            "error: {two}:1:1: document #0: its old revision is ambiguous: <stdin>#0, <stdin>#2 all have its apiVersion, kind, namespace and name"
+        )),
         "{}",
         run.transcript()
     );
 }
 
 #[test]
-fn old_of_a_different_kind_is_an_input_error() {
+fn old_of_a_different_kind_is_not_paired() {
+    // A document without apiVersion and kind is no old revision of a Widget: CREATE.
     let run = validate(&[
+        "-o",
+        "json",
         "--old",
         &fixture("manifests/spec-only.yaml"),
         &manifest("widget-minimal.yaml"),
     ]);
-    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert_eq!(run.json()["documents"][0]["operation"], "CREATE");
+}
+
+#[test]
+fn old_of_another_version_is_not_compared() {
+    let old = "apiVersion: demo.kdv.dev/v1beta1\nkind: Widget\nmetadata:\n  name: minimal\n";
+    let run = kdv_with_stdin(
+        &[
+            "validate",
+            "--types",
+            API,
+            "--old",
+            "-",
+            &manifest("widget-minimal.yaml"),
+        ],
+        Some(old),
+    );
+    assert_eq!(run.code, 0, "{}", run.transcript());
     assert!(
-        run.stderr
-            .contains("has apiVersion (none), not \"demo.kdv.dev/v1\""),
+        run.stderr.contains(
+            "warning: examples/manifests/widget-minimal.yaml:2:13#0: its old revision <stdin>#0 has apiVersion \"demo.kdv.dev/v1beta1\"; kdv does not convert between versions, so it is validated as a CREATE"
+        ),
         "{}",
         run.transcript()
     );

@@ -223,10 +223,8 @@ fn item_19_validate_json_reports_failures() {
     for (args, kind) in [
         (vec!["--type", "Gadget", MANIFESTS], "unknownType"),
         (vec!["-", "-"], "usage"),
-        (
-            vec!["--old", MANIFESTS, "examples/manifests/widget.json"],
-            "usage",
-        ),
+        // (`--old DIR` is no longer a usage error: old objects pair by identity.)
+        (vec!["--old-ref", "HEAD", "-"], "usage"),
     ] {
         let mut all = vec!["validate", "--types", API, "-o", "json"];
         all.extend(args);

@@ -303,20 +303,47 @@ fn updates_of_built_in_kinds() {
         doc["errors"][0]["message"],
         "data.mode: Invalid value: \"array\": data.mode in body must be of type string: \"array\""
     );
-    // An explicit --old, and a kind change between revisions.
+    // An explicit --old pairs by identity: a ConfigMap is no old revision of a Deployment,
+    // which is a CREATE (before, documents were paired by position and this was an error).
     let run = kdv(&[
         "validate",
+        "-o",
+        "json",
         "--old",
         &f("configmap.old.yaml"),
         &f("deployment-bad.yaml"),
+        &f("configmap.yaml"),
     ]);
-    assert_eq!(run.code, 2, "{}", run.transcript());
-    assert!(
-        run.stderr
-            .contains("has apiVersion \"v1\", not \"apps/v1\""),
-        "{}",
-        run.stderr
-    );
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["documents"][0]["operation"], "CREATE");
+    assert_eq!(json["documents"][1]["operation"], "UPDATE");
+    assert_eq!(json["documents"][1]["oldFile"], f("configmap.old.yaml"));
+}
+
+#[test]
+fn built_in_kinds_are_ratcheted() {
+    // data.mode was already invalid in the old revision and is unchanged: only the change
+    // elsewhere is validated, as the API server's validation ratcheting does.
+    let old = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: [production]\n";
+    let dir = std::env::temp_dir().join(format!("kdv-schemas-ratchet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let old_file = dir.join("settings.yaml");
+    std::fs::write(
+        &old_file,
+        old.replace("name: settings", "name: settings\n  labels: {tier: web}"),
+    )
+    .expect("write");
+    let run = kdv(&[
+        "validate",
+        "--old",
+        &old_file.display().to_string(),
+        &f("configmap.yaml"),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    // Against its sibling configmap.old.yaml, where mode was valid, the change is reported.
+    assert_eq!(kdv(&["validate", &f("configmap.yaml")]).code, 1);
 }
 
 #[test]

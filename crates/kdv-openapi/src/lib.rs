@@ -12,7 +12,11 @@
 //!    reports them; `metadata` decoded as `ObjectMeta`), nulls of non-nullable fields without
 //!    a default dropped, defaults applied (nested, `nullable` as upstream);
 //! 3. the schema's value validations, with kube-openapi's semantics and messages converted
-//!    to field errors as the API server converts them;
+//!    to field errors as the API server converts them; on UPDATE, validation ratcheting
+//!    (KEP-4008, on by default from Kubernetes 1.30, [`Options::ratcheting`]) drops the
+//!    errors of unchanged parts of the object, correlated with the old one as upstream
+//!    correlates them (properties and map entries by key, map-list items by their keys,
+//!    set and atomic list items only through their list);
 //! 4. the scale subresource's replica paths;
 //! 5. `x-kubernetes-list-type` set and map uniqueness (on update only if the old object had
 //!    no such error).
@@ -76,8 +80,6 @@
 mod build;
 pub mod cel;
 mod convert;
-// Used by transition rules and ratcheting, which land next (issue 11).
-#[allow(dead_code)]
 mod correlate;
 mod crd;
 pub mod crd_validation;
@@ -224,6 +226,11 @@ pub struct Options {
     pub unknown_fields: UnknownFields,
     /// Whether [`Outcome::defaulted`] is filled (it costs a copy of the object).
     pub return_defaulted: bool,
+    /// Validation ratcheting on UPDATE (KEP-4008, feature `CRDValidationRatcheting`):
+    /// errors of the schema's value validations on unchanged parts of the object are
+    /// dropped. `None` follows the feature's default for the resource's Kubernetes
+    /// version ([`Resource::ratcheting_default`]: on from 1.30, locked on since 1.33).
+    pub ratcheting: Option<bool>,
 }
 
 /// The result of validating one object.
@@ -284,6 +291,8 @@ pub struct Resource {
     reach_embedded: Vec<bool>,
     /// Per node: whether a `set` or `map` list is at or below it.
     reach_lists: Vec<bool>,
+    /// The Kubernetes 1.x whose behaviour this resource follows (feature defaults).
+    kubernetes_minor: u32,
 }
 
 impl Resource {
@@ -313,7 +322,26 @@ impl Resource {
             source,
             reach_embedded,
             reach_lists,
+            kubernetes_minor: DEFAULT_KUBERNETES_MINOR,
         }
+    }
+
+    /// The resource as Kubernetes 1.`minor` serves it.
+    pub(crate) fn for_kubernetes_minor(mut self, minor: u32) -> Resource {
+        self.kubernetes_minor = minor;
+        self
+    }
+
+    /// The Kubernetes minor version whose behaviour this resource follows: the one its
+    /// CRD was compiled for ([`SchemaSet::set_kubernetes_minor`]).
+    pub fn kubernetes_minor(&self) -> u32 {
+        self.kubernetes_minor
+    }
+
+    /// Whether validation ratcheting is on by default: `CRDValidationRatcheting` is alpha
+    /// (off) in 1.28 and 1.29, beta (on) from 1.30, GA and locked on since 1.33.
+    pub fn ratcheting_default(&self) -> bool {
+        self.kubernetes_minor >= 30
     }
 
     /// The kind.
@@ -381,7 +409,8 @@ impl Resource {
                 status_subresource: false,
                 scale: None,
             },
-        ))
+        )
+        .for_kubernetes_minor(kubernetes_minor))
     }
 
     /// Only the schema's value validations on `value` as given, without decoding
@@ -403,6 +432,33 @@ impl Resource {
         );
         let mut out = ErrorList::new();
         convert::to_field_errors(errs.into_list(), &mut out);
+        out
+    }
+
+    /// [`Resource::validate_values`] for an UPDATE from `old` with validation ratcheting
+    /// (apiextensions-apiserver's `ValidateCustomResourceUpdate` with
+    /// `RatchetingSchemaValidator`): errors on unchanged parts of `value` are dropped.
+    pub fn validate_values_update(&self, value: &Value, old: &Value) -> ErrorList {
+        let mut errs = validate::Errs::with_origins();
+        let raw = validate::St {
+            node: None,
+            resource: false,
+        };
+        validate::Validator { arena: &self.arena }.schema(
+            self.root,
+            value,
+            raw,
+            &validate::OPath::Root,
+            0,
+            &mut errs,
+        );
+        let mut list = errs.into_list();
+        if !list.is_empty() {
+            let mut ratchet = correlate::Ratchet::new(&self.arena, self.root, value, old);
+            list.retain(|e| !e.origin.as_deref().is_some_and(|o| ratchet.drops(o)));
+        }
+        let mut out = ErrorList::new();
+        convert::to_field_errors(list, &mut out);
         out
     }
 
@@ -776,15 +832,18 @@ impl SchemaSet {
                 let (arena, root) = doc
                     .compile(def, openapi::is_builtin_group(group))
                     .map_err(LookupError::Load)?;
-                let r = Arc::new(Resource::new(
-                    kind,
-                    group,
-                    version,
-                    doc.namespaced(&gvk),
-                    arena,
-                    root,
-                    Source::OpenApi,
-                ));
+                let r = Arc::new(
+                    Resource::new(
+                        kind,
+                        group,
+                        version,
+                        doc.namespaced(&gvk),
+                        arena,
+                        root,
+                        Source::OpenApi,
+                    )
+                    .for_kubernetes_minor(self.kubernetes_minor),
+                );
                 if let Ok(mut cache) = self.cache.lock() {
                     cache.entry(key).or_insert_with(|| r.clone());
                 }

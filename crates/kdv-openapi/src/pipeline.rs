@@ -11,12 +11,14 @@
 //!    field validation unknown fields end here;
 //! 4. `metadata` validation (`ValidateObjectMetaAccessor[Update]` as the registry applies it
 //!    to a request: generated names, defaulted namespaces);
-//! 5. the schema's value validations (kube-openapi), on the decoded object;
+//! 5. the schema's value validations (kube-openapi), on the decoded object; on UPDATE with
+//!    ratcheting ([`crate::Options::ratcheting`]), errors on unchanged parts are dropped
+//!    ([`crate::correlate::Ratchet`]);
 //! 6. the scale subresource's replica paths;
 //! 7. embedded resources (`objectmeta.Validate`);
 //! 8. list-type uniqueness (on update only if the old object had no such error).
 //!
-//! CEL rules (`x-kubernetes-validations`) and validation ratcheting are not run here.
+//! CEL rules (`x-kubernetes-validations`) are not run here.
 
 use kdv_runtime::objectmeta::{
     ObjectMetaRules, decode_object_meta, unknown_fields, validate_object_meta,
@@ -25,6 +27,7 @@ use kdv_runtime::objectmeta::{
 use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath, PathRef};
 use serde_json::Value;
 
+use crate::correlate::Ratchet;
 use crate::validate::{OPath, St, Validator};
 use crate::{
     Options, Outcome, Resource, Source, UnknownFields, convert, effective, embedded, listtype,
@@ -131,7 +134,16 @@ impl Resource {
             }
         }
 
-        let mut openapi_errs = crate::validate::Errs::new();
+        // Ratcheting needs each error's origin; CREATE and non-ratcheting runs skip that.
+        let ratchet_old = old.filter(|_| {
+            options
+                .ratcheting
+                .unwrap_or_else(|| self.ratcheting_default())
+        });
+        let mut openapi_errs = match ratchet_old {
+            Some(_) => crate::validate::Errs::with_origins(),
+            None => crate::validate::Errs::new(),
+        };
         let root_st = St {
             node: Some(self.root),
             resource: true,
@@ -144,7 +156,13 @@ impl Resource {
             0,
             &mut openapi_errs,
         );
-        let openapi_errs = openapi_errs.into_list();
+        let mut openapi_errs = openapi_errs.into_list();
+        if let Some(old) = ratchet_old
+            && !openapi_errs.is_empty()
+        {
+            let mut ratchet = Ratchet::new(&self.arena, self.root, object, old);
+            openapi_errs.retain(|e| !e.origin.as_deref().is_some_and(|o| ratchet.drops(o)));
+        }
         if !openapi_errs.is_empty() {
             convert::to_field_errors(openapi_errs, errs);
         }

@@ -165,6 +165,11 @@ pub(crate) struct OErr {
     pub value: Option<BadValue>,
     /// The error's text (`Error()`), also its identity for de-duplication.
     pub message: String,
+    /// Where the error arose, when tracked ([`Errs::with_origins`]): the value path of the
+    /// node whose validator reported it. Errors of a junctor branch (`allOf`, `anyOf`,
+    /// `oneOf`, `not`) belong to the node holding the junctor, since upstream validates
+    /// branches with plain validators that take no part in ratcheting.
+    pub origin: Option<Vec<Segment>>,
 }
 
 /// Where failures go: built errors, or only their number (the yes/no form used for the
@@ -174,6 +179,8 @@ pub(crate) struct Errs {
     list: Vec<OErr>,
     count: usize,
     build: bool,
+    /// Whether errors record their origin (for ratcheting on UPDATE).
+    origins: bool,
 }
 
 impl Errs {
@@ -183,6 +190,15 @@ impl Errs {
             list: Vec::new(),
             count: 0,
             build: true,
+            origins: false,
+        }
+    }
+
+    /// Collects errors with their origin ([`OErr::origin`]).
+    pub(crate) fn with_origins() -> Errs {
+        Errs {
+            origins: true,
+            ..Errs::new()
         }
     }
 
@@ -192,6 +208,21 @@ impl Errs {
             list: Vec::new(),
             count: 0,
             build: false,
+            origins: false,
+        }
+    }
+
+    /// Marks the errors from `start` on as arisen at `path`: all of them (`all`, for a
+    /// junctor's branches), or those no deeper node claimed.
+    fn set_origins(&mut self, start: usize, path: &OPath<'_>, all: bool) {
+        if self.list.len() <= start {
+            return;
+        }
+        let origin: Vec<Segment> = path.segments().into_iter().map(|(_, s)| s).collect();
+        for e in &mut self.list[start..] {
+            if all || e.origin.is_none() {
+                e.origin = Some(origin.clone());
+            }
         }
     }
 
@@ -211,6 +242,8 @@ impl Errs {
     }
 
     fn extend(&mut self, other: Errs) {
+        // A branch's own list (`reported_branch`) records no origins: the junctor's node
+        // claims them all.
         self.count += other.count;
         self.list.extend(other.list);
     }
@@ -303,6 +336,24 @@ impl<'s> Validator<'s> {
         depth: u32,
         errs: &mut Errs,
     ) -> u64 {
+        if !errs.origins {
+            return self.schema_at(id, data, st, path, depth, errs);
+        }
+        let start = errs.list.len();
+        let mc = self.schema_at(id, data, st, path, depth, errs);
+        errs.set_origins(start, path, false);
+        mc
+    }
+
+    fn schema_at(
+        &self,
+        id: NodeId,
+        data: &Value,
+        st: St,
+        path: &OPath<'_>,
+        depth: u32,
+        errs: &mut Errs,
+    ) -> u64 {
         if depth > MAX_SCHEMA_DEPTH {
             errs.push(|| OErr {
                 code: Code::Plain,
@@ -312,6 +363,7 @@ impl<'s> Validator<'s> {
                     "{} in body: schema nests deeper than {MAX_SCHEMA_DEPTH} levels",
                     path.name()
                 ),
+                origin: None,
             });
             return 0;
         }
@@ -327,7 +379,11 @@ impl<'s> Validator<'s> {
         if !node.types.is_empty() || node.format.is_some() {
             mc += self.type_check(node, data, kind, path, errs) + 1;
         }
+        let junctors_start = errs.list.len();
         mc += self.junctors(node, data, st, path, depth, errs) + 1;
+        if errs.origins {
+            errs.set_origins(junctors_start, path, true);
+        }
         if let Value::String(s) = data {
             self.string_check(node, s, path, errs);
             mc += 1;
@@ -340,6 +396,7 @@ impl<'s> Validator<'s> {
                         field: path.field_path(),
                         value: Some(BadValue::String(s.clone())),
                         message: type_message(path, &f.text, s),
+                        origin: None,
                     });
                 }
                 mc += 1;
@@ -570,6 +627,7 @@ impl<'s> Validator<'s> {
                 field: path.field_path(),
                 value: value(),
                 message: format!("{} in body should be at most {max} chars long", path.name()),
+                origin: None,
             });
             return;
         }
@@ -584,6 +642,7 @@ impl<'s> Validator<'s> {
                     "{} in body should be at least {min} chars long",
                     path.name()
                 ),
+                origin: None,
             });
             return;
         }
@@ -602,6 +661,7 @@ impl<'s> Validator<'s> {
                 field: path.field_path(),
                 value: value(),
                 message: format!("{} in body should match '{}'", path.name(), shown()),
+                origin: None,
             });
         }
     }
@@ -673,6 +733,7 @@ impl<'s> Validator<'s> {
                     field: path.field_path(),
                     value: Some(BadValue::Int(size)),
                     message: format!("{} in body should have at least {min} items", path.name()),
+                    origin: None,
                 });
             }
             if let Some(max) = v.max_items
@@ -683,6 +744,7 @@ impl<'s> Validator<'s> {
                     field: path.field_path(),
                     value: Some(BadValue::Int(size)),
                     message: format!("{} in body should have at most {max} items", path.name()),
+                    origin: None,
                 });
             }
             if v.unique_items && has_duplicates(items) {
@@ -691,6 +753,7 @@ impl<'s> Validator<'s> {
                     field: path.field_path(),
                     value: None,
                     message: format!("{} in body shouldn't contain duplicates", path.name()),
+                    origin: None,
                 });
             }
         }
@@ -717,6 +780,7 @@ impl<'s> Validator<'s> {
                 path.name(),
                 go_v_list(values)
             ),
+            origin: None,
         });
     }
 
@@ -751,6 +815,7 @@ impl<'s> Validator<'s> {
                         "{} in body should have at least {min} properties",
                         path.name()
                     ),
+                    origin: None,
                 });
             }
             if let Some(max) = v.max_properties
@@ -764,6 +829,7 @@ impl<'s> Validator<'s> {
                         "{} in body should have at most {max} properties",
                         path.name()
                     ),
+                    origin: None,
                 });
             }
         }
@@ -776,6 +842,7 @@ impl<'s> Validator<'s> {
                             field: path.field_path(),
                             value: Some(BadValue::String(k.to_owned())),
                             message: format!("{}.{k} in body is a forbidden property", path.name()),
+                            origin: None,
                         });
                     }
                 }
@@ -837,6 +904,7 @@ impl<'s> Validator<'s> {
                         field: p.field_path(),
                         value: None,
                         message: format!("{} in body is required", p.name()),
+                        origin: None,
                     });
                 }
             }
@@ -872,6 +940,7 @@ fn invalid_type(path: &OPath<'_>, type_text: &str, value: &str) -> OErr {
         field: path.field_path(),
         value: Some(BadValue::String(value.to_owned())),
         message: type_message(path, type_text, value),
+        origin: None,
     }
 }
 
@@ -881,6 +950,7 @@ fn composite(message: String) -> OErr {
         field: FieldPath::root(),
         value: None,
         message,
+        origin: None,
     }
 }
 
@@ -1023,6 +1093,7 @@ fn must_be_positive(path: &OPath<'_>, factor: Num) -> OErr {
             path.name(),
             factor.go_v()
         ),
+        origin: None,
     }
 }
 
@@ -1036,6 +1107,7 @@ fn not_multiple(path: &OPath<'_>, factor: Num, data: Num) -> OErr {
             path.name(),
             factor.go_v()
         ),
+        origin: None,
     }
 }
 
@@ -1106,6 +1178,7 @@ fn bound_check(
             path.name(),
             shown.go_v()
         ),
+        origin: None,
     });
 }
 

@@ -91,5 +91,12 @@ fn valid_objects_validate_without_allocating() {
             std::hint::black_box(r.validate(&object, None, &options));
         });
         assert_eq!(n, 0, "{kind}: allocations per valid validate");
+        // A valid UPDATE does not pay for ratcheting (errors are looked at only if found).
+        let outcome = r.validate(&object, Some(&object), &options);
+        assert!(outcome.errors.is_empty(), "{kind}: {:?}", outcome.errors);
+        let n = allocations(|| {
+            std::hint::black_box(r.validate(&object, Some(&object), &options));
+        });
+        assert_eq!(n, 0, "{kind}: allocations per valid update");
     }
 }

@@ -7,6 +7,7 @@ pub mod custom;
 pub mod jobs;
 pub mod lint;
 pub mod lint_crd;
+pub mod old;
 pub mod select;
 pub mod sources;
 pub mod validate;

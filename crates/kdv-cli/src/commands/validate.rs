@@ -3,7 +3,6 @@
 
 use std::cell::RefCell;
 use std::io::Write;
-use std::path::Path;
 
 use kdv_manifest::{Document, Entry};
 use kdv_model::{Diagnostic, Severity};
@@ -13,14 +12,15 @@ use serde_json::Value;
 
 use super::check::{self, check_document, check_resource};
 use super::jobs::{default_threads, run_jobs};
+use super::old::{GitRevisions, OldSet, OldSource, Pairing};
 use super::select::TypeSelector;
 use super::sources::{self, Schema, Selector};
 use super::{custom, error_count, load_types};
 use crate::cli::{OutputFormat, UnknownFields, ValidateArgs, subresource_parts};
 use crate::error::CliError;
-use crate::input::{self, InputError, Job, ReadLimits, Source, Stream};
+use crate::input::{self, InputError, Job, ReadLimits, Stream};
 use crate::output::progress::{self, Progress};
-use crate::output::{DocumentResult, Report, json, sarif, text};
+use crate::output::{DocumentResult, Finding, Report, json, sarif, text};
 
 /// Runs `kdv validate`; results go to `out`, diagnostics, input errors and the text summary
 /// to `err`. Returns the exit status (0 valid, 1 invalid, 2 input errors). With `-o json` or
@@ -47,7 +47,7 @@ fn validate(
     err: &mut dyn Write,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<u8, CliError> {
-    let explicit_job = check_usage(args)?;
+    check_usage(args)?;
     let subresource = match &args.subresource {
         Some(path) => subresource_parts(path).map_err(CliError::Usage)?,
         None => Vec::new(),
@@ -99,15 +99,11 @@ fn validate(
         sources: sources.as_ref(),
     };
 
+    let (old, old_problems) = old_source(args, limits)?;
     let mut report = Report::default();
-    let jobs = match explicit_job {
-        Some(job) => vec![job],
-        None => {
-            let (jobs, problems) = input::plan(&args.paths);
-            report.input_errors.extend(problems);
-            jobs
-        }
-    };
+    report.input_errors.extend(old_problems);
+    let (jobs, problems) = input::plan(&args.paths);
+    report.input_errors.extend(problems);
 
     let ctx = JobContext {
         rules,
@@ -115,6 +111,7 @@ fn validate(
         base: base_operation(args, subresource),
         limits,
         unknown_fields: args.unknown_fields,
+        old: old.as_ref(),
     };
     let threads = args.jobs.map_or_else(default_threads, |n| n as usize);
     let progress = RefCell::new(Progress::new(jobs.len(), progress::wanted(args.quiet)));
@@ -184,8 +181,8 @@ fn custom_warnings(rules: &RuleSet, report: &Report) -> Vec<String> {
     warnings
 }
 
-/// Checks the arguments that clap cannot check alone. With `--old`, returns the single job.
-fn check_usage(args: &ValidateArgs) -> Result<Option<Job>, CliError> {
+/// Checks the arguments that clap cannot check alone.
+fn check_usage(args: &ValidateArgs) -> Result<(), CliError> {
     let stdin_uses = args.paths.iter().filter(|p| *p == "-").count()
         + usize::from(args.old.as_deref() == Some("-"));
     if stdin_uses > 1 {
@@ -193,32 +190,25 @@ fn check_usage(args: &ValidateArgs) -> Result<Option<Job>, CliError> {
             "standard input (`-`) can be read only once".to_string(),
         ));
     }
-    let Some(old) = &args.old else {
-        return Ok(None);
-    };
-    let [path] = args.paths.as_slice() else {
-        return Err(CliError::Usage(format!(
-            "--old needs exactly one PATH to compare with, got {}",
-            args.paths.len()
-        )));
-    };
-    let source = |arg: &str, what: &str| -> Result<Source, CliError> {
-        if arg == "-" {
-            return Ok(Source::Stdin);
+    Ok(())
+}
+
+/// The old revisions of `--old` or `--old-ref`, with the problems met reading `--old`.
+fn old_source(
+    args: &ValidateArgs,
+    limits: ReadLimits,
+) -> Result<(Option<OldSource>, Vec<InputError>), CliError> {
+    if let Some(rev) = &args.old_ref {
+        let git = GitRevisions::open(rev, &args.paths)?;
+        return Ok((Some(OldSource::Git(git)), Vec::new()));
+    }
+    match &args.old {
+        Some(path) => {
+            let (set, errors) = OldSet::load(path, limits);
+            Ok((Some(OldSource::Set(set)), errors))
         }
-        if Path::new(arg).is_dir() {
-            let arg = crate::file_name::display(Path::new(arg));
-            return Err(CliError::Usage(format!(
-                "{what} {arg} is a directory; --old compares two files \
-                 (in a directory, name old revisions x.old.yaml next to x.yaml)"
-            )));
-        }
-        Ok(Source::File(arg.into()))
-    };
-    Ok(Some(Job {
-        new: source(path, "PATH")?,
-        old: Some(source(old, "--old")?),
-    }))
+        None => Ok((None, Vec::new())),
+    }
 }
 
 fn base_operation(args: &ValidateArgs, subresources: Vec<String>) -> Operation {
@@ -238,6 +228,8 @@ struct JobContext<'r> {
     base: Operation,
     limits: ReadLimits,
     unknown_fields: UnknownFields,
+    /// Old revisions of `--old` or `--old-ref`.
+    old: Option<&'r OldSource>,
 }
 
 /// Validates the documents of one job; its report holds the results and input errors.
@@ -247,18 +239,36 @@ fn validate_job(ctx: &JobContext<'_>, job: &Job) -> Report {
     report
 }
 
-/// A CREATE job validates each document as it is parsed, so one parsed document is held at
-/// a time; an unreadable document is an input error and the others are still validated.
-/// An UPDATE pairs the documents of both revisions by position, which needs all of them.
+/// Documents are validated as they are parsed, so one parsed document is held at a time
+/// (with `--old`/`--old-ref`, beside the old objects); an unreadable document is an input
+/// error and the others are still validated. Without those options, a file with an
+/// `x.old.yaml` sibling pairs the documents of both revisions by position, which needs all
+/// of them.
 fn validate_job_into(ctx: &JobContext<'_>, job: &Job, report: &mut Report) {
     let new = match Stream::read(&job.new, ctx.limits) {
         Ok(stream) => stream,
         Err(e) => return report.input_errors.push(e),
     };
-    let Some(old_source) = &job.old else {
+    // `--old` and `--old-ref` name the old revisions of every file, siblings included.
+    let sibling = job.old.as_ref().filter(|_| ctx.old.is_none());
+    let Some(old_source) = sibling else {
+        let per_file;
+        let old_set = match ctx.old {
+            None => None,
+            Some(OldSource::Set(set)) => Some(set),
+            Some(OldSource::Git(git)) => {
+                let (set, problems) = git.old_set(&job.new, ctx.limits);
+                report.input_errors.extend(problems);
+                per_file = set;
+                Some(&per_file)
+            }
+        };
         for entry in new.documents() {
             match entry {
-                Ok(Entry::Document(doc)) => validate_document(ctx, &new.name, &doc, None, report),
+                Ok(Entry::Document(doc)) => match old_set {
+                    None => validate_document(ctx, &new.name, &doc, None, report),
+                    Some(set) => validate_paired(ctx, &new.name, &doc, set, report),
+                },
                 Ok(Entry::Empty { .. }) => report.empty += 1,
                 Err(e) => report.input_errors.push(e),
             }
@@ -290,8 +300,86 @@ fn validate_job_into(ctx: &JobContext<'_>, job: &Job, report: &mut Report) {
         ));
     }
     for (doc, old_doc) in new_docs.iter().zip(&old_docs) {
-        validate_document(ctx, &new.name, doc, Some((&old.name, old_doc)), report);
+        if let Err(message) = same_kind(&doc.value, &old.name, old_doc) {
+            report.input_errors.push(InputError::document(
+                &new.name,
+                doc.index,
+                doc.position,
+                message,
+            ));
+            continue;
+        }
+        let old_ref = OldRef {
+            file: &old.name,
+            index: old_doc.index,
+            value: &old_doc.value,
+        };
+        validate_document(ctx, &new.name, doc, Some(old_ref), report);
     }
+}
+
+/// Validates `doc` as an UPDATE of the old object with its identity in `set`, or as a
+/// CREATE when there is none (`commands::old`).
+fn validate_paired(
+    ctx: &JobContext<'_>,
+    file: &str,
+    doc: &Document<'_>,
+    set: &OldSet,
+    report: &mut Report,
+) {
+    match set.pair(&doc.value) {
+        Pairing::None => validate_document(ctx, file, doc, None, report),
+        Pairing::One(old) => {
+            let old_ref = OldRef {
+                file: &old.file,
+                index: old.index,
+                value: &old.value,
+            };
+            validate_document(ctx, file, doc, Some(old_ref), report);
+        }
+        Pairing::OtherVersion(old) => {
+            validate_document(ctx, file, doc, None, report);
+            if let Some(result) = report.documents.last_mut()
+                && result.file == file
+                && result.document == doc.index
+            {
+                let was = string_field(&old.value, "apiVersion").unwrap_or_default();
+                result.warnings.push(Finding {
+                    field: "apiVersion".into(),
+                    message: format!(
+                        "its old revision {}#{} has apiVersion {was:?}; kdv does not convert between versions, so it is validated as a CREATE",
+                        old.file, old.index
+                    ),
+                    position: check::position_of(doc, "apiVersion"),
+                });
+            }
+        }
+        Pairing::Ambiguous(candidates) => {
+            let names: Vec<String> = candidates
+                .iter()
+                .map(|c| format!("{}#{}", c.file, c.index))
+                .collect();
+            report.input_errors.push(InputError::document(
+                file,
+                doc.index,
+                doc.position,
+                format!(
+                    "its old revision is ambiguous: {} all have its apiVersion, kind, namespace and name",
+                    names.join(", ")
+                ),
+            ));
+        }
+    }
+}
+
+/// The old revision an UPDATE compares with.
+#[derive(Clone, Copy)]
+struct OldRef<'a> {
+    /// Its file's text form.
+    file: &'a str,
+    /// Its index in that file.
+    index: usize,
+    value: &'a Value,
 }
 
 /// All documents of a stream: the non-empty ones, the number of empty ones, the errors.
@@ -312,7 +400,7 @@ fn validate_document(
     ctx: &JobContext<'_>,
     file: &str,
     doc: &Document<'_>,
-    old_doc: Option<(&String, &Document<'_>)>,
+    old_doc: Option<OldRef<'_>>,
     report: &mut Report,
 ) {
     let schema = match ctx.selector.select(&doc.value) {
@@ -325,19 +413,11 @@ fn validate_document(
             return;
         }
     };
-    if let Some((old_file, old_doc)) = old_doc
-        && let Err(message) = same_kind(&doc.value, old_file, old_doc)
-    {
-        report
-            .input_errors
-            .push(InputError::document(file, doc.index, doc.position, message));
-        return;
-    }
     let mut op = ctx.base.clone();
     if old_doc.is_some() {
         op.kind = OperationKind::Update;
     }
-    let old_value = old_doc.map(|(_, d)| &d.value);
+    let old_value = old_doc.map(|d| d.value);
     let (found, type_name) = match (&schema, ctx.rules, ctx.selector.go) {
         (Schema::Go(ty), Some(rules), Some(go)) => (
             check_document(rules, *ty, &op, doc, old_value, ctx.unknown_fields),
@@ -358,7 +438,8 @@ fn validate_document(
         kind: string_field(&doc.value, "kind").map(str::to_string),
         type_name,
         operation: op.kind,
-        old_file: old_doc.map(|(name, _)| name.clone()),
+        old_file: old_doc.map(|d| d.file.to_string()),
+        old_document: old_doc.map(|d| d.index),
         errors: found.errors,
         unknown_fields: found.unknown_fields,
         warnings: found.warnings,
@@ -373,8 +454,8 @@ fn string_field<'a>(value: &'a Value, name: &str) -> Option<&'a str> {
     value.get(name)?.as_str()
 }
 
-/// An UPDATE compares two revisions of one object: the old document must have the same
-/// apiVersion and kind.
+/// An `x.old.yaml` sibling holds the old revisions of `x`'s documents by position: each must
+/// have the same apiVersion and kind.
 fn same_kind(new: &Value, old_file: &str, old: &Document<'_>) -> Result<(), String> {
     for field in ["apiVersion", "kind"] {
         let (a, b) = (string_field(new, field), string_field(&old.value, field));

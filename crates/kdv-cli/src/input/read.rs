@@ -113,6 +113,16 @@ impl Stream {
         })
     }
 
+    /// A stream of bytes read elsewhere (an old revision from git), named `name`.
+    pub fn from_bytes(name: String, syntax: Syntax, bytes: Vec<u8>, limits: ReadLimits) -> Stream {
+        Stream {
+            name,
+            syntax,
+            bytes,
+            limits,
+        }
+    }
+
     /// The bytes read.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes

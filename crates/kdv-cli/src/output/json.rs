@@ -174,6 +174,8 @@ struct JsonDocument<'a> {
     old_file: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     old_file_bytes: Option<Vec<u8>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    old_document: Option<usize>,
     valid: bool,
     errors: Vec<JsonFieldError<'a>>,
     warnings: Vec<JsonFieldError<'a>>,
@@ -318,6 +320,7 @@ impl<'a> JsonDocument<'a> {
             operation: operation_name(doc.operation),
             old_file,
             old_file_bytes,
+            old_document: doc.old_document,
             valid: doc.is_valid(),
             errors: doc
                 .unknown_fields

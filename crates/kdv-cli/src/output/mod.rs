@@ -56,8 +56,10 @@ pub struct DocumentResult {
     pub type_name: String,
     /// CREATE, or UPDATE when an old revision was given.
     pub operation: OperationKind,
-    /// The old revision's file (text form), for an UPDATE.
+    /// The old revision's file (text form; `REV:path` for `--old-ref`), for an UPDATE.
     pub old_file: Option<String>,
+    /// The old revision's document index in that file, for an UPDATE.
+    pub old_document: Option<usize>,
     /// The field errors, in the validator's order; empty when valid.
     pub errors: Vec<ReportedError>,
     /// Unknown fields reported as errors (`--unknown-fields=error`), in path order; they
@@ -242,6 +244,7 @@ pub(crate) mod tests {
                     type_name: "demo/v1.Widget".into(),
                     operation: OperationKind::Create,
                     old_file: None,
+                    old_document: None,
                     errors: vec![
                         ReportedError {
                             line: Some(4),
@@ -277,6 +280,7 @@ pub(crate) mod tests {
                     type_name: "demo/v1.Widget".into(),
                     operation: OperationKind::Update,
                     old_file: Some("m/good.old.yaml".into()),
+                    old_document: Some(0),
                     errors: vec![],
                     unknown_fields: vec![],
                     warnings: vec![Finding {
