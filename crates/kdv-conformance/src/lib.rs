@@ -60,6 +60,7 @@
 //! print!("{}", report.render_text(false));
 //! ```
 
+pub mod apiextensions;
 pub mod backend;
 pub mod cel_spec;
 pub mod cli;
