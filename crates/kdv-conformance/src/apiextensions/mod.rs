@@ -29,6 +29,8 @@
 
 pub mod cases;
 pub mod gotable;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
