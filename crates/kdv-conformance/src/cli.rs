@@ -238,6 +238,65 @@ pub fn kubectl_validate(
     })
 }
 
+/// Runs apiextensions-apiserver's CEL validation tables (`pkg/apiserver/schema/cel`'s test
+/// files, read from the checkout at `checkout`; `None`: no checkout was named) against
+/// kdv-openapi and writes the report to `out`: one line per table, the skip reasons, the
+/// failure causes, with `verbose` every failing case, and the closing
+/// `apiextensions: N passed, N failed, N skipped`. `table` keeps the test functions whose
+/// name contains it.
+pub fn apiextensions(
+    checkout: Option<&Path>,
+    verbose: bool,
+    table: Option<&str>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<u8> {
+    use crate::apiextensions::{APIEXTENSIONS_ENV, CEL_PACKAGE, Options, run_apiextensions};
+    let Some(root) = checkout else {
+        writeln!(
+            err,
+            "error: no k8s.io/apiextensions-apiserver checkout to run its CEL validation \
+             tests from: set {APIEXTENSIONS_ENV}=DIR or pass --checkout DIR"
+        )?;
+        return nothing_ran(out);
+    };
+    let package = root.join(CEL_PACKAGE);
+    if !package.is_dir() {
+        writeln!(
+            err,
+            "error: {} is not a directory: {} is not a k8s.io/apiextensions-apiserver \
+             checkout; name one with {APIEXTENSIONS_ENV}=DIR or --checkout DIR",
+            package.display(),
+            root.display()
+        )?;
+        return nothing_ran(out);
+    }
+    let report = run_apiextensions(
+        root,
+        &Options {
+            table_filter: table.map(str::to_string),
+        },
+    );
+    if report.cases.is_empty() {
+        for (t, e) in &report.table_errors {
+            writeln!(err, "error: {t}: {e}")?;
+        }
+        if report.table_errors.is_empty()
+            && let Some(filter) = table
+        {
+            writeln!(err, "error: no test table matches --table {filter:?}")?;
+        }
+        return nothing_ran(out);
+    }
+    out.write_all(report.render(verbose).as_bytes())?;
+    let (_, failed, _) = report.totals();
+    Ok(if failed == 0 && report.table_errors.is_empty() {
+        EXIT_PASSED
+    } else {
+        EXIT_FAILED
+    })
+}
+
 /// Closes a run in which nothing ran.
 fn nothing_ran(out: &mut dyn Write) -> io::Result<u8> {
     writeln!(out, "{NOTHING_RAN_TOTALS}")?;
@@ -305,6 +364,23 @@ mod tests {
         assert_eq!(code, Some(EXIT_NOTHING_RAN));
         assert_eq!(out, "0 passed, 0 failed, 0 skipped\n");
         assert!(err.contains("--file \"nothing-matches\""), "{err}");
+    }
+
+    #[test]
+    fn apiextensions_without_checkout_runs_nothing() {
+        let (code, out, err) = run(|o, e| apiextensions(None, false, None, o, e));
+        assert_eq!(code, Some(EXIT_NOTHING_RAN));
+        assert_eq!(out, "0 passed, 0 failed, 0 skipped\n");
+        assert!(err.contains("KDV_UPSTREAM_APIEXTENSIONS=DIR"), "{err}");
+        assert!(err.contains("--checkout DIR"), "{err}");
+        let dir = std::env::temp_dir().join("kdv-conformance-no-such-apiextensions");
+        let (code, out, err) = run(|o, e| apiextensions(Some(&dir), false, None, o, e));
+        assert_eq!(code, Some(EXIT_NOTHING_RAN));
+        assert_eq!(out, "0 passed, 0 failed, 0 skipped\n");
+        assert!(
+            err.contains("not a k8s.io/apiextensions-apiserver checkout"),
+            "{err}"
+        );
     }
 
     #[test]

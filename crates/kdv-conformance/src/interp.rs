@@ -82,6 +82,21 @@ pub trait Harness {
     ) -> usize;
     /// Number of cases created so far.
     fn case_count(&self) -> usize;
+    /// Whether the harness provides function `name` itself, in place of the test file's
+    /// (a helper that decodes YAML, say).
+    fn hook(&self, _name: &str) -> bool {
+        false
+    }
+    /// Calls a function [`Harness::hook`] provides.
+    fn call_hook(
+        &mut self,
+        _env: &TypeEnv<'_>,
+        name: &str,
+        _args: Vec<Value>,
+        line: u32,
+    ) -> R<Value> {
+        fail(line, format!("no harness function {name}"))
+    }
 }
 
 /// The fixture package and test file the interpreter runs in.
@@ -166,6 +181,12 @@ impl<'a, 'u> Interp<'a, 'u> {
             self.exec_var(spec, &globals)?;
         }
         Ok(())
+    }
+
+    /// Executes one statement of a function body in scope `sc` (for harnesses that run a
+    /// test function's set-up statements one by one, such as table readers).
+    pub fn exec_stmt(&mut self, s: &Stmt, sc: &Rc<Scope>) -> R<()> {
+        self.exec(s, sc).map(|_| ())
     }
 
     fn tick(&mut self, line: u32) -> R<()> {
@@ -1288,6 +1309,9 @@ impl<'a, 'u> Interp<'a, 'u> {
         if let Some(c) = sc.lookup(n) {
             return Ok(c.borrow().clone());
         }
+        if self.harness.hook(n) {
+            return Ok(Value::Native(Native::Hook(n.to_string())));
+        }
         if let Some(f) = self.ctx.funcs.get(n) {
             return Ok(Value::Func(Rc::new(Closure {
                 name: f.name.clone(),
@@ -1670,6 +1694,9 @@ impl<'a, 'u> Interp<'a, 'u> {
             }
             return Ok(Value::Matcher(Matcher::default()));
         }
+        if is_named(ty, FIELD_PKG, "Error") {
+            return self.field_error_literal(elems, sc, line);
+        }
         if crate::library::is_operation_type(ty) {
             if !elems.is_empty() {
                 return fail(
@@ -1771,6 +1798,10 @@ impl<'a, 'u> Interp<'a, 'u> {
                     Some(Rc::new(std::cell::RefCell::new(entries))),
                 ))
             }
+            TypeRef::Pointer(inner) if is_named(&inner, FIELD_PKG, "Error") => {
+                // `*field.Error` values are emulated as such (`field.ErrorList{{...}}`).
+                self.field_error_literal(elems, sc, line)
+            }
             TypeRef::Pointer(inner) => {
                 // Only reachable for elided `{...}` in a `[]*T` literal via eval_typed.
                 let v = self.composite(&inner, elems, sc, line)?;
@@ -1784,6 +1815,45 @@ impl<'a, 'u> Interp<'a, 'u> {
                 ),
             ),
         }
+    }
+
+    /// A `field.Error{Type: ..., Field: "a.b", BadValue: ..., Detail: ...}` literal. `Field`
+    /// is a string in Go: it is kept as a one-segment path, which renders the same.
+    fn field_error_literal(&mut self, elems: &[Element], sc: &Rc<Scope>, line: u32) -> R<Value> {
+        let mut err = FieldError::new(
+            kdv_runtime::ErrorType::Invalid,
+            kdv_runtime::FieldPath::root(),
+            kdv_runtime::BadValue::Omitted,
+            "",
+        );
+        for el in elems {
+            let Some(ExprKind::Ident(name)) = el.key.as_ref().map(|k| &k.kind) else {
+                return fail(line, "field.Error literal without field names");
+            };
+            let v = self.eval(&el.value, sc)?;
+            match name.as_str() {
+                "Type" => {
+                    let Some(t) = v.as_str().and_then(kdv_runtime::ErrorType::from_name) else {
+                        return fail(line, "field.Error literal with an unknown Type");
+                    };
+                    err.error_type = t;
+                }
+                "Field" => {
+                    let Some(f) = v.as_str() else {
+                        return fail(line, "field.Error literal with a non-string Field");
+                    };
+                    err.field = if f.is_empty() {
+                        kdv_runtime::FieldPath::root()
+                    } else {
+                        kdv_runtime::FieldPath::new(f)
+                    };
+                }
+                "Detail" => err.detail = v.as_str().unwrap_or_default().to_string(),
+                "BadValue" => err.bad_value = crate::tojson::to_bad_value(self.env(), &v),
+                other => return fail(line, format!("field.Error literal field {other}")),
+            }
+        }
+        Ok(Value::FieldErr(Some(Rc::new(std::cell::RefCell::new(err)))))
     }
 
     // ---- calls --------------------------------------------------------------------------

@@ -5,15 +5,22 @@
 //! ```text
 //! KDV_UPSTREAM_CODEGEN=/path/to/code-generator cargo run --release -p kdv-conformance -- validation-gen
 //! cargo run --release -p kdv-conformance -- cel-spec      # the project's testdata/cel-spec
+//! KDV_UPSTREAM_APIEXTENSIONS=/path/to/apiextensions-apiserver cargo run --release -p kdv-conformance -- apiextensions
 //! ```
 //!
-//! Two suites:
+//! Suites:
 //! - **validation-gen** ([`run_validation_gen`]): upstream validation-gen's own tests
 //!   (`cmd/validation-gen/output_tests/**`, read at run time from a kubernetes/code-generator
 //!   checkout, never copied into the project) against kdv's tag engine (`kdv-rules`,
 //!   `kdv-eval`). Described below.
 //! - **cel-spec** ([`cel_spec`]): google/cel-spec's simple tests, in JSON form in the
 //!   project's `testdata/cel-spec`, against `kdv-cel`.
+//! - **kubectl-validate** ([`kubectl_validate`]): kubectl-validate's test cases (in the
+//!   project's `testdata/kubectl-validate`) against `kdv-openapi`.
+//! - **apiextensions** ([`apiextensions`]): k8s.io/apiextensions-apiserver's CEL validation
+//!   tables (`TestValidationExpressions` and its siblings, Go test files read at run time from
+//!   a checkout, interpreted with the validation-gen suite's interpreter) against
+//!   `kdv-openapi`'s CEL rules.
 //!
 //! [`cli`] holds what the binary does with its parsed arguments (reports, exit statuses).
 //!
@@ -60,6 +67,7 @@
 //! print!("{}", report.render_text(false));
 //! ```
 
+pub mod apiextensions;
 pub mod backend;
 pub mod cel_spec;
 pub mod cli;

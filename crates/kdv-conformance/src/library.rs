@@ -69,6 +69,10 @@ pub fn package_member(path: &str, name: &str) -> Option<Value> {
         return Some(Value::Type(t));
     }
     let known = match path {
+        FIELD_PKG if name.starts_with("ErrorType") => {
+            return error_type_by_const(name)
+                .map(|t| Value::Str(named(FIELD_PKG, "ErrorType"), t.as_str().to_string()));
+        }
         FIELD_PKG => FIELD_FUNCS.contains(&name),
         PTR_PKG => matches!(name, "To" | "Deref"),
         "strings" => matches!(
@@ -85,9 +89,75 @@ pub fn package_member(path: &str, name: &str) -> Option<Value> {
         "fmt" => matches!(name, "Sprintf" | "Errorf" | "Sprint"),
         "errors" => name == "New",
         "context" => matches!(name, "Background" | "TODO"),
+        "math" => return math_constant(name),
+        // k8s.io/apiserver's CEL limits (pkg/apis/cel/config.go).
+        "k8s.io/apiserver/pkg/apis/cel" => {
+            return Some(Value::UntypedInt(match name {
+                "PerCallLimit" => 1_000_000,
+                "RuntimeCELCostBudget" => 10_000_000,
+                "RuntimeCELCostBudgetMatchConditions" => 2_500_000,
+                "CheckFrequency" => 100,
+                "MaxRequestSizeBytes" => 3 * 1024 * 1024,
+                "MaxEvaluatedMessageExpressionSizeBytes" => 5 * 1024,
+                _ => return None,
+            }));
+        }
         _ => false,
     };
     known.then(|| Value::Native(Native::Pkg(path.to_string(), name.to_string())))
+}
+
+/// Go's deep copy of a value: pointers, slices and maps get new storage, recursively.
+fn deep_copy(v: &Value, depth: u32) -> Value {
+    if depth > 200 {
+        // Deeper than any test value: a cycle; share the rest rather than loop.
+        return v.clone();
+    }
+    let d = depth + 1;
+    match v {
+        Value::Ptr(t, Some(c)) => Value::Ptr(t.clone(), Some(cell(deep_copy(&c.borrow(), d)))),
+        Value::Slice(t, Some(s)) => Value::Slice(
+            t.clone(),
+            Some(Rc::new(RefCell::new(
+                s.borrow().iter().map(|e| deep_copy(e, d)).collect(),
+            ))),
+        ),
+        Value::Map(t, Some(m)) => Value::Map(
+            t.clone(),
+            Some(Rc::new(RefCell::new(
+                m.borrow()
+                    .iter()
+                    .map(|(k, v)| (deep_copy(k, d), deep_copy(v, d)))
+                    .collect(),
+            ))),
+        ),
+        Value::Struct(t, fields) => {
+            Value::Struct(t.clone(), fields.iter().map(|f| deep_copy(f, d)).collect())
+        }
+        Value::Array(t, items) => {
+            Value::Array(t.clone(), items.iter().map(|f| deep_copy(f, d)).collect())
+        }
+        Value::Iface(Some(inner)) => Value::Iface(Some(Box::new(deep_copy(inner, d)))),
+        other => other.clone(),
+    }
+}
+
+/// A constant of Go's `math` package (untyped, as Go declares them).
+fn math_constant(name: &str) -> Option<Value> {
+    Some(match name {
+        "MaxInt" | "MaxInt64" => Value::UntypedInt(i64::MAX.into()),
+        "MinInt" | "MinInt64" => Value::UntypedInt(i64::MIN.into()),
+        "MaxInt32" => Value::UntypedInt(i32::MAX.into()),
+        "MinInt32" => Value::UntypedInt(i32::MIN.into()),
+        "MaxInt16" => Value::UntypedInt(i16::MAX.into()),
+        "MaxInt8" => Value::UntypedInt(i8::MAX.into()),
+        "MaxUint32" => Value::UntypedInt(u32::MAX.into()),
+        "MaxUint64" | "MaxUint" => Value::UntypedInt(u64::MAX.into()),
+        "MaxFloat64" => Value::UntypedFloat(f64::MAX),
+        "MaxFloat32" => Value::UntypedFloat(f32::MAX.into()),
+        "SmallestNonzeroFloat64" => Value::UntypedFloat(f64::from_bits(1)),
+        _ => return None,
+    })
 }
 
 fn want_path(v: Value, line: u32) -> R<FieldPath> {
@@ -184,6 +254,14 @@ pub fn call_native(
                 return fail(line, format!("spread call of {name} is not supported"));
             }
             call_pkg(it, path, name, args, sc, line)
+        }
+        Native::Hook(name) => {
+            if spread {
+                return fail(line, format!("spread call of {name} is not supported"));
+            }
+            let a = eval_args(it, args, sc)?;
+            let ctx = it.ctx;
+            it.harness.call_hook(&ctx.env, name, a, line)
         }
         Native::ValidateFn(pkg, ty) => {
             let a = eval_args(it, args, sc)?;
@@ -537,6 +615,17 @@ pub fn call_method(
     line: u32,
 ) -> R<Value> {
     let recv = recv.unwrap_iface();
+    if name == "DeepCopy"
+        && args.is_empty()
+        && matches!(
+            &recv,
+            Value::Ptr(..) | Value::Struct(..) | Value::Slice(..) | Value::Map(..)
+        )
+    {
+        // The generated deep copies of API types (`zz_generated.deepcopy.go`, not read):
+        // a copy sharing no storage with the original.
+        return Ok(deep_copy(&recv, 0));
+    }
     match &recv {
         Value::Scheme => match name {
             "Test" => Ok(Value::Builder),
@@ -832,8 +921,12 @@ pub fn go_sprintf(it: &Interp<'_, '_>, f: &str, args: &[Value]) -> String {
             out.push(c);
             continue;
         }
-        // Skip flags and width.
-        while matches!(chars.peek(), Some('-' | '+' | '#' | ' ' | '0'..='9' | '.')) {
+        // Flags and width are skipped; a precision is kept for `%f`.
+        let mut spec = String::new();
+        while let Some(&c) = chars.peek()
+            && matches!(c, '-' | '+' | '#' | ' ' | '0'..='9' | '.')
+        {
+            spec.push(c);
             chars.next();
         }
         let Some(verb) = chars.next() else {
@@ -842,6 +935,23 @@ pub fn go_sprintf(it: &Interp<'_, '_>, f: &str, args: &[Value]) -> String {
         };
         if verb == '%' {
             out.push('%');
+            continue;
+        }
+        let float = args
+            .get(next)
+            .and_then(|v| match v.as_dynamic() {
+                Value::Float(_, f) | Value::UntypedFloat(f) => Some(*f),
+                _ => None,
+            })
+            .filter(|_| verb == 'f');
+        if let Some(f) = float {
+            // Go's %f: fixed notation, 6 decimals unless a precision is given.
+            let precision = spec
+                .split_once('.')
+                .map_or(Some(6), |(_, p)| p.parse().ok())
+                .unwrap_or(0);
+            out.push_str(&format!("{f:.precision$}"));
+            next += 1;
             continue;
         }
         match args.get(next) {

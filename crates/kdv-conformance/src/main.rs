@@ -6,6 +6,7 @@
 //! kdv-conformance validation-gen [--codegen DIR] [--verbose] [--package FILTER]
 //! kdv-conformance cel-spec [--data DIR] [--verbose] [--file NAME]
 //! kdv-conformance kubectl-validate [--data DIR] [--verbose] [--file NAME]
+//! kdv-conformance apiextensions [--checkout DIR] [--verbose] [--table FILTER]
 //! ```
 //!
 //! Every run closes with the line `N passed, N failed, N skipped`. Exit status: 0 every case
@@ -17,6 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use kdv_conformance::apiextensions::APIEXTENSIONS_ENV;
 use kdv_conformance::cli::{
     self, CODEGEN_ENV, DEFAULT_CEL_SPEC_DATA, DEFAULT_KUBECTL_VALIDATE_DATA, EXIT_NOTHING_RAN,
 };
@@ -48,6 +50,28 @@ enum Suite {
     /// schemas) and compare kdv's metav1.Status with the expected one; prints one line per
     /// file, the skipped cases (CEL rules), every failure and the totals.
     KubectlValidate(KubectlValidateArgs),
+    /// Run apiextensions-apiserver's own CEL validation tables (TestValidationExpressions
+    /// and the transition-rule, messageExpression, reason/fieldPath, cost and ratcheting
+    /// tables of pkg/apiserver/schema/cel, read from a k8s.io/apiextensions-apiserver
+    /// checkout) against kdv-openapi; prints one line per table, the skip reasons, the
+    /// failure causes and the totals.
+    Apiextensions(ApiextensionsArgs),
+}
+
+/// Arguments of `kdv-conformance apiextensions`.
+#[derive(Debug, Args)]
+struct ApiextensionsArgs {
+    /// The k8s.io/apiextensions-apiserver checkout [default: $KDV_UPSTREAM_APIEXTENSIONS].
+    #[arg(long, value_name = "DIR")]
+    checkout: Option<PathBuf>,
+
+    /// Also print every failing case with its difference, and every failure cause.
+    #[arg(long, short = 'v')]
+    verbose: bool,
+
+    /// Only the test functions whose name contains this (e.g. `Ratcheting`).
+    #[arg(long, value_name = "FILTER")]
+    table: Option<String>,
 }
 
 /// Arguments of `kdv-conformance kubectl-validate`.
@@ -142,6 +166,20 @@ fn main() -> ExitCode {
                 &mut err,
             )
         }
+        Suite::Apiextensions(args) => {
+            let checkout = args.checkout.clone().or_else(|| {
+                std::env::var_os(APIEXTENSIONS_ENV)
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+            });
+            cli::apiextensions(
+                checkout.as_deref(),
+                args.verbose,
+                args.table.as_deref(),
+                &mut out,
+                &mut err,
+            )
+        }
         Suite::KubectlValidate(args) => {
             let data = args
                 .data
@@ -223,6 +261,29 @@ mod tests {
         assert_eq!(args.file.as_deref(), Some("quantity"));
         assert!(!args.verbose);
         assert_eq!(args.data, None);
+    }
+
+    #[test]
+    fn apiextensions_arguments() {
+        let cli = Cli::try_parse_from([
+            "kdv-conformance",
+            "apiextensions",
+            "--checkout",
+            "/src/apiextensions-apiserver",
+            "-v",
+            "--table",
+            "Ratcheting",
+        ])
+        .unwrap();
+        let Suite::Apiextensions(args) = cli.suite else {
+            panic!("expected apiextensions")
+        };
+        assert_eq!(
+            args.checkout.as_deref(),
+            Some(std::path::Path::new("/src/apiextensions-apiserver"))
+        );
+        assert!(args.verbose);
+        assert_eq!(args.table.as_deref(), Some("Ratcheting"));
     }
 
     #[test]

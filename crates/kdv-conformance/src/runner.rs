@@ -556,7 +556,7 @@ fn is_test_func(f: &FuncDecl) -> bool {
 }
 
 /// The import path of the package in `dir`.
-fn package_path_of(universe: &Universe, dir: &Path) -> Option<String> {
+pub(crate) fn package_path_of(universe: &Universe, dir: &Path) -> Option<String> {
     let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     let want = canon(dir);
     universe
@@ -629,7 +629,7 @@ fn load_package_universe(dir: &Path, extra: &[String]) -> Result<(Universe, Stri
 
 /// Test files may import sibling fixture packages, or well-known apimachinery packages
 /// (`metav1`), that the package itself does not; load those (and their imports) too.
-fn load_test_imports(universe: &mut Universe, dir: &Path, imports: &[String]) {
+pub(crate) fn load_test_imports(universe: &mut Universe, dir: &Path, imports: &[String]) {
     for import in imports {
         if universe.packages.contains_key(import) {
             continue;

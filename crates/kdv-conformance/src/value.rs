@@ -88,6 +88,9 @@ pub enum Native {
     Builtin(&'static str),
     /// A function of an emulated package: (import path, name).
     Pkg(String, String),
+    /// A function the harness provides in place of the test file's own
+    /// ([`crate::interp::Harness::hook`]).
+    Hook(String),
     /// A generated `Validate_<Type>` function of a fixture package: (package path, type).
     ValidateFn(String, String),
 }

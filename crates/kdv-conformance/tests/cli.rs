@@ -1,6 +1,7 @@
 //! The `kdv-conformance` binary end to end: cel-spec files from the project's
 //! `testdata/cel-spec` (by default and with `--data`), exit status 2 with a message when
-//! nothing runs, and the validation-gen suite when `KDV_UPSTREAM_CODEGEN` names a checkout.
+//! nothing runs, the validation-gen suite when `KDV_UPSTREAM_CODEGEN` names a checkout and
+//! the apiextensions suite when `KDV_UPSTREAM_APIEXTENSIONS` names one.
 
 use std::process::Output;
 
@@ -14,6 +15,7 @@ fn run(args: &[&str]) -> Output {
         .unwrap()
         .args(args)
         .env_remove("KDV_UPSTREAM_CODEGEN")
+        .env_remove("KDV_UPSTREAM_APIEXTENSIONS")
         .output()
         .unwrap()
 }
@@ -186,4 +188,52 @@ fn validation_gen_runs_selected_packages() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("\"no/such/package\""));
+}
+
+#[test]
+fn apiextensions_without_checkout_runs_nothing() {
+    let out = run(&["apiextensions"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stdout), "0 passed, 0 failed, 0 skipped\n");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("KDV_UPSTREAM_APIEXTENSIONS"), "{stderr}");
+    assert!(stderr.contains("--checkout DIR"), "{stderr}");
+}
+
+/// With a checkout (from `KDV_UPSTREAM_APIEXTENSIONS`), one table runs and the report closes
+/// with the suite's totals; a filter that selects no table runs nothing.
+#[test]
+fn apiextensions_with_checkout() {
+    let Some(root) = std::env::var_os("KDV_UPSTREAM_APIEXTENSIONS") else {
+        println!("skipped: KDV_UPSTREAM_APIEXTENSIONS not set");
+        return;
+    };
+    let out = Command::cargo_bin("kdv-conformance")
+        .unwrap()
+        .args(["apiextensions", "--table", "TestReasonAndFldPath"])
+        .env("KDV_UPSTREAM_APIEXTENSIONS", &root)
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    // 0 when kdv agrees on every case, 1 otherwise: both are runs.
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{stdout}");
+    assert!(stdout.starts_with("TestReasonAndFldPath: "), "{stdout}");
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with("apiextensions: "), "{stdout}");
+    assert!(last.ends_with(", 0 skipped"), "{stdout}");
+
+    let out = Command::cargo_bin("kdv-conformance")
+        .unwrap()
+        .args(["apiextensions", "--table", "NoSuchTable"])
+        .arg("--checkout")
+        .arg(&root)
+        .env_remove("KDV_UPSTREAM_APIEXTENSIONS")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no test table matches --table \"NoSuchTable\""),
+        "{}",
+        text(&out.stderr)
+    );
 }

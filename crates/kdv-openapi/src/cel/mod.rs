@@ -10,7 +10,9 @@
 //!   `namespace` ↔ `__namespace__`); properties without a CEL name are not fields;
 //! - [`RuleTypes`]: the checker environment of the rules on one node (`self`, `oldSelf`,
 //!   the object types through a [`DeclTypeProvider`], where a reserved word selects its
-//!   escaped field) and their size estimator ([`SchemaSizes`]).
+//!   escaped field) and their size estimator ([`SchemaSizes`]);
+//! - [`validate_rules`]: a schema's rules on one value as upstream's `cel.Validator` runs
+//!   them, for test suites replaying upstream's tests ([`testing`]).
 //!
 //! ```
 //! use kdv_openapi::Resource;
@@ -35,6 +37,7 @@
 mod decl;
 mod escaping;
 mod provider;
+pub mod testing;
 #[cfg(test)]
 mod tests;
 
@@ -45,3 +48,4 @@ pub use decl::{
 };
 pub use escaping::{escape, is_reserved, unescape};
 pub use provider::{DeclTypeProvider, RuleTypes, SchemaSizes};
+pub use testing::{RuleReport, RuleValidation, RuleValidationError, validate_rules};
