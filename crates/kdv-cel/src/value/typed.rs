@@ -91,9 +91,10 @@ pub enum ListKind {
 }
 
 impl JsonSchema {
-    /// A schema whose data is read as it is.
+    /// A schema whose data is read as it is (not nullable: a property of this schema does not
+    /// make its object typed).
     pub const PLAIN: JsonSchema = JsonSchema {
-        nullable: true,
+        nullable: false,
         shape: Shape::Plain,
     };
 

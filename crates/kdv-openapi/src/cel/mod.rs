@@ -11,6 +11,9 @@
 //! - [`RuleTypes`]: the checker environment of the rules on one node (`self`, `oldSelf`,
 //!   the object types through a [`DeclTypeProvider`], where a reserved word selects its
 //!   escaped field) and their size estimator ([`SchemaSizes`]).
+//! - [`to_value`]: a node's JSON data as the CEL value the rules see (apiserver
+//!   `UnstructuredToVal`), borrowed: plain JSON views where nothing needs converting, typed
+//!   views (formats, `number`, escaped names, set and map lists) elsewhere.
 //!
 //! ```
 //! use kdv_openapi::Resource;
@@ -37,6 +40,9 @@ mod escaping;
 mod provider;
 #[cfg(test)]
 mod tests;
+mod values;
+#[cfg(test)]
+mod values_tests;
 
 pub use decl::{
     DeclField, DeclKind, DeclType, JSON_DATE_SIZE, MAX_DATETIME_SIZE_JSON, MAX_DURATION_SIZE_JSON,
@@ -45,3 +51,5 @@ pub use decl::{
 };
 pub use escaping::{escape, is_reserved, unescape};
 pub use provider::{DeclTypeProvider, RuleTypes, SchemaSizes};
+pub(crate) use values::{ValueSchemaCells, cells as value_schema_cells};
+pub use values::{to_value, value_schema};
