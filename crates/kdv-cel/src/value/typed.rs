@@ -240,7 +240,7 @@ pub(crate) fn contains(
 /// escaped as it is); values converted (unconverted when that fails).
 #[inline]
 pub(crate) fn entry<'a>(
-    k: &'a String,
+    k: &'a str,
     v: &'a serde_json::Value,
     schema: &'a TypedMap,
 ) -> Option<(Value<'a>, Value<'a>)> {

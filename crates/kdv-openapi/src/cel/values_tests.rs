@@ -270,7 +270,9 @@ fn literal(v: &J) -> String {
 #[test]
 fn upstream_lister() {
     let kv = |k: &str, v: i64| json!({"key": k, "val": v});
-    let cases: Vec<(&str, J, J, Vec<J>, J, J)> = vec![
+    // name, schema, list, elements it does not contain, addition, expected sum.
+    type Case<'s> = (&'s str, J, J, Vec<J>, J, J);
+    let cases: Vec<Case> = vec![
         (
             "map list",
             map_list(),
