@@ -431,18 +431,24 @@ fn hash(name: &str) -> u64 {
 #[derive(Debug, Default)]
 pub struct Arena {
     nodes: Vec<Node>,
+    /// The CEL value schemas of the nodes, made on first use (`cel::to_value`).
+    cel_values: std::sync::OnceLock<crate::cel::ValueSchemaCells>,
 }
 
 impl Arena {
     /// An empty arena.
     pub fn new() -> Arena {
-        Arena { nodes: Vec::new() }
+        Arena {
+            nodes: Vec::new(),
+            cel_values: std::sync::OnceLock::new(),
+        }
     }
 
     /// Adds a node and returns its id.
     pub fn push(&mut self, node: Node) -> NodeId {
         let id = self.nodes.len() as NodeId;
         self.nodes.push(node);
+        self.cel_values = std::sync::OnceLock::new();
         id
     }
 
@@ -454,6 +460,7 @@ impl Arena {
 
     /// The node `id`, mutably.
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        self.cel_values = std::sync::OnceLock::new();
         &mut self.nodes[id as usize]
     }
 
@@ -483,6 +490,12 @@ impl Arena {
                 slots
             });
         }
+    }
+
+    /// The CEL value schema cells of the nodes (one per node, empty until used).
+    pub(crate) fn cel_values(&self) -> &crate::cel::ValueSchemaCells {
+        self.cel_values
+            .get_or_init(|| crate::cel::value_schema_cells(self.nodes.len()))
     }
 
     /// How many nodes there are.

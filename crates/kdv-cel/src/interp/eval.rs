@@ -137,10 +137,10 @@ fn select_ref<'a>(v: &Value<'a>, field: &str) -> EvalResult<'a> {
             Some(x) => Ok(Value::from_json(x)),
             None => Err(no_such_key(&field)),
         },
-        Value::Map(m) => m.get_str(field).ok_or_else(|| no_such_key(&field)),
+        Value::Map(m) => m.find(field).unwrap_or_else(|| Err(no_such_key(&field))),
         Value::Optional(None) => Ok(Value::Optional(None)),
         Value::Optional(Some(inner)) => match &**inner {
-            Value::Map(m) => Ok(Value::Optional(m.get_str(field).map(Arc::new))),
+            Value::Map(m) => Ok(Value::Optional(m.find(field).transpose()?.map(Arc::new))),
             _ => Err(no_such_key(&field)),
         },
         _ => Err(no_such_key(&field)),
@@ -172,8 +172,11 @@ fn list_index(list: &List<'_>, key: &Value<'_>) -> Result<Option<usize>, EvalErr
 /// `v[key]`; `None` when absent (the caller decides between an error and `none`).
 fn index_opt<'a>(v: &Value<'a>, key: &Value<'_>) -> Result<Option<Value<'a>>, EvalError> {
     match v {
-        Value::List(l) => Ok(list_index(l, key)?.and_then(|i| l.get(i))),
-        Value::Map(m) => m.get(key).map_err(|_| no_such_key(&go_value(key))),
+        Value::List(l) => list_index(l, key)?.and_then(|i| l.try_get(i)).transpose(),
+        Value::Map(m) => match key {
+            Value::String(s) => m.find(s).transpose(),
+            _ => m.get(key).map_err(|_| no_such_key(&go_value(key))),
+        },
         _ => Err(no_such_key(&go_value(key))),
     }
 }
@@ -496,8 +499,9 @@ impl<'a> Evaluator<'a, '_> {
                     other => other,
                 };
                 match inner {
-                    Value::Map(m) => match m.get_str(field) {
+                    Value::Map(m) => match m.find(field) {
                         Some(x) => {
+                            let x = x?;
                             self.charge(1)?;
                             Ok(Value::optional_of(x))
                         }
@@ -554,7 +558,7 @@ impl<'a> Evaluator<'a, '_> {
 
     fn has(&self, v: &Value<'a>, field: &str) -> EvalResult<'a> {
         match v {
-            Value::Map(m) => Ok(Value::Bool(m.get_str(field).is_some())),
+            Value::Map(m) => Ok(Value::Bool(m.contains_str(field))),
             Value::Optional(None) => Ok(Value::Bool(false)),
             Value::Optional(Some(inner)) => self.has(inner, field),
             _ if !self.prog.error_on_bad_presence_test => Ok(Value::Bool(false)),
@@ -820,13 +824,14 @@ impl<'a> Evaluator<'a, '_> {
         match &range {
             Value::List(l) => {
                 for i in 0..l.len() {
-                    let Some(elem) = l.get(i) else { break };
+                    // A typed element that fails to convert is an error value in the loop.
+                    let Some(elem) = l.try_get(i) else { break };
                     match it2 {
                         Some(s2) => {
                             self.slots[it] = Ok(Value::Int(i as i64));
-                            self.slots[s2] = Ok(elem);
+                            self.slots[s2] = elem;
                         }
-                        None => self.slots[it] = Ok(elem),
+                        None => self.slots[it] = elem,
                     }
                     if !self.iterate(f)? {
                         break;
@@ -917,7 +922,7 @@ impl<'a> Evaluator<'a, '_> {
         };
         let mut owned = match m {
             Map::Owned(arc) => arc,
-            Map::Json(_) => {
+            Map::Json(_) | Map::Typed(..) => {
                 let mut o = OwnedMap::new();
                 for (k, v) in m.entries() {
                     let _ = o.insert_new(map_key_borrowed(&k)?, v);

@@ -14,7 +14,7 @@ use super::estimate::{
 };
 use super::{CallCtx, Declarations, Functions, Library, Overload, ParamType, nso, traversal};
 use crate::types::Type;
-use crate::value::{Bytes, Duration, EvalError, Str, Timestamp, Value};
+use crate::value::{Bytes, Duration, EvalError, List, Str, Timestamp, Value, typed};
 
 /// cel-go's name of the library.
 const NAME: &str = "cel.lib.std";
@@ -454,10 +454,14 @@ bin!(add_bytes, Bytes, Bytes, |x, y| {
     Ok(Value::bytes(b))
 });
 bin!(add_list, List, List, |x, y| {
+    // A set or map list on the left unions or merges (Kubernetes' list types).
+    if let (Some(_), List::Typed(_, t) | List::Merged(_, t)) = (typed::list_kind(x), x) {
+        return typed::keyed_list_add(x, t, y);
+    }
     if y.is_empty() {
         return Ok(Value::List(x.clone()));
     }
-    if x.is_empty() {
+    if x.is_empty() && typed::list_kind(y).is_none() {
         return Ok(Value::List(y.clone()));
     }
     let mut v = Vec::with_capacity(x.len() + y.len());
@@ -542,11 +546,11 @@ un!(neg_double, Double, |x| Ok(Value::Double(-x)));
 un!(not_bool, Bool, |x| Ok(Value::Bool(!x)));
 
 fn equals<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
-    Ok(Value::Bool(a[0].cel_eq(&a[1])))
+    Ok(Value::Bool(a[0].equals(&a[1])?))
 }
 
 fn not_equals<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
-    Ok(Value::Bool(!a[0].cel_eq(&a[1])))
+    Ok(Value::Bool(!a[0].equals(&a[1])?))
 }
 
 /// cel-go cost of `==`, `!=` and string/bytes ordering: ⌈min(size(a), size(b)) · 0.1⌉.

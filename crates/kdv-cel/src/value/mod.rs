@@ -17,11 +17,13 @@ mod error;
 mod format;
 mod number;
 pub mod time;
+pub mod typed;
 
 pub use error::EvalError;
 use number::{cmp_i64_f64, cmp_u64_f64};
 pub use number::{double_to_i64_lossless, double_to_u64_lossless, format_double};
 pub use time::{Duration, Timestamp};
+use typed::{TypedList, TypedMap};
 
 /// A string value: borrowed from the input or the program, or shared.
 #[derive(Clone)]
@@ -190,6 +192,11 @@ pub enum List<'a> {
     Owned(Arc<Vec<Value<'a>>>),
     /// A JSON array of the evaluated document.
     Json(&'a [serde_json::Value]),
+    /// A JSON array read through its schema ([`typed`]): items converted when reached, and
+    /// the list type's equality and `+`.
+    Typed(&'a Vec<serde_json::Value>, &'a TypedList),
+    /// The result of `+` on a list with set or map-list semantics: keeps them.
+    Merged(Arc<Vec<Value<'a>>>, &'a TypedList),
 }
 
 impl fmt::Debug for List<'_> {
@@ -208,8 +215,9 @@ impl<'a> List<'a> {
     #[inline]
     pub fn len(&self) -> usize {
         match self {
-            List::Owned(v) => v.len(),
+            List::Owned(v) | List::Merged(v, _) => v.len(),
             List::Json(v) => v.len(),
+            List::Typed(v, _) => v.len(),
         }
     }
 
@@ -218,12 +226,23 @@ impl<'a> List<'a> {
         self.len() == 0
     }
 
-    /// Element `i`.
+    /// Element `i`. An element of a [`List::Typed`] whose conversion fails is given
+    /// unconverted; [`List::try_get`] gives the error.
     #[inline]
     pub fn get(&self, i: usize) -> Option<Value<'a>> {
         match self {
-            List::Owned(v) => v.get(i).cloned(),
+            List::Owned(v) | List::Merged(v, _) => v.get(i).cloned(),
             List::Json(v) => v.get(i).map(Value::from_json),
+            List::Typed(v, t) => v.get(i).map(|j| t.items.value_or_raw(j)),
+        }
+    }
+
+    /// Element `i`, or the error its conversion gives (see [`typed`]).
+    #[inline]
+    pub fn try_get(&self, i: usize) -> Option<Result<Value<'a>, EvalError>> {
+        match self {
+            List::Typed(v, t) => v.get(i).map(|j| t.items.value(j)),
+            _ => self.get(i).map(Ok),
         }
     }
 
@@ -516,13 +535,16 @@ pub enum Map<'a> {
     Owned(Arc<OwnedMap<'a>>),
     /// A JSON object of the evaluated document.
     Json(&'a serde_json::Map<String, serde_json::Value>),
+    /// A JSON object read through its schema ([`typed`]): an object with properties (field
+    /// names unescaped, null fields absent) or a map, values converted when reached.
+    Typed(&'a serde_json::Map<String, serde_json::Value>, &'a TypedMap),
 }
 
 impl fmt::Debug for Map<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Map::Owned(m) => fmt::Debug::fmt(m, f),
-            Map::Json(m) => fmt::Debug::fmt(m, f),
+            Map::Json(m) | Map::Typed(m, _) => fmt::Debug::fmt(m, f),
         }
     }
 }
@@ -532,7 +554,7 @@ impl<'a> Map<'a> {
     pub fn len(&self) -> usize {
         match self {
             Map::Owned(m) => m.len(),
-            Map::Json(m) => m.len(),
+            Map::Json(m) | Map::Typed(m, _) => m.len(),
         }
     }
 
@@ -541,12 +563,25 @@ impl<'a> Map<'a> {
         self.len() == 0
     }
 
-    /// The value for a string key (field selection `m.f`).
+    /// The value for a string key (field selection `m.f`). A value of a [`Map::Typed`] whose
+    /// conversion fails is given as `null`; [`Map::find`] gives the error.
     #[inline]
     pub fn get_str(&self, key: &str) -> Option<Value<'a>> {
         match self {
             Map::Owned(m) => m.get_str(key).cloned(),
             Map::Json(m) => json_field(m, key).map(Value::from_json),
+            Map::Typed(m, t) => typed::find(m, t, key).map(|r| r.unwrap_or(Value::Null)),
+        }
+    }
+
+    /// The value for a string key, or the error its conversion gives (upstream's `Find`: for
+    /// an object read through its schema, `key` is a CEL field name, unescaped, and a null
+    /// field is absent).
+    #[inline]
+    pub fn find(&self, key: &str) -> Option<Result<Value<'a>, EvalError>> {
+        match self {
+            Map::Typed(m, t) => typed::find(m, t, key),
+            _ => self.get_str(key).map(Ok),
         }
     }
 
@@ -556,6 +591,7 @@ impl<'a> Map<'a> {
         match self {
             Map::Owned(m) => m.get_str(key).is_some(),
             Map::Json(m) => m.contains_key(key),
+            Map::Typed(m, t) => typed::contains(m, t, key),
         }
     }
 
@@ -570,7 +606,7 @@ impl<'a> Map<'a> {
         };
         Ok(match self {
             Map::Owned(m) => m.get(&k).cloned(),
-            Map::Json(_) => None,
+            Map::Json(_) | Map::Typed(..) => None,
         })
     }
 
@@ -584,6 +620,7 @@ impl<'a> Map<'a> {
         match self {
             Map::Owned(m) => MapEntries::Owned(m.entries.iter()),
             Map::Json(m) => MapEntries::Json(m.iter()),
+            Map::Typed(m, t) => MapEntries::Typed(m.iter(), t),
         }
     }
 }
@@ -594,6 +631,8 @@ pub enum MapEntries<'m, 'a> {
     Owned(std::slice::Iter<'m, (Key<'a>, Value<'a>)>),
     /// Over a JSON object.
     Json(serde_json::map::Iter<'a>),
+    /// Over a JSON object read through its schema.
+    Typed(serde_json::map::Iter<'a>, &'a TypedMap),
 }
 
 impl<'a> Iterator for MapEntries<'_, 'a> {
@@ -605,6 +644,7 @@ impl<'a> Iterator for MapEntries<'_, 'a> {
             MapEntries::Json(it) => it
                 .next()
                 .map(|(k, v)| (Value::String(Str::Borrowed(k)), Value::from_json(v))),
+            MapEntries::Typed(it, t) => it.find_map(|(k, v)| typed::entry(k, v, t)),
         }
     }
 }
@@ -701,10 +741,9 @@ impl<'a> Value<'a> {
             (Value::Int(_) | Value::Uint(_) | Value::Double(_), _) => {
                 numeric_cmp(self, other) == Some(Ordering::Equal)
             }
-            (Value::List(a), Value::List(b)) => {
-                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.cel_eq(&y))
+            (Value::List(_), Value::List(_)) | (Value::Map(_), Value::Map(_)) => {
+                self.equals(other).unwrap_or(false)
             }
-            (Value::Map(a), Value::Map(b)) => maps_equal(a, b),
             (Value::Type(a), Value::Type(b)) => a == b,
             (Value::Duration(a), Value::Duration(b)) => a == b,
             (Value::Timestamp(a), Value::Timestamp(b)) => a.same_instant(b),
@@ -715,6 +754,35 @@ impl<'a> Value<'a> {
             },
             (Value::Opaque(a), Value::Opaque(b)) => a.equals(b.as_ref()),
             _ => false,
+        }
+    }
+
+    /// CEL equality with the errors Kubernetes' values give (`==` and `!=`): an element that
+    /// fails to convert, a set list of non-scalars. Lists with set or map-list semantics
+    /// compare without order ([`typed`]); otherwise [`Value::cel_eq`].
+    pub fn equals(&self, other: &Value<'_>) -> Result<bool, EvalError> {
+        match (self, other) {
+            (Value::List(a), Value::List(b)) => {
+                if let Some(kind) = typed::list_kind(a) {
+                    return typed::keyed_list_equals(a, kind, b);
+                }
+                if a.len() != b.len() {
+                    return Ok(false);
+                }
+                for i in 0..a.len() {
+                    let (Some(x), Some(y)) = (a.try_get(i), b.try_get(i)) else {
+                        return Ok(false);
+                    };
+                    if !x?.equals(&y?)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            (Value::Map(Map::Typed(m, t)), Value::Map(b)) => typed::map_equals(m, t, b),
+            (Value::Map(a), Value::Map(b)) => maps_equal(a, b),
+            (Value::Optional(Some(a)), Value::Optional(Some(b))) => a.equals(b),
+            _ => Ok(self.cel_eq(other)),
         }
     }
 
@@ -866,17 +934,21 @@ fn display_key(k: &Value<'_>) -> String {
     }
 }
 
-fn maps_equal(a: &Map<'_>, b: &Map<'_>) -> bool {
+fn maps_equal(a: &Map<'_>, b: &Map<'_>) -> Result<bool, EvalError> {
     if a.len() != b.len() {
-        return false;
+        return Ok(false);
     }
     for (k, v) in a.entries() {
-        match b.get(&k) {
-            Ok(Some(w)) if v.cel_eq(&w) => {}
-            _ => return false,
+        let w = match &k {
+            Value::String(s) => b.find(s).transpose()?,
+            _ => b.get(&k).ok().flatten(),
+        };
+        match w {
+            Some(w) if v.equals(&w)? => {}
+            _ => return Ok(false),
         }
     }
-    true
+    Ok(true)
 }
 
 /// Compares two numbers of any numeric types; `None` when either is no number or a NaN.

@@ -1,35 +1,11 @@
 //! Property-name escaping (apiserver `pkg/cel/escaping.go`): JSON property names become CEL
 //! field names, and back.
 
-/// The reserved symbols of the CEL lexer: a property with exactly this name is the field
-/// `__<name>__`.
-const RESERVED: [&str; 21] = [
-    "true",
-    "false",
-    "null",
-    "in",
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
+// The implementation lives in kdv-cel, whose typed values unescape field names at run time.
 
 /// Whether `name` is one of CEL's reserved symbols.
 pub fn is_reserved(name: &str) -> bool {
-    RESERVED.contains(&name)
+    kdv_cel::value::typed::is_reserved(name)
 }
 
 /// The CEL field name of property `ident`, or `None` when it has none (empty, a leading
@@ -39,90 +15,14 @@ pub fn is_reserved(name: &str) -> bool {
 /// `__` becomes `__underscores__`, `.` `__dot__`, `-` `__dash__`, `/` `__slash__`, and a
 /// name that is exactly a reserved symbol becomes `__<name>__`.
 pub fn escape(ident: &str) -> Option<String> {
-    let bytes = ident.as_bytes();
-    if bytes.first().is_none_or(u8::is_ascii_digit) {
-        return None;
-    }
-    if is_reserved(ident) {
-        return Some(format!("__{ident}__"));
-    }
-    let mut out = String::with_capacity(ident.len() + 8);
-    let mut i = 0;
-    while i < bytes.len() {
-        // Matches of `(__|[-./]|[^a-zA-Z0-9-./_])`, left to right, without overlap.
-        match bytes[i] {
-            b'_' if bytes.get(i + 1) == Some(&b'_') => {
-                out.push_str("__underscores__");
-                i += 2;
-            }
-            b'.' => {
-                out.push_str("__dot__");
-                i += 1;
-            }
-            b'-' => {
-                out.push_str("__dash__");
-                i += 1;
-            }
-            b'/' => {
-                out.push_str("__slash__");
-                i += 1;
-            }
-            b if b.is_ascii_alphanumeric() || b == b'_' => {
-                out.push(char::from(b));
-                i += 1;
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
+    kdv_cel::value::typed::escape(ident).map(|e| e.into_owned())
 }
 
 /// The property name of CEL field name `escaped`, or `None` when it holds an escape
 /// sequence that [`escape`] never writes (`__illegal__`, or a reserved symbol's escape that
 /// is not the whole name, as in `__int__extra`).
 pub fn unescape(escaped: &str) -> Option<String> {
-    let bytes = escaped.as_bytes();
-    let mut out = String::with_capacity(escaped.len());
-    // Start of the text not yet copied.
-    let mut copied = 0;
-    let mut i = 0;
-    // Matches of `(_{2}[^_]+_{2})`, left to right, without overlap: the run of non-`_`
-    // bytes is maximal, so a match at `i` is decided by where that run ends.
-    while i + 1 < bytes.len() {
-        if bytes[i] != b'_' || bytes[i + 1] != b'_' {
-            i += 1;
-            continue;
-        }
-        let start = i + 2;
-        let end = bytes[start..]
-            .iter()
-            .position(|&b| b == b'_')
-            .map_or(bytes.len(), |p| start + p);
-        if end == start || end + 1 >= bytes.len() || bytes[end + 1] != b'_' {
-            i += 1;
-            continue;
-        }
-        let contents = &escaped[start..end];
-        let replacement = match contents {
-            "underscores" => "__",
-            "dot" => ".",
-            "dash" => "-",
-            "slash" => "/",
-            c if is_reserved(c) => {
-                if end + 2 - i != escaped.len() {
-                    return None;
-                }
-                c
-            }
-            _ => return None,
-        };
-        out.push_str(&escaped[copied..i]);
-        out.push_str(replacement);
-        i = end + 2;
-        copied = i;
-    }
-    out.push_str(&escaped[copied..]);
-    Some(out)
+    kdv_cel::value::typed::unescape(escaped).map(|e| e.into_owned())
 }
 
 #[cfg(test)]

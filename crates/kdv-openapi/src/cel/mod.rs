@@ -11,6 +11,9 @@
 //! - [`RuleTypes`]: the checker environment of the rules on one node (`self`, `oldSelf`,
 //!   the object types through a [`DeclTypeProvider`], where a reserved word selects its
 //!   escaped field) and their size estimator ([`SchemaSizes`]);
+//! - [`to_value`]: a node's JSON data as the CEL value the rules see (apiserver
+//!   `UnstructuredToVal`), borrowed: plain JSON views where nothing needs converting, typed
+//!   views (formats, `number`, escaped names, set and map lists) elsewhere;
 //! - [`validate_rules`]: a schema's rules on one value as upstream's `cel.Validator` runs
 //!   them, for test suites replaying upstream's tests ([`testing`]).
 //!
@@ -40,6 +43,9 @@ mod provider;
 pub mod testing;
 #[cfg(test)]
 mod tests;
+mod values;
+#[cfg(test)]
+mod values_tests;
 
 pub use decl::{
     DeclField, DeclKind, DeclType, JSON_DATE_SIZE, MAX_DATETIME_SIZE_JSON, MAX_DURATION_SIZE_JSON,
@@ -49,3 +55,5 @@ pub use decl::{
 pub use escaping::{escape, is_reserved, unescape};
 pub use provider::{DeclTypeProvider, RuleTypes, SchemaSizes};
 pub use testing::{RuleReport, RuleValidation, RuleValidationError, validate_rules};
+pub(crate) use values::{ValueSchemaCells, cells as value_schema_cells};
+pub use values::{to_value, value_schema};
