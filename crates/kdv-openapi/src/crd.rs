@@ -212,7 +212,8 @@ fn crd(v: &Value, error: &ErrorAt<'_>, minor: u32) -> Result<Vec<Arc<Resource>>,
                 status_subresource: status,
                 scale,
             },
-        )));
+        )
+        .with_kubernetes_minor(minor)));
     }
     Ok(out)
 }

@@ -76,8 +76,6 @@
 mod build;
 pub mod cel;
 mod convert;
-// Used by transition rules and ratcheting, which land next (issue 11).
-#[allow(dead_code)]
 mod correlate;
 mod crd;
 pub mod crd_validation;
@@ -284,6 +282,11 @@ pub struct Resource {
     reach_embedded: Vec<bool>,
     /// Per node: whether a `set` or `map` list is at or below it.
     reach_lists: Vec<bool>,
+    /// The Kubernetes minor version whose behaviour is reproduced (the rendering of CEL
+    /// rule failures changed in 1.35).
+    kubernetes_minor: u32,
+    /// The compiled `x-kubernetes-validations` rules, on first use (`None`: there are none).
+    cel: OnceLock<Option<cel::Rules>>,
 }
 
 impl Resource {
@@ -313,7 +316,27 @@ impl Resource {
             source,
             reach_embedded,
             reach_lists,
+            kubernetes_minor: DEFAULT_KUBERNETES_MINOR,
+            cel: OnceLock::new(),
         }
+    }
+
+    /// The same resource following the rules of Kubernetes 1.`minor`.
+    pub(crate) fn with_kubernetes_minor(mut self, minor: u32) -> Resource {
+        self.kubernetes_minor = minor;
+        self
+    }
+
+    /// The Kubernetes minor version whose behaviour [`Resource::validate`] reproduces.
+    pub fn kubernetes_minor(&self) -> u32 {
+        self.kubernetes_minor
+    }
+
+    /// The compiled CEL rules (compiled on the first call, then shared).
+    pub(crate) fn cel_rules(&self) -> Option<&cel::Rules> {
+        self.cel
+            .get_or_init(|| cel::Rules::compile(&self.arena, self.root))
+            .as_ref()
     }
 
     /// The kind.
@@ -381,7 +404,8 @@ impl Resource {
                 status_subresource: false,
                 scale: None,
             },
-        ))
+        )
+        .with_kubernetes_minor(kubernetes_minor))
     }
 
     /// Only the schema's value validations on `value` as given, without decoding

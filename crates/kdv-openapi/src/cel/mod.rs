@@ -32,9 +32,11 @@
 //! assert!(err.to_string().contains("undefined field 'nosuch'"));
 //! ```
 
+mod compile;
 mod decl;
 mod escaping;
 mod provider;
+mod validator;
 #[cfg(test)]
 mod tests;
 
@@ -45,3 +47,6 @@ pub use decl::{
 };
 pub use escaping::{escape, is_reserved, unescape};
 pub use provider::{DeclTypeProvider, RuleTypes, SchemaSizes};
+
+pub(crate) use compile::{CompiledRule, NodeRules, RuleSource, compile_node};
+pub(crate) use validator::{Rules, decoded, has_blocking_error, not_checked_error, validate};

@@ -39,6 +39,8 @@ mod schema;
 mod structural;
 mod versions;
 
+pub(crate) use rules::{tokens as field_path_tokens, unescape_single_quote};
+
 use kdv_manifest::{Entry, Limits, Query, Step, Syntax, Target};
 use kdv_runtime::{ErrorList, FieldPath, Segment};
 use serde_json::Value;
