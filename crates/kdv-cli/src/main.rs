@@ -18,8 +18,9 @@
 //! naming what was loaded (exit status 2). Each schema is compiled once, on first use, and
 //! shared by the worker threads; an embedded or `--schema` document is decompressed and
 //! parsed only when one of its kinds is needed. CRD, OpenAPI and built-in kinds go through
-//! the API server's pipeline for a custom resource (`kdv_openapi::Resource::validate`); CEL
-//! rules are not run yet, and a warning says so once per kind that has some.
+//! the API server's pipeline for a custom resource (`kdv_openapi::Resource::validate`),
+//! CEL rules (`x-kubernetes-validations`) included: compiled once per kind and evaluated by
+//! every worker.
 //!
 //! # How manifests are read
 //!

@@ -111,6 +111,10 @@ fn is_effective(arena: &Arena, id: Option<NodeId>, v: &Value, resource: bool) ->
                     _ => return false,
                 }
                 seen += 1;
+                if resource && effective::is_meta_field(k) {
+                    // Decoded as ObjectMeta, not pruned by the schema.
+                    continue;
+                }
                 if let Slot::Prop(c) | Slot::Additional(c) = slot {
                     let embedded = arena.node(c).extensions.embedded_resource;
                     if !is_effective(arena, Some(c), ev, embedded) {
@@ -640,3 +644,4 @@ impl<'r> Run<'r> {
 
 /// A `messageExpression` failure that stops validation (reported as an invalid value).
 struct MessageError(String);
+
