@@ -48,5 +48,5 @@ pub use decl::{
 pub use escaping::{escape, is_reserved, unescape};
 pub use provider::{DeclTypeProvider, RuleTypes, SchemaSizes};
 
-pub(crate) use compile::{CompiledRule, NodeRules, RuleSource, compile_node};
+pub(crate) use compile::compile_node;
 pub(crate) use validator::{Rules, decoded, has_blocking_error, not_checked_error, validate};
