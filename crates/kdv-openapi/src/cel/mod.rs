@@ -38,6 +38,8 @@ mod escaping;
 mod provider;
 mod validator;
 #[cfg(test)]
+mod eval_tests;
+#[cfg(test)]
 mod tests;
 
 pub use decl::{
