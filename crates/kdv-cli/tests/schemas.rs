@@ -132,7 +132,11 @@ fn crd_directory_and_defaults() {
     assert_eq!(docs[2]["errors"][0]["line"], 6);
     // The CEL rule of the Gadget runs (and holds): nothing is skipped, nothing to warn about.
     assert_eq!(json["warnings"], serde_json::json!([]));
-    assert!(!run.stderr.contains("x-kubernetes-validations"), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("x-kubernetes-validations"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

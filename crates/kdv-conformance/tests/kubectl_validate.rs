@@ -75,5 +75,9 @@ fn kubectl_validate_conformance() {
         new.is_empty(),
         "cases that pass now: add them to PASSING: {new:?}"
     );
-    assert_eq!(report.totals(), (DOCUMENTS, 0, 0), "every case passes, none skipped");
+    assert_eq!(
+        report.totals(),
+        (DOCUMENTS, 0, 0),
+        "every case passes, none skipped"
+    );
 }

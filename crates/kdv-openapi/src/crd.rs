@@ -201,19 +201,21 @@ fn crd(v: &Value, error: &ErrorAt<'_>, minor: u32) -> Result<Vec<Arc<Resource>>,
             }),
             _ => None,
         };
-        out.push(Arc::new(Resource::new(
-            kind,
-            group,
-            name,
-            Some(namespaced),
-            arena,
-            root,
-            Source::Crd {
-                status_subresource: status,
-                scale,
-            },
-        )
-        .with_kubernetes_minor(minor)));
+        out.push(Arc::new(
+            Resource::new(
+                kind,
+                group,
+                name,
+                Some(namespaced),
+                arena,
+                root,
+                Source::Crd {
+                    status_subresource: status,
+                    scale,
+                },
+            )
+            .with_kubernetes_minor(minor),
+        ));
     }
     Ok(out)
 }

@@ -15,7 +15,10 @@
 //!    to field errors as the API server converts them;
 //! 4. the scale subresource's replica paths;
 //! 5. `x-kubernetes-list-type` set and map uniqueness (on update only if the old object had
-//!    no such error).
+//!    no such error);
+//! 6. the CEL rules of `x-kubernetes-validations` ([`cel`]), compiled once per resource, unless
+//!    an earlier error blocks them; on update with transition rules (`oldSelf`) and CEL
+//!    ratcheting (failures of other rules on unchanged parts are dropped).
 //!
 //! Decoding never copies the object: the validators read the decoded object through a view
 //! of the original ([`effective`]), so a valid object is checked without allocating per

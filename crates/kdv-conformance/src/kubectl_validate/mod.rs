@@ -95,7 +95,6 @@ mod tests {
             assert_eq!(target, expected, "patch {patch}");
         }
     }
-
 }
 
 #[cfg(test)]

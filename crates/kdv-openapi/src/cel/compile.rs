@@ -158,7 +158,8 @@ pub(crate) fn compile_node(arena: &Arena, id: NodeId, resource_root: bool) -> Op
             init_error: Some("failed to convert to declType for CEL validation rules".into()),
         });
     };
-    let max_cardinality = cost::max_cardinality(u64::try_from(decl.min_serialized_size).unwrap_or(0));
+    let max_cardinality =
+        cost::max_cardinality(u64::try_from(decl.min_serialized_size).unwrap_or(0));
     let types = RuleTypes::new(decl, "selfType0");
     let sizes = types.sizes();
     let mut envs: [Option<Env>; 2] = [None, None];
@@ -166,8 +167,8 @@ pub(crate) fn compile_node(arena: &Arena, id: NodeId, resource_root: bool) -> Op
         .into_iter()
         .map(|source| {
             let optional = source.optional();
-            let env = envs[usize::from(optional)]
-                .get_or_insert_with(|| types.env(base_env(), optional));
+            let env =
+                envs[usize::from(optional)].get_or_insert_with(|| types.env(base_env(), optional));
             compile_rule(arena, id, source, env, &sizes, max_cardinality)
         })
         .collect();
@@ -249,8 +250,10 @@ fn compile_rule(
             Ok(checked) => {
                 let program = Program::from_checked(&checked, options);
                 if let Some(e) = program.plan_errors().first() {
-                    out.message_error =
-                        invalid(format!("messageExpression instantiation failed: {}", e.message));
+                    out.message_error = invalid(format!(
+                        "messageExpression instantiation failed: {}",
+                        e.message
+                    ));
                 } else {
                     match cost::estimate_cost(&checked, sizes, &CostOptions::kubernetes()) {
                         Ok(c) => {

@@ -15,7 +15,8 @@ fn resource(schema: Value) -> Resource {
 }
 
 fn object(extra: Value) -> Value {
-    let mut o = json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}});
+    let mut o =
+        json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}});
     if let (Value::Object(o), Value::Object(extra)) = (&mut o, extra) {
         o.extend(extra);
     }
@@ -267,10 +268,14 @@ fn transition_rules_run_on_update_with_the_correlated_old_value() {
             }]},
         },
     })));
-    let new = object(json!({"spec": {"x": "b", "y": 1, "ports": [{"name": "a", "port": 1}, {"name": "new", "port": 0}]}}));
+    let new = object(
+        json!({"spec": {"x": "b", "y": 1, "ports": [{"name": "a", "port": 1}, {"name": "new", "port": 0}]}}),
+    );
     // On create only the optionalOldSelf rule runs (and holds).
     assert!(errors(&r, &new, None).is_empty());
-    let old = object(json!({"spec": {"x": "a", "y": 2, "ports": [{"name": "z", "port": 9}, {"name": "a", "port": 5}]}}));
+    let old = object(
+        json!({"spec": {"x": "a", "y": 2, "ports": [{"name": "z", "port": 9}, {"name": "a", "port": 5}]}}),
+    );
     assert_eq!(
         errors(&r, &new, Some(&old)),
         [
@@ -348,7 +353,11 @@ fn widget_rules_each_fail_once() {
             "resources": {"cpuMillis": 100, "memoryMiB": 64, "limits": {"cpuMillis": 200, "memoryMiB": 128}},
         },
     });
-    assert!(errors(&r, &valid, None).is_empty(), "{:?}", errors(&r, &valid, None));
+    assert!(
+        errors(&r, &valid, None).is_empty(),
+        "{:?}",
+        errors(&r, &valid, None)
+    );
     let with = |path: &[&str], v: Value| {
         let mut o = valid.clone();
         let mut cur = &mut o["spec"];
@@ -373,7 +382,9 @@ fn widget_rules_each_fail_once() {
         ),
         (
             with(&["endpoint"], json!("http://example.com")),
-            vec!["spec.endpoint: Invalid value: \"http://example.com\": endpoint must be an https URL"],
+            vec![
+                "spec.endpoint: Invalid value: \"http://example.com\": endpoint must be an https URL",
+            ],
         ),
         (
             with(&["tags"], json!(["tag-a", "b"])),

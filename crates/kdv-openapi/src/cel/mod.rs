@@ -10,7 +10,9 @@
 //!   `namespace` ↔ `__namespace__`); properties without a CEL name are not fields;
 //! - [`RuleTypes`]: the checker environment of the rules on one node (`self`, `oldSelf`,
 //!   the object types through a [`DeclTypeProvider`], where a reserved word selects its
-//!   escaped field) and their size estimator ([`SchemaSizes`]).
+//!   escaped field) and their size estimator ([`SchemaSizes`]);
+//! - the rules compiled once per [`crate::Resource`] (`compile`) and run by
+//!   [`crate::Resource::validate`] (`validator`, spec §5.4-5.9).
 //!
 //! ```
 //! use kdv_openapi::Resource;
@@ -35,12 +37,12 @@
 mod compile;
 mod decl;
 mod escaping;
-mod provider;
-mod validator;
 #[cfg(test)]
 mod eval_tests;
+mod provider;
 #[cfg(test)]
 mod tests;
+mod validator;
 
 pub use decl::{
     DeclField, DeclKind, DeclType, JSON_DATE_SIZE, MAX_DATETIME_SIZE_JSON, MAX_DURATION_SIZE_JSON,

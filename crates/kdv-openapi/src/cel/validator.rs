@@ -307,8 +307,10 @@ impl<'r> Run<'r> {
                 }
             }
             Value::Object(map) => {
-                let correlatable =
-                    matches!(node.extensions.map_type, None | Some(MapType::Granular | MapType::Atomic));
+                let correlatable = matches!(
+                    node.extensions.map_type,
+                    None | Some(MapType::Granular | MapType::Atomic)
+                );
                 if let Additional::Schema(ap) = node.additional {
                     let embedded = arena.node(ap).extensions.embedded_resource;
                     for (k, v) in map {
@@ -611,7 +613,9 @@ impl<'r> Run<'r> {
         };
         match program.eval(vars, &config) {
             Err(e) => {
-                if e.message.starts_with("operation cancelled: actual cost limit exceeded") {
+                if e.message
+                    .starts_with("operation cancelled: actual cost limit exceeded")
+                {
                     return Err(MessageError(format!(
                         "no further validation rules will be run due to call cost exceeds limit for messageExpression: {}",
                         kdv_runtime::gofmt::quote(source)
@@ -644,4 +648,3 @@ impl<'r> Run<'r> {
 
 /// A `messageExpression` failure that stops validation (reported as an invalid value).
 struct MessageError(String);
-

@@ -33,7 +33,7 @@ impl TotalCost {
             return;
         }
         self.most_expensive.push((path, cost));
-        self.most_expensive.sort_by(|a, b| b.1.cmp(&a.1));
+        self.most_expensive.sort_by_key(|e| std::cmp::Reverse(e.1));
         self.most_expensive.truncate(4);
     }
 }
@@ -129,8 +129,13 @@ impl Walk<'_> {
         is_root: bool,
     ) {
         let node = id.map(|id| self.arena.node(id));
-        let child_cardinality = cardinality.and_then(|c| max_elements(s).map(|m| c.saturating_mul(m)));
-        if let Some(ap) = s.additional_properties.as_ref().and_then(|a| a.schema.as_deref()) {
+        let child_cardinality =
+            cardinality.and_then(|c| max_elements(s).map(|m| c.saturating_mul(m)));
+        if let Some(ap) = s
+            .additional_properties
+            .as_ref()
+            .and_then(|a| a.schema.as_deref())
+        {
             let child = match node.map(|n| n.additional) {
                 Some(Additional::Schema(c)) => Some(c),
                 _ => None,
@@ -144,7 +149,8 @@ impl Walk<'_> {
                 false,
             );
         }
-        let map_correlatable = matches!(s.x_map_type.as_deref(), None | Some("granular" | "atomic"));
+        let map_correlatable =
+            matches!(s.x_map_type.as_deref(), None | Some("granular" | "atomic"));
         for (name, p) in &s.properties {
             let child = node.and_then(|n| n.property(name));
             let un = if map_correlatable {

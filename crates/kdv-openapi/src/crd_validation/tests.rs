@@ -208,7 +208,8 @@ fn upstream_selectable_fields_table() {
 #[test]
 fn cel_check_texts() {
     let run = |schema: Value| -> Vec<String> {
-        let crd = json!({"spec": {"versions": [{"name": "v", "schema": {"openAPIV3Schema": schema}}]}});
+        let crd =
+            json!({"spec": {"versions": [{"name": "v", "schema": {"openAPIV3Schema": schema}}]}});
         let decoded = decode::decode(&crd).expect("decodes");
         let mut got = ErrorList::new();
         let opts = Opts::create(DEFAULT_KUBERNETES_MINOR);
@@ -221,7 +222,9 @@ fn cel_check_texts() {
         );
         got.iter().map(ToString::to_string).collect()
     };
-    let got = run(json!({"type": "object", "x-kubernetes-validations": [{"rule": "self.unknownProp > 0"}]}));
+    let got = run(
+        json!({"type": "object", "x-kubernetes-validations": [{"rule": "self.unknownProp > 0"}]}),
+    );
     assert_eq!(got.len(), 1);
     assert!(
         got[0].starts_with(
@@ -230,24 +233,38 @@ fn cel_check_texts() {
         "{got:?}"
     );
     assert_eq!(
-        run(json!({"type": "object", "properties": {"v": {"type": "string",
-            "x-kubernetes-validations": [{"rule": "self == 'a'", "optionalOldSelf": true}]}}})),
-        ["spec.validation.openAPIV3Schema.properties[v].x-kubernetes-validations[0].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule"]
+        run(
+            json!({"type": "object", "properties": {"v": {"type": "string",
+            "x-kubernetes-validations": [{"rule": "self == 'a'", "optionalOldSelf": true}]}}})
+        ),
+        [
+            "spec.validation.openAPIV3Schema.properties[v].x-kubernetes-validations[0].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule"
+        ]
     );
     assert_eq!(
-        run(json!({"type": "object", "properties": {"v": {"type": "array", "items": {"type": "string",
-            "maxLength": 10, "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}}}})),
-        ["spec.validation.openAPIV3Schema.properties[v].items.x-kubernetes-validations[0].rule: Invalid value: \"self == oldSelf\": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[v]"]
+        run(
+            json!({"type": "object", "properties": {"v": {"type": "array", "items": {"type": "string",
+            "maxLength": 10, "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}}}})
+        ),
+        [
+            "spec.validation.openAPIV3Schema.properties[v].items.x-kubernetes-validations[0].rule: Invalid value: \"self == oldSelf\": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[v]"
+        ]
     );
     assert_eq!(
-        run(json!({"type": "object", "properties": {"f": {"type": "string",
-            "x-kubernetes-validations": [{"rule": "self == 'x'", "messageExpression": "256"}]}}})),
-        ["spec.validation.openAPIV3Schema.properties[f].x-kubernetes-validations[0].messageExpression: Invalid value: {\"Rule\":\"self == 'x'\",\"Message\":\"\",\"MessageExpression\":\"256\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}: messageExpression must evaluate to a string"]
+        run(
+            json!({"type": "object", "properties": {"f": {"type": "string",
+            "x-kubernetes-validations": [{"rule": "self == 'x'", "messageExpression": "256"}]}}})
+        ),
+        [
+            "spec.validation.openAPIV3Schema.properties[f].x-kubernetes-validations[0].messageExpression: Invalid value: {\"Rule\":\"self == 'x'\",\"Message\":\"\",\"MessageExpression\":\"256\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}: messageExpression must evaluate to a string"
+        ]
     );
-    let got = run(json!({"type": "object", "properties": {"value": {"type": "array", "items": {
+    let got = run(
+        json!({"type": "object", "properties": {"value": {"type": "array", "items": {
         "type": "object", "additionalProperties": {"type": "object", "required": ["key"],
         "properties": {"key": {"type": "string"}}}},
-        "x-kubernetes-validations": [{"rule": "self.all(x, x.all(y, x[y].key == x[y].key))"}]}}}));
+        "x-kubernetes-validations": [{"rule": "self.all(x, x.all(y, x[y].key == x[y].key))"}]}}}),
+    );
     let budget = "(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)";
     assert_eq!(
         got,
