@@ -1,6 +1,7 @@
 //! `kdv-openapi` benchmarks: one valid `apps/v1` Deployment against Kubernetes 1.35's
-//! OpenAPI and one valid Widget against its CRD (CEL rules present but not evaluated), each
-//! through `Resource::validate` (decoding view, metadata, value validations, list types).
+//! OpenAPI and one valid Widget against its CRD with its five CEL rules, each through
+//! `Resource::validate` (decoding view, metadata, value validations, list types, CEL rules);
+//! and the Widget as an UPDATE of itself (transition rules and ratcheting correlate it).
 //! The documents are parsed once outside the timed loop; allocations per call are reported.
 
 use std::hint::black_box;
@@ -64,6 +65,20 @@ fn validate(c: &mut Criterion) {
             b.iter(|| black_box(resource.validate(black_box(&object), None, &options)))
         });
     }
+    let name = "CRD_Widget_CEL_Update_Valid";
+    let resource = set
+        .resource("anchor.example.com/v1", "Widget")
+        .expect("kind is known");
+    let object = document(WIDGET);
+    let outcome = resource.validate(&object, Some(&object), &options);
+    assert!(outcome.errors.is_empty(), "{name}: {outcome:?}");
+    let allocs = allocations_per_call(1000, || {
+        black_box(resource.validate(&object, Some(&object), &options));
+    });
+    eprintln!("allocs/op {name:<55} {allocs:>8.1}");
+    c.bench_function(name, |b| {
+        b.iter(|| black_box(resource.validate(black_box(&object), Some(&object), &options)))
+    });
 }
 
 criterion_group!(benches, validate);

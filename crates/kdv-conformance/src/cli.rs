@@ -180,7 +180,7 @@ pub fn kubectl_validate(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<u8> {
-    use crate::kubectl_validate::{backend::OpenApiBackend, crds, suite};
+    use crate::kubectl_validate::{backend::OpenApiBackend, suite};
     let manifests = data.join("testcases/manifests");
     if !manifests.is_dir() {
         writeln!(
@@ -194,10 +194,8 @@ pub fn kubectl_validate(
     }
     let crd_dir = data.join("testcases/crds");
     let patches = data.join("schema-patches/1.23");
-    let loaded = crds::load_crd_dirs(&[&crd_dir]).and_then(|crds| {
-        OpenApiBackend::new(&[&crd_dir], Some(&patches)).map(|backend| (crds, backend))
-    });
-    let (crds, backend) = match loaded {
+    let loaded = OpenApiBackend::new(&[&crd_dir], Some(&patches));
+    let backend = match loaded {
         Ok(loaded) => loaded,
         Err(e) => {
             writeln!(err, "error: loading the schemas: {e}")?;
@@ -207,7 +205,7 @@ pub fn kubectl_validate(
     let options = suite::SuiteOptions {
         file_filter: file.map(str::to_string),
     };
-    let report = match suite::run_suite(data, &backend, &crds, &options) {
+    let report = match suite::run_suite(data, &backend, &options) {
         Ok(report) => report,
         Err(e) => {
             writeln!(err, "error: {e}")?;

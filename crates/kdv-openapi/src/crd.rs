@@ -214,7 +214,7 @@ fn crd(v: &Value, error: &ErrorAt<'_>, minor: u32) -> Result<Vec<Arc<Resource>>,
                     scale,
                 },
             )
-            .for_kubernetes_minor(minor),
+            .with_kubernetes_minor(minor),
         ));
     }
     Ok(out)

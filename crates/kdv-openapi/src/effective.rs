@@ -163,6 +163,9 @@ pub(crate) fn materialize(arena: &Arena, id: Option<NodeId>, v: &Value, resource
             let mut out = Map::new();
             for (k, v, slot) in entries(arena, node, map, resource) {
                 let child = match slot {
+                    // A resource's `metadata` is decoded as ObjectMeta, not pruned by its
+                    // schema (nor are `apiVersion` and `kind`).
+                    _ if resource && is_meta_field(k) => v.clone(),
                     Slot::Prop(c) | Slot::Additional(c) => {
                         let embedded = arena.node(c).extensions.embedded_resource;
                         materialize(arena, Some(c), v, embedded)

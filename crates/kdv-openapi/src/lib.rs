@@ -19,7 +19,10 @@
 //!    set and atomic list items only through their list);
 //! 4. the scale subresource's replica paths;
 //! 5. `x-kubernetes-list-type` set and map uniqueness (on update only if the old object had
-//!    no such error).
+//!    no such error);
+//! 6. the CEL rules of `x-kubernetes-validations` ([`cel`]), compiled once per resource, unless
+//!    an earlier error blocks them; on update with transition rules (`oldSelf`) and CEL
+//!    ratcheting (failures of other rules on unchanged parts are dropped).
 //!
 //! Decoding never copies the object: the validators read the decoded object through a view
 //! of the original ([`effective`]), so a valid object is checked without allocating per
@@ -291,8 +294,11 @@ pub struct Resource {
     reach_embedded: Vec<bool>,
     /// Per node: whether a `set` or `map` list is at or below it.
     reach_lists: Vec<bool>,
-    /// The Kubernetes 1.x whose behaviour this resource follows (feature defaults).
+    /// The Kubernetes minor version whose behaviour is reproduced (the rendering of CEL
+    /// rule failures changed in 1.35).
     kubernetes_minor: u32,
+    /// The compiled `x-kubernetes-validations` rules, on first use (`None`: there are none).
+    cel: OnceLock<Option<cel::Rules>>,
 }
 
 impl Resource {
@@ -323,11 +329,12 @@ impl Resource {
             reach_embedded,
             reach_lists,
             kubernetes_minor: DEFAULT_KUBERNETES_MINOR,
+            cel: OnceLock::new(),
         }
     }
 
-    /// The resource as Kubernetes 1.`minor` serves it.
-    pub(crate) fn for_kubernetes_minor(mut self, minor: u32) -> Resource {
+    /// The same resource following the rules of Kubernetes 1.`minor`.
+    pub(crate) fn with_kubernetes_minor(mut self, minor: u32) -> Resource {
         self.kubernetes_minor = minor;
         self
     }
@@ -342,6 +349,13 @@ impl Resource {
     /// (off) in 1.28 and 1.29, beta (on) from 1.30, GA and locked on since 1.33.
     pub fn ratcheting_default(&self) -> bool {
         self.kubernetes_minor >= 30
+    }
+
+    /// The compiled CEL rules (compiled on the first call, then shared).
+    pub(crate) fn cel_rules(&self) -> Option<&cel::Rules> {
+        self.cel
+            .get_or_init(|| cel::Rules::compile(&self.arena, self.root))
+            .as_ref()
     }
 
     /// The kind.
@@ -410,7 +424,7 @@ impl Resource {
                 scale: None,
             },
         )
-        .for_kubernetes_minor(kubernetes_minor))
+        .with_kubernetes_minor(kubernetes_minor))
     }
 
     /// Only the schema's value validations on `value` as given, without decoding
@@ -842,7 +856,7 @@ impl SchemaSet {
                         root,
                         Source::OpenApi,
                     )
-                    .for_kubernetes_minor(self.kubernetes_minor),
+                    .with_kubernetes_minor(self.kubernetes_minor),
                 );
                 if let Ok(mut cache) = self.cache.lock() {
                     cache.entry(key).or_insert_with(|| r.clone());

@@ -16,9 +16,10 @@
 //!    ([`crate::correlate::Ratchet`]);
 //! 6. the scale subresource's replica paths;
 //! 7. embedded resources (`objectmeta.Validate`);
-//! 8. list-type uniqueness (on update only if the old object had no such error).
-//!
-//! CEL rules (`x-kubernetes-validations`) are not run here.
+//! 8. list-type uniqueness (on update only if the old object had no such error);
+//! 9. the CEL rules (`x-kubernetes-validations`, [`crate::cel`]) on the decoded object,
+//!    unless an error so far blocks them; on update with transition rules (`oldSelf`) and
+//!    CEL ratcheting.
 
 use kdv_runtime::objectmeta::{
     ObjectMetaRules, decode_object_meta, unknown_fields, validate_object_meta,
@@ -37,7 +38,7 @@ use crate::{
 impl Resource {
     /// Runs the API server's pipeline on one object (CREATE if `old` is `None`, else
     /// UPDATE): decoding (unknown fields, defaults), metadata, value validations, the scale
-    /// subresource, embedded resources, list types. Does not modify `object`.
+    /// subresource, embedded resources, list types, CEL rules. Does not modify `object`.
     pub fn validate(&self, object: &Value, old: Option<&Value>, options: &Options) -> Outcome {
         let mut outcome = Outcome::default();
         if !object.is_object() {
@@ -198,6 +199,8 @@ impl Resource {
             }
         }
 
+        self.run_cel(object, old, errs);
+
         if options.return_defaulted {
             let d = effective::materialize(&self.arena, Some(self.root), object, true);
             if &d != object {
@@ -205,6 +208,29 @@ impl Resource {
             }
         }
         outcome
+    }
+
+    /// The CEL rules, after every other check (`customresource` strategy): not run when an
+    /// error so far blocks them (then one error says so).
+    fn run_cel(&self, object: &Value, old: Option<&Value>, errs: &mut ErrorList) {
+        let Some(rules) = self.cel_rules() else {
+            return;
+        };
+        if crate::cel::has_blocking_error(errs) {
+            errs.push(crate::cel::not_checked_error());
+            return;
+        }
+        let new = crate::cel::decoded(&self.arena, self.root, object);
+        let old = old.map(|o| crate::cel::decoded(&self.arena, self.root, o));
+        crate::cel::validate(
+            &self.arena,
+            rules,
+            self.root,
+            &new,
+            old.as_deref(),
+            self.kubernetes_minor,
+            errs,
+        );
     }
 
     /// The object with `status` as the status subresource leaves it, when that differs.

@@ -213,65 +213,6 @@ fn register_schema_dir(set: &mut SchemaSet, dir: &Path) -> Result<usize, CliErro
     Ok(count)
 }
 
-/// How many `x-kubernetes-validations` rules a resource's schema holds (over every node
-/// reachable from its root, each counted once).
-pub fn cel_rule_count(resource: &Resource) -> usize {
-    let (arena, root) = resource.schema();
-    let mut seen = vec![false; arena.len()];
-    let mut stack = vec![root];
-    let mut count = 0;
-    while let Some(id) = stack.pop() {
-        let Some(slot) = seen.get_mut(id as usize) else {
-            continue;
-        };
-        if std::mem::replace(slot, true) {
-            continue;
-        }
-        let node = arena.node(id);
-        count += node
-            .x_validations
-            .as_deref()
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
-        stack.extend(node.properties.iter().map(|(_, child)| *child));
-        stack.extend(node.items);
-        if let kdv_openapi::schema::Additional::Schema(child) = node.additional {
-            stack.push(child);
-        }
-        if let Some(v) = &node.validations {
-            stack.extend(v.all_of.iter().chain(&v.any_of).chain(&v.one_of).copied());
-            stack.extend(v.not);
-        }
-    }
-    count
-}
-
-/// The warnings, once per kind documents were validated as, about the CEL rules of its
-/// schema that were not run.
-pub fn cel_warnings<'a>(
-    sources: &SchemaSources,
-    validated: impl Iterator<Item = (&'a str, &'a str)>,
-) -> Vec<String> {
-    let mut seen = std::collections::BTreeSet::new();
-    let mut warnings = Vec::new();
-    for (api_version, kind) in validated {
-        if !seen.insert((api_version, kind)) {
-            continue;
-        }
-        let Ok(resource) = sources.set.resource(api_version, kind) else {
-            continue;
-        };
-        let rules = cel_rule_count(&resource);
-        if rules > 0 {
-            warnings.push(format!(
-                "warning: {api_version}.{kind}: skipping {rules} x-kubernetes-validations rule{} (kdv does not run CEL rules yet)",
-                if rules == 1 { "" } else { "s" }
-            ));
-        }
-    }
-    warnings
-}
-
 /// The schema a document is validated against.
 pub enum Schema {
     /// A Go type of `--types`.

@@ -139,15 +139,6 @@ fn validate(
     progress.into_inner().finish();
 
     let mut warnings = rules.map_or_else(Vec::new, |rules| custom_warnings(rules, &report));
-    if let Some(sources) = &sources {
-        // Documents of CRD, OpenAPI and built-in kinds are named `apiVersion.Kind` (a Go
-        // type's `pkg/path.Name` names no such kind).
-        let resources = report
-            .documents
-            .iter()
-            .filter_map(|d| d.type_name.rsplit_once('.'));
-        warnings.extend(sources::cel_warnings(sources, resources));
-    }
     // Nothing validated and nothing failed: empty files or input (exit status 2).
     warnings.extend(report.nothing_validated().map(|w| format!("warning: {w}")));
     // Warnings go to stderr in every format (JSON and SARIF carry them too).

@@ -37,34 +37,6 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
     }
 }
 
-/// Whether validating `object` against the structural `schema` would run a CEL rule: some
-/// schema node with `x-kubernetes-validations` rules is present in the object (the root
-/// always is). Such a document's result depends on what its rules evaluate to.
-pub fn reaches_cel_rule(schema: &Value, object: &Value) -> bool {
-    if schema["x-kubernetes-validations"]
-        .as_array()
-        .is_some_and(|rules| !rules.is_empty())
-    {
-        return true;
-    }
-    match object {
-        Value::Object(members) => members.iter().any(|(key, value)| {
-            let property = &schema["properties"][key];
-            let sub = if property.is_object() {
-                property
-            } else {
-                &schema["additionalProperties"]
-            };
-            sub.is_object() && reaches_cel_rule(sub, value)
-        }),
-        Value::Array(items) => {
-            let sub = &schema["items"];
-            sub.is_object() && items.iter().any(|item| reaches_cel_rule(sub, item))
-        }
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,28 +94,6 @@ mod tests {
             merge_patch(&mut target, &patch);
             assert_eq!(target, expected, "patch {patch}");
         }
-    }
-
-    #[test]
-    fn cel_rules_reached() {
-        let schema = json!({
-            "type": "object",
-            "properties": {
-                "value": {"type": "integer", "x-kubernetes-validations": [{"rule": "self > 0"}]},
-                "list": {"type": "array", "items": {"type": "object",
-                    "x-kubernetes-validations": [{"rule": "true"}]}},
-                "plain": {"type": "object", "additionalProperties": {"type": "string"}}
-            }
-        });
-        assert!(!reaches_cel_rule(
-            &schema,
-            &json!({"plain": {"a": "b"}, "list": []})
-        ));
-        assert!(reaches_cel_rule(&schema, &json!({"value": 3})));
-        assert!(reaches_cel_rule(&schema, &json!({"list": [{}]})));
-        let mut root = schema.clone();
-        root["x-kubernetes-validations"] = json!([{"rule": "true"}]);
-        assert!(reaches_cel_rule(&root, &json!({})));
     }
 }
 

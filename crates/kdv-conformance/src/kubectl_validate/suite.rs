@@ -1,19 +1,13 @@
 //! The suite: every document of every `testcases/manifests/*.yaml` (`.yml`) file, each
-//! judged against the `metav1.Status` in its leading comment; documents whose result
-//! depends on a CEL rule are skipped and counted.
+//! judged against the `metav1.Status` in its leading comment.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::crds::Crd;
-use super::pipeline::{Backend, DocumentResult, validate_document};
-use super::reaches_cel_rule;
+use super::pipeline::{Backend, validate_document};
 use super::split::{expectation, is_empty_document, yaml_documents};
 use super::status::Status;
-
-/// The skip reason of documents whose result depends on a CEL rule.
-pub const SKIP_CEL: &str = "needs CEL (issue 11)";
 
 /// Runner settings.
 #[derive(Clone, Debug, Default)]
@@ -40,7 +34,7 @@ pub struct Case {
     pub name: String,
     /// The expected status.
     pub expected: Status,
-    /// kdv's status (for a skipped document: what kdv gives without CEL).
+    /// kdv's status.
     pub actual: Status,
     /// The verdict.
     pub verdict: Verdict,
@@ -69,12 +63,10 @@ impl std::fmt::Display for DataError {
 impl std::error::Error for DataError {}
 
 /// Runs the manifests of `data` (the kubectl-validate data set: `testcases/manifests/`)
-/// through `backend`; `crds` (the loaded `testcases/crds`) decide which documents reach a
-/// CEL rule.
+/// through `backend`.
 pub fn run_suite(
     data: &Path,
     backend: &dyn Backend,
-    crds: &[Crd],
     options: &SuiteOptions,
 ) -> Result<SuiteReport, DataError> {
     let manifests = data.join("testcases/manifests");
@@ -107,7 +99,7 @@ pub fn run_suite(
         {
             continue;
         }
-        if let Err(e) = run_file(&file, &name, backend, crds, &mut report) {
+        if let Err(e) = run_file(&file, &name, backend, &mut report) {
             report.file_errors.push((name, e));
         }
     }
@@ -118,7 +110,6 @@ fn run_file(
     file: &Path,
     name: &str,
     backend: &dyn Backend,
-    crds: &[Crd],
     report: &mut SuiteReport,
 ) -> Result<(), String> {
     let text = std::fs::read(file).map_err(|e| e.to_string())?;
@@ -126,16 +117,12 @@ fn run_file(
     let mut cases = Vec::new();
     for (index, document) in documents.iter().enumerate() {
         let expected = expectation(document)?;
-        let (actual, needs_cel) = if is_empty_document(document) {
-            (Status::success(), false)
+        let actual = if is_empty_document(document) {
+            Status::success()
         } else {
-            let result = validate_document(backend, document);
-            let needs_cel = reaches_cel(&result, crds);
-            (result.status, needs_cel)
+            validate_document(backend, document).status
         };
-        let verdict = if needs_cel {
-            Verdict::Skipped(SKIP_CEL)
-        } else if actual == expected {
+        let verdict = if actual == expected {
             Verdict::Passed
         } else {
             Verdict::Failed
@@ -149,18 +136,6 @@ fn run_file(
     }
     report.cases.extend(cases);
     Ok(())
-}
-
-/// Whether the document is a custom resource whose schema has a CEL rule at a node the
-/// object has: the API server would run it, so the expected status depends on its result.
-fn reaches_cel(result: &DocumentResult, crds: &[Crd]) -> bool {
-    let (Some(gvk), Some(object)) = (&result.gvk, &result.object) else {
-        return false;
-    };
-    crds.iter()
-        .filter(|crd| crd.group() == gvk.group && crd.kind() == gvk.kind)
-        .filter_map(|crd| crd.schema(&gvk.version))
-        .any(|schema| reaches_cel_rule(schema, object))
 }
 
 impl SuiteReport {
@@ -187,9 +162,10 @@ impl SuiteReport {
     }
 
     /// The report: one line per file, the skipped cases under their reason, every failure
-    /// with the expected and the actual status (with `verbose`, also what kdv gives for
-    /// the skipped ones without CEL), and the closing line `N passed, N failed, N skipped`.
-    pub fn render(&self, verbose: bool) -> String {
+    /// with the expected and the actual status, and the closing line `N passed, N failed,
+    /// N skipped`. Every failure is always shown in full, so `_verbose` (the cel-spec
+    /// report's switch, taken for symmetry) changes nothing.
+    pub fn render(&self, _verbose: bool) -> String {
         let mut out = String::new();
         let mut per_file: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
         for case in &self.cases {
@@ -216,16 +192,7 @@ impl SuiteReport {
         for (reason, cases) in &reasons {
             let _ = writeln!(out, "\nskipped, {reason}: {}", cases.len());
             for case in cases {
-                let agreement = if case.actual == case.expected {
-                    "without CEL kdv gives the expected status"
-                } else {
-                    "without CEL kdv gives another status"
-                };
-                let _ = writeln!(out, "  {} ({agreement})", case.name);
-                if verbose && case.actual != case.expected {
-                    let _ = writeln!(out, "    expected: {}", case.expected.to_json());
-                    let _ = writeln!(out, "    kdv:      {}", case.actual.to_json());
-                }
+                let _ = writeln!(out, "  {}", case.name);
             }
         }
         let failures: Vec<&Case> = self
@@ -250,7 +217,6 @@ impl SuiteReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kubectl_validate::crds::load_crd_dirs;
     use crate::kubectl_validate::pipeline::{Lookup, Validated};
     use serde_json::Value;
 
@@ -270,26 +236,15 @@ mod tests {
     }
 
     #[test]
-    fn documents_skips_and_the_report() {
+    fn documents_and_the_report() {
         let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/kubectl-validate");
-        let crds = load_crd_dirs(&[&data.join("testcases/crds")]).unwrap();
-        let report = run_suite(&data, &AcceptAll, &crds, &SuiteOptions::default()).unwrap();
+        let report = run_suite(&data, &AcceptAll, &SuiteOptions::default()).unwrap();
         assert_eq!(report.cases.len(), 36);
         assert!(report.file_errors.is_empty());
-        assert_eq!(
-            report.names(&Verdict::Skipped(SKIP_CEL)),
-            [
-                "error_cel_basic.yaml#0",
-                "error_cel_basic_multiple.yaml#0",
-                "error_x_list_map_default.yaml#0",
-                "jobset.yaml#0",
-                "multiple_resources.yaml#0",
-            ]
-        );
         let (passed, failed, skipped) = report.totals();
-        // Accepting everything: the success documents pass, except the skipped ones, and so
-        // does the duplicate-key case, which fails before validation.
-        assert_eq!((passed, failed, skipped), (13, 18, 5));
+        // Accepting everything: the success documents pass, and so does the duplicate-key
+        // case, which fails before validation.
+        assert_eq!((passed, failed, skipped), (15, 21, 0));
         assert!(
             report
                 .names(&Verdict::Passed)
@@ -297,13 +252,10 @@ mod tests {
         );
         let text = report.render(false);
         assert!(
-            text.ends_with("\n13 passed, 18 failed, 5 skipped\n"),
+            text.ends_with("\n15 passed, 21 failed, 0 skipped\n"),
             "{text}"
         );
-        assert!(
-            text.contains("skipped, needs CEL (issue 11): 5\n"),
-            "{text}"
-        );
+        assert!(!text.contains("skipped, "), "{text}");
         assert!(
             text.contains("  error_quantity.yaml#0\n    expected: {"),
             "{text}"
@@ -311,7 +263,6 @@ mod tests {
         let filtered = run_suite(
             &data,
             &AcceptAll,
-            &crds,
             &SuiteOptions {
                 file_filter: Some("quantity".into()),
             },

@@ -15,7 +15,9 @@
 //!   `UnstructuredToVal`), borrowed: plain JSON views where nothing needs converting, typed
 //!   views (formats, `number`, escaped names, set and map lists) elsewhere;
 //! - [`validate_rules`]: a schema's rules on one value as upstream's `cel.Validator` runs
-//!   them, for test suites replaying upstream's tests ([`testing`]).
+//!   them, for test suites replaying upstream's tests ([`testing`]);
+//! - the rules compiled once per [`crate::Resource`] (`compile`) and run by
+//!   [`crate::Resource::validate`] (`validator`, spec §5.4-5.9).
 //!
 //! ```
 //! use kdv_openapi::Resource;
@@ -37,16 +39,21 @@
 //! assert!(err.to_string().contains("undefined field 'nosuch'"));
 //! ```
 
+mod compile;
 mod decl;
 mod escaping;
+#[cfg(test)]
+mod eval_tests;
 mod provider;
 pub mod testing;
 #[cfg(test)]
 mod tests;
+mod validator;
 mod values;
 #[cfg(test)]
 mod values_tests;
 
+pub(crate) use compile::compile_node;
 pub use decl::{
     DeclField, DeclKind, DeclType, JSON_DATE_SIZE, MAX_DATETIME_SIZE_JSON, MAX_DURATION_SIZE_JSON,
     MAX_REQUEST_SIZE_BYTES, MIN_BOOL_SIZE, MIN_DATETIME_SIZE_JSON, MIN_DURATION_SIZE_JSON,
@@ -55,5 +62,6 @@ pub use decl::{
 pub use escaping::{escape, is_reserved, unescape};
 pub use provider::{DeclTypeProvider, RuleTypes, SchemaSizes};
 pub use testing::{RuleReport, RuleValidation, RuleValidationError, validate_rules};
+pub(crate) use validator::{Rules, decoded, has_blocking_error, not_checked_error, validate};
 pub(crate) use values::{ValueSchemaCells, cells as value_schema_cells};
 pub use values::{to_value, value_schema};

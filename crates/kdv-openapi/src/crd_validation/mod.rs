@@ -19,14 +19,15 @@
 //!    protected groups and `preserveUnknownFields`;
 //! 4. the warnings of `WarningsOnCreate` (`formats`).
 //!
-//! Not done here: compiling `x-kubernetes-validations` rules (type checks, cost limits,
-//! `oldSelf` placement, spec §5.1.2) and running them on defaults; they belong to the CEL
-//! issue. Properties and other maps are visited in key order where Go's order is random.
+//! The `x-kubernetes-validations` rules are compiled (`cel`: type checks, cost limits,
+//! `oldSelf` placement, spec §5.1.2) when the schema is structural; they are not yet run on
+//! defaults (§5.7). Properties and other maps are visited in key order where Go's order is random.
 //!
 //! Paths are the internal object's, as the server reports them; [`document_path`] maps a
 //! path back to where the v1 document writes it, and [`lint_crds`] reads a stream and
 //! locates every finding (file:line:col).
 
+mod cel;
 mod decode;
 mod defaults;
 mod formats;
@@ -38,6 +39,8 @@ mod rules;
 mod schema;
 mod structural;
 mod versions;
+
+pub(crate) use rules::{tokens as field_path_tokens, unescape_single_quote};
 
 use kdv_manifest::{Entry, Limits, Query, Step, Syntax, Target};
 use kdv_runtime::{ErrorList, FieldPath, Segment};

@@ -298,6 +298,23 @@ pub(crate) struct Rule {
     pub optional_old_self: Option<bool>,
 }
 
+impl Rule {
+    /// `json.Marshal` of the internal `ValidationRule` (no JSON tags: Go field names), as
+    /// the CEL compile errors print the rule.
+    pub(crate) fn to_go_json(&self) -> String {
+        let mut out = String::new();
+        let mut o = Obj::new(&mut out);
+        o.str("Rule", &self.rule);
+        o.str("Message", &self.message);
+        o.str("MessageExpression", &self.message_expression);
+        o.opt_str("Reason", &self.reason);
+        o.str("FieldPath", &self.field_path);
+        o.opt_bool("OptionalOldSelf", self.optional_old_self);
+        o.end();
+        out
+    }
+}
+
 // Go's `json.Marshal` of the internal types, which carry no JSON tags: every field, by its Go
 // name, in declaration order (nil pointers, slices and maps are `null`, `[]byte` base64).
 

@@ -101,7 +101,7 @@ fn path_valid(s: &Props<'_>, path: &str) -> bool {
 
 /// One token of a JSON path (`ValidFieldPath`'s scanner): a delimiter (`.`, `[`, `]`), a
 /// single-quoted string (quotes kept) or the text between delimiters.
-fn tokens(path: &str) -> Vec<&str> {
+pub(crate) fn tokens(path: &str) -> Vec<&str> {
     let b = path.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -134,7 +134,7 @@ fn tokens(path: &str) -> Vec<&str> {
 }
 
 /// `unescapeSingleQuote`.
-fn unescape_single_quote(s: &str) -> Result<String, String> {
+pub(crate) fn unescape_single_quote(s: &str) -> Result<String, String> {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
     while let Some(c) = chars.next() {

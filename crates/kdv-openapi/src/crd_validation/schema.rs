@@ -12,7 +12,7 @@ use kdv_runtime::{BadValue, ErrorList, FieldPath};
 
 use super::model::{Props, Validation};
 use super::path::{forbidden, invalid, not_supported};
-use super::{Opts, defaults, listtype, rules, structural};
+use super::{Opts, cel, defaults, listtype, rules, structural};
 
 /// `openapiV3Types`, sorted as `sets.String.List()` returns them.
 const OPENAPI_V3_TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "string"];
@@ -253,6 +253,9 @@ pub(crate) fn validate_validation(
         require_valid_property_type: opts.require_valid_property_type,
     };
     let mut init_errors = ErrorList::new();
+    // Whether the rules are compiled (upstream's CEL context): the schema is structural and
+    // its defaults are valid.
+    let mut cel_context = false;
     if opts.require_structural_schema {
         if let Some(e) = structural::new_structural_error(schema) {
             // Reported only when nothing else is: the node checks below say the same.
@@ -262,16 +265,23 @@ pub(crate) fn validate_validation(
             if !errs.is_empty() {
                 out.extend(errs);
             } else {
-                out.extend(defaults::validate_defaults(
+                let errs = defaults::validate_defaults(
                     schema,
                     &root,
                     opts.require_pruned_defaults,
                     opts.kubernetes_minor,
-                ));
+                );
+                cel_context = errs.is_empty();
+                out.extend(errs);
             }
         }
     }
+    let schema_start = out.len();
     open_api_schema(schema, &root, &ssv, true, opts, out);
+    if cel_context {
+        let schema_errors = out[schema_start..].to_vec();
+        cel::check(schema, &root, opts.kubernetes_minor, &schema_errors, out);
+    }
     if out.len() == start {
         out.extend(init_errors);
     }

@@ -110,8 +110,8 @@ fn upstream_schema_validation_table() {
         failures.len(),
         failures.join("\n")
     );
-    // Every transcribed case runs except those expecting CEL compile errors.
-    assert_eq!((passed, skipped), (85, 33));
+    // Every transcribed case runs except the one expecting CEL rules run on defaults.
+    assert_eq!((passed, skipped), (117, 1));
 }
 
 /// Runs a transcribed table of whole CRDs: `ValidateCustomResourceDefinition` of the internal
@@ -202,4 +202,76 @@ fn upstream_selectable_fields_table() {
         failures.join("\n")
     );
     assert_eq!((passed, skipped), (4, 0));
+}
+
+/// The CEL checks' texts (`cel_validation.go`, `validation.go`).
+#[test]
+fn cel_check_texts() {
+    let run = |schema: Value| -> Vec<String> {
+        let crd =
+            json!({"spec": {"versions": [{"name": "v", "schema": {"openAPIV3Schema": schema}}]}});
+        let decoded = decode::decode(&crd).expect("decodes");
+        let mut got = ErrorList::new();
+        let opts = Opts::create(DEFAULT_KUBERNETES_MINOR);
+        schema::validate_validation(
+            decoded.crd.spec.validation.as_ref(),
+            false,
+            &opts,
+            &FieldPath::new("spec").child("validation"),
+            &mut got,
+        );
+        got.iter().map(ToString::to_string).collect()
+    };
+    let got = run(
+        json!({"type": "object", "x-kubernetes-validations": [{"rule": "self.unknownProp > 0"}]}),
+    );
+    assert_eq!(got.len(), 1);
+    assert!(
+        got[0].starts_with(
+            "spec.validation.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: {\"Rule\":\"self.unknownProp \\u003e 0\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}: compilation failed: ERROR: <input>:1:5: undefined field 'unknownProp'"
+        ),
+        "{got:?}"
+    );
+    assert_eq!(
+        run(
+            json!({"type": "object", "properties": {"v": {"type": "string",
+            "x-kubernetes-validations": [{"rule": "self == 'a'", "optionalOldSelf": true}]}}})
+        ),
+        [
+            "spec.validation.openAPIV3Schema.properties[v].x-kubernetes-validations[0].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule"
+        ]
+    );
+    assert_eq!(
+        run(
+            json!({"type": "object", "properties": {"v": {"type": "array", "items": {"type": "string",
+            "maxLength": 10, "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}}}})
+        ),
+        [
+            "spec.validation.openAPIV3Schema.properties[v].items.x-kubernetes-validations[0].rule: Invalid value: \"self == oldSelf\": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[v]"
+        ]
+    );
+    assert_eq!(
+        run(
+            json!({"type": "object", "properties": {"f": {"type": "string",
+            "x-kubernetes-validations": [{"rule": "self == 'x'", "messageExpression": "256"}]}}})
+        ),
+        [
+            "spec.validation.openAPIV3Schema.properties[f].x-kubernetes-validations[0].messageExpression: Invalid value: {\"Rule\":\"self == 'x'\",\"Message\":\"\",\"MessageExpression\":\"256\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}: messageExpression must evaluate to a string"
+        ]
+    );
+    let got = run(
+        json!({"type": "object", "properties": {"value": {"type": "array", "items": {
+        "type": "object", "additionalProperties": {"type": "object", "required": ["key"],
+        "properties": {"key": {"type": "string"}}}},
+        "x-kubernetes-validations": [{"rule": "self.all(x, x.all(y, x[y].key == x[y].key))"}]}}}),
+    );
+    let budget = "(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)";
+    assert_eq!(
+        got,
+        [
+            format!("spec.validation.openAPIV3Schema.properties[value].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x {budget}"),
+            "spec.validation.openAPIV3Schema.properties[value].x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema".to_owned(),
+            format!("spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x {budget}"),
+        ]
+    );
 }

@@ -1,0 +1,331 @@
+//! Compiling the `x-kubernetes-validations` rules of a schema (apiextensions-apiserver
+//! `cel.Compile`, spec §5.2): per node with rules, each rule type-checked against the node's
+//! declared type (`self`, `oldSelf`, or `optional_type` of it with `optionalOldSelf`), its
+//! static cost estimated with the schema's sizes, its `messageExpression` checked to be a
+//! string, its `fieldPath` normalized. Done once per [`crate::Resource`] on first use, and by
+//! the CRD write-time checks.
+
+use std::sync::OnceLock;
+
+use kdv_cel::checker::{self, CheckedExpr, Env};
+use kdv_cel::cost::{self, CostOptions};
+use kdv_cel::interp::Program;
+use kdv_cel::types::Type;
+use kdv_runtime::FieldPath;
+use serde_json::Value;
+
+use super::decl::schema_decl_type;
+use super::provider::RuleTypes;
+use crate::schema::{Additional, Arena, NodeId};
+
+/// One `x-kubernetes-validations` entry as written (`ValidationRule`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RuleSource {
+    pub rule: String,
+    pub message: String,
+    pub message_expression: String,
+    pub reason: Option<String>,
+    pub field_path: String,
+    pub optional_old_self: Option<bool>,
+}
+
+impl RuleSource {
+    /// The entries of a node's raw `x-kubernetes-validations` (the CRD was validated when
+    /// loaded, so fields of other types are taken as unset).
+    pub(crate) fn parse_all(raw: &Value) -> Vec<RuleSource> {
+        let Some(list) = raw.as_array() else {
+            return Vec::new();
+        };
+        list.iter()
+            .map(|r| {
+                let s = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+                RuleSource {
+                    rule: s("rule"),
+                    message: s("message"),
+                    message_expression: s("messageExpression"),
+                    reason: r.get("reason").and_then(Value::as_str).map(str::to_owned),
+                    field_path: s("fieldPath"),
+                    optional_old_self: r.get("optionalOldSelf").and_then(Value::as_bool),
+                }
+            })
+            .collect()
+    }
+
+    /// `ruleErrorString`: the trimmed message if set, else the trimmed rule.
+    pub(crate) fn error_string(&self) -> &str {
+        if !self.message.is_empty() {
+            trim_space(&self.message)
+        } else {
+            trim_space(&self.rule)
+        }
+    }
+
+    /// `ruleMessageOrDefault`.
+    pub(crate) fn message_or_default(&self) -> String {
+        if self.message.is_empty() {
+            format!("failed rule: {}", self.error_string())
+        } else {
+            trim_space(&self.message).to_owned()
+        }
+    }
+
+    /// Whether `optionalOldSelf: true`.
+    pub(crate) fn optional(&self) -> bool {
+        self.optional_old_self == Some(true)
+    }
+}
+
+/// Go's `strings.TrimSpace`.
+pub(crate) fn trim_space(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace())
+}
+
+/// Why a rule did not compile (`apiservercel.Error`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RuleError {
+    /// `ErrorTypeRequired` (reported as `field.Required`) rather than invalid/internal.
+    pub required: bool,
+    /// The detail (`compilation failed: ...`, `cel expression must evaluate to a bool`, ...).
+    pub detail: String,
+}
+
+/// One compiled rule (`CompilationResult`).
+#[derive(Debug)]
+pub(crate) struct CompiledRule {
+    pub source: RuleSource,
+    /// `None` for an empty rule or a rule that did not compile.
+    pub program: Option<Program>,
+    pub error: Option<RuleError>,
+    /// The rule references `oldSelf` (a transition rule).
+    pub uses_old_self: bool,
+    /// The static cost estimate's maximum.
+    pub max_cost: u64,
+    /// How often the node can occur in a request (`maxCardinality` of its smallest size).
+    pub max_cardinality: u64,
+    pub message_program: Option<Program>,
+    pub message_error: Option<RuleError>,
+    pub message_max_cost: u64,
+    /// The `fieldPath` as `ValidFieldPath` renders it, when set and valid.
+    pub field_path: Option<Box<str>>,
+}
+
+/// The compiled rules of one schema node.
+#[derive(Debug)]
+pub(crate) struct NodeRules {
+    pub rules: Box<[CompiledRule]>,
+    /// The node's schema `type` (the value of most rule errors).
+    pub type_text: Box<str>,
+    /// Some rule references `oldSelf`.
+    pub any_old_self: bool,
+    /// The node's declared type could not be built (`rule compiler initialization error`).
+    pub init_error: Option<String>,
+}
+
+/// The Kubernetes base environment of rules, built once per process.
+fn base_env() -> &'static Env {
+    static BASE: OnceLock<Env> = OnceLock::new();
+    BASE.get_or_init(kdv_cel::k8s::env)
+}
+
+/// The program settings of rules, built once per process.
+fn program_options() -> &'static kdv_cel::interp::ProgramOptions {
+    static OPTIONS: OnceLock<kdv_cel::interp::ProgramOptions> = OnceLock::new();
+    OPTIONS.get_or_init(kdv_cel::k8s::program_options)
+}
+
+fn uses_old_self(checked: &CheckedExpr) -> bool {
+    checked
+        .references
+        .iter()
+        .flatten()
+        .any(|r| r.name.as_deref() == Some("oldSelf"))
+}
+
+/// Compiles the rules of node `id` (`resource_root`: the CRD root or an embedded resource).
+/// `None` when the node has no rules.
+pub(crate) fn compile_node(arena: &Arena, id: NodeId, resource_root: bool) -> Option<NodeRules> {
+    let node = arena.node(id);
+    let sources = RuleSource::parse_all(node.x_validations.as_deref()?);
+    if sources.is_empty() {
+        return None;
+    }
+    let type_text: Box<str> = node.type_text().into();
+    let Some(decl) = schema_decl_type(arena, id, resource_root) else {
+        return Some(NodeRules {
+            rules: Box::new([]),
+            type_text,
+            any_old_self: false,
+            init_error: Some("failed to convert to declType for CEL validation rules".into()),
+        });
+    };
+    let max_cardinality =
+        cost::max_cardinality(u64::try_from(decl.min_serialized_size).unwrap_or(0));
+    let types = RuleTypes::new(decl, "selfType0");
+    let sizes = types.sizes();
+    let mut envs: [Option<Env>; 2] = [None, None];
+    let rules: Box<[CompiledRule]> = sources
+        .into_iter()
+        .map(|source| {
+            let optional = source.optional();
+            let env =
+                envs[usize::from(optional)].get_or_insert_with(|| types.env(base_env(), optional));
+            compile_rule(arena, id, source, env, &sizes, max_cardinality)
+        })
+        .collect();
+    let any_old_self = rules.iter().any(|r| r.uses_old_self);
+    Some(NodeRules {
+        rules,
+        type_text,
+        any_old_self,
+        init_error: None,
+    })
+}
+
+fn invalid(detail: String) -> Option<RuleError> {
+    Some(RuleError {
+        required: false,
+        detail,
+    })
+}
+
+fn compile_rule(
+    arena: &Arena,
+    id: NodeId,
+    source: RuleSource,
+    env: &Env,
+    sizes: &super::SchemaSizes,
+    max_cardinality: u64,
+) -> CompiledRule {
+    let mut out = CompiledRule {
+        source,
+        program: None,
+        error: None,
+        uses_old_self: false,
+        max_cost: 0,
+        max_cardinality: 0,
+        message_program: None,
+        message_error: None,
+        message_max_cost: 0,
+        field_path: None,
+    };
+    if trim_space(&out.source.rule).is_empty() {
+        return out;
+    }
+    let options = program_options();
+    let checked = match checker::compile(&out.source.rule, env) {
+        Ok(c) => c,
+        Err(issues) => {
+            out.error = invalid(format!("compilation failed: {issues}"));
+            return out;
+        }
+    };
+    if checked.result_type != Type::Bool {
+        out.error = invalid("cel expression must evaluate to a bool".into());
+        return out;
+    }
+    out.uses_old_self = uses_old_self(&checked);
+    let program = Program::from_checked(&checked, options);
+    if let Some(e) = program.plan_errors().first() {
+        out.error = invalid(format!("program instantiation failed: {}", e.message));
+        return out;
+    }
+    match cost::estimate_cost(&checked, sizes, &CostOptions::kubernetes()) {
+        Ok(c) => out.max_cost = c.max,
+        Err(e) => {
+            out.error = invalid(format!("cost estimation failed: {e}"));
+            return out;
+        }
+    }
+    out.max_cardinality = max_cardinality;
+    out.program = Some(program);
+    if !out.source.message_expression.is_empty() {
+        match checker::compile(&out.source.message_expression, env) {
+            Err(issues) => {
+                out.message_error =
+                    invalid(format!("messageExpression compilation failed: {issues}"));
+            }
+            Ok(checked) if checked.result_type != Type::String => {
+                out.message_error = invalid("messageExpression must evaluate to a string".into());
+            }
+            Ok(checked) => {
+                let program = Program::from_checked(&checked, options);
+                if let Some(e) = program.plan_errors().first() {
+                    out.message_error = invalid(format!(
+                        "messageExpression instantiation failed: {}",
+                        e.message
+                    ));
+                } else {
+                    match cost::estimate_cost(&checked, sizes, &CostOptions::kubernetes()) {
+                        Ok(c) => {
+                            out.message_max_cost = c.max;
+                            out.message_program = Some(program);
+                        }
+                        Err(e) => {
+                            out.message_error = invalid(format!(
+                                "cost estimation failed for messageExpression: {e}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if !out.source.field_path.is_empty()
+        && let Ok(p) = valid_field_path(arena, id, &out.source.field_path)
+    {
+        out.field_path = Some(p.to_string().into());
+    }
+    out
+}
+
+/// `ValidFieldPath` over a compiled schema: the path of field and map accessors, or why
+/// it is not valid.
+pub(crate) fn valid_field_path(arena: &Arena, id: NodeId, path: &str) -> Result<FieldPath, String> {
+    let invalid_field = || "does not refer to a valid field".to_owned();
+    let mut node = Some(id);
+    let mut out = FieldPath::root();
+    let step = |node: Option<NodeId>, out: &mut FieldPath, name: &str| {
+        let n = arena.node(node.ok_or_else(invalid_field)?);
+        if !n.properties.is_empty() {
+            *out = out.child(name);
+            n.property(name).map(Some).ok_or_else(invalid_field)
+        } else if let Additional::Schema(ap) = n.additional {
+            *out = out.key(name);
+            Ok(Some(ap))
+        } else if let Additional::Bool(true) = n.additional {
+            *out = out.key(name);
+            Ok(None)
+        } else {
+            Err(invalid_field())
+        }
+    };
+    let mut toks = crate::crd_validation::field_path_tokens(path).into_iter();
+    while let Some(tok) = toks.next() {
+        match tok {
+            "[" => {
+                let tok = toks
+                    .next()
+                    .ok_or_else(|| "unexpected end of JSON path".to_owned())?;
+                if tok.len() < 2 || !tok.starts_with('\'') || !tok.ends_with('\'') {
+                    return Err(format!("expected single quoted string but got {tok}"));
+                }
+                let name = crate::crd_validation::unescape_single_quote(&tok[1..tok.len() - 1])
+                    .map_err(|e| format!("invalid string literal: {e}"))?;
+                node = step(node, &mut out, &name)?;
+                match toks.next() {
+                    None => return Err("unexpected end of JSON path".to_owned()),
+                    Some("]") => {}
+                    Some(other) => return Err(format!("expected ] but got {other}")),
+                }
+            }
+            "." => {
+                let tok = toks
+                    .next()
+                    .ok_or_else(|| "unexpected end of JSON path".to_owned())?;
+                node = step(node, &mut out, tok)?;
+            }
+            other => return Err(format!("expected [ or . but got: {other}")),
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,681 @@
+//! Running the `x-kubernetes-validations` rules of a resource on an object
+//! (apiextensions-apiserver `cel.Validator`, spec §5.4-5.9): every rule at every node of the
+//! decoded (pruned, defaulted) object, with the per-call and per-request cost budgets,
+//! messages, `messageExpression`, reasons and field paths; on UPDATE transition rules with
+//! the correlated old value and CEL ratcheting (failures of other rules on unchanged parts
+//! are dropped, as the API server turns them into warnings it does not fail the request on).
+//!
+//! The rules are compiled once per resource ([`Rules::compile`]) and shared by threads.
+//! Valid objects are evaluated over the borrowed JSON: a copy is made only when decoding
+//! changes the object (defaults, pruned fields, dropped nulls).
+
+use kdv_cel::cost::PER_CALL_LIMIT;
+use kdv_cel::interp::{Activation, EvalConfig, Program};
+use kdv_cel::value::Value as CelValue;
+use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, PathRef};
+use serde_json::{Map, Value};
+
+use super::compile::{CompiledRule, NodeRules, compile_node, trim_space};
+use crate::correlate;
+use crate::effective::{self, Slot};
+use crate::schema::{Additional, Arena, MapType, NodeId};
+
+/// The runtime budget of all rules of one request (`RuntimeCELCostBudget`).
+pub(crate) const RUNTIME_CEL_COST_BUDGET: i64 = 10_000_000;
+
+/// Longest message a `messageExpression` may produce (`MaxEvaluatedMessageExpressionSizeBytes`).
+const MAX_MESSAGE_EXPRESSION_BYTES: usize = 5120;
+
+/// The message of the error that replaces CEL when the object has blocking errors.
+pub(crate) const NOT_CHECKED: &str = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
+
+/// The compiled rules of a resource's schema.
+#[derive(Debug)]
+pub(crate) struct Rules {
+    /// Per node: its rules, when it has some.
+    nodes: Vec<Option<Box<NodeRules>>>,
+    /// Per node: whether the node or a node below it has rules.
+    reach: Vec<bool>,
+}
+
+impl Rules {
+    /// Compiles every rule of the schema (`NewValidator`); `None` when no node has rules.
+    pub(crate) fn compile(arena: &Arena, root: NodeId) -> Option<Rules> {
+        let reach = crate::embedded::reaches(arena, |n| {
+            n.x_validations
+                .as_deref()
+                .and_then(Value::as_array)
+                .is_some_and(|l| !l.is_empty())
+        });
+        if !reach.get(root as usize).copied().unwrap_or(false) {
+            return None;
+        }
+        let nodes = (0..arena.len() as NodeId)
+            .map(|id| {
+                let node = arena.node(id);
+                let resource = id == root || node.extensions.embedded_resource;
+                compile_node(arena, id, resource).map(Box::new)
+            })
+            .collect();
+        Some(Rules { nodes, reach })
+    }
+
+    /// The rules of node `id`.
+    pub(crate) fn node(&self, id: NodeId) -> Option<&NodeRules> {
+        self.nodes.get(id as usize).and_then(|n| n.as_deref())
+    }
+}
+
+/// `hasBlockingErr`: errors after which the API server does not run the rules.
+pub(crate) fn has_blocking_error(errs: &ErrorList) -> bool {
+    errs.iter().any(|e| {
+        matches!(
+            e.error_type,
+            ErrorType::NotSupported
+                | ErrorType::Required
+                | ErrorType::TooLong
+                | ErrorType::TooMany
+                | ErrorType::TypeInvalid
+        )
+    })
+}
+
+/// The error appended instead of running the rules of an object with blocking errors.
+pub(crate) fn not_checked_error() -> FieldError {
+    FieldError::new(
+        ErrorType::Invalid,
+        kdv_runtime::FieldPath::root(),
+        BadValue::Null,
+        NOT_CHECKED,
+    )
+}
+
+/// Whether the decoded object is the object as given (nothing pruned, defaulted or
+/// dropped), so the rules can read it without a copy.
+fn is_effective(arena: &Arena, id: Option<NodeId>, v: &Value, resource: bool) -> bool {
+    let Some(id) = id else { return true };
+    let node = arena.node(id);
+    match v {
+        Value::Object(map) => {
+            let mut seen = 0;
+            for (k, ev, slot) in effective::entries(arena, node, map, resource) {
+                match map.get(k) {
+                    Some(orig) if std::ptr::eq(orig, ev) => {}
+                    _ => return false,
+                }
+                seen += 1;
+                if resource && effective::is_meta_field(k) {
+                    // Decoded as ObjectMeta, not pruned by the schema.
+                    continue;
+                }
+                if let Slot::Prop(c) | Slot::Additional(c) = slot {
+                    let embedded = arena.node(c).extensions.embedded_resource;
+                    if !is_effective(arena, Some(c), ev, embedded) {
+                        return false;
+                    }
+                }
+            }
+            seen == map.len()
+        }
+        Value::Array(items) => items.iter().all(|x| {
+            std::ptr::eq(effective::item(arena, node.items, x), x)
+                && is_effective(
+                    arena,
+                    node.items,
+                    x,
+                    node.items
+                        .is_some_and(|i| arena.node(i).extensions.embedded_resource),
+                )
+        }),
+        _ => true,
+    }
+}
+
+/// The decoded object: borrowed when decoding changes nothing, else materialized.
+pub(crate) fn decoded<'v>(
+    arena: &Arena,
+    root: NodeId,
+    v: &'v Value,
+) -> std::borrow::Cow<'v, Value> {
+    if is_effective(arena, Some(root), v, true) {
+        std::borrow::Cow::Borrowed(v)
+    } else {
+        std::borrow::Cow::Owned(effective::materialize(arena, Some(root), v, true))
+    }
+}
+
+/// `self` and `oldSelf` (no heap allocation: the rules' only variables).
+struct Vars<'a> {
+    this: CelValue<'a>,
+    old: Option<CelValue<'a>>,
+}
+
+impl<'a> Activation<'a> for Vars<'a> {
+    #[inline]
+    fn resolve(&self, name: &str) -> Option<CelValue<'a>> {
+        match name {
+            "self" => Some(self.this.clone()),
+            "oldSelf" => self.old.clone(),
+            _ => None,
+        }
+    }
+}
+
+/// A node of the new object correlated with the old one (`CorrelatedObject`).
+#[derive(Clone, Copy)]
+struct Correlated<'v> {
+    node: NodeId,
+    new: &'v Value,
+    old: &'v Value,
+    resource: bool,
+}
+
+impl Correlated<'_> {
+    fn unchanged(&self, arena: &Arena) -> bool {
+        correlate::unchanged(arena, Some(self.node), self.new, self.old, self.resource)
+    }
+}
+
+/// `ratchetingOptions`: the node's correlation and its nearest correlatable ancestor's.
+#[derive(Clone, Copy, Default)]
+struct Ratchet<'v> {
+    current: Option<Correlated<'v>>,
+    parent: Option<Correlated<'v>>,
+}
+
+impl<'v> Ratchet<'v> {
+    fn should_ratchet(&self, arena: &Arena) -> bool {
+        match (&self.current, &self.parent) {
+            (Some(c), _) => c.unchanged(arena),
+            (None, Some(p)) => p.unchanged(arena),
+            (None, None) => false,
+        }
+    }
+
+    fn key(&self, field: &str, child: Option<Correlated<'v>>) -> Ratchet<'v> {
+        if self.current.is_none() {
+            return *self;
+        }
+        if self.parent.is_none() && (field == "apiVersion" || field == "kind") {
+            return Ratchet::default();
+        }
+        Ratchet {
+            current: child,
+            parent: self.current,
+        }
+    }
+
+    fn index(&self, child: Option<Correlated<'v>>) -> Ratchet<'v> {
+        if self.current.is_none() {
+            return *self;
+        }
+        Ratchet {
+            current: child,
+            parent: self.current,
+        }
+    }
+}
+
+/// One request's evaluation.
+struct Run<'r> {
+    arena: &'r Arena,
+    /// The resource root (its value has `apiVersion`, `kind` and `metadata` fields).
+    root: NodeId,
+    rules: &'r Rules,
+    /// Render bad values as Kubernetes 1.35 and later do (the value; omitted for objects
+    /// and arrays), else as the schema type.
+    values: bool,
+    budget: i64,
+    errs: &'r mut ErrorList,
+}
+
+/// Runs every rule on `object` (already decoded), with `old` on UPDATE (also decoded).
+pub(crate) fn validate(
+    arena: &Arena,
+    rules: &Rules,
+    root: NodeId,
+    object: &Value,
+    old: Option<&Value>,
+    kubernetes_minor: u32,
+    errs: &mut ErrorList,
+) {
+    let mut run = Run {
+        arena,
+        root,
+        rules,
+        values: kubernetes_minor >= 35,
+        budget: RUNTIME_CEL_COST_BUDGET,
+        errs,
+    };
+    let ratchet = Ratchet {
+        current: old.map(|old| Correlated {
+            node: root,
+            new: object,
+            old,
+            resource: true,
+        }),
+        parent: None,
+    };
+    run.walk(root, &PathRef::Nil, object, old, ratchet, true);
+}
+
+impl<'r> Run<'r> {
+    fn walk<'v>(
+        &mut self,
+        id: NodeId,
+        path: &PathRef<'_>,
+        new: &'v Value,
+        old: Option<&'v Value>,
+        ratchet: Ratchet<'v>,
+        resource: bool,
+    ) where
+        'r: 'v,
+    {
+        if !self.rules.reach[id as usize] || new.is_null() {
+            return;
+        }
+        let old = old.filter(|o| !o.is_null());
+        if let Some(nr) = self.rules.node(id) {
+            self.expressions(id, nr, path, new, old, &ratchet);
+            if self.budget < 0 {
+                return;
+            }
+        }
+        let arena = self.arena;
+        let node = arena.node(id);
+        match new {
+            Value::Array(items) => {
+                let Some(item_id) = node.items else { return };
+                let embedded = arena.node(item_id).extensions.embedded_resource;
+                for (i, item) in items.iter().enumerate() {
+                    let old_item = correlate::old_item(arena, id, item, old);
+                    let child = old_item.map(|o| Correlated {
+                        node: item_id,
+                        new: item,
+                        old: o,
+                        resource: embedded,
+                    });
+                    let p = path.index(i);
+                    self.walk(item_id, &p, item, old_item, ratchet.index(child), embedded);
+                    if self.budget < 0 {
+                        return;
+                    }
+                }
+            }
+            Value::Object(map) => {
+                let correlatable = matches!(
+                    node.extensions.map_type,
+                    None | Some(MapType::Granular | MapType::Atomic)
+                );
+                if let Additional::Schema(ap) = node.additional {
+                    let embedded = arena.node(ap).extensions.embedded_resource;
+                    for (k, v) in map {
+                        let o = self.old_of(node, old, k, resource, correlatable);
+                        let p = path.key(k);
+                        let r = ratchet.key(k, self.correlated(ap, v, o, embedded));
+                        self.walk(ap, &p, v, o, r, embedded);
+                        if self.budget < 0 {
+                            return;
+                        }
+                    }
+                }
+                if !node.properties.is_empty() {
+                    self.properties(id, map, path, old, ratchet, resource, correlatable);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn properties<'v>(
+        &mut self,
+        id: NodeId,
+        map: &'v Map<String, Value>,
+        path: &PathRef<'_>,
+        old: Option<&'v Value>,
+        ratchet: Ratchet<'v>,
+        resource: bool,
+        correlatable: bool,
+    ) where
+        'r: 'v,
+    {
+        let arena = self.arena;
+        let node = arena.node(id);
+        for (k, v) in map {
+            let Some(c) = node.property(k) else { continue };
+            if !self.rules.reach[c as usize] {
+                continue;
+            }
+            let embedded = arena.node(c).extensions.embedded_resource;
+            let o = self.old_of(node, old, k, resource, correlatable);
+            let p = path.child(k);
+            let r = ratchet.key(k, self.correlated(c, v, o, embedded));
+            self.walk(c, &p, v, o, r, embedded);
+            if self.budget < 0 {
+                return;
+            }
+        }
+    }
+
+    fn old_of<'v>(
+        &self,
+        node: &'v crate::schema::Node,
+        old: Option<&'v Value>,
+        key: &str,
+        resource: bool,
+        correlatable: bool,
+    ) -> Option<&'v Value>
+    where
+        'r: 'v,
+    {
+        if !correlatable {
+            return None;
+        }
+        correlate::old_field(self.arena, Some(node), old, key, resource)
+    }
+
+    fn correlated<'v>(
+        &self,
+        id: NodeId,
+        new: &'v Value,
+        old: Option<&'v Value>,
+        resource: bool,
+    ) -> Option<Correlated<'v>> {
+        old.map(|old| Correlated {
+            node: id,
+            new,
+            old,
+            resource,
+        })
+    }
+
+    /// The type-string value of errors about the node.
+    fn type_value(nr: &NodeRules) -> BadValue {
+        BadValue::string(&*nr.type_text)
+    }
+
+    fn push(&mut self, e: FieldError) {
+        self.errs.push(e);
+    }
+
+    /// The evaluation error of every compiled rule `which` selects, when `self` (or
+    /// `oldSelf`) cannot be read as the schema says.
+    fn unreadable(
+        &mut self,
+        nr: &NodeRules,
+        path: &PathRef<'_>,
+        message: &str,
+        which: impl Fn(&CompiledRule) -> bool,
+    ) {
+        for rule in nr.rules.iter() {
+            if rule.program.is_some() && which(rule) {
+                self.push(FieldError::invalid(
+                    path,
+                    Self::type_value(nr),
+                    format!("{message} evaluating rule: {}", rule.source.error_string()),
+                ));
+            }
+        }
+    }
+
+    /// `validateExpressions` of one node.
+    fn expressions<'v>(
+        &mut self,
+        id: NodeId,
+        nr: &'r NodeRules,
+        path: &PathRef<'_>,
+        new: &'v Value,
+        old: Option<&'v Value>,
+        ratchet: &Ratchet<'v>,
+    ) where
+        'r: 'v,
+    {
+        if let Some(e) = &nr.init_error {
+            self.push(FieldError::invalid(
+                path,
+                Self::type_value(nr),
+                format!("rule compiler initialization error: {e}"),
+            ));
+            return;
+        }
+        if nr.rules.is_empty() {
+            return;
+        }
+        if self.budget <= 0 {
+            self.push(FieldError::invalid(
+                path,
+                Self::type_value(nr),
+                "validation failed due to running out of cost budget, no further validation rules will be run",
+            ));
+            self.budget = -1;
+            return;
+        }
+        let arena = self.arena;
+        let resource_root = id == self.root;
+        // A value the schema cannot read (a malformed formatted string, a null where none
+        // is allowed) is an error value upstream: every rule evaluating it fails with it.
+        let this = match super::to_value(arena, id, resource_root, new) {
+            Ok(v) => v,
+            Err(e) => {
+                self.unreadable(nr, path, &e.message, |_| true);
+                return;
+            }
+        };
+        let old_value = if nr.any_old_self {
+            match old.map(|o| super::to_value(arena, id, resource_root, o)) {
+                Some(Err(e)) => {
+                    self.unreadable(nr, path, &e.message, |r| r.uses_old_self);
+                    None
+                }
+                other => other.and_then(Result::ok),
+            }
+        } else {
+            None
+        };
+        let plain = Vars {
+            this: this.clone(),
+            old: old_value.clone(),
+        };
+        let mut optional: Option<Vars<'v>> = None;
+        for rule in nr.rules.iter() {
+            if let Some(e) = &rule.error {
+                self.push(FieldError::invalid(
+                    path,
+                    Self::type_value(nr),
+                    format!("rule compile error: {}", e.detail),
+                ));
+                continue;
+            }
+            let Some(program) = &rule.program else {
+                continue;
+            };
+            let is_optional = rule.source.optional();
+            if rule.uses_old_self && old.is_none() && !is_optional {
+                continue;
+            }
+            let vars: &Vars<'v> = if is_optional {
+                optional.get_or_insert_with(|| Vars {
+                    this: this.clone(),
+                    old: Some(match &old_value {
+                        Some(v) => CelValue::optional_of(v.clone()),
+                        None => CelValue::Optional(None),
+                    }),
+                })
+            } else {
+                &plain
+            };
+            if !self.rule(nr, rule, program, path, new, vars, &plain, ratchet) {
+                return;
+            }
+        }
+    }
+
+    /// Evaluates one rule; `false` when validation stops.
+    #[allow(clippy::too_many_arguments)]
+    fn rule<'v>(
+        &mut self,
+        nr: &'r NodeRules,
+        rule: &'r CompiledRule,
+        program: &'r Program,
+        path: &PathRef<'_>,
+        new: &'v Value,
+        vars: &Vars<'v>,
+        plain: &Vars<'v>,
+        ratchet: &Ratchet<'v>,
+    ) -> bool
+    where
+        'r: 'v,
+    {
+        let config = EvalConfig {
+            cost_limit: Some(PER_CALL_LIMIT),
+            ..EvalConfig::default()
+        };
+        let source = &rule.source;
+        let result = program.eval(vars, &config);
+        let passed = match result {
+            Err(e) => {
+                let e = e.message;
+                if e.starts_with("no such overload") {
+                    self.push(FieldError::invalid(
+                        path,
+                        Self::type_value(nr),
+                        format!(
+                            "'{e}': call arguments did not match a supported operator, function or macro signature for rule: {}",
+                            source.error_string()
+                        ),
+                    ));
+                } else if e.starts_with("operation cancelled: actual cost limit exceeded") {
+                    self.push(FieldError::invalid(
+                        path,
+                        Self::type_value(nr),
+                        format!(
+                            "'{e}': no further validation rules will be run due to call cost exceeds limit for rule: {}",
+                            source.error_string()
+                        ),
+                    ));
+                    self.budget = -1;
+                    return false;
+                } else {
+                    self.push(FieldError::invalid(
+                        path,
+                        Self::type_value(nr),
+                        format!("{e} evaluating rule: {}", source.error_string()),
+                    ));
+                }
+                return true;
+            }
+            Ok((value, cost)) => {
+                if i64::try_from(cost).map_or(true, |c| c > self.budget) {
+                    self.push(FieldError::invalid(
+                        path,
+                        Self::type_value(nr),
+                        "validation failed due to running out of cost budget, no further validation rules will be run",
+                    ));
+                    self.budget = -1;
+                    return false;
+                }
+                self.budget -= cost as i64;
+                matches!(value, CelValue::Bool(true))
+            }
+        };
+        if passed {
+            return true;
+        }
+        // The failure: its path, detail and error type.
+        let at_child;
+        let err_path: &PathRef<'_> = match &rule.field_path {
+            Some(fp) => {
+                at_child = path.child(fp);
+                &at_child
+            }
+            None => path,
+        };
+        let ratcheted = !rule.uses_old_self && ratchet.should_ratchet(self.arena);
+        let mut detail = None;
+        if let Some(message_program) = &rule.message_program {
+            match self.message_expression(message_program, &source.message_expression, plain) {
+                Ok(Some(d)) => detail = Some(d),
+                Ok(None) => {}
+                Err(MessageError(m)) => {
+                    let e = FieldError::invalid(err_path, Self::type_value(nr), m);
+                    if !ratcheted {
+                        self.push(e);
+                    }
+                    self.budget = -1;
+                    return false;
+                }
+            }
+        }
+        let detail = detail.unwrap_or_else(|| source.message_or_default());
+        let value = if !self.values {
+            Self::type_value(nr)
+        } else if matches!(&*nr.type_text, "object" | "array") {
+            BadValue::Omitted
+        } else {
+            BadValue::unstructured(new)
+        };
+        let e = match source.reason.as_deref() {
+            Some("FieldValueForbidden") => FieldError::forbidden(err_path, detail),
+            Some("FieldValueRequired") => FieldError::required(err_path, detail),
+            Some("FieldValueDuplicate") => FieldError::duplicate(err_path, value),
+            _ => FieldError::invalid(err_path, value, detail),
+        };
+        if !ratcheted {
+            self.push(e);
+        }
+        true
+    }
+
+    /// `evalMessageExpression`: the message, `None` for a soft failure (the static message
+    /// is used), or the error that stops validation.
+    fn message_expression<'v>(
+        &mut self,
+        program: &'r Program,
+        source: &str,
+        vars: &Vars<'v>,
+    ) -> Result<Option<String>, MessageError>
+    where
+        'r: 'v,
+    {
+        let config = EvalConfig {
+            cost_limit: Some(PER_CALL_LIMIT),
+            ..EvalConfig::default()
+        };
+        match program.eval(vars, &config) {
+            Err(e) => {
+                if e.message
+                    .starts_with("operation cancelled: actual cost limit exceeded")
+                {
+                    return Err(MessageError(format!(
+                        "no further validation rules will be run due to call cost exceeds limit for messageExpression: {}",
+                        kdv_runtime::gofmt::quote(source)
+                    )));
+                }
+                Ok(None)
+            }
+            Ok((value, cost)) => {
+                if i64::try_from(cost).map_or(true, |c| c > self.budget) {
+                    return Err(MessageError(
+                        "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run".into(),
+                    ));
+                }
+                self.budget -= cost as i64;
+                let CelValue::String(s) = value else {
+                    return Ok(None);
+                };
+                let trimmed = trim_space(s.as_str());
+                if trimmed.len() > MAX_MESSAGE_EXPRESSION_BYTES
+                    || trimmed.contains(['\n', '\r'])
+                    || trimmed.is_empty()
+                {
+                    return Ok(None);
+                }
+                Ok(Some(trimmed.to_owned()))
+            }
+        }
+    }
+}
+
+/// A `messageExpression` failure that stops validation (reported as an invalid value).
+struct MessageError(String);
