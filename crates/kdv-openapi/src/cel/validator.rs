@@ -6,6 +6,13 @@
 //! are dropped, as the API server turns them into warnings it does not fail the request on).
 //!
 //! The rules are compiled once per resource ([`Rules::compile`]) and shared by threads.
+//! [`Config`] holds what upstream's `Validate` takes as arguments (root path, resource
+//! root, cost budget, per-call limit, ratcheting): the pipeline passes the API server's
+//! values, `testing::validate_rules` a test's; [`Ran`] returns the budget left and the
+//! ratcheted failures' texts (the API server's warnings). Ratcheting decides with
+//! [`correlate::unchanged`], the notion value-validation ratcheting uses too; only the
+//! walk differs (upstream's `ratchetingOptions`: the correlation follows the rule walk
+//! here, while value-validation errors are decided afterwards from their paths).
 //! Valid objects are evaluated over the borrowed JSON: a copy is made only when decoding
 //! changes the object (defaults, pruned fields, dropped nulls).
 
@@ -40,7 +47,9 @@ pub(crate) struct Rules {
 
 impl Rules {
     /// Compiles every rule of the schema (`NewValidator`); `None` when no node has rules.
-    pub(crate) fn compile(arena: &Arena, root: NodeId) -> Option<Rules> {
+    /// `resource_root`: `root` is the root of a custom resource (embedded resources are
+    /// resource roots wherever they are).
+    pub(crate) fn compile(arena: &Arena, root: NodeId, resource_root: bool) -> Option<Rules> {
         let reach = crate::embedded::reaches(arena, |n| {
             n.x_validations
                 .as_deref()
@@ -53,7 +62,7 @@ impl Rules {
         let nodes = (0..arena.len() as NodeId)
             .map(|id| {
                 let node = arena.node(id);
-                let resource = id == root || node.extensions.embedded_resource;
+                let resource = (resource_root && id == root) || node.extensions.embedded_resource;
                 compile_node(arena, id, resource).map(Box::new)
             })
             .collect();
@@ -216,17 +225,68 @@ impl<'v> Ratchet<'v> {
     }
 }
 
+/// How [`validate`] runs the rules (the arguments of upstream's `Validate` and the API
+/// server's settings).
+#[derive(Clone, Copy)]
+pub(crate) struct Config<'p> {
+    /// The path of the root value (errors are reported below it).
+    pub root_path: &'p PathRef<'p>,
+    /// The root is a resource root (`apiVersion`, `kind` and `metadata` typed as for a
+    /// custom resource).
+    pub resource_root: bool,
+    /// The cost budget of the whole call (`costBudget`).
+    pub cost_budget: i64,
+    /// The cost limit of one evaluation (`perCallLimit`).
+    pub per_call_limit: u64,
+    /// CEL ratcheting (`WithRatcheting`): failures of rules other than transition rules on
+    /// unchanged values become warnings.
+    pub ratcheting: bool,
+    /// The `CRDValidationRatcheting` feature gate: transition rules with `optionalOldSelf`
+    /// run without an old value.
+    pub optional_old_self: bool,
+    /// Render bad values as Kubernetes 1.35 and later do (the value; omitted for objects
+    /// and arrays), else as the schema type.
+    pub values: bool,
+}
+
+impl Config<'static> {
+    /// The API server's settings for a custom resource of Kubernetes 1.`minor`.
+    pub(crate) fn api_server(kubernetes_minor: u32, ratcheting: bool) -> Self {
+        Config {
+            root_path: &PathRef::ROOT,
+            resource_root: true,
+            cost_budget: RUNTIME_CEL_COST_BUDGET,
+            per_call_limit: PER_CALL_LIMIT,
+            ratcheting,
+            optional_old_self: ratcheting,
+            values: kubernetes_minor >= 35,
+        }
+    }
+}
+
+/// What [`validate`] leaves besides its errors.
+#[derive(Debug, Default)]
+pub(crate) struct Ran {
+    /// The cost budget left; negative once validation stopped for lack of budget.
+    pub remaining_budget: i64,
+    /// The texts (`err.Error()`) of the failures ratcheting turned into warnings.
+    pub warnings: Vec<String>,
+}
+
 /// One request's evaluation.
 struct Run<'r> {
     arena: &'r Arena,
-    /// The resource root (its value has `apiVersion`, `kind` and `metadata` fields).
+    /// The root of the validated value.
     root: NodeId,
+    /// `root` is a resource root.
+    resource_root: bool,
     rules: &'r Rules,
-    /// Render bad values as Kubernetes 1.35 and later do (the value; omitted for objects
-    /// and arrays), else as the schema type.
     values: bool,
+    optional_old_self: bool,
+    per_call_limit: u64,
     budget: i64,
     errs: &'r mut ErrorList,
+    warnings: Vec<String>,
 }
 
 /// Runs every rule on `object` (already decoded), with `old` on UPDATE (also decoded).
@@ -236,27 +296,42 @@ pub(crate) fn validate(
     root: NodeId,
     object: &Value,
     old: Option<&Value>,
-    kubernetes_minor: u32,
+    config: &Config<'_>,
     errs: &mut ErrorList,
-) {
+) -> Ran {
     let mut run = Run {
         arena,
         root,
+        resource_root: config.resource_root,
         rules,
-        values: kubernetes_minor >= 35,
-        budget: RUNTIME_CEL_COST_BUDGET,
+        values: config.values,
+        optional_old_self: config.optional_old_self,
+        per_call_limit: config.per_call_limit,
+        budget: config.cost_budget,
         errs,
+        warnings: Vec::new(),
     };
     let ratchet = Ratchet {
-        current: old.map(|old| Correlated {
+        current: old.filter(|_| config.ratcheting).map(|old| Correlated {
             node: root,
             new: object,
             old,
-            resource: true,
+            resource: config.resource_root,
         }),
         parent: None,
     };
-    run.walk(root, &PathRef::Nil, object, old, ratchet, true);
+    run.walk(
+        root,
+        config.root_path,
+        object,
+        old,
+        ratchet,
+        config.resource_root,
+    );
+    Ran {
+        remaining_budget: run.budget,
+        warnings: run.warnings,
+    }
 }
 
 impl<'r> Run<'r> {
@@ -399,6 +474,15 @@ impl<'r> Run<'r> {
         self.errs.push(e);
     }
 
+    /// `addErr`: a rule's failure, a warning instead when ratcheted.
+    fn report(&mut self, e: FieldError, ratcheted: bool) {
+        if ratcheted {
+            self.warnings.push(e.to_string());
+        } else {
+            self.errs.push(e);
+        }
+    }
+
     /// The evaluation error of every compiled rule `which` selects, when `self` (or
     /// `oldSelf`) cannot be read as the schema says.
     fn unreadable(
@@ -452,7 +536,7 @@ impl<'r> Run<'r> {
             return;
         }
         let arena = self.arena;
-        let resource_root = id == self.root;
+        let resource_root = self.resource_root && id == self.root;
         // A value the schema cannot read (a malformed formatted string, a null where none
         // is allowed) is an error value upstream: every rule evaluating it fails with it.
         let this = match super::to_value(arena, id, resource_root, new) {
@@ -491,7 +575,7 @@ impl<'r> Run<'r> {
                 continue;
             };
             let is_optional = rule.source.optional();
-            if rule.uses_old_self && old.is_none() && !is_optional {
+            if rule.uses_old_self && old.is_none() && !(is_optional && self.optional_old_self) {
                 continue;
             }
             let vars: &Vars<'v> = if is_optional {
@@ -528,7 +612,7 @@ impl<'r> Run<'r> {
         'r: 'v,
     {
         let config = EvalConfig {
-            cost_limit: Some(PER_CALL_LIMIT),
+            cost_limit: Some(self.per_call_limit),
             ..EvalConfig::default()
         };
         let source = &rule.source;
@@ -599,9 +683,7 @@ impl<'r> Run<'r> {
                 Ok(None) => {}
                 Err(MessageError(m)) => {
                     let e = FieldError::invalid(err_path, Self::type_value(nr), m);
-                    if !ratcheted {
-                        self.push(e);
-                    }
+                    self.report(e, ratcheted);
                     self.budget = -1;
                     return false;
                 }
@@ -621,9 +703,7 @@ impl<'r> Run<'r> {
             Some("FieldValueDuplicate") => FieldError::duplicate(err_path, value),
             _ => FieldError::invalid(err_path, value, detail),
         };
-        if !ratcheted {
-            self.push(e);
-        }
+        self.report(e, ratcheted);
         true
     }
 
@@ -639,7 +719,7 @@ impl<'r> Run<'r> {
         'r: 'v,
     {
         let config = EvalConfig {
-            cost_limit: Some(PER_CALL_LIMIT),
+            cost_limit: Some(self.per_call_limit),
             ..EvalConfig::default()
         };
         match program.eval(vars, &config) {
