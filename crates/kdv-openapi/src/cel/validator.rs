@@ -616,7 +616,18 @@ impl<'r> Run<'r> {
             ..EvalConfig::default()
         };
         let source = &rule.source;
-        let result = program.eval(vars, &config);
+        // Upstream charges the cost first, whether the evaluation failed or not.
+        let (result, cost) = program.eval_with_cost(vars, &config);
+        if i64::try_from(cost).map_or(true, |c| c > self.budget) {
+            self.push(FieldError::invalid(
+                path,
+                Self::type_value(nr),
+                "validation failed due to running out of cost budget, no further validation rules will be run",
+            ));
+            self.budget = -1;
+            return false;
+        }
+        self.budget -= cost as i64;
         let passed = match result {
             Err(e) => {
                 let e = e.message;
@@ -649,19 +660,7 @@ impl<'r> Run<'r> {
                 }
                 return true;
             }
-            Ok((value, cost)) => {
-                if i64::try_from(cost).map_or(true, |c| c > self.budget) {
-                    self.push(FieldError::invalid(
-                        path,
-                        Self::type_value(nr),
-                        "validation failed due to running out of cost budget, no further validation rules will be run",
-                    ));
-                    self.budget = -1;
-                    return false;
-                }
-                self.budget -= cost as i64;
-                matches!(value, CelValue::Bool(true))
-            }
+            Ok(value) => matches!(value, CelValue::Bool(true)),
         };
         if passed {
             return true;
@@ -722,7 +721,13 @@ impl<'r> Run<'r> {
             cost_limit: Some(self.per_call_limit),
             ..EvalConfig::default()
         };
-        match program.eval(vars, &config) {
+        let (result, cost) = program.eval_with_cost(vars, &config);
+        if i64::try_from(cost).map_or(true, |c| c > self.budget) {
+            return Err(MessageError(
+                "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run".into(),
+            ));
+        }
+        let value = match result {
             Err(e) => {
                 if e.message
                     .starts_with("operation cancelled: actual cost limit exceeded")
@@ -732,28 +737,25 @@ impl<'r> Run<'r> {
                         kdv_runtime::gofmt::quote(source)
                     )));
                 }
-                Ok(None)
-            }
-            Ok((value, cost)) => {
-                if i64::try_from(cost).map_or(true, |c| c > self.budget) {
-                    return Err(MessageError(
-                        "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run".into(),
-                    ));
-                }
+                // A soft failure (upstream logs it): the static message is used, and the
+                // cost stays charged.
                 self.budget -= cost as i64;
-                let CelValue::String(s) = value else {
-                    return Ok(None);
-                };
-                let trimmed = trim_space(s.as_str());
-                if trimmed.len() > MAX_MESSAGE_EXPRESSION_BYTES
-                    || trimmed.contains(['\n', '\r'])
-                    || trimmed.is_empty()
-                {
-                    return Ok(None);
-                }
-                Ok(Some(trimmed.to_owned()))
+                return Ok(None);
             }
+            Ok(value) => value,
+        };
+        self.budget -= cost as i64;
+        let CelValue::String(s) = value else {
+            return Ok(None);
+        };
+        let trimmed = trim_space(s.as_str());
+        if trimmed.len() > MAX_MESSAGE_EXPRESSION_BYTES
+            || trimmed.contains('\n')
+            || trimmed.is_empty()
+        {
+            return Ok(None);
         }
+        Ok(Some(trimmed.to_owned()))
     }
 }
 
