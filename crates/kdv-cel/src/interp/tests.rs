@@ -587,3 +587,19 @@ fn failed_evaluations_report_the_cost_so_far() {
     assert!(r.unwrap_err().abort);
     assert!(cost > 3);
 }
+
+#[test]
+fn zero_timestamps_are_go_zero_times() {
+    // cel-go's `IsZeroValue` of a timestamp is Go's `time.Time.IsZero` (year 1), as
+    // apiextensions-apiserver's TestValidationExpressions "optionals" relies on.
+    for (src, want) in [
+        ("timestamp('0001-01-01T00:00:00Z')", true),
+        ("timestamp('0001-01-01T00:00:00.000+00:00')", true),
+        ("timestamp('1970-01-01T00:00:00Z')", false),
+        ("timestamp('0001-01-01T00:00:00.000000001Z')", false),
+    ] {
+        let p = program(src, &ProgramOptions::default());
+        let (v, _) = run_with(&p, &()).unwrap();
+        assert_eq!(v.is_zero(), want, "{src}");
+    }
+}
