@@ -560,6 +560,13 @@ impl<'a> Evaluator<'a, '_> {
 
     fn has(&self, v: &Value<'a>, field: &str) -> EvalResult<'a> {
         match v {
+            // A typed map converts the field's data (cel-go's `Find`): data the schema
+            // cannot read is an error, as upstream's `has()` reports it.
+            Value::Map(m @ crate::value::Map::Typed(..)) => match m.find(field) {
+                None => Ok(Value::Bool(false)),
+                Some(Ok(_)) => Ok(Value::Bool(true)),
+                Some(Err(e)) => Err(e),
+            },
             Value::Map(m) => Ok(Value::Bool(m.contains_str(field))),
             Value::Optional(None) => Ok(Value::Bool(false)),
             Value::Optional(Some(inner)) => self.has(inner, field),

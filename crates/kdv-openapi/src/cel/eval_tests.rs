@@ -430,3 +430,26 @@ fn without_ratcheting_failures_on_unchanged_parts_and_optional_old_self_on_creat
         ["spec.b: Invalid value: 1: no old value"]
     );
 }
+
+#[test]
+fn all_of_rules_run_unless_only_all_of_entries_have_rules() {
+    let with_root_rule = spec_schema(json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        "x-kubernetes-validations": [{"rule": "true"}],
+        "allOf": [{"properties": {"a": {"x-kubernetes-validations": [{"rule": "self > 10"}]}}}],
+    }));
+    let r = resource(with_root_rule);
+    let new = object(json!({"spec": {"a": 1}}));
+    assert_eq!(
+        errors(&r, &new, None),
+        ["spec.a: Invalid value: 1: failed rule: self > 10"]
+    );
+    // `NewValidator`: no validator when no rule is written outside `allOf` entries.
+    let only_all_of = spec_schema(json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        "allOf": [{"properties": {"a": {"x-kubernetes-validations": [{"rule": "self > 10"}]}}}],
+    }));
+    assert!(errors(&resource(only_all_of), &new, None).is_empty());
+}

@@ -92,7 +92,9 @@ pub fn validate_rules(
         remaining_budget: options.cost_budget,
         ..RuleReport::default()
     };
-    let Some(rules) = Rules::compile(arena, root, options.resource_root) else {
+    // Upstream's tests build the validator with `validator(...)`, not `NewValidator`: rules
+    // written only in `allOf` entries run too.
+    let Some(rules) = Rules::compile(arena, root, options.resource_root, false) else {
         return Ok(report);
     };
     with_path_ref(
@@ -107,6 +109,8 @@ pub fn validate_rules(
                 ratcheting: options.ratcheting,
                 optional_old_self: true,
                 values: resource.kubernetes_minor() >= 35,
+                // Upstream's tests give the validator any data.
+                unvalidated: true,
             };
             let ran = validate(arena, &rules, root, value, old, &config, &mut report.errors);
             report.remaining_budget = ran.remaining_budget;
@@ -305,5 +309,102 @@ mod tests {
             ]
         );
         assert!(report.remaining_budget < 50);
+    }
+
+    #[test]
+    fn data_of_the_wrong_kind_is_an_error_value() {
+        // TestValidationExpressions "invalid data".
+        let string = json!({"type": "string"});
+        let schema = json!({"type": "object", "properties": {
+            "o": {"type": "object", "properties": {"field": string}},
+            "m": {"type": "object", "additionalProperties": string},
+            "l": {"type": "array", "items": string},
+            "s": {"type": "array", "items": string, "x-kubernetes-list-type": "set"},
+            "lm": {"type": "array", "x-kubernetes-list-type": "map",
+                "x-kubernetes-list-map-keys": ["k"], "items": {"type": "object", "required": ["k"],
+                "properties": {"k": string, "v": string}}},
+            "intorstring": {"x-kubernetes-int-or-string": true},
+            "nullable": {"type": "array", "items": string}}});
+        let obj = json!({"o": [], "m": [], "l": {}, "s": {}, "lm": {}, "intorstring": true,
+            "nullable": [null]});
+        let options = RuleValidation {
+            resource_root: false,
+            ..RuleValidation::default()
+        };
+        for (rule, want) in [
+            (
+                "has(self.o)",
+                "invalid data, expected a map for the provided schema with type=object",
+            ),
+            (
+                "has(self.m)",
+                "invalid data, expected a map for the provided schema with type=object",
+            ),
+            (
+                "has(self.l)",
+                "invalid data, expected an array for the provided schema with type=array",
+            ),
+            (
+                "has(self.s)",
+                "invalid data, expected an array for the provided schema with type=array",
+            ),
+            (
+                "has(self.lm)",
+                "invalid data, expected an array for the provided schema with type=array",
+            ),
+            (
+                "has(self.intorstring)",
+                "invalid data, expected XIntOrString value to be either a string or integer",
+            ),
+            (
+                "self.nullable[0] == 'x'",
+                "invalid data, got null for schema with nullable=false",
+            ),
+        ] {
+            let mut schema = schema.clone();
+            schema["x-kubernetes-validations"] = json!([{"rule": rule}]);
+            let with_rule = resource(schema);
+            let report = validate_rules(&with_rule, &obj, None, &options).unwrap();
+            assert_eq!(
+                texts(&report.errors),
+                [format!(
+                    "root: Invalid value: \"object\": {want} evaluating rule: {rule}"
+                )],
+                "{rule}"
+            );
+        }
+    }
+
+    #[test]
+    fn all_of_entries_run_typed_by_their_structural_node() {
+        // TestValidationExpressionsAtSchemaLevels "allOf.additionalProperties".
+        let r = resource(json!({"type": "object", "properties": {"myProperty": {
+            "type": "object", "additionalProperties": {"type": "string"},
+            "allOf": [
+                {"additionalProperties": {"x-kubernetes-validations": [
+                    {"rule": "self.size() == 5", "message": "len must be 5"}]}},
+                {"additionalProperties": {"x-kubernetes-validations": [
+                    {"rule": "self == \"value2\" || self != \"value\"",
+                     "message": "must be value2 or not value"}]}}]}}}));
+        let obj = json!({"myProperty": {"key": "value", "key2": "value2"}});
+        let report = validate_rules(&r, &obj, None, &RuleValidation::default()).unwrap();
+        let mut got = texts(&report.errors);
+        got.sort();
+        assert_eq!(
+            got,
+            [
+                r#"root.myProperty[key2]: Invalid value: "value2": len must be 5"#,
+                r#"root.myProperty[key]: Invalid value: "value": must be value2 or not value"#,
+            ]
+        );
+        // `anyOf`, `oneOf` and `not` entries never run.
+        let r = resource(
+            json!({"type": "object", "properties": {"k": {"type": "string"}},
+            "x-kubernetes-validations": [{"rule": "true"}],
+            "anyOf": [{"x-kubernetes-validations": [{"rule": "false"}]}],
+            "not": {"x-kubernetes-validations": [{"rule": "false"}]}}),
+        );
+        let report = validate_rules(&r, &json!({"k": "v"}), None, &RuleValidation::default());
+        assert!(report.unwrap().errors.is_empty());
     }
 }
