@@ -7,11 +7,13 @@
 //! [`Shape::Plain`], and its values are [`Value::from_json`] views with no conversion at all;
 //! the rest are typed views of the JSON ([`kdv_cel::value::typed`]) converting what is reached.
 //!
-//! Two differences from upstream on data upstream never gives CEL: a type mismatch under a
-//! plain subtree (a string in an `integer` field) is read as it is rather than as an error
-//! value (schema validation reports it first, and a type error blocks CEL), and a non-nullable
-//! `null` property reads as `null` in a plain object (the API server drops such nulls before
-//! CEL runs, as the effective view does).
+//! Two differences from upstream on data the API server never gives CEL: a type mismatch
+//! under a plain subtree (a string in an `integer` field) is read as it is rather than as an
+//! error value (schema validation reports it first, and a type error blocks CEL), and a
+//! non-nullable `null` property reads as `null` in a plain object (the API server drops such
+//! nulls before CEL runs, as the effective view does). For data nothing validated
+//! (`testing::validate_rules`), `to_value_checked` reads through schemas without plain
+//! subtrees: every node checks its JSON kind, as upstream does.
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
