@@ -19,6 +19,9 @@ const TABLES: &[(&str, usize)] = &[
     ("TestOptionalOldSelfCheckForNull", 18),
     ("TestOptionalOldSelfIsOptionalType", 5),
     ("TestValidateFieldPath", 25),
+    ("TestCelCompilation", 40),
+    ("TestCostEstimation", 130),
+    ("TestMetadataNameCostIsBounded", 2),
 ];
 
 #[test]
@@ -37,10 +40,12 @@ fn apiextensions_tables() {
             all >= *least,
             "{table}: {all} cases, expected at least {least}"
         );
-        // Only TestMessageExpression's rows that expect a klog line are not run, and
-        // TestValidateFieldPath (no public kdv entry point).
+        // Only TestMessageExpression's rows that expect a klog line are not run,
+        // TestValidateFieldPath (no public kdv entry point) and TestCelCompilation's row
+        // with the test's own CEL library.
         let skippable = match *table {
             "TestMessageExpression" => 6,
+            "TestCelCompilation" => 1,
             "TestValidateFieldPath" => all,
             _ => 0,
         };
@@ -52,4 +57,14 @@ fn apiextensions_tables() {
     // The goal of issue 11: TestValidationExpressions entirely interpreted (100%).
     let (interpreted, all) = report.interpreted("TestValidationExpressions");
     assert_eq!(interpreted, all);
+    // The compile tables check kdv's compiler and static cost estimator, which are
+    // complete: every interpreted case passes.
+    for table in [
+        "TestCelCompilation",
+        "TestCostEstimation",
+        "TestMetadataNameCostIsBounded",
+    ] {
+        let (_, failed, _) = report.table_totals(table);
+        assert_eq!(failed, 0, "{table}: {failed} failed");
+    }
 }
