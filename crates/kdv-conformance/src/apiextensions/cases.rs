@@ -239,6 +239,8 @@ pub const TABLES: &[(&str, &str)] = &[
     ("TestCelCompilation", "cases"),
     ("TestCostEstimation", "cases"),
     ("TestMetadataNameCostIsBounded", "cases"),
+    ("TestCelCostStability", "cases"),
+    ("TestCelEstimatedCostStability", "cases"),
 ];
 
 /// How each table's rows are read (function fields called, fields kept with type names).
@@ -718,6 +720,61 @@ fn expand(func: &str, row: &Row, out: &mut Vec<Case>) {
                         },
                     )),
                 );
+            }
+        }
+        "TestCelCostStability" | "TestCelEstimatedCostStability" => {
+            // celcoststability_test.go: each rule of `expectCost` on the row's schema; the
+            // runtime cost of validating `obj` (a resource-root validator, the runtime
+            // budget, no errors), or the estimated `MaxCost` through `schemaChecker`.
+            let Some(schema) = row.schema("schema") else {
+                push(row.name.clone(), Err(missing("schema")));
+                return;
+            };
+            let J::Object(costs) = row.json("expectCost") else {
+                push(row.name.clone(), Err(missing("expectCost")));
+                return;
+            };
+            let runtime = func == "TestCelCostStability";
+            for (rule, cost) in costs {
+                let name = format!("{}/{}", row.name, sub_name(rule));
+                let Some(cost) = cost.as_u64() else {
+                    push(
+                        name,
+                        Err(("expected cost is not a number".into(), cost.to_string())),
+                    );
+                    continue;
+                };
+                let call = Call {
+                    schema: with_rule(schema, rule),
+                    object: row.json("obj").clone(),
+                    old: None,
+                    resource_root: runtime,
+                    cost_budget: RUNTIME_COST_BUDGET,
+                    per_call_limit: PER_CALL_LIMIT,
+                    ratcheting: false,
+                };
+                let expect = if runtime {
+                    match i64::try_from(cost) {
+                        Ok(c) => Expect::NoErrors {
+                            cost: Some(c),
+                            no_cost: false,
+                        },
+                        Err(_) => {
+                            push(
+                                name,
+                                Err(("runtime cost out of range".into(), cost.to_string())),
+                            );
+                            continue;
+                        }
+                    }
+                } else {
+                    Expect::CompiledCost {
+                        exact: Some(cost).filter(|c| *c > 0),
+                        at_least: None,
+                        at_most: None,
+                    }
+                };
+                push(name, Ok((call, expect)));
             }
         }
         "TestMetadataNameCostIsBounded" => {

@@ -353,6 +353,27 @@ fn add_test_types(
     universe.packages.insert(package_path.to_string(), rebuilt);
 }
 
+impl GoTestFile {
+    /// Evaluates one expression of another file of the checkout (with that file's
+    /// `imports`: local name → path) to unstructured JSON, as [`unstructured`] converts Go
+    /// values: for test files that are not tables (map literals, conversions, `math`
+    /// constants).
+    pub fn eval_data(&self, e: &Expr, imports: &[(String, String)]) -> Result<J, String> {
+        let ctx = PackageCtx {
+            env: TypeEnv::new(&self.universe),
+            path: self.package_path.clone(),
+            imports: imports.iter().cloned().collect(),
+            funcs: HashMap::new(),
+            globals: Rc::new(Scope::default()),
+        };
+        let mut harness = TableHarness;
+        let mut it = Interp::new(&ctx, &mut harness);
+        let sc = Scope::child(&ctx.globals);
+        let v = it.eval(e, &sc).map_err(|a| abort_text(&a))?;
+        unstructured(it.env(), &v, 0)
+    }
+}
+
 /// Evaluates a slice literal row by row.
 fn rows(
     it: &mut Interp<'_, '_>,

@@ -20,6 +20,12 @@
 //! 4. checks what upstream's loop asserts (no errors and the expected cost; every error of
 //!    type Invalid containing a text; types and field paths; ratcheting warnings).
 //!
+//! The compile and cost tables of the same package (`compilation_test.go`,
+//! `celcoststability_test.go`) are read the same way and checked through
+//! [`kdv_openapi::cel::compile_rules`] (or, for runtime costs, `validate_rules`); the unit
+//! tests of `pkg/apiserver/validation/ratcheting_test.go` are read by [`ratcheting`] and
+//! run through [`Resource::validate_values_update`].
+//!
 //! A row the interpreter cannot evaluate, or a case that needs what kdv has no equivalent
 //! for (a klog line), is **skipped** with its reason, counted per reason; a case that ran
 //! and disagrees is **failed** with a one-line difference. Nothing passes unchecked.
@@ -29,6 +35,7 @@
 
 pub mod cases;
 pub mod gotable;
+pub mod ratcheting;
 #[cfg(test)]
 mod tests;
 
@@ -267,16 +274,32 @@ fn run_inner(root: &Path, options: &Options) -> Report {
             }
         };
         for case in cases::cases(&table) {
-            let outcome = run_case(&case);
-            report.cases.push(CaseResult {
-                table: case.table,
-                name: case.name,
-                line: case.line,
-                outcome,
-            });
+            push_case(&mut report, case);
         }
     }
+    let ratcheting = root.join(ratcheting::RATCHETING_FILE);
+    match std::fs::read_to_string(&ratcheting) {
+        Ok(text) => {
+            for case in ratcheting::cases(&text, &file, options.table_filter.as_deref()) {
+                push_case(&mut report, case);
+            }
+        }
+        Err(e) => report.table_errors.push((
+            ratcheting::RATCHETING_FILE.to_string(),
+            format!("{}: {e}", ratcheting.display()),
+        )),
+    }
     report
+}
+
+fn push_case(report: &mut Report, case: Case) {
+    let outcome = run_case(&case);
+    report.cases.push(CaseResult {
+        table: case.table,
+        name: case.name,
+        line: case.line,
+        outcome,
+    });
 }
 
 /// Runs one case through kdv-openapi and checks upstream's assertions.
@@ -330,16 +353,22 @@ pub fn run_case(case: &Case) -> Outcome {
     }
 }
 
+/// The Kubernetes minor whose CRD format handling keeps every format the ratcheting unit
+/// tests name. Those tests hand their schema to kube-openapi's validator as it is, without
+/// the API server's stripping of unsupported formats; kdv-openapi compiles a CRD schema
+/// with the stripping of a Kubernetes version, and from 1.36 on it keeps the numeric
+/// formats (`int32`, `int64`, `float`, `double`) of numeric types, which before 1.36 it
+/// strips as upstream did.
+pub const UNSTRIPPED_FORMATS_MINOR: u32 = 36;
+
 /// The schema as a [`Resource`], or (cause, difference).
 fn resource_of(schema: &serde_json::Value) -> Result<Resource, Mismatch> {
-    Resource::from_crd_schema(
-        "conformance.kdv.test",
-        "v1",
-        "Case",
-        schema,
-        kdv_openapi::DEFAULT_KUBERNETES_MINOR,
-    )
-    .map_err(|e| {
+    resource_at(schema, kdv_openapi::DEFAULT_KUBERNETES_MINOR)
+}
+
+/// The schema as a [`Resource`] with the rules of Kubernetes 1.`minor`.
+fn resource_at(schema: &serde_json::Value, minor: u32) -> Result<Resource, Mismatch> {
+    Resource::from_crd_schema("conformance.kdv.test", "v1", "Case", schema, minor).map_err(|e| {
         (
             "kdv: schema not compiled".to_string(),
             format!("kdv cannot compile the schema: {}", e.message),
@@ -450,7 +479,7 @@ fn check_compiled(call: &Call, expect: &Expect) -> Result<(), Mismatch> {
 /// The ratcheting unit tests: the schema's value validations on an update, with ratcheting;
 /// only validity is asserted.
 fn check_values_update(call: &Call, valid: bool) -> Result<(), Mismatch> {
-    let resource = resource_of(&call.schema)?;
+    let resource = resource_at(&call.schema, UNSTRIPPED_FORMATS_MINOR)?;
     let old = call.old.as_ref().unwrap_or(&serde_json::Value::Null);
     let errs = resource.validate_values_update(&call.object, old);
     if errs.is_empty() == valid {
