@@ -1866,6 +1866,21 @@ impl<'a, 'u> Interp<'a, 'u> {
         sc: &Rc<Scope>,
         line: u32,
     ) -> R<Value> {
+        // `ptr.To[T](v)`: the one generic instantiation test files write; the argument
+        // takes the type argument's type.
+        if let ExprKind::Index(inner, targs) = &fun.kind
+            && targs.len() == 1
+            && let ExprKind::Selector(p, name) = &inner.kind
+            && name == "To"
+            && matches!(self.eval(p, sc)?, Value::Package(ref path) if path == "k8s.io/utils/ptr")
+            && let Value::Type(t) = self.eval(&targs[0], sc)?
+        {
+            if args.len() != 1 || spread {
+                return fail(line, "ptr.To takes one argument");
+            }
+            let v = self.eval_typed(&args[0], sc, &t)?;
+            return Ok(Value::Ptr(t, Some(crate::value::cell(v))));
+        }
         // Method call: evaluate the receiver, then dispatch by its kind.
         if let ExprKind::Selector(recv, name) = &fun.kind {
             let rv = self.eval(recv, sc)?;

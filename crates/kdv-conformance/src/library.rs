@@ -90,6 +90,19 @@ pub fn package_member(path: &str, name: &str) -> Option<Value> {
         "errors" => name == "New",
         "context" => matches!(name, "Background" | "TODO"),
         "math" => return math_constant(name),
+        // k8s.io/apiserver's CEL error types (pkg/cel/errors.go).
+        "k8s.io/apiserver/pkg/cel" => {
+            let text = match name {
+                "ErrorTypeRequired" => "RuleRequired",
+                "ErrorTypeInvalid" => "RuleInvalid",
+                "ErrorTypeInternal" => "InternalError",
+                _ => return None,
+            };
+            return Some(Value::Str(
+                named("k8s.io/apiserver/pkg/cel", "ErrorType"),
+                text.to_string(),
+            ));
+        }
         // k8s.io/apiserver's CEL limits (pkg/apis/cel/config.go).
         "k8s.io/apiserver/pkg/apis/cel" => {
             return Some(Value::UntypedInt(match name {

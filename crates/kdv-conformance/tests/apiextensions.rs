@@ -19,6 +19,16 @@ const TABLES: &[(&str, usize)] = &[
     ("TestOptionalOldSelfCheckForNull", 18),
     ("TestOptionalOldSelfIsOptionalType", 5),
     ("TestValidateFieldPath", 25),
+    ("TestCelCompilation", 40),
+    ("TestCostEstimation", 130),
+    ("TestMetadataNameCostIsBounded", 2),
+    ("TestCelCostStability", 300),
+    ("TestCelEstimatedCostStability", 290),
+    // pkg/apiserver/validation/ratcheting_test.go: one case per assertion.
+    ("TestScalarRatcheting", 2),
+    ("TestObjectScalarFieldsRatcheting", 3),
+    ("TestObjectObjectFieldsRatcheting", 3),
+    ("TestNumericFormatRatcheting", 3),
 ];
 
 #[test]
@@ -37,10 +47,12 @@ fn apiextensions_tables() {
             all >= *least,
             "{table}: {all} cases, expected at least {least}"
         );
-        // Only TestMessageExpression's rows that expect a klog line are not run, and
-        // TestValidateFieldPath (no public kdv entry point).
+        // Only TestMessageExpression's rows that expect a klog line are not run,
+        // TestValidateFieldPath (no public kdv entry point) and TestCelCompilation's row
+        // with the test's own CEL library.
         let skippable = match *table {
             "TestMessageExpression" => 6,
+            "TestCelCompilation" => 1,
             "TestValidateFieldPath" => all,
             _ => 0,
         };
@@ -52,4 +64,19 @@ fn apiextensions_tables() {
     // The goal of issue 11: TestValidationExpressions entirely interpreted (100%).
     let (interpreted, all) = report.interpreted("TestValidationExpressions");
     assert_eq!(interpreted, all);
+    // The compile tables check kdv's compiler and static cost estimator, the ratcheting
+    // unit tests its value-validation ratcheting: every interpreted case passes.
+    for table in [
+        "TestCelCompilation",
+        "TestCostEstimation",
+        "TestMetadataNameCostIsBounded",
+        "TestCelEstimatedCostStability",
+        "TestScalarRatcheting",
+        "TestObjectScalarFieldsRatcheting",
+        "TestObjectObjectFieldsRatcheting",
+        "TestNumericFormatRatcheting",
+    ] {
+        let (_, failed, _) = report.table_totals(table);
+        assert_eq!(failed, 0, "{table}: {failed} failed");
+    }
 }

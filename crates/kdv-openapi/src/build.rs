@@ -710,3 +710,23 @@ pub(crate) fn json_kind(v: &Value) -> &'static str {
         Value::Object(_) => "object",
     }
 }
+
+/// Compiles a CRD version's `openAPIV3Schema` (at `path` in its document).
+pub(crate) fn compile_crd_schema(
+    schema: &Value,
+    path: Vec<PathStep>,
+    minor: u32,
+    preserve_unknown: bool,
+) -> std::result::Result<(Arena, NodeId), BuildError> {
+    let mut arena = Arena::new();
+    let mut refs = NoRefs;
+    let mut b = Builder::new(&mut arena, &mut refs, Mode::Crd { minor });
+    b.set_path(path);
+    let root = b.build(schema)?;
+    if preserve_unknown {
+        arena.node_mut(root).extensions.preserve_unknown_fields = true;
+    }
+    crate::prune::prune_defaults(&mut arena);
+    arena.finish();
+    Ok((arena, root))
+}

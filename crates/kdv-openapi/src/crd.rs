@@ -6,7 +6,7 @@ use std::sync::Arc;
 use kdv_manifest::{Entry, Limits, Query, Syntax, Target};
 use serde_json::Value;
 
-use crate::build::{Builder, Mode, NoRefs, PathStep};
+use crate::build::PathStep;
 use crate::schema::{Arena, Node};
 use crate::{LoadError, Resource, Scale, Source};
 
@@ -84,26 +84,6 @@ pub(crate) fn load(file: &str, bytes: &[u8], minor: u32) -> Result<Vec<Arc<Resou
     Ok(out)
 }
 
-/// Compiles a CRD version's `openAPIV3Schema` (at `path` in its document).
-pub(crate) fn compile_schema(
-    schema: &Value,
-    path: Vec<PathStep>,
-    minor: u32,
-    preserve_unknown: bool,
-) -> Result<(Arena, crate::schema::NodeId), crate::build::BuildError> {
-    let mut arena = Arena::new();
-    let mut refs = NoRefs;
-    let mut b = Builder::new(&mut arena, &mut refs, Mode::Crd { minor });
-    b.set_path(path);
-    let root = b.build(schema)?;
-    if preserve_unknown {
-        arena.node_mut(root).extensions.preserve_unknown_fields = true;
-    }
-    crate::prune::prune_defaults(&mut arena);
-    arena.finish();
-    Ok((arena, root))
-}
-
 type ErrorAt<'a> = dyn Fn(&[PathStep], String) -> LoadError + 'a;
 
 fn key(k: &str) -> PathStep {
@@ -162,7 +142,7 @@ fn crd(v: &Value, error: &ErrorAt<'_>, minor: u32) -> Result<Vec<Arc<Resource>>,
             continue;
         }
         let (arena, root) = match ver.pointer("/schema/openAPIV3Schema") {
-            Some(schema @ Value::Object(_)) => compile_schema(
+            Some(schema @ Value::Object(_)) => crate::build::compile_crd_schema(
                 schema,
                 at(&["schema", "openAPIV3Schema"]),
                 minor,

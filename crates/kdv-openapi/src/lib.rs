@@ -405,7 +405,7 @@ impl Resource {
         schema: &Value,
         kubernetes_minor: u32,
     ) -> Result<Resource, LoadError> {
-        let (arena, root) = crd::compile_schema(schema, Vec::new(), kubernetes_minor, false)
+        let (arena, root) = build::compile_crd_schema(schema, Vec::new(), kubernetes_minor, false)
             .map_err(|e| LoadError {
                 file: String::new(),
                 line: 0,

@@ -6,12 +6,14 @@
 use kdv_runtime::ErrorType;
 use serde_json::{Map, Value as J, json};
 
-use super::gotable::{Row, Table};
+use super::gotable::{CallArg, FieldCall, Row, Table, TableOptions};
 
 /// `celconfig.PerCallLimit`.
 pub const PER_CALL_LIMIT: u64 = 1_000_000;
 /// `celconfig.RuntimeCELCostBudget`.
 pub const RUNTIME_COST_BUDGET: i64 = 10_000_000;
+/// `boundedCeiling` of TestMetadataNameCostIsBounded (compilation_test.go).
+pub const METADATA_NAME_COST_CEILING: u64 = 10_000;
 /// Go's `math.MaxInt` (the budget some tests pass).
 pub const MAX_INT: i64 = i64::MAX;
 
@@ -67,6 +69,145 @@ pub enum Expect {
     OnlyInvalidContaining(String),
     /// Some error of type Invalid containing this (TestCELValidationLimit's per-call half).
     SomeInvalidContaining(String),
+    /// Not a validation: the schema's root rules compiled (`Compile` with the declared type
+    /// of the root, not a resource root); the result of rule `index` (0-based) must satisfy
+    /// the matcher, and there must be one result per rule (TestCelCompilation).
+    Compiled {
+        index: usize,
+        rules: usize,
+        matcher: CompileMatcher,
+    },
+    /// Not a validation: the schema's one root rule compiled without error, its estimated
+    /// `MaxCost` equal to `exact`, at least `at_least`, at most `at_most` when they are set
+    /// (TestCostEstimation's `schemaChecker`, TestMetadataNameCostIsBounded).
+    CompiledCost {
+        exact: Option<u64>,
+        at_least: Option<u64>,
+        at_most: Option<u64>,
+    },
+    /// Not a CEL call: the schema's value validations on `object` as an update of `old`
+    /// with ratcheting (`RatchetingSchemaValidator.ValidateUpdate(...).IsValid()`) must be
+    /// `valid` (pkg/apiserver/validation/ratcheting_test.go).
+    ValuesUpdateValid(bool),
+}
+
+/// The matchers of `TestCelCompilation` (`validationMatcher` and its implementations in
+/// compilation_test.go), transcribed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CompileMatcher {
+    /// `matchesAll(...)` (`allMatcher`): every one matches.
+    All(Vec<CompileMatcher>),
+    /// `invalidError(contains)` (`errorMatcher`): an error of this type (upstream's name,
+    /// `RuleInvalid`) whose text contains `contains`.
+    Error {
+        error_type: String,
+        contains: String,
+    },
+    /// `messageExpressionError(contains)`: a `messageExpression` error of type invalid
+    /// containing `contains`.
+    MessageExpressionError(String),
+    /// `noError()`: no rule error.
+    NoError,
+    /// `transitionRule(b)`: `UsesOldSelf == b`.
+    TransitionRule(bool),
+    /// The `fnMatcher` whose function is `cr.Program == nil` (message `program is nil`).
+    ProgramNil,
+}
+
+impl CompileMatcher {
+    /// The matcher of a value converted with its type names (`gotable::typed_json`), or
+    /// why it cannot be transcribed.
+    pub fn from_typed(j: &J) -> Result<CompileMatcher, String> {
+        let ty = j.get("type").and_then(J::as_str).unwrap_or("");
+        let value = j.get("value").unwrap_or(&J::Null);
+        let text = |k: &str| value.get(k).and_then(J::as_str).unwrap_or("").to_string();
+        Ok(match ty {
+            "allMatcher" => CompileMatcher::All(
+                value
+                    .as_array()
+                    .map(|a| a.iter().map(CompileMatcher::from_typed).collect())
+                    .unwrap_or_else(|| Ok(Vec::new()))?,
+            ),
+            "errorMatcher" => CompileMatcher::Error {
+                error_type: value
+                    .get("errorType")
+                    .and_then(|t| t.get("value").or(Some(t)))
+                    .and_then(J::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                contains: text("contains"),
+            },
+            "messageExpressionErrorMatcher" => {
+                CompileMatcher::MessageExpressionError(text("contains"))
+            }
+            "noErrorMatcher" => CompileMatcher::NoError,
+            "transitionRuleMatcher" => {
+                CompileMatcher::TransitionRule(value.as_bool() == Some(true))
+            }
+            "fnMatcher" if text("msg") == "program is nil" => CompileMatcher::ProgramNil,
+            "fnMatcher" => {
+                return Err(format!(
+                    "fnMatcher {:?} (its function is not transcribed)",
+                    text("msg")
+                ));
+            }
+            other => return Err(format!("matcher of type {other:?}")),
+        })
+    }
+
+    /// Whether a compile result satisfies the matcher (the `matches` methods).
+    pub fn matches(&self, r: &kdv_openapi::cel::RuleCompilation) -> bool {
+        match self {
+            CompileMatcher::All(all) => all.iter().all(|m| m.matches(r)),
+            CompileMatcher::Error {
+                error_type,
+                contains,
+            } => r.error.as_ref().is_some_and(|e| {
+                e.error_type.as_str() == error_type && e.detail.contains(contains.as_str())
+            }),
+            CompileMatcher::MessageExpressionError(contains) => {
+                r.message_expression_error.as_ref().is_some_and(|e| {
+                    e.error_type == kdv_openapi::cel::CompileErrorType::Invalid
+                        && e.detail.contains(contains.as_str())
+                })
+            }
+            CompileMatcher::NoError => r.error.is_none(),
+            CompileMatcher::TransitionRule(b) => r.uses_old_self == *b,
+            CompileMatcher::ProgramNil => !r.has_program,
+        }
+    }
+}
+
+impl std::fmt::Display for CompileMatcher {
+    /// The matchers' `String()` texts.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompileMatcher::All(all) if all.is_empty() => f.write_str("any result"),
+            CompileMatcher::All(all) => {
+                for (i, m) in all.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" and ")?;
+                    }
+                    write!(f, "{m}")?;
+                }
+                Ok(())
+            }
+            CompileMatcher::Error {
+                error_type,
+                contains,
+            } => write!(
+                f,
+                "has error of type {error_type:?} containing string {contains:?}"
+            ),
+            CompileMatcher::MessageExpressionError(c) => {
+                write!(f, "has messageExpression error containing string {c:?}")
+            }
+            CompileMatcher::NoError => f.write_str("no error"),
+            CompileMatcher::TransitionRule(true) => f.write_str("is a transition rule"),
+            CompileMatcher::TransitionRule(false) => f.write_str("is not a transition rule"),
+            CompileMatcher::ProgramNil => f.write_str("program is nil"),
+        }
+    }
 }
 
 /// One case: a validator call and what upstream asserts of it; or a row that cannot be run.
@@ -95,7 +236,39 @@ pub const TABLES: &[(&str, &str)] = &[
     ("TestOptionalOldSelfCheckForNull", "tests"),
     ("TestOptionalOldSelfIsOptionalType", "cases"),
     ("TestValidateFieldPath", "tests"),
+    ("TestCelCompilation", "cases"),
+    ("TestCostEstimation", "cases"),
+    ("TestMetadataNameCostIsBounded", "cases"),
+    ("TestCelCostStability", "cases"),
+    ("TestCelEstimatedCostStability", "cases"),
 ];
+
+/// How each table's rows are read (function fields called, fields kept with type names).
+pub fn table_options(func: &str) -> TableOptions {
+    match func {
+        "TestCelCompilation" => TableOptions {
+            typed_fields: vec!["expectedResults"],
+            ..TableOptions::default()
+        },
+        // `testCase.schemaGenerator(nil)` and `testCase.schemaGenerator(&testCase.setMaxElements)`.
+        "TestCostEstimation" => TableOptions {
+            calls: vec![
+                FieldCall {
+                    field: "schemaGenerator",
+                    args: vec![CallArg::Nil],
+                    cell: "schemaGenerator(nil)",
+                },
+                FieldCall {
+                    field: "schemaGenerator",
+                    args: vec![CallArg::AddrOfField("setMaxElements")],
+                    cell: "schemaGenerator(&setMaxElements)",
+                },
+            ],
+            ..TableOptions::default()
+        },
+        _ => TableOptions::default(),
+    }
+}
 
 /// The cases of a table.
 pub fn cases(table: &Table) -> Vec<Case> {
@@ -452,6 +625,190 @@ fn expand(func: &str, row: &Row, out: &mut Vec<Case>) {
                 row.str("fieldPath").to_string(),
             )),
         ),
+        "TestCelCompilation" => {
+            let Some(schema) = row.schema("input") else {
+                push(row.name.clone(), Err(missing("input")));
+                return;
+            };
+            let rules = schema
+                .get("x-kubernetes-validations")
+                .and_then(J::as_array)
+                .map_or(0, Vec::len);
+            let call = Call {
+                schema: schema.clone(),
+                object: J::Null,
+                old: None,
+                resource_root: false,
+                cost_budget: RUNTIME_COST_BUDGET,
+                per_call_limit: PER_CALL_LIMIT,
+                ratcheting: false,
+            };
+            let expected = match row.json("expectedResults") {
+                J::Object(m) => m.get("value").and_then(J::as_array).cloned(),
+                J::Array(a) => Some(a.clone()),
+                _ => None,
+            }
+            .unwrap_or_default();
+            for (index, m) in expected.iter().enumerate() {
+                let name = format!("{}/result {}", row.name, index + 1);
+                if row.bool("unmodified") {
+                    push(
+                        name,
+                        Err((
+                            "stored-expressions environment with the test's own CEL library \
+                             (fakeLib, introduced at 1.999)"
+                                .into(),
+                            String::new(),
+                        )),
+                    );
+                    continue;
+                }
+                match CompileMatcher::from_typed(m) {
+                    Ok(matcher) => push(
+                        name,
+                        Ok((
+                            call.clone(),
+                            Expect::Compiled {
+                                index,
+                                rules,
+                                matcher,
+                            },
+                        )),
+                    ),
+                    Err(e) => push(name, Err(("matcher not transcribed".into(), e))),
+                }
+            }
+        }
+        "TestCostEstimation" => {
+            for (step, cell, cost, exceeds) in [
+                (
+                    "calc maxLength",
+                    "schemaGenerator(nil)",
+                    "expectedCalcCost",
+                    "expectCalcCostExceedsLimit",
+                ),
+                (
+                    "set maxLength",
+                    "schemaGenerator(&setMaxElements)",
+                    "expectedSetCost",
+                    "expectedSetCostExceedsLimit",
+                ),
+            ] {
+                let name = format!("{}/{step}", row.name);
+                let Some(schema) = row.schema(cell) else {
+                    push(name, Err(missing(cell)));
+                    continue;
+                };
+                let call = Call {
+                    schema: schema.clone(),
+                    object: J::Null,
+                    old: None,
+                    resource_root: false,
+                    cost_budget: RUNTIME_COST_BUDGET,
+                    per_call_limit: PER_CALL_LIMIT,
+                    ratcheting: false,
+                };
+                let positive = |f: &str| u64::try_from(row.int(f)).ok().filter(|c| *c > 0);
+                push(
+                    name,
+                    Ok((
+                        call,
+                        Expect::CompiledCost {
+                            exact: positive(cost),
+                            at_least: positive(exceeds),
+                            at_most: None,
+                        },
+                    )),
+                );
+            }
+        }
+        "TestCelCostStability" | "TestCelEstimatedCostStability" => {
+            // celcoststability_test.go: each rule of `expectCost` on the row's schema; the
+            // runtime cost of validating `obj` (a resource-root validator, the runtime
+            // budget, no errors), or the estimated `MaxCost` through `schemaChecker`.
+            let Some(schema) = row.schema("schema") else {
+                push(row.name.clone(), Err(missing("schema")));
+                return;
+            };
+            let J::Object(costs) = row.json("expectCost") else {
+                push(row.name.clone(), Err(missing("expectCost")));
+                return;
+            };
+            let runtime = func == "TestCelCostStability";
+            for (rule, cost) in costs {
+                let name = format!("{}/{}", row.name, sub_name(rule));
+                let Some(cost) = cost.as_u64() else {
+                    push(
+                        name,
+                        Err(("expected cost is not a number".into(), cost.to_string())),
+                    );
+                    continue;
+                };
+                let call = Call {
+                    schema: with_rule(schema, rule),
+                    object: row.json("obj").clone(),
+                    old: None,
+                    resource_root: runtime,
+                    cost_budget: RUNTIME_COST_BUDGET,
+                    per_call_limit: PER_CALL_LIMIT,
+                    ratcheting: false,
+                };
+                let expect = if runtime {
+                    match i64::try_from(cost) {
+                        Ok(c) => Expect::NoErrors {
+                            cost: Some(c),
+                            no_cost: false,
+                        },
+                        Err(_) => {
+                            push(
+                                name,
+                                Err(("runtime cost out of range".into(), cost.to_string())),
+                            );
+                            continue;
+                        }
+                    }
+                } else {
+                    Expect::CompiledCost {
+                        exact: Some(cost).filter(|c| *c > 0),
+                        at_least: None,
+                        at_most: None,
+                    }
+                };
+                push(name, Ok((call, expect)));
+            }
+        }
+        "TestMetadataNameCostIsBounded" => {
+            // An object schema with the row's rule, compiled as a resource root; the cost
+            // must be non-zero and at most `boundedCeiling`.
+            let rule = match row.json("rule") {
+                J::Object(m) => m.get("Rule").and_then(J::as_str).map(str::to_string),
+                _ => None,
+            };
+            let Some(rule) = rule else {
+                push(row.name.clone(), Err(missing("rule")));
+                return;
+            };
+            let call = Call {
+                schema: json!({"type": "object", "x-kubernetes-validations": [{"rule": rule}]}),
+                object: J::Null,
+                old: None,
+                resource_root: true,
+                cost_budget: RUNTIME_COST_BUDGET,
+                per_call_limit: PER_CALL_LIMIT,
+                ratcheting: false,
+            };
+            push(
+                row.name.clone(),
+                Ok((
+                    call,
+                    Expect::CompiledCost {
+                        exact: None,
+                        at_least: Some(1),
+                        at_most: Some(METADATA_NAME_COST_CEILING),
+                    },
+                )),
+            );
+        }
         other => push(
             row.name.clone(),
             Err((format!("no runner for {other}"), String::new())),

@@ -41,6 +41,8 @@ pub enum Cell {
     Json(J),
     /// A `field.ErrorList` (or one `*field.Error`).
     Errors(Vec<FieldError>),
+    /// A function value (called through [`FieldCall`]s, not converted).
+    Func,
 }
 
 impl Cell {
@@ -132,6 +134,36 @@ impl Row {
     }
 }
 
+/// How a table's rows are read beyond field-by-field conversion ([`GoTestFile::table_with`]).
+#[derive(Debug, Clone, Default)]
+pub struct TableOptions {
+    /// Function-valued fields called for each row, their results stored as further cells.
+    pub calls: Vec<FieldCall>,
+    /// Fields converted with their Go type names ([`typed_json`]), for values of test-local
+    /// types whose type tells what they mean (matchers).
+    pub typed_fields: Vec<&'static str>,
+}
+
+/// A call of a row's function-valued field (`tt.schemaGenerator(&tt.setMaxElements)`).
+#[derive(Debug, Clone)]
+pub struct FieldCall {
+    /// The function-valued field.
+    pub field: &'static str,
+    /// The arguments.
+    pub args: Vec<CallArg>,
+    /// The name of the cell the result is stored in.
+    pub cell: &'static str,
+}
+
+/// An argument of a [`FieldCall`].
+#[derive(Debug, Clone)]
+pub enum CallArg {
+    /// Go's `nil`.
+    Nil,
+    /// `&tt.<field>`: a pointer to (a copy of) another field of the row.
+    AddrOfField(&'static str),
+}
+
 /// A table read from a test function: its rows, each evaluated or with the reason it could
 /// not be.
 #[derive(Debug, Clone)]
@@ -194,6 +226,7 @@ impl GoTestFile {
             syntax_errors: Vec::new(),
         };
         let mut extra = Vec::new();
+        let mut test_sources = Vec::new();
         for path in names {
             let text =
                 std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -202,6 +235,7 @@ impl GoTestFile {
                 // An external test package (`package x_test`) sees only exported names.
                 continue;
             }
+            test_sources.push((path.clone(), text.clone()));
             let base = path
                 .file_name()
                 .unwrap_or_default()
@@ -224,6 +258,7 @@ impl GoTestFile {
             }
             file.globals.extend(parsed.file.values.iter().cloned());
         }
+        add_test_types(&mut universe, &package_path, test_sources);
         crate::runner::load_test_imports(&mut universe, dir, &extra);
         file.universe = universe;
         Ok(file)
@@ -238,6 +273,17 @@ impl GoTestFile {
     /// is `var`, after the statements before it (those that cannot be run, such as feature
     /// gate or logging set-up, are passed over). Each row is evaluated on its own.
     pub fn table(&self, func: &str, var: &str) -> Result<Table, String> {
+        self.table_with(func, var, &TableOptions::default())
+    }
+
+    /// [`GoTestFile::table`] with function-valued fields called and fields converted with
+    /// their type names, as `options` says.
+    pub fn table_with(
+        &self,
+        func: &str,
+        var: &str,
+        options: &TableOptions,
+    ) -> Result<Table, String> {
         let Some(f) = self.funcs.get(func) else {
             return Err(format!("no function {func} in the test file"));
         };
@@ -269,7 +315,7 @@ impl GoTestFile {
             {
                 return Ok(Table {
                     func: func.to_string(),
-                    rows: rows(&mut it, &values[0], &sc, *line)?,
+                    rows: rows(&mut it, &values[0], &sc, *line, options)?,
                 });
             }
             // Set-up before the table: definitions the rows may use. Statements that fail
@@ -280,12 +326,61 @@ impl GoTestFile {
     }
 }
 
+/// Adds the type declarations of the in-package test files to the package's model (as
+/// `go test` compiles them into the package): tables hold values of test-local types, such
+/// as the matchers of `TestCelCompilation`. The package is assembled again from its files
+/// and the test files; methods and function bodies stay out of the model.
+fn add_test_types(
+    universe: &mut Universe,
+    package_path: &str,
+    test_sources: Vec<(std::path::PathBuf, String)>,
+) {
+    if test_sources.is_empty() {
+        return;
+    }
+    let Some(package) = universe.packages.get(package_path) else {
+        return;
+    };
+    let mut files: Vec<_> = package
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.text.clone()))
+        .collect();
+    files.extend(test_sources);
+    let dir = package.dir.clone();
+    let (mut rebuilt, _) = kdv_go::load_sources(package_path, &files);
+    rebuilt.dir = dir;
+    universe.packages.insert(package_path.to_string(), rebuilt);
+}
+
+impl GoTestFile {
+    /// Evaluates one expression of another file of the checkout (with that file's
+    /// `imports`: local name → path) to unstructured JSON, as [`unstructured`] converts Go
+    /// values: for test files that are not tables (map literals, conversions, `math`
+    /// constants).
+    pub fn eval_data(&self, e: &Expr, imports: &[(String, String)]) -> Result<J, String> {
+        let ctx = PackageCtx {
+            env: TypeEnv::new(&self.universe),
+            path: self.package_path.clone(),
+            imports: imports.iter().cloned().collect(),
+            funcs: HashMap::new(),
+            globals: Rc::new(Scope::default()),
+        };
+        let mut harness = TableHarness;
+        let mut it = Interp::new(&ctx, &mut harness);
+        let sc = Scope::child(&ctx.globals);
+        let v = it.eval(e, &sc).map_err(|a| abort_text(&a))?;
+        unstructured(it.env(), &v, 0)
+    }
+}
+
 /// Evaluates a slice literal row by row.
 fn rows(
     it: &mut Interp<'_, '_>,
     e: &Expr,
     sc: &Rc<Scope>,
     line: u32,
+    options: &TableOptions,
 ) -> Result<Vec<Result<Row, RowError>>, String> {
     let ExprKind::Composite {
         ty: Some(ty),
@@ -330,14 +425,14 @@ fn rows(
                 continue;
             }
         };
-        out.push(
-            convert_row(it.env(), &value, row_line).map_err(|detail| RowError {
-                line: row_line,
-                name,
-                reason: reason_of(&detail),
-                detail,
-            }),
-        );
+        let row = convert_row(it.env(), &value, row_line, options)
+            .and_then(|row| call_fields(it, &value, row, options));
+        out.push(row.map_err(|detail| RowError {
+            line: row_line,
+            name,
+            reason: reason_of(&detail),
+            detail,
+        }));
     }
     Ok(out)
 }
@@ -373,7 +468,82 @@ pub fn reason_of(detail: &str) -> String {
     text.chars().take(80).collect()
 }
 
-fn convert_row(env: &TypeEnv<'_>, v: &Value, line: u32) -> Result<Row, String> {
+/// Runs the [`FieldCall`]s of `options` on a row's struct value, adding their results to
+/// `row` (schemas as [`Cell::Schema`], other results as JSON).
+fn call_fields(
+    it: &mut Interp<'_, '_>,
+    v: &Value,
+    mut row: Row,
+    options: &TableOptions,
+) -> Result<Row, String> {
+    if options.calls.is_empty() {
+        return Ok(row);
+    }
+    let Value::Struct(ty, values) = v else {
+        return Err(format!("line {}: row is not a struct", row.line));
+    };
+    let fields = it
+        .env()
+        .struct_fields(ty)
+        .ok_or_else(|| format!("line {}: row type is not a struct", row.line))?;
+    let field = |name: &str| {
+        fields
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| (&fields[i], &values[i]))
+            .ok_or_else(|| format!("line {}: the row has no field {name}", row.line))
+    };
+    for call in &options.calls {
+        let (_, f) = field(call.field)?;
+        let closure = match f {
+            Value::Func(c) => c.clone(),
+            other => {
+                return Err(format!(
+                    "line {}: {} is a {}, not a function",
+                    row.line,
+                    call.field,
+                    other.kind_name()
+                ));
+            }
+        };
+        let mut args = Vec::new();
+        for a in &call.args {
+            args.push(match a {
+                CallArg::Nil => Value::Nil,
+                CallArg::AddrOfField(name) => {
+                    let (decl, v) = field(name)?;
+                    Value::Ptr(decl.ty.clone(), Some(crate::value::cell(v.clone())))
+                }
+            });
+        }
+        let result = it
+            .call_closure(&closure, args, false, row.line)
+            .map_err(|a| abort_text(&a))?;
+        let result = match result {
+            Value::Tuple(mut v) if v.len() == 1 => v.remove(0),
+            other => other,
+        };
+        let env = it.env();
+        let cell = match &result {
+            Value::Ptr(t, _) if is_named(&env.unalias(t), SCHEMA_PKG, "Structural") => {
+                Cell::Schema(schema_json(env, &result, 0)?)
+            }
+            Value::Struct(t, _) if is_named(&env.unalias(t), SCHEMA_PKG, "Structural") => {
+                Cell::Schema(schema_json(env, &result, 0)?)
+            }
+            other => Cell::Json(unstructured(env, other, 0)?),
+        };
+        row.fields.insert(call.cell.to_string(), cell);
+    }
+    Ok(row)
+}
+
+fn convert_row(
+    env: &TypeEnv<'_>,
+    v: &Value,
+    line: u32,
+    options: &TableOptions,
+) -> Result<Row, String> {
     let Value::Struct(ty, values) = v else {
         return Err(format!("line {line}: row is not a struct"));
     };
@@ -382,7 +552,11 @@ fn convert_row(env: &TypeEnv<'_>, v: &Value, line: u32) -> Result<Row, String> {
     };
     let mut out = HashMap::new();
     for (f, v) in fields.iter().zip(values) {
-        let cell = if is_structural(env, &f.ty) {
+        let cell = if matches!(v, Value::Func(_)) {
+            Cell::Func
+        } else if options.typed_fields.contains(&f.name.as_str()) {
+            Cell::Json(typed_json(env, v, 0)?)
+        } else if is_structural(env, &f.ty) {
             Cell::Schema(schema_json(env, v, 0)?)
         } else if is_error_list(env, &f.ty) {
             Cell::Errors(errors_of(v)?)
@@ -514,6 +688,54 @@ pub fn unstructured(env: &TypeEnv<'_>, v: &Value, depth: usize) -> Result<J, Str
             J::Object(obj)
         }
         other => return Err(format!("cannot convert {} to data", other.kind_name())),
+    })
+}
+
+/// Go values → JSON keeping the names of their named types: a value of a named type is
+/// `{"type": <name>, "value": <value>}` (a struct's value an object of its fields by Go
+/// name), other values as [`unstructured`] converts them; function values are `null`.
+pub fn typed_json(env: &TypeEnv<'_>, v: &Value, depth: usize) -> Result<J, String> {
+    if depth > MAX_DEPTH {
+        return Err("value nested too deeply".into());
+    }
+    let d = depth + 1;
+    let named = |t: &TypeRef, value: J| -> J {
+        match env.unalias(t) {
+            TypeRef::Named(n) => {
+                let mut m = Map::new();
+                m.insert("type".into(), J::String(n.name.clone()));
+                m.insert("value".into(), value);
+                J::Object(m)
+            }
+            _ => value,
+        }
+    };
+    Ok(match v {
+        Value::Func(_) => J::Null,
+        Value::Iface(Some(inner)) => typed_json(env, inner, d)?,
+        Value::Ptr(_, Some(c)) => typed_json(env, &c.borrow(), d)?,
+        Value::Struct(t, values) => {
+            let fields = env
+                .struct_fields(t)
+                .ok_or_else(|| format!("{} is not a struct", env.type_string(t)))?;
+            let mut obj = Map::new();
+            for (f, v) in fields.iter().zip(values) {
+                obj.insert(f.name.clone(), typed_json(env, v, d)?);
+            }
+            named(t, J::Object(obj))
+        }
+        Value::Slice(t, Some(s)) => {
+            let items = s
+                .borrow()
+                .iter()
+                .map(|e| typed_json(env, e, d))
+                .collect::<Result<Vec<_>, _>>()?;
+            named(t, J::Array(items))
+        }
+        Value::Bool(t, _) | Value::Int(t, _) | Value::Float(t, _) | Value::Str(t, _) => {
+            named(t, unstructured(env, v, d)?)
+        }
+        other => unstructured(env, other, d)?,
     })
 }
 

@@ -20,6 +20,12 @@
 //! 4. checks what upstream's loop asserts (no errors and the expected cost; every error of
 //!    type Invalid containing a text; types and field paths; ratcheting warnings).
 //!
+//! The compile and cost tables of the same package (`compilation_test.go`,
+//! `celcoststability_test.go`) are read the same way and checked through
+//! [`kdv_openapi::cel::compile_rules`] (or, for runtime costs, `validate_rules`); the unit
+//! tests of `pkg/apiserver/validation/ratcheting_test.go` are read by [`ratcheting`] and
+//! run through [`Resource::validate_values_update`].
+//!
 //! A row the interpreter cannot evaluate, or a case that needs what kdv has no equivalent
 //! for (a klog line), is **skipped** with its reason, counted per reason; a case that ran
 //! and disagrees is **failed** with a one-line difference. Nothing passes unchecked.
@@ -29,6 +35,7 @@
 
 pub mod cases;
 pub mod gotable;
+pub mod ratcheting;
 #[cfg(test)]
 mod tests;
 
@@ -259,7 +266,7 @@ fn run_inner(root: &Path, options: &Options) -> Report {
         {
             continue;
         }
-        let table = match file.table(func, var) {
+        let table = match file.table_with(func, var, &cases::table_options(func)) {
             Ok(t) => t,
             Err(e) => {
                 report.table_errors.push((func.to_string(), e));
@@ -267,16 +274,32 @@ fn run_inner(root: &Path, options: &Options) -> Report {
             }
         };
         for case in cases::cases(&table) {
-            let outcome = run_case(&case);
-            report.cases.push(CaseResult {
-                table: case.table,
-                name: case.name,
-                line: case.line,
-                outcome,
-            });
+            push_case(&mut report, case);
         }
     }
+    let ratcheting = root.join(ratcheting::RATCHETING_FILE);
+    match std::fs::read_to_string(&ratcheting) {
+        Ok(text) => {
+            for case in ratcheting::cases(&text, &file, options.table_filter.as_deref()) {
+                push_case(&mut report, case);
+            }
+        }
+        Err(e) => report.table_errors.push((
+            ratcheting::RATCHETING_FILE.to_string(),
+            format!("{}: {e}", ratcheting.display()),
+        )),
+    }
     report
+}
+
+fn push_case(report: &mut Report, case: Case) {
+    let outcome = run_case(&case);
+    report.cases.push(CaseResult {
+        table: case.table,
+        name: case.name,
+        line: case.line,
+        outcome,
+    });
 }
 
 /// Runs one case through kdv-openapi and checks upstream's assertions.
@@ -290,6 +313,29 @@ pub fn run_case(case: &Case) -> Outcome {
             };
         }
     };
+    match expect {
+        Expect::Compiled { .. } | Expect::CompiledCost { .. } => {
+            return match catch_unwind(AssertUnwindSafe(|| check_compiled(call, expect))) {
+                Ok(Ok(())) => Outcome::Passed,
+                Ok(Err((cause, diff))) => Outcome::Failed { cause, diff },
+                Err(_) => Outcome::Failed {
+                    cause: "kdv panicked".into(),
+                    diff: "kdv panicked".into(),
+                },
+            };
+        }
+        Expect::ValuesUpdateValid(valid) => {
+            return match catch_unwind(AssertUnwindSafe(|| check_values_update(call, *valid))) {
+                Ok(Ok(())) => Outcome::Passed,
+                Ok(Err((cause, diff))) => Outcome::Failed { cause, diff },
+                Err(_) => Outcome::Failed {
+                    cause: "kdv panicked".into(),
+                    diff: "kdv panicked".into(),
+                },
+            };
+        }
+        _ => {}
+    }
     let result = catch_unwind(AssertUnwindSafe(|| kdv_validate(call)));
     let report = match result {
         Ok(Ok(r)) => r,
@@ -305,6 +351,153 @@ pub fn run_case(case: &Case) -> Outcome {
         Ok(()) => Outcome::Passed,
         Err((cause, diff)) => Outcome::Failed { cause, diff },
     }
+}
+
+/// The Kubernetes minor whose CRD format handling keeps every format the ratcheting unit
+/// tests name. Those tests hand their schema to kube-openapi's validator as it is, without
+/// the API server's stripping of unsupported formats; kdv-openapi compiles a CRD schema
+/// with the stripping of a Kubernetes version, and from 1.36 on it keeps the numeric
+/// formats (`int32`, `int64`, `float`, `double`) of numeric types, which before 1.36 it
+/// strips as upstream did.
+pub const UNSTRIPPED_FORMATS_MINOR: u32 = 36;
+
+/// The schema as a [`Resource`], or (cause, difference).
+fn resource_of(schema: &serde_json::Value) -> Result<Resource, Mismatch> {
+    resource_at(schema, kdv_openapi::DEFAULT_KUBERNETES_MINOR)
+}
+
+/// The schema as a [`Resource`] with the rules of Kubernetes 1.`minor`.
+fn resource_at(schema: &serde_json::Value, minor: u32) -> Result<Resource, Mismatch> {
+    Resource::from_crd_schema("conformance.kdv.test", "v1", "Case", schema, minor).map_err(|e| {
+        (
+            "kdv: schema not compiled".to_string(),
+            format!("kdv cannot compile the schema: {}", e.message),
+        )
+    })
+}
+
+/// The compile tables: the schema's root rules compiled as upstream's `Compile(s,
+/// model.SchemaDeclType(s, false), ...)` and the expectation checked.
+fn check_compiled(call: &Call, expect: &Expect) -> Result<(), Mismatch> {
+    let resource = resource_of(&call.schema)?;
+    let results = kdv_openapi::cel::compile_rules(&resource, call.resource_root).map_err(|e| {
+        (
+            "compile error".to_string(),
+            format!("expected per-rule results, got the error {e}"),
+        )
+    })?;
+    match expect {
+        Expect::Compiled {
+            index,
+            rules,
+            matcher,
+        } => {
+            if results.len() != *rules {
+                return Err((
+                    "result count".into(),
+                    format!("expected {rules} results, got {}", results.len()),
+                ));
+            }
+            let r = &results[*index];
+            if matcher.matches(r) {
+                Ok(())
+            } else {
+                Err((
+                    format!("compile result: {matcher}"),
+                    format!(
+                        "result {} does not match expectation: {matcher}; got error [{}], \
+                         messageExpression error [{}], transition rule {}, program {}",
+                        index + 1,
+                        r.error
+                            .as_ref()
+                            .map(|e| format!("{} {}", e.error_type.as_str(), one_line(&e.detail)))
+                            .unwrap_or_default(),
+                        r.message_expression_error
+                            .as_ref()
+                            .map(|e| format!("{} {}", e.error_type.as_str(), one_line(&e.detail)))
+                            .unwrap_or_default(),
+                        r.uses_old_self,
+                        r.has_program
+                    ),
+                ))
+            }
+        }
+        Expect::CompiledCost {
+            exact,
+            at_least,
+            at_most,
+        } => {
+            if results.len() != 1 {
+                return Err((
+                    "result count".into(),
+                    format!("expected one rule, got {}", results.len()),
+                ));
+            }
+            let r = &results[0];
+            if let Some(e) = &r.error {
+                return Err((
+                    "compile error".into(),
+                    format!(
+                        "expected no compile-time error, got {}",
+                        one_line(&e.detail)
+                    ),
+                ));
+            }
+            if let Some(c) = exact
+                && r.max_cost != *c
+            {
+                return Err((
+                    "estimated cost differs".into(),
+                    format!("wrong cost (expected {c}, got {})", r.max_cost),
+                ));
+            }
+            if let Some(c) = at_least
+                && r.max_cost < *c
+            {
+                return Err((
+                    "estimated cost below the limit".into(),
+                    format!(
+                        "cost did not exceed limit as expected (expected more than {c}, got {})",
+                        r.max_cost
+                    ),
+                ));
+            }
+            if let Some(c) = at_most
+                && r.max_cost > *c
+            {
+                return Err((
+                    "estimated cost above the bound".into(),
+                    format!("MaxCost = {}, expected it bounded (<= {c})", r.max_cost),
+                ));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The ratcheting unit tests: the schema's value validations on an update, with ratcheting;
+/// only validity is asserted.
+fn check_values_update(call: &Call, valid: bool) -> Result<(), Mismatch> {
+    let resource = resource_at(&call.schema, UNSTRIPPED_FORMATS_MINOR)?;
+    let old = call.old.as_ref().unwrap_or(&serde_json::Value::Null);
+    let errs = resource.validate_values_update(&call.object, old);
+    if errs.is_empty() == valid {
+        return Ok(());
+    }
+    Err(match errs.first() {
+        Some(e) => (
+            error_cause("unexpected error", e),
+            format!(
+                "expected the update to be valid, got {}",
+                one_line(&e.to_string())
+            ),
+        ),
+        None => (
+            "missing error".into(),
+            "expected the update to be invalid, got no errors".into(),
+        ),
+    })
 }
 
 /// The schema compiled and its rules run, or (cause, difference).
@@ -558,6 +751,13 @@ fn check(expect: &Expect, call: &Call, r: &RuleReport) -> Result<(), Mismatch> {
                 ));
             }
             Ok(())
+        }
+        // Run by `check_compiled` and `check_values_update`, never with a rule report.
+        Expect::Compiled { .. } | Expect::CompiledCost { .. } | Expect::ValuesUpdateValid(_) => {
+            Err((
+                "runner".into(),
+                "a compile or value-validation case was checked as a rule validation".into(),
+            ))
         }
         Expect::SomeInvalidContaining(text) => {
             if errs.iter().any(|e| {

@@ -298,6 +298,183 @@ func TestRatcheting(t *testing.T) {
 }
 "#;
 
+/// A compile test file shaped as upstream's compilation_test.go: matchers of test-local
+/// types built by helper functions, a row with a closure matcher, schema generators.
+const COMPILE_TEST: &str = r#"package cel
+
+import (
+	"testing"
+
+	apiextensions "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiserver/pkg/cel"
+	"k8s.io/utils/ptr"
+)
+
+type validationMatcher interface {
+	matches(cr CompilationResult) bool
+	String() string
+}
+
+type allMatcher []validationMatcher
+
+func matchesAll(matchers ...validationMatcher) validationMatcher {
+	return allMatcher(matchers)
+}
+
+type fnMatcher struct {
+	fn  func(CompilationResult) bool
+	msg string
+}
+
+type errorMatcher struct {
+	errorType cel.ErrorType
+	contains  string
+}
+
+func invalidError(contains string) validationMatcher {
+	return errorMatcher{errorType: cel.ErrorTypeInvalid, contains: contains}
+}
+
+type noErrorMatcher struct{}
+
+func noError() validationMatcher {
+	return noErrorMatcher{}
+}
+
+type transitionRuleMatcher bool
+
+func transitionRule(t bool) validationMatcher {
+	return transitionRuleMatcher(t)
+}
+
+func TestCelCompilation(t *testing.T) {
+	cases := []struct {
+		name            string
+		input           schema.Structural
+		expectedResults []validationMatcher
+		unmodified      bool
+	}{
+		{
+			name: "rules",
+			input: schema.Structural{
+				Generic: schema.Generic{Type: "integer"},
+				ValidationExtensions: schema.ValidationExtensions{
+					XValidations: apiextensions.ValidationRules{
+						{Rule: "self >= oldSelf"},
+						{Rule: "size(self) == 1"},
+						{Rule: " "},
+						{Rule: "self > 0"},
+					},
+				},
+			},
+			expectedResults: []validationMatcher{
+				matchesAll(noError(), transitionRule(true)),
+				invalidError("found no matching overload"),
+				fnMatcher{msg: "program is nil", fn: func(cr CompilationResult) bool { return cr.Program == nil }},
+				fnMatcher{msg: "other", fn: func(cr CompilationResult) bool { return true }},
+			},
+		},
+	}
+	_ = cases
+}
+
+func genStringWithRule(rule string) func(maxLength *int64) *schema.Structural {
+	return func(maxLength *int64) *schema.Structural {
+		return &schema.Structural{
+			Generic: schema.Generic{Type: "string"},
+			ValueValidation: &schema.ValueValidation{MaxLength: maxLength},
+			ValidationExtensions: schema.ValidationExtensions{
+				XValidations: apiextensions.ValidationRules{{Rule: rule}},
+			},
+		}
+	}
+}
+
+func TestCostEstimation(t *testing.T) {
+	cases := []struct {
+		name                        string
+		schemaGenerator             func(maxLength *int64) *schema.Structural
+		setMaxElements              int64
+		expectedCalcCost            uint64
+		expectCalcCostExceedsLimit  uint64
+		expectedSetCost             uint64
+		expectedSetCostExceedsLimit uint64
+	}{
+		{
+			name:             "string with contains",
+			schemaGenerator:  genStringWithRule("self.contains('test')"),
+			expectedCalcCost: 314574,
+			setMaxElements:   10,
+			expectedSetCost:  5,
+		},
+		{
+			name: "closure",
+			schemaGenerator: func(max *int64) *schema.Structural {
+				s := withMaxLength(stringType, ptr.To[int64](20))
+				if max != nil {
+					s = withMaxLength(stringType, max)
+				}
+				s = withRule(s, "self.contains('test')")
+				return &s
+			},
+			expectedCalcCost: 9,
+			setMaxElements:   10,
+			expectedSetCost:  5,
+		},
+	}
+	_ = cases
+}
+"#;
+
+/// ratcheting_test.go's shape (an external test package).
+const RATCHETING_TEST: &str = r#"package validation_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+	"k8s.io/kube-openapi/pkg/validation/strfmt"
+	"k8s.io/utils/ptr"
+)
+
+var smallIntSchema *spec.Schema = &spec.Schema{
+	SchemaProps: spec.SchemaProps{
+		Type:    spec.StringOrArray{"number"},
+		Maximum: ptr.To[float64](50),
+	},
+}
+
+var objectSchema *spec.Schema = &spec.Schema{
+	SchemaProps: spec.SchemaProps{
+		Type: spec.StringOrArray{"object"},
+		Properties: map[string]spec.Schema{
+			"small": *smallIntSchema,
+			"i32": {SchemaProps: spec.SchemaProps{Type: spec.StringOrArray{"integer"}, Format: "int32"}},
+		},
+	},
+}
+
+func TestObjectRatcheting(t *testing.T) {
+	validator := validation.NewRatchetingSchemaValidator(objectSchema, nil, "", strfmt.Default)
+	assert.True(t, validator.ValidateUpdate(map[string]interface{}{
+		"small": 500,
+	}, map[string]interface{}{
+		"small": 500,
+	}, validation.WithRatcheting(nil)).IsValid())
+	require.False(t, validator.ValidateUpdate(map[string]interface{}{
+		"i32": int64(math.MaxInt32 + 2),
+	}, map[string]interface{}{
+		"i32": int64(math.MaxInt32 + 1),
+	}, validation.WithRatcheting(nil)).IsValid())
+	require.True(t, validator.ValidateUpdate(1, 2).IsValid())
+}
+"#;
+
 /// Writes the module under a fresh temporary directory; returns the test package's dir.
 fn module(name: &str) -> PathBuf {
     let root = std::env::temp_dir().join(format!(
@@ -316,6 +493,8 @@ fn module(name: &str) -> PathBuf {
     write("pkg/apiserver/schema/cel/validation.go", CEL);
     write("pkg/apiserver/schema/cel/helpers_test.go", HELPERS_TEST);
     write("pkg/apiserver/schema/cel/validation_test.go", TABLE_TEST);
+    write("pkg/apiserver/schema/cel/compilation_test.go", COMPILE_TEST);
+    write(super::ratcheting::RATCHETING_FILE, RATCHETING_TEST);
     root
 }
 
@@ -595,4 +774,166 @@ fn unimplemented_evaluation_fails_rather_than_passes() {
         other => panic!("{other:?}"),
     }
     let _ = FieldPath::root();
+}
+
+/// Test-local matcher types join the package model; matchers are read with their type
+/// names and judged as their `matches` methods judge.
+#[test]
+fn compile_matchers_are_read_and_checked() {
+    big_stack(|| {
+        let root = module("compile");
+        let file = load(&root);
+        let table = file
+            .table_with(
+                "TestCelCompilation",
+                "cases",
+                &cases::table_options("TestCelCompilation"),
+            )
+            .unwrap();
+        let cases = cases::cases(&table);
+        let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "rules/result 1",
+                "rules/result 2",
+                "rules/result 3",
+                "rules/result 4"
+            ]
+        );
+        let (_, expect) = cases[0].run.as_ref().unwrap();
+        assert_eq!(
+            expect,
+            &Expect::Compiled {
+                index: 0,
+                rules: 4,
+                matcher: cases::CompileMatcher::All(vec![
+                    cases::CompileMatcher::NoError,
+                    cases::CompileMatcher::TransitionRule(true),
+                ]),
+            }
+        );
+        let (_, expect) = cases[1].run.as_ref().unwrap();
+        assert_eq!(
+            expect,
+            &Expect::Compiled {
+                index: 1,
+                rules: 4,
+                matcher: cases::CompileMatcher::Error {
+                    error_type: "RuleInvalid".into(),
+                    contains: "found no matching overload".into(),
+                },
+            }
+        );
+        // The closure matcher kdv knows, and one it does not (skipped, never passed).
+        let (_, expect) = cases[2].run.as_ref().unwrap();
+        assert!(matches!(
+            expect,
+            Expect::Compiled {
+                matcher: cases::CompileMatcher::ProgramNil,
+                ..
+            }
+        ));
+        assert_eq!(
+            cases[3].run.as_ref().unwrap_err().0,
+            "matcher not transcribed"
+        );
+        let outcomes: Vec<Outcome> = cases.iter().map(run_case).collect();
+        assert_eq!(
+            outcomes[..3],
+            [Outcome::Passed, Outcome::Passed, Outcome::Passed]
+        );
+        assert!(matches!(outcomes[3], Outcome::Skipped { .. }));
+        let _ = std::fs::remove_dir_all(root);
+    });
+}
+
+/// Generator closures are called with `nil` and `&setMaxElements`; `ptr.To[T]` works.
+#[test]
+fn cost_generators_are_called() {
+    big_stack(|| {
+        let root = module("cost");
+        let file = load(&root);
+        let table = file
+            .table_with(
+                "TestCostEstimation",
+                "cases",
+                &cases::table_options("TestCostEstimation"),
+            )
+            .unwrap();
+        let row = table.rows[0].as_ref().unwrap();
+        assert_eq!(row.fields.get("schemaGenerator"), Some(&Cell::Func));
+        assert_eq!(
+            row.schema("schemaGenerator(&setMaxElements)"),
+            Some(&json!({"type": "string", "maxLength": 10,
+                "x-kubernetes-validations": [{"rule": "self.contains('test')"}]}))
+        );
+        assert_eq!(
+            row.schema("schemaGenerator(nil)").unwrap().get("maxLength"),
+            None
+        );
+        let closure = table.rows[1].as_ref().unwrap();
+        assert_eq!(
+            closure.schema("schemaGenerator(nil)").unwrap()["maxLength"],
+            json!(20)
+        );
+        let cases = cases::cases(&table);
+        let (_, expect) = cases[1].run.as_ref().unwrap();
+        assert_eq!(
+            expect,
+            &Expect::CompiledCost {
+                exact: Some(5),
+                at_least: None,
+                at_most: None
+            }
+        );
+        let outcomes: Vec<Outcome> = cases.iter().map(run_case).collect();
+        assert_eq!(outcomes, vec![Outcome::Passed; 4]);
+        let _ = std::fs::remove_dir_all(root);
+    });
+}
+
+/// ratcheting_test.go's assertions become cases; another shape is skipped with its reason.
+#[test]
+fn ratcheting_assertions_become_cases() {
+    big_stack(|| {
+        let root = module("ratcheting");
+        let file = load(&root);
+        let text = std::fs::read_to_string(root.join(super::ratcheting::RATCHETING_FILE)).unwrap();
+        let cases = super::ratcheting::cases(&text, &file, None);
+        let names: Vec<(&str, &str)> = cases
+            .iter()
+            .map(|c| (c.table.as_str(), c.name.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("TestObjectRatcheting", "#1"),
+                ("TestObjectRatcheting", "#2"),
+                ("TestObjectRatcheting", "#3")
+            ]
+        );
+        let (call, expect) = cases[0].run.as_ref().unwrap();
+        assert_eq!(
+            call.schema,
+            json!({"type": "object", "properties": {
+                "small": {"type": "number", "maximum": 50},
+                "i32": {"type": "integer", "format": "int32"},
+            }})
+        );
+        assert_eq!(call.object, json!({"small": 500}));
+        assert_eq!(call.old, Some(json!({"small": 500})));
+        assert_eq!(expect, &Expect::ValuesUpdateValid(true));
+        let (call, expect) = cases[1].run.as_ref().unwrap();
+        assert_eq!(call.object, json!({"i32": 2_147_483_649_i64}));
+        assert_eq!(expect, &Expect::ValuesUpdateValid(false));
+        assert_eq!(
+            cases[2].run.as_ref().unwrap_err().0,
+            "statement not understood"
+        );
+        assert_eq!(run_case(&cases[0]), Outcome::Passed);
+        // A changed out-of-range int32 is not ratcheted.
+        assert_eq!(run_case(&cases[1]), Outcome::Passed);
+        let _ = std::fs::remove_dir_all(root);
+    });
 }

@@ -16,6 +16,8 @@
 //!   views (formats, `number`, escaped names, set and map lists) elsewhere;
 //! - [`validate_rules`]: a schema's rules on one value as upstream's `cel.Validator` runs
 //!   them, for test suites replaying upstream's tests ([`testing`]);
+//! - [`compile_rules`]: how the rules of a schema compile (errors, transition rules,
+//!   estimated costs), as upstream's `Compile` reports them;
 //! - the rules compiled once per [`crate::Resource`] (`compile`) and run by
 //!   [`crate::Resource::validate`] (`validator`, spec §5.4-5.9).
 //!
@@ -40,6 +42,7 @@
 //! ```
 
 mod compile;
+mod compile_report;
 mod decl;
 mod escaping;
 #[cfg(test)]
@@ -54,6 +57,9 @@ mod values;
 mod values_tests;
 
 pub(crate) use compile::compile_node;
+pub use compile_report::{
+    CompileErrorType, CompileRulesError, RuleCompilation, RuleCompileError, compile_rules,
+};
 pub use decl::{
     DeclField, DeclKind, DeclType, JSON_DATE_SIZE, MAX_DATETIME_SIZE_JSON, MAX_DURATION_SIZE_JSON,
     MAX_REQUEST_SIZE_BYTES, MIN_BOOL_SIZE, MIN_DATETIME_SIZE_JSON, MIN_DURATION_SIZE_JSON,
