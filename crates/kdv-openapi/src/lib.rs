@@ -354,7 +354,7 @@ impl Resource {
     /// The compiled CEL rules (compiled on the first call, then shared).
     pub(crate) fn cel_rules(&self) -> Option<&cel::Rules> {
         self.cel
-            .get_or_init(|| cel::Rules::compile(&self.arena, self.root))
+            .get_or_init(|| cel::Rules::compile(&self.arena, self.root, true, true))
             .as_ref()
     }
 

@@ -136,11 +136,10 @@ impl Resource {
         }
 
         // Ratcheting needs each error's origin; CREATE and non-ratcheting runs skip that.
-        let ratchet_old = old.filter(|_| {
-            options
-                .ratcheting
-                .unwrap_or_else(|| self.ratcheting_default())
-        });
+        let ratcheting = options
+            .ratcheting
+            .unwrap_or_else(|| self.ratcheting_default());
+        let ratchet_old = old.filter(|_| ratcheting);
         let mut openapi_errs = match ratchet_old {
             Some(_) => crate::validate::Errs::with_origins(),
             None => crate::validate::Errs::new(),
@@ -199,7 +198,7 @@ impl Resource {
             }
         }
 
-        self.run_cel(object, old, errs);
+        self.run_cel(object, old, ratcheting, errs);
 
         if options.return_defaulted {
             let d = effective::materialize(&self.arena, Some(self.root), object, true);
@@ -211,8 +210,10 @@ impl Resource {
     }
 
     /// The CEL rules, after every other check (`customresource` strategy): not run when an
-    /// error so far blocks them (then one error says so).
-    fn run_cel(&self, object: &Value, old: Option<&Value>, errs: &mut ErrorList) {
+    /// error so far blocks them (then one error says so). `ratcheting`: the
+    /// `CRDValidationRatcheting` gate (CEL ratcheting on UPDATE, `optionalOldSelf` rules on
+    /// CREATE).
+    fn run_cel(&self, object: &Value, old: Option<&Value>, ratcheting: bool, errs: &mut ErrorList) {
         let Some(rules) = self.cel_rules() else {
             return;
         };
@@ -228,7 +229,7 @@ impl Resource {
             self.root,
             &new,
             old.as_deref(),
-            self.kubernetes_minor,
+            &crate::cel::Config::api_server(self.kubernetes_minor, ratcheting),
             errs,
         );
     }

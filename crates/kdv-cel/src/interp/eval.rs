@@ -76,11 +76,13 @@ struct Evaluator<'a, 'x> {
     last_var: Option<(usize, Value<'a>)>,
 }
 
+/// Evaluates `prog`: its result and the runtime cost charged until it was known (on an
+/// error, the cost of what ran before it, as cel-go's `ActualCost` reports it).
 pub(super) fn run<'a>(
     prog: &'a Program,
     act: &dyn Activation<'a>,
     cfg: &EvalConfig<'_>,
-) -> Result<(Value<'a>, u64), EvalError> {
+) -> (Result<Value<'a>, EvalError>, u64) {
     let mut ev = Evaluator {
         prog,
         act,
@@ -92,8 +94,8 @@ pub(super) fn run<'a>(
         iterations: 0,
         last_var: None,
     };
-    let v = ev.eval(&prog.root)?;
-    Ok((v, ev.cost))
+    let v = ev.eval(&prog.root);
+    (v, ev.cost)
 }
 
 /// A constant of the program, with strings and bytes borrowed rather than shared.
@@ -558,6 +560,13 @@ impl<'a> Evaluator<'a, '_> {
 
     fn has(&self, v: &Value<'a>, field: &str) -> EvalResult<'a> {
         match v {
+            // A typed map converts the field's data (cel-go's `Find`): data the schema
+            // cannot read is an error, as upstream's `has()` reports it.
+            Value::Map(m @ crate::value::Map::Typed(..)) => match m.find(field) {
+                None => Ok(Value::Bool(false)),
+                Some(Ok(_)) => Ok(Value::Bool(true)),
+                Some(Err(e)) => Err(e),
+            },
             Value::Map(m) => Ok(Value::Bool(m.contains_str(field))),
             Value::Optional(None) => Ok(Value::Bool(false)),
             Value::Optional(Some(inner)) => self.has(inner, field),

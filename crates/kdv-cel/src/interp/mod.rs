@@ -288,6 +288,19 @@ impl Program {
         activation: &dyn Activation<'a>,
         config: &EvalConfig<'_>,
     ) -> Result<(Value<'a>, u64), EvalError> {
+        let (value, cost) = eval::run(self, activation, config);
+        value.map(|v| (v, cost))
+    }
+
+    /// Evaluates against `activation`; returns the result and the runtime cost in both
+    /// cases: on an error, the cost charged before it (cel-go's `EvalDetails.ActualCost`
+    /// after a failed `Eval`; Kubernetes charges it to the request's budget). When the
+    /// per-call limit stopped evaluation, the cost is the first total above the limit.
+    pub fn eval_with_cost<'a>(
+        &'a self,
+        activation: &dyn Activation<'a>,
+        config: &EvalConfig<'_>,
+    ) -> (Result<Value<'a>, EvalError>, u64) {
         eval::run(self, activation, config)
     }
 }

@@ -557,3 +557,49 @@ fn variables_read_repeatedly() {
         );
     }
 }
+
+#[test]
+fn failed_evaluations_report_the_cost_so_far() {
+    let cfg = EvalConfig::default();
+    // The index is charged before it fails, and the strict call it feeds is charged too.
+    let p = program(
+        r#""str1 " + ["a", "b", "c", "d"][4]"#,
+        &ProgramOptions::kubernetes(),
+    );
+    let (r, cost) = p.eval_with_cost(&(), &cfg);
+    assert_eq!(r.unwrap_err().message, "index out of bounds: 4");
+    assert_eq!(cost, 2);
+    // Success: the same cost as `eval`.
+    let p = program(
+        r#""str1 " + ["a", "b", "c", "d"][3]"#,
+        &ProgramOptions::kubernetes(),
+    );
+    let (r, cost) = p.eval_with_cost(&(), &cfg);
+    assert_eq!(r.unwrap().to_string(), "\"str1 d\"");
+    assert_eq!(p.eval(&(), &cfg).unwrap().1, cost);
+    // The per-call limit: the first total above it (charges are not split).
+    let p = program("[1, 2, 3].all(x, x > 0)", &ProgramOptions::default());
+    let limited = EvalConfig {
+        cost_limit: Some(3),
+        interrupt: None,
+    };
+    let (r, cost) = p.eval_with_cost(&(), &limited);
+    assert!(r.unwrap_err().abort);
+    assert!(cost > 3);
+}
+
+#[test]
+fn zero_timestamps_are_go_zero_times() {
+    // cel-go's `IsZeroValue` of a timestamp is Go's `time.Time.IsZero` (year 1), as
+    // apiextensions-apiserver's TestValidationExpressions "optionals" relies on.
+    for (src, want) in [
+        ("timestamp('0001-01-01T00:00:00Z')", true),
+        ("timestamp('0001-01-01T00:00:00.000+00:00')", true),
+        ("timestamp('1970-01-01T00:00:00Z')", false),
+        ("timestamp('0001-01-01T00:00:00.000000001Z')", false),
+    ] {
+        let p = program(src, &ProgramOptions::default());
+        let (v, _) = run_with(&p, &()).unwrap();
+        assert_eq!(v.is_zero(), want, "{src}");
+    }
+}

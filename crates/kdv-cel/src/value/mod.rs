@@ -863,7 +863,8 @@ impl<'a> Value<'a> {
             Value::List(l) => l.is_empty(),
             Value::Map(m) => m.is_empty(),
             Value::Duration(d) => d.nanos() == 0,
-            Value::Timestamp(t) => t.secs() == 0 && t.subsec_nanos() == 0,
+            // Go's `time.Time.IsZero`: the instant 0001-01-01T00:00:00Z, not the Unix epoch.
+            Value::Timestamp(t) => t.secs() == time::MIN_UNIX_SECS && t.subsec_nanos() == 0,
             Value::Optional(o) => o.is_none(),
             Value::Type(_) | Value::Opaque(_) => false,
         }

@@ -22,6 +22,9 @@
 //! - lists with `x-kubernetes-list-type: set` compare without order and `+` is a union;
 //!   `map` lists compare by key without order and `+` merges by key. The results of `+` keep
 //!   these semantics ([`List::Merged`]).
+//! - data of the wrong JSON kind for its schema (`invalid data, expected ...`): checked where
+//!   the schema is typed; a [`Shape::Checked`] node checks its own kind and is read plainly
+//!   (for callers that give CEL unvalidated data; the API server validates types first).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -56,6 +59,26 @@ pub enum Shape {
     Map(TypedMap),
     /// An array.
     List(TypedList),
+    /// Data of this JSON kind, read as it is; other kinds are upstream's `invalid data`
+    /// error values.
+    Checked(JsonKind),
+}
+
+/// The JSON kind a [`Shape::Checked`] node's data must have (its schema's `type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonKind {
+    /// `type: string` (without a converted format).
+    String,
+    /// `type: integer`: a JSON number that is an int64.
+    Integer,
+    /// `type: boolean`.
+    Boolean,
+    /// `x-kubernetes-int-or-string`: a string or an int64.
+    IntOrString,
+    /// `type: object` without properties or a typed `additionalProperties`.
+    Object,
+    /// `type: array`.
+    Array,
 }
 
 /// The schema of an object or map ([`Map::Typed`]).
@@ -140,6 +163,7 @@ impl JsonSchema {
             (Shape::List(_), _) => Err(EvalError::new(
                 "invalid data, expected an array for the provided schema with type=array",
             )),
+            (Shape::Checked(kind), _) => checked(*kind, json),
         }
     }
 
@@ -149,6 +173,39 @@ impl JsonSchema {
     pub(crate) fn value_or_raw<'a>(&'a self, json: &'a serde_json::Value) -> Value<'a> {
         self.value(json).unwrap_or_else(|_| Value::from_json(json))
     }
+}
+
+/// The data of a [`Shape::Checked`] node: as it is when of `kind`, else upstream's error.
+#[cold]
+fn checked<'a>(kind: JsonKind, json: &'a serde_json::Value) -> Result<Value<'a>, EvalError> {
+    use serde_json::Value as J;
+    let int = |n: &serde_json::Number| n.as_i64().is_some();
+    let ok = match (kind, json) {
+        (JsonKind::String, J::String(_))
+        | (JsonKind::Boolean, J::Bool(_))
+        | (JsonKind::IntOrString, J::String(_))
+        | (JsonKind::Object, J::Object(_))
+        | (JsonKind::Array, J::Array(_)) => true,
+        (JsonKind::Integer | JsonKind::IntOrString, J::Number(n)) => int(n),
+        _ => false,
+    };
+    if ok {
+        return Ok(Value::from_json(json));
+    }
+    Err(EvalError::new(match kind {
+        JsonKind::String => format!("invalid data, expected string, got {}", go_type(json)),
+        JsonKind::Integer => format!("invalid data, expected int, got {}", go_type(json)),
+        JsonKind::Boolean => format!("invalid data, expected bool, got {}", go_type(json)),
+        JsonKind::IntOrString => {
+            "invalid data, expected XIntOrString value to be either a string or integer".into()
+        }
+        JsonKind::Object => {
+            "invalid data, expected a map for the provided schema with type=object".into()
+        }
+        JsonKind::Array => {
+            "invalid data, expected an array for the provided schema with type=array".into()
+        }
+    }))
 }
 
 /// Go's `%T` of unstructured JSON data.
@@ -665,5 +722,63 @@ mod tests {
         assert_eq!(unescape("namespace").as_deref(), Some("namespace"));
         assert_eq!(unescape("a__namespace__").as_deref(), None);
         assert_eq!(unescape("__bogus__").as_deref(), None);
+    }
+
+    #[test]
+    fn checked_nodes_check_their_json_kind() {
+        use serde_json::json;
+        let cases = [
+            (
+                JsonKind::String,
+                json!(1),
+                "invalid data, expected string, got int64",
+            ),
+            (
+                JsonKind::Integer,
+                json!(1.5),
+                "invalid data, expected int, got float64",
+            ),
+            (
+                JsonKind::Integer,
+                json!("1"),
+                "invalid data, expected int, got string",
+            ),
+            (
+                JsonKind::Boolean,
+                json!([]),
+                "invalid data, expected bool, got []interface {}",
+            ),
+            (
+                JsonKind::IntOrString,
+                json!(true),
+                "invalid data, expected XIntOrString value to be either a string or integer",
+            ),
+            (
+                JsonKind::Object,
+                json!([]),
+                "invalid data, expected a map for the provided schema with type=object",
+            ),
+            (
+                JsonKind::Array,
+                json!({}),
+                "invalid data, expected an array for the provided schema with type=array",
+            ),
+        ];
+        for (kind, data, want) in cases {
+            let schema = JsonSchema {
+                nullable: false,
+                shape: Shape::Checked(kind),
+            };
+            assert_eq!(schema.value(&data).unwrap_err().message, want, "{kind:?}");
+        }
+        let schema = JsonSchema {
+            nullable: false,
+            shape: Shape::Checked(JsonKind::IntOrString),
+        };
+        assert!(matches!(schema.value(&json!(3)), Ok(Value::Int(3))));
+        assert_eq!(
+            schema.value(&json!(null)).unwrap_err().message,
+            "invalid data, got null for schema with nullable=false"
+        );
     }
 }

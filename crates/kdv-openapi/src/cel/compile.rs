@@ -144,8 +144,19 @@ fn uses_old_self(checked: &CheckedExpr) -> bool {
 /// Compiles the rules of node `id` (`resource_root`: the CRD root or an embedded resource).
 /// `None` when the node has no rules.
 pub(crate) fn compile_node(arena: &Arena, id: NodeId, resource_root: bool) -> Option<NodeRules> {
+    compile_node_with(arena, id, id, resource_root)
+}
+
+/// Compiles the rules written on node `rules` against the type of node `id` (they differ
+/// for the rules of an `allOf` entry, typed by the structural schema they apply to).
+pub(crate) fn compile_node_with(
+    arena: &Arena,
+    rules: NodeId,
+    id: NodeId,
+    resource_root: bool,
+) -> Option<NodeRules> {
     let node = arena.node(id);
-    let sources = RuleSource::parse_all(node.x_validations.as_deref()?);
+    let sources = RuleSource::parse_all(arena.node(rules).x_validations.as_deref()?);
     if sources.is_empty() {
         return None;
     }

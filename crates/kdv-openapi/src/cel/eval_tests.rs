@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::{Options, Resource, SchemaSet, UnknownFields};
+use crate::{Options, Outcome, Resource, SchemaSet, UnknownFields};
 
 fn resource_at(schema: Value, minor: u32) -> Resource {
     Resource::from_crd_schema("example.com", "v1", "Widget", &schema, minor).unwrap()
@@ -397,4 +397,59 @@ fn widget_rules_each_fail_once() {
     ] {
         assert_eq!(errors(&r, &o, None), want);
     }
+}
+
+#[test]
+fn without_ratcheting_failures_on_unchanged_parts_and_optional_old_self_on_create() {
+    let r = resource(spec_schema(json!({
+        "type": "object",
+        "properties": {
+            "a": {"type": "integer", "x-kubernetes-validations": [{"rule": "self > 10"}]},
+            "b": {"type": "integer", "x-kubernetes-validations": [
+                {"rule": "oldSelf.hasValue()", "optionalOldSelf": true, "message": "no old value"}]},
+        },
+    })));
+    let off = Options {
+        unknown_fields: UnknownFields::Warn,
+        ratcheting: Some(false),
+        ..Options::default()
+    };
+    let old = object(json!({"spec": {"a": 1}}));
+    let texts = |o: Outcome| -> Vec<String> { o.errors.iter().map(ToString::to_string).collect() };
+    // The CRDValidationRatcheting gate off: unchanged failures stay errors.
+    assert_eq!(
+        texts(r.validate(&old, Some(&old), &off)),
+        ["spec.a: Invalid value: 1: failed rule: self > 10"]
+    );
+    assert!(errors(&r, &old, Some(&old)).is_empty());
+    // ... and `optionalOldSelf` rules do not run on create.
+    let new = object(json!({"spec": {"a": 11, "b": 1}}));
+    assert!(texts(r.validate(&new, None, &off)).is_empty());
+    assert_eq!(
+        errors(&r, &new, None),
+        ["spec.b: Invalid value: 1: no old value"]
+    );
+}
+
+#[test]
+fn all_of_rules_run_unless_only_all_of_entries_have_rules() {
+    let with_root_rule = spec_schema(json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        "x-kubernetes-validations": [{"rule": "true"}],
+        "allOf": [{"properties": {"a": {"x-kubernetes-validations": [{"rule": "self > 10"}]}}}],
+    }));
+    let r = resource(with_root_rule);
+    let new = object(json!({"spec": {"a": 1}}));
+    assert_eq!(
+        errors(&r, &new, None),
+        ["spec.a: Invalid value: 1: failed rule: self > 10"]
+    );
+    // `NewValidator`: no validator when no rule is written outside `allOf` entries.
+    let only_all_of = spec_schema(json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        "allOf": [{"properties": {"a": {"x-kubernetes-validations": [{"rule": "self > 10"}]}}}],
+    }));
+    assert!(errors(&resource(only_all_of), &new, None).is_empty());
 }

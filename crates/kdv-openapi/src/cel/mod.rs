@@ -68,6 +68,8 @@ pub use decl::{
 pub use escaping::{escape, is_reserved, unescape};
 pub use provider::{DeclTypeProvider, RuleTypes, SchemaSizes};
 pub use testing::{RuleReport, RuleValidation, RuleValidationError, validate_rules};
-pub(crate) use validator::{Rules, decoded, has_blocking_error, not_checked_error, validate};
+pub(crate) use validator::{
+    Config, Rules, decoded, has_blocking_error, not_checked_error, validate,
+};
 pub(crate) use values::{ValueSchemaCells, cells as value_schema_cells};
 pub use values::{to_value, value_schema};

@@ -6,6 +6,13 @@
 //! are dropped, as the API server turns them into warnings it does not fail the request on).
 //!
 //! The rules are compiled once per resource ([`Rules::compile`]) and shared by threads.
+//! [`Config`] holds what upstream's `Validate` takes as arguments (root path, resource
+//! root, cost budget, per-call limit, ratcheting): the pipeline passes the API server's
+//! values, `testing::validate_rules` a test's; [`Ran`] returns the budget left and the
+//! ratcheted failures' texts (the API server's warnings). Ratcheting decides with
+//! [`correlate::unchanged`], the notion value-validation ratcheting uses too; only the
+//! walk differs (upstream's `ratchetingOptions`: the correlation follows the rule walk
+//! here, while value-validation errors are decided afterwards from their paths).
 //! Valid objects are evaluated over the borrowed JSON: a copy is made only when decoding
 //! changes the object (defaults, pruned fields, dropped nulls).
 
@@ -15,7 +22,7 @@ use kdv_cel::value::Value as CelValue;
 use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, PathRef};
 use serde_json::{Map, Value};
 
-use super::compile::{CompiledRule, NodeRules, compile_node, trim_space};
+use super::compile::{CompiledRule, NodeRules, compile_node_with, trim_space};
 use crate::correlate;
 use crate::effective::{self, Slot};
 use crate::schema::{Additional, Arena, MapType, NodeId};
@@ -30,39 +37,189 @@ const MAX_MESSAGE_EXPRESSION_BYTES: usize = 5120;
 pub(crate) const NOT_CHECKED: &str = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
 
 /// The compiled rules of a resource's schema.
+///
+/// Rules are written on the nodes of the structural schema and on the entries of its
+/// `allOf`s (and their `properties`, `items`, `additionalProperties` and `allOf`s, where
+/// the structural schema has the same child): upstream's `Validator` runs an `allOf`
+/// entry's rules on the node's value, typed by the structural node (`AllOfValidators`).
+/// `anyOf`, `oneOf` and `not` rules never run.
 #[derive(Debug)]
 pub(crate) struct Rules {
     /// Per node: its rules, when it has some.
     nodes: Vec<Option<Box<NodeRules>>>,
-    /// Per node: whether the node or a node below it has rules.
+    /// Per node: whether the node or a node below it (including `allOf` entries) has rules.
     reach: Vec<bool>,
+    /// Per node: the structural node typing its value (itself, except in `allOf` entries).
+    spine: Vec<NodeId>,
+}
+
+/// The `allOf` entries of a node.
+fn all_of(node: &crate::schema::Node) -> &[NodeId] {
+    node.validations.as_deref().map_or(&[], |v| &v.all_of)
+}
+
+/// Whether node `id` has rules written on it.
+fn has_rules(arena: &Arena, id: NodeId) -> bool {
+    arena
+        .node(id)
+        .x_validations
+        .as_deref()
+        .and_then(Value::as_array)
+        .is_some_and(|l| !l.is_empty())
 }
 
 impl Rules {
     /// Compiles every rule of the schema (`NewValidator`); `None` when no node has rules.
-    pub(crate) fn compile(arena: &Arena, root: NodeId) -> Option<Rules> {
-        let reach = crate::embedded::reaches(arena, |n| {
-            n.x_validations
-                .as_deref()
-                .and_then(Value::as_array)
-                .is_some_and(|l| !l.is_empty())
-        });
+    /// `resource_root`: `root` is the root of a custom resource (embedded resources are
+    /// resource roots wherever they are). `gate`: as `NewValidator`, nothing runs when no
+    /// rule is written outside `allOf` entries (upstream's tests build validators without
+    /// that check).
+    pub(crate) fn compile(
+        arena: &Arena,
+        root: NodeId,
+        resource_root: bool,
+        gate: bool,
+    ) -> Option<Rules> {
+        let n = arena.len();
+        if gate {
+            let outside = crate::embedded::reaches(arena, |node| {
+                node.x_validations
+                    .as_deref()
+                    .and_then(Value::as_array)
+                    .is_some_and(|l| !l.is_empty())
+            });
+            if !outside.get(root as usize).copied().unwrap_or(false) {
+                return None;
+            }
+        }
+        // The structural nodes, from the root down; their `allOf` entries apply to them.
+        let mut spine: Vec<NodeId> = (0..n as NodeId).collect();
+        let mut in_all_of = vec![false; n];
+        let mut seen = vec![false; n];
+        let mut todo = vec![root];
+        while let Some(id) = todo.pop() {
+            if std::mem::replace(&mut seen[id as usize], true) {
+                continue;
+            }
+            let node = arena.node(id);
+            for &a in all_of(node) {
+                assign(arena, a, id, &mut spine, &mut in_all_of);
+            }
+            todo.extend(node.items);
+            todo.extend(node.properties.iter().map(|(_, c)| *c));
+            if let Additional::Schema(c) = node.additional {
+                todo.push(c);
+            }
+        }
+        let reach = reach(arena, &spine);
         if !reach.get(root as usize).copied().unwrap_or(false) {
             return None;
         }
-        let nodes = (0..arena.len() as NodeId)
+        let nodes = (0..n as NodeId)
             .map(|id| {
-                let node = arena.node(id);
-                let resource = id == root || node.extensions.embedded_resource;
-                compile_node(arena, id, resource).map(Box::new)
+                if !reach[id as usize] || !has_rules(arena, id) {
+                    return None;
+                }
+                let sid = spine[id as usize];
+                let resource =
+                    (resource_root && sid == root) || arena.node(sid).extensions.embedded_resource;
+                compile_node_with(arena, id, sid, resource).map(Box::new)
             })
             .collect();
-        Some(Rules { nodes, reach })
+        Some(Rules {
+            nodes,
+            reach,
+            spine,
+        })
     }
 
     /// The rules of node `id`.
     pub(crate) fn node(&self, id: NodeId) -> Option<&NodeRules> {
         self.nodes.get(id as usize).and_then(|n| n.as_deref())
+    }
+}
+
+/// Node `v` of an `allOf` entry applies to structural node `s` (`validator(validationSchema,
+/// nodeSchema, ...)`), and so do its children that `s` has too.
+fn assign(arena: &Arena, v: NodeId, s: NodeId, spine: &mut [NodeId], in_all_of: &mut [bool]) {
+    // Each entry node is reached once (CRD schemas are trees; a shared node keeps its
+    // first structural node).
+    if in_all_of[v as usize] {
+        return;
+    }
+    in_all_of[v as usize] = true;
+    spine[v as usize] = s;
+    let (vn, sn) = (arena.node(v), arena.node(s));
+    if let (Some(vi), Some(si)) = (vn.items, sn.items) {
+        assign(arena, vi, si, spine, in_all_of);
+    }
+    for (k, vc) in vn.properties.iter() {
+        if let Some(sc) = sn.property(k) {
+            assign(arena, *vc, sc, spine, in_all_of);
+        }
+    }
+    if let (Additional::Schema(va), Additional::Schema(sa)) = (vn.additional, sn.additional) {
+        assign(arena, va, sa, spine, in_all_of);
+    }
+    for &a in all_of(vn) {
+        assign(arena, a, s, spine, in_all_of);
+    }
+}
+
+/// The child of node `v` (under structural node `spine[v]`) that the walk visits for
+/// `items`, property `key` or `additionalProperties`: only where the structural node has
+/// the same child.
+fn child_pair(arena: &Arena, spine: &[NodeId], v: NodeId, which: Child<'_>) -> Option<NodeId> {
+    let (vn, sn) = (arena.node(v), arena.node(spine[v as usize]));
+    let (vc, sc) = match which {
+        Child::Items => (vn.items?, sn.items?),
+        Child::Property(k) => (vn.property(k)?, sn.property(k)?),
+        Child::Additional => match (vn.additional, sn.additional) {
+            (Additional::Schema(a), Additional::Schema(b)) => (a, b),
+            _ => return None,
+        },
+    };
+    (spine[vc as usize] == sc).then_some(vc)
+}
+
+/// A child slot of a schema node.
+#[derive(Clone, Copy)]
+enum Child<'k> {
+    Items,
+    Property(&'k str),
+    Additional,
+}
+
+/// Per node: whether it or a node the walk visits below it has rules (a fixpoint: the
+/// arena may be cyclic through `$ref`s).
+fn reach(arena: &Arena, spine: &[NodeId]) -> Vec<bool> {
+    let n = arena.len();
+    let mut out: Vec<bool> = (0..n as NodeId).map(|id| has_rules(arena, id)).collect();
+    loop {
+        let mut changed = false;
+        for id in 0..n as NodeId {
+            if out[id as usize] {
+                continue;
+            }
+            let node = arena.node(id);
+            let hit = |c: Option<NodeId>| c.is_some_and(|c| out[c as usize]);
+            let below = hit(child_pair(arena, spine, id, Child::Items))
+                || hit(child_pair(arena, spine, id, Child::Additional))
+                || node
+                    .properties
+                    .iter()
+                    .any(|(k, _)| hit(child_pair(arena, spine, id, Child::Property(k))))
+                || all_of(node)
+                    .iter()
+                    .any(|a| out[*a as usize] && spine[*a as usize] == spine[id as usize]);
+            if below {
+                out[id as usize] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return out;
+        }
     }
 }
 
@@ -216,17 +373,74 @@ impl<'v> Ratchet<'v> {
     }
 }
 
+/// How [`validate`] runs the rules (the arguments of upstream's `Validate` and the API
+/// server's settings).
+#[derive(Clone, Copy)]
+pub(crate) struct Config<'p> {
+    /// The path of the root value (errors are reported below it).
+    pub root_path: &'p PathRef<'p>,
+    /// The root is a resource root (`apiVersion`, `kind` and `metadata` typed as for a
+    /// custom resource).
+    pub resource_root: bool,
+    /// The cost budget of the whole call (`costBudget`).
+    pub cost_budget: i64,
+    /// The cost limit of one evaluation (`perCallLimit`).
+    pub per_call_limit: u64,
+    /// CEL ratcheting (`WithRatcheting`): failures of rules other than transition rules on
+    /// unchanged values become warnings.
+    pub ratcheting: bool,
+    /// The `CRDValidationRatcheting` feature gate: transition rules with `optionalOldSelf`
+    /// run without an old value.
+    pub optional_old_self: bool,
+    /// Render bad values as Kubernetes 1.35 and later do (the value; omitted for objects
+    /// and arrays), else as the schema type.
+    pub values: bool,
+    /// The data was not validated against the schema's types: every value checks its JSON
+    /// kind when read (upstream's `invalid data, ...` error values). The API server's
+    /// pipeline never needs it: type errors block the rules.
+    pub unvalidated: bool,
+}
+
+impl Config<'static> {
+    /// The API server's settings for a custom resource of Kubernetes 1.`minor`.
+    pub(crate) fn api_server(kubernetes_minor: u32, ratcheting: bool) -> Self {
+        Config {
+            root_path: &PathRef::ROOT,
+            resource_root: true,
+            cost_budget: RUNTIME_CEL_COST_BUDGET,
+            per_call_limit: PER_CALL_LIMIT,
+            ratcheting,
+            optional_old_self: ratcheting,
+            values: kubernetes_minor >= 35,
+            unvalidated: false,
+        }
+    }
+}
+
+/// What [`validate`] leaves besides its errors.
+#[derive(Debug, Default)]
+pub(crate) struct Ran {
+    /// The cost budget left; negative once validation stopped for lack of budget.
+    pub remaining_budget: i64,
+    /// The texts (`err.Error()`) of the failures ratcheting turned into warnings.
+    pub warnings: Vec<String>,
+}
+
 /// One request's evaluation.
 struct Run<'r> {
     arena: &'r Arena,
-    /// The resource root (its value has `apiVersion`, `kind` and `metadata` fields).
+    /// The root of the validated value.
     root: NodeId,
+    /// `root` is a resource root.
+    resource_root: bool,
     rules: &'r Rules,
-    /// Render bad values as Kubernetes 1.35 and later do (the value; omitted for objects
-    /// and arrays), else as the schema type.
     values: bool,
+    unvalidated: bool,
+    optional_old_self: bool,
+    per_call_limit: u64,
     budget: i64,
     errs: &'r mut ErrorList,
+    warnings: Vec<String>,
 }
 
 /// Runs every rule on `object` (already decoded), with `old` on UPDATE (also decoded).
@@ -236,30 +450,47 @@ pub(crate) fn validate(
     root: NodeId,
     object: &Value,
     old: Option<&Value>,
-    kubernetes_minor: u32,
+    config: &Config<'_>,
     errs: &mut ErrorList,
-) {
+) -> Ran {
     let mut run = Run {
         arena,
         root,
+        resource_root: config.resource_root,
         rules,
-        values: kubernetes_minor >= 35,
-        budget: RUNTIME_CEL_COST_BUDGET,
+        values: config.values,
+        unvalidated: config.unvalidated,
+        optional_old_self: config.optional_old_self,
+        per_call_limit: config.per_call_limit,
+        budget: config.cost_budget,
         errs,
+        warnings: Vec::new(),
     };
     let ratchet = Ratchet {
-        current: old.map(|old| Correlated {
+        current: old.filter(|_| config.ratcheting).map(|old| Correlated {
             node: root,
             new: object,
             old,
-            resource: true,
+            resource: config.resource_root,
         }),
         parent: None,
     };
-    run.walk(root, &PathRef::Nil, object, old, ratchet, true);
+    run.walk(
+        root,
+        config.root_path,
+        object,
+        old,
+        ratchet,
+        config.resource_root,
+    );
+    Ran {
+        remaining_budget: run.budget,
+        warnings: run.warnings,
+    }
 }
 
 impl<'r> Run<'r> {
+    /// `validate` of node `id` (a structural node, or an `allOf` entry node applying to one).
     fn walk<'v>(
         &mut self,
         id: NodeId,
@@ -275,22 +506,40 @@ impl<'r> Run<'r> {
             return;
         }
         let old = old.filter(|o| !o.is_null());
-        if let Some(nr) = self.rules.node(id) {
-            self.expressions(id, nr, path, new, old, &ratchet);
+        let rules = self.rules;
+        let sid = rules.spine[id as usize];
+        if let Some(nr) = rules.node(id) {
+            self.expressions(sid, nr, path, new, old, &ratchet);
             if self.budget < 0 {
                 return;
             }
         }
         let arena = self.arena;
-        let node = arena.node(id);
+        let vnode = arena.node(id);
+        for &a in all_of(vnode) {
+            // Upstream does not ratchet the node's own `allOf` errors by the node itself,
+            // only by its nearest correlatable ancestor (as schema ratcheting does).
+            let r = Ratchet {
+                current: None,
+                parent: ratchet.parent,
+            };
+            self.walk(a, path, new, old, r, resource);
+            if self.budget < 0 {
+                return;
+            }
+        }
+        let node = arena.node(sid);
         match new {
             Value::Array(items) => {
-                let Some(item_id) = node.items else { return };
-                let embedded = arena.node(item_id).extensions.embedded_resource;
+                let Some(item_id) = child_pair(arena, &rules.spine, id, Child::Items) else {
+                    return;
+                };
+                let item_sid = rules.spine[item_id as usize];
+                let embedded = arena.node(item_sid).extensions.embedded_resource;
                 for (i, item) in items.iter().enumerate() {
-                    let old_item = correlate::old_item(arena, id, item, old);
+                    let old_item = correlate::old_item(arena, sid, item, old);
                     let child = old_item.map(|o| Correlated {
-                        node: item_id,
+                        node: item_sid,
                         new: item,
                         old: o,
                         resource: embedded,
@@ -307,19 +556,20 @@ impl<'r> Run<'r> {
                     node.extensions.map_type,
                     None | Some(MapType::Granular | MapType::Atomic)
                 );
-                if let Additional::Schema(ap) = node.additional {
-                    let embedded = arena.node(ap).extensions.embedded_resource;
+                if let Some(ap) = child_pair(arena, &rules.spine, id, Child::Additional) {
+                    let ap_sid = rules.spine[ap as usize];
+                    let embedded = arena.node(ap_sid).extensions.embedded_resource;
                     for (k, v) in map {
                         let o = self.old_of(node, old, k, resource, correlatable);
                         let p = path.key(k);
-                        let r = ratchet.key(k, self.correlated(ap, v, o, embedded));
+                        let r = ratchet.key(k, self.correlated(ap_sid, v, o, embedded));
                         self.walk(ap, &p, v, o, r, embedded);
                         if self.budget < 0 {
                             return;
                         }
                     }
                 }
-                if !node.properties.is_empty() {
+                if !vnode.properties.is_empty() {
                     self.properties(id, map, path, old, ratchet, resource, correlatable);
                 }
             }
@@ -341,16 +591,20 @@ impl<'r> Run<'r> {
         'r: 'v,
     {
         let arena = self.arena;
-        let node = arena.node(id);
+        let rules = self.rules;
+        let node = arena.node(rules.spine[id as usize]);
         for (k, v) in map {
-            let Some(c) = node.property(k) else { continue };
-            if !self.rules.reach[c as usize] {
+            let Some(c) = child_pair(arena, &rules.spine, id, Child::Property(k)) else {
+                continue;
+            };
+            if !rules.reach[c as usize] {
                 continue;
             }
-            let embedded = arena.node(c).extensions.embedded_resource;
+            let c_sid = rules.spine[c as usize];
+            let embedded = arena.node(c_sid).extensions.embedded_resource;
             let o = self.old_of(node, old, k, resource, correlatable);
             let p = path.child(k);
-            let r = ratchet.key(k, self.correlated(c, v, o, embedded));
+            let r = ratchet.key(k, self.correlated(c_sid, v, o, embedded));
             self.walk(c, &p, v, o, r, embedded);
             if self.budget < 0 {
                 return;
@@ -399,23 +653,12 @@ impl<'r> Run<'r> {
         self.errs.push(e);
     }
 
-    /// The evaluation error of every compiled rule `which` selects, when `self` (or
-    /// `oldSelf`) cannot be read as the schema says.
-    fn unreadable(
-        &mut self,
-        nr: &NodeRules,
-        path: &PathRef<'_>,
-        message: &str,
-        which: impl Fn(&CompiledRule) -> bool,
-    ) {
-        for rule in nr.rules.iter() {
-            if rule.program.is_some() && which(rule) {
-                self.push(FieldError::invalid(
-                    path,
-                    Self::type_value(nr),
-                    format!("{message} evaluating rule: {}", rule.source.error_string()),
-                ));
-            }
+    /// `addErr`: a rule's failure, a warning instead when ratcheted.
+    fn report(&mut self, e: FieldError, ratcheted: bool) {
+        if ratcheted {
+            self.warnings.push(e.to_string());
+        } else {
+            self.errs.push(e);
         }
     }
 
@@ -452,30 +695,22 @@ impl<'r> Run<'r> {
             return;
         }
         let arena = self.arena;
-        let resource_root = id == self.root;
+        let resource_root = self.resource_root && id == self.root;
         // A value the schema cannot read (a malformed formatted string, a null where none
         // is allowed) is an error value upstream: every rule evaluating it fails with it.
-        let this = match super::to_value(arena, id, resource_root, new) {
-            Ok(v) => v,
-            Err(e) => {
-                self.unreadable(nr, path, &e.message, |_| true);
-                return;
-            }
-        };
-        let old_value = if nr.any_old_self {
-            match old.map(|o| super::to_value(arena, id, resource_root, o)) {
-                Some(Err(e)) => {
-                    self.unreadable(nr, path, &e.message, |r| r.uses_old_self);
-                    None
-                }
-                other => other.and_then(Result::ok),
-            }
+        let to_value = if self.unvalidated {
+            super::values::to_value_checked
         } else {
-            None
+            super::to_value
         };
+        let this = to_value(arena, id, resource_root, new);
+        let old_value = old
+            .filter(|_| nr.any_old_self)
+            .map(|o| to_value(arena, id, resource_root, o));
         let plain = Vars {
-            this: this.clone(),
-            old: old_value.clone(),
+            // With an unreadable `self` no rule is evaluated (see below).
+            this: this.as_ref().map_or(CelValue::Null, Clone::clone),
+            old: old_value.as_ref().and_then(|r| r.as_ref().ok()).cloned(),
         };
         let mut optional: Option<Vars<'v>> = None;
         for rule in nr.rules.iter() {
@@ -491,13 +726,30 @@ impl<'r> Run<'r> {
                 continue;
             };
             let is_optional = rule.source.optional();
-            if rule.uses_old_self && old.is_none() && !is_optional {
+            if rule.uses_old_self && old.is_none() && !(is_optional && self.optional_old_self) {
+                continue;
+            }
+            let unreadable = match (&this, &old_value) {
+                (Err(e), _) => Some(e),
+                (_, Some(Err(e))) if rule.uses_old_self => Some(e),
+                _ => None,
+            };
+            if let Some(e) = unreadable {
+                self.push(FieldError::invalid(
+                    path,
+                    Self::type_value(nr),
+                    format!(
+                        "{} evaluating rule: {}",
+                        e.message,
+                        rule.source.error_string()
+                    ),
+                ));
                 continue;
             }
             let vars: &Vars<'v> = if is_optional {
                 optional.get_or_insert_with(|| Vars {
-                    this: this.clone(),
-                    old: Some(match &old_value {
+                    this: plain.this.clone(),
+                    old: Some(match &plain.old {
                         Some(v) => CelValue::optional_of(v.clone()),
                         None => CelValue::Optional(None),
                     }),
@@ -528,11 +780,22 @@ impl<'r> Run<'r> {
         'r: 'v,
     {
         let config = EvalConfig {
-            cost_limit: Some(PER_CALL_LIMIT),
+            cost_limit: Some(self.per_call_limit),
             ..EvalConfig::default()
         };
         let source = &rule.source;
-        let result = program.eval(vars, &config);
+        // Upstream charges the cost first, whether the evaluation failed or not.
+        let (result, cost) = program.eval_with_cost(vars, &config);
+        if i64::try_from(cost).map_or(true, |c| c > self.budget) {
+            self.push(FieldError::invalid(
+                path,
+                Self::type_value(nr),
+                "validation failed due to running out of cost budget, no further validation rules will be run",
+            ));
+            self.budget = -1;
+            return false;
+        }
+        self.budget -= cost as i64;
         let passed = match result {
             Err(e) => {
                 let e = e.message;
@@ -565,19 +828,7 @@ impl<'r> Run<'r> {
                 }
                 return true;
             }
-            Ok((value, cost)) => {
-                if i64::try_from(cost).map_or(true, |c| c > self.budget) {
-                    self.push(FieldError::invalid(
-                        path,
-                        Self::type_value(nr),
-                        "validation failed due to running out of cost budget, no further validation rules will be run",
-                    ));
-                    self.budget = -1;
-                    return false;
-                }
-                self.budget -= cost as i64;
-                matches!(value, CelValue::Bool(true))
-            }
+            Ok(value) => matches!(value, CelValue::Bool(true)),
         };
         if passed {
             return true;
@@ -599,9 +850,7 @@ impl<'r> Run<'r> {
                 Ok(None) => {}
                 Err(MessageError(m)) => {
                     let e = FieldError::invalid(err_path, Self::type_value(nr), m);
-                    if !ratcheted {
-                        self.push(e);
-                    }
+                    self.report(e, ratcheted);
                     self.budget = -1;
                     return false;
                 }
@@ -621,9 +870,7 @@ impl<'r> Run<'r> {
             Some("FieldValueDuplicate") => FieldError::duplicate(err_path, value),
             _ => FieldError::invalid(err_path, value, detail),
         };
-        if !ratcheted {
-            self.push(e);
-        }
+        self.report(e, ratcheted);
         true
     }
 
@@ -639,10 +886,16 @@ impl<'r> Run<'r> {
         'r: 'v,
     {
         let config = EvalConfig {
-            cost_limit: Some(PER_CALL_LIMIT),
+            cost_limit: Some(self.per_call_limit),
             ..EvalConfig::default()
         };
-        match program.eval(vars, &config) {
+        let (result, cost) = program.eval_with_cost(vars, &config);
+        if i64::try_from(cost).map_or(true, |c| c > self.budget) {
+            return Err(MessageError(
+                "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run".into(),
+            ));
+        }
+        let value = match result {
             Err(e) => {
                 if e.message
                     .starts_with("operation cancelled: actual cost limit exceeded")
@@ -652,28 +905,25 @@ impl<'r> Run<'r> {
                         kdv_runtime::gofmt::quote(source)
                     )));
                 }
-                Ok(None)
-            }
-            Ok((value, cost)) => {
-                if i64::try_from(cost).map_or(true, |c| c > self.budget) {
-                    return Err(MessageError(
-                        "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run".into(),
-                    ));
-                }
+                // A soft failure (upstream logs it): the static message is used, and the
+                // cost stays charged.
                 self.budget -= cost as i64;
-                let CelValue::String(s) = value else {
-                    return Ok(None);
-                };
-                let trimmed = trim_space(s.as_str());
-                if trimmed.len() > MAX_MESSAGE_EXPRESSION_BYTES
-                    || trimmed.contains(['\n', '\r'])
-                    || trimmed.is_empty()
-                {
-                    return Ok(None);
-                }
-                Ok(Some(trimmed.to_owned()))
+                return Ok(None);
             }
+            Ok(value) => value,
+        };
+        self.budget -= cost as i64;
+        let CelValue::String(s) = value else {
+            return Ok(None);
+        };
+        let trimmed = trim_space(s.as_str());
+        if trimmed.len() > MAX_MESSAGE_EXPRESSION_BYTES
+            || trimmed.contains('\n')
+            || trimmed.is_empty()
+        {
+            return Ok(None);
         }
+        Ok(Some(trimmed.to_owned()))
     }
 }
 

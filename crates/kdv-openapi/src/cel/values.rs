@@ -7,16 +7,18 @@
 //! [`Shape::Plain`], and its values are [`Value::from_json`] views with no conversion at all;
 //! the rest are typed views of the JSON ([`kdv_cel::value::typed`]) converting what is reached.
 //!
-//! Two differences from upstream on data upstream never gives CEL: a type mismatch under a
-//! plain subtree (a string in an `integer` field) is read as it is rather than as an error
-//! value (schema validation reports it first, and a type error blocks CEL), and a non-nullable
-//! `null` property reads as `null` in a plain object (the API server drops such nulls before
-//! CEL runs, as the effective view does).
+//! Two differences from upstream on data the API server never gives CEL: a type mismatch
+//! under a plain subtree (a string in an `integer` field) is read as it is rather than as an
+//! error value (schema validation reports it first, and a type error blocks CEL), and a
+//! non-nullable `null` property reads as `null` in a plain object (the API server drops such
+//! nulls before CEL runs, as the effective view does). For data nothing validated
+//! (`testing::validate_rules`), `to_value_checked` reads through schemas without plain
+//! subtrees: every node checks its JSON kind, as upstream does.
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-use kdv_cel::value::typed::{JsonSchema, ListKind, Shape, TypedList, TypedMap, escape};
+use kdv_cel::value::typed::{JsonKind, JsonSchema, ListKind, Shape, TypedList, TypedMap, escape};
 use kdv_cel::value::{Duration, EvalError, Timestamp, Value};
 
 use crate::schema::{Additional, Arena, ListType, NodeId};
@@ -67,21 +69,53 @@ pub fn to_value<'a>(
 
 /// The [`JsonSchema`] of schema node `node` (computed once per arena and node).
 pub fn value_schema(arena: &Arena, node: NodeId, resource_root: bool) -> &JsonSchema {
+    schema_of(arena, node, resource_root, false)
+}
+
+/// [`to_value`] for data nothing validated before (upstream's tests give the validator any
+/// value): every node checks the JSON kind its schema's `type` says, as `UnstructuredToVal`
+/// does (`invalid data, expected an array for the provided schema with type=array`, ...),
+/// where [`to_value`] reads subtrees that need no conversion as plain JSON.
+pub(crate) fn to_value_checked<'a>(
+    arena: &'a Arena,
+    node: NodeId,
+    resource_root: bool,
+    json: &'a serde_json::Value,
+) -> Result<Value<'a>, EvalError> {
+    schema_of(arena, node, resource_root, true).value(json)
+}
+
+/// The cached schema of `node`: `strict` for [`to_value_checked`].
+fn schema_of(arena: &Arena, node: NodeId, resource_root: bool, strict: bool) -> &JsonSchema {
     let cells = arena.cel_values();
     let Some(cell) = cells.get(node as usize) else {
         return &JsonSchema::PLAIN;
     };
     let root = resource_root && !arena.node(node).extensions.embedded_resource;
-    let cell = if root { &cell.1 } else { &cell.0 };
-    cell.get_or_init(|| build(arena, node, root, &mut Vec::new()))
+    let mode = Mode { strict };
+    cell[mode.slot(root)].get_or_init(|| build(arena, node, root, mode, &mut Vec::new()))
 }
 
-/// Per node: its value schema, and its value schema as a resource root.
-pub(crate) type ValueSchemaCells = Box<[(OnceLock<Arc<JsonSchema>>, OnceLock<Arc<JsonSchema>>)]>;
+/// Per node: its value schemas (plain-where-possible and checked, each also as a resource
+/// root), indexed by [`Mode::slot`].
+pub(crate) type ValueSchemaCells = Box<[[OnceLock<Arc<JsonSchema>>; 4]]>;
 
 /// The empty cells for an arena of `n` nodes.
 pub(crate) fn cells(n: usize) -> ValueSchemaCells {
-    (0..n).map(|_| (OnceLock::new(), OnceLock::new())).collect()
+    (0..n).map(|_| Default::default()).collect()
+}
+
+/// How value schemas are built.
+#[derive(Clone, Copy)]
+struct Mode {
+    /// Every node checks its JSON kind (no plain subtrees but schemaless ones).
+    strict: bool,
+}
+
+impl Mode {
+    fn slot(self, resource_root: bool) -> usize {
+        usize::from(self.strict) * 2 + usize::from(resource_root)
+    }
 }
 
 fn plain() -> Arc<JsonSchema> {
@@ -90,18 +124,19 @@ fn plain() -> Arc<JsonSchema> {
 
 /// The cached schema of a child node (`stack`: the nodes being built, to cut `$ref` cycles,
 /// which CRD schemas never have).
-fn child(arena: &Arena, node: NodeId, stack: &mut Vec<NodeId>) -> Arc<JsonSchema> {
+fn child(arena: &Arena, node: NodeId, mode: Mode, stack: &mut Vec<NodeId>) -> Arc<JsonSchema> {
     if stack.contains(&node) {
         return plain();
     }
     let cells = arena.cel_values();
     match cells.get(node as usize) {
         Some(cell) => {
-            if let Some(s) = cell.0.get() {
+            let cell = &cell[mode.slot(false)];
+            if let Some(s) = cell.get() {
                 return s.clone();
             }
-            let s = build(arena, node, false, stack);
-            cell.0.get_or_init(|| s).clone()
+            let s = build(arena, node, false, mode, stack);
+            cell.get_or_init(|| s).clone()
         }
         None => plain(),
     }
@@ -111,10 +146,11 @@ fn build(
     arena: &Arena,
     id: NodeId,
     resource_root: bool,
+    mode: Mode,
     stack: &mut Vec<NodeId>,
 ) -> Arc<JsonSchema> {
     stack.push(id);
-    let shape = shape(arena, id, resource_root, stack);
+    let shape = shape(arena, id, resource_root, mode, stack);
     stack.pop();
     Arc::new(JsonSchema {
         nullable: arena.node(id).nullable,
@@ -122,10 +158,24 @@ fn build(
     })
 }
 
-fn shape(arena: &Arena, id: NodeId, resource_root: bool, stack: &mut Vec<NodeId>) -> Shape {
+fn shape(
+    arena: &Arena,
+    id: NodeId,
+    resource_root: bool,
+    mode: Mode,
+    stack: &mut Vec<NodeId>,
+) -> Shape {
     let node = arena.node(id);
+    // In strict mode, what plain mode reads as it is checks its kind.
+    let read = |kind: JsonKind| {
+        if mode.strict {
+            Shape::Checked(kind)
+        } else {
+            Shape::Plain
+        }
+    };
     if node.extensions.int_or_string {
-        return Shape::Plain;
+        return read(JsonKind::IntOrString);
     }
     match node.types.first().map(|t| &**t) {
         Some("object") => {
@@ -134,7 +184,7 @@ fn shape(arena: &Arena, id: NodeId, resource_root: bool, stack: &mut Vec<NodeId>
                 let mut props: Vec<(Box<str>, Arc<JsonSchema>)> = node
                     .properties
                     .iter()
-                    .map(|(name, p)| (name.clone(), child(arena, *p, stack)))
+                    .map(|(name, p)| (name.clone(), child(arena, *p, mode, stack)))
                     .collect();
                 if embedded && !declares_type_and_object_meta(arena, id) {
                     // `WithTypeAndObjectMeta`: string `kind` and `apiVersion`, and `metadata`
@@ -145,27 +195,28 @@ fn shape(arena: &Arena, id: NodeId, resource_root: bool, stack: &mut Vec<NodeId>
                     }
                     props.sort_by(|a, b| a.0.cmp(&b.0));
                 }
-                let typed = props.iter().any(|(name, s)| {
-                    !s.is_plain() || s.nullable || matches!(escape(name), Some(Cow::Owned(_)))
-                });
+                let typed = mode.strict
+                    || props.iter().any(|(name, s)| {
+                        !s.is_plain() || s.nullable || matches!(escape(name), Some(Cow::Owned(_)))
+                    });
                 if typed {
                     return Shape::Map(TypedMap::Object(props.into_boxed_slice()));
                 }
                 return Shape::Plain;
             }
             if let Additional::Schema(a) = node.additional {
-                let value = child(arena, a, stack);
+                let value = child(arena, a, mode, stack);
                 if !value.is_plain() {
                     return Shape::Map(TypedMap::Map(value));
                 }
             }
-            Shape::Plain
+            read(JsonKind::Object)
         }
         Some("array") => {
             let Some(items) = node.items else {
-                return Shape::Plain;
+                return read(JsonKind::Array);
             };
-            let items = child(arena, items, stack);
+            let items = child(arena, items, mode, stack);
             let kind = match &node.extensions.list_type {
                 Some(ListType::Set) => ListKind::Set,
                 Some(ListType::Map) => ListKind::Map(
@@ -177,7 +228,7 @@ fn shape(arena: &Arena, id: NodeId, resource_root: bool, stack: &mut Vec<NodeId>
                 ),
                 _ => ListKind::Atomic,
             };
-            if kind == ListKind::Atomic && items.is_plain() {
+            if kind == ListKind::Atomic && items.is_plain() && !mode.strict {
                 return Shape::Plain;
             }
             Shape::List(TypedList { items, kind })
@@ -187,9 +238,11 @@ fn shape(arena: &Arena, id: NodeId, resource_root: bool, stack: &mut Vec<NodeId>
             Some("duration") => Shape::Format(duration_value),
             Some("date") => Shape::Format(date_value),
             Some("date-time") => Shape::Format(date_time_value),
-            _ => Shape::Plain,
+            _ => read(JsonKind::String),
         },
         Some("number") => Shape::Number,
+        Some("integer") => read(JsonKind::Integer),
+        Some("boolean") => read(JsonKind::Boolean),
         _ => Shape::Plain,
     }
 }
