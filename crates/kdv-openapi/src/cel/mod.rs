@@ -16,6 +16,8 @@
 //!   views (formats, `number`, escaped names, set and map lists) elsewhere;
 //! - [`validate_rules`]: a schema's rules on one value as upstream's `cel.Validator` runs
 //!   them, for test suites replaying upstream's tests ([`testing`]);
+//! - [`valid_field_path`]: a rule's `fieldPath` checked against its node's schema and
+//!   normalized (`ValidFieldPath`), as the CRD checks and the compiler use it;
 //! - [`compile_rules`]: how the rules of a schema compile (errors, transition rules,
 //!   estimated costs), as upstream's `Compile` reports them;
 //! - the rules compiled once per [`crate::Resource`] (`compile`) and run by
@@ -47,6 +49,7 @@ mod decl;
 mod escaping;
 #[cfg(test)]
 mod eval_tests;
+pub(crate) mod field_path;
 mod provider;
 pub mod testing;
 #[cfg(test)]
@@ -66,6 +69,7 @@ pub use decl::{
     MIN_NUMBER_SIZE, MIN_STRING_SIZE, NAME_MAX_LENGTH, schema_decl_type,
 };
 pub use escaping::{escape, is_reserved, unescape};
+pub use field_path::valid_field_path;
 pub use provider::{DeclTypeProvider, RuleTypes, SchemaSizes};
 pub use testing::{RuleReport, RuleValidation, RuleValidationError, validate_rules};
 pub(crate) use validator::{
