@@ -46,6 +46,7 @@
 mod compile;
 mod compile_report;
 mod decl;
+mod defaults;
 mod escaping;
 #[cfg(test)]
 mod eval_tests;
@@ -68,10 +69,12 @@ pub use decl::{
     MAX_REQUEST_SIZE_BYTES, MIN_BOOL_SIZE, MIN_DATETIME_SIZE_JSON, MIN_DURATION_SIZE_JSON,
     MIN_NUMBER_SIZE, MIN_STRING_SIZE, NAME_MAX_LENGTH, schema_decl_type,
 };
+pub(crate) use defaults::{DefaultRules, validate_default_rules};
 pub use escaping::{escape, is_reserved, unescape};
 pub use field_path::valid_field_path;
 pub use provider::{DeclTypeProvider, RuleTypes, SchemaSizes};
 pub use testing::{RuleReport, RuleValidation, RuleValidationError, validate_rules};
+pub(crate) use validator::RUNTIME_CEL_COST_BUDGET;
 pub(crate) use validator::{
     Config, Rules, decoded, has_blocking_error, not_checked_error, validate,
 };
