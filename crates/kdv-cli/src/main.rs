@@ -120,8 +120,8 @@
 //! server's messages at the file:line:col of the schema node, rendered as `kdv lint --types`
 //! renders its findings (text, JSON, SARIF). Errors (unknown fields included) exit 1,
 //! warnings only with `--deny warnings`, unreadable input 2. `--k8s-version 1.N` picks the
-//! release of the CRD rules (default 1.35). CEL rules are compiled and their cost estimated as
-//! the API server does (rules are not yet run on defaults).
+//! release of the CRD rules (default 1.35). CEL rules are compiled, their cost estimated and
+//! they are run on the schema's defaults as the API server does.
 
 mod cli;
 mod commands;

@@ -89,6 +89,15 @@ pub enum Expect {
     /// with ratcheting (`RatchetingSchemaValidator.ValidateUpdate(...).IsValid()`) must be
     /// `valid` (pkg/apiserver/validation/ratcheting_test.go).
     ValuesUpdateValid(bool),
+    /// Not a CEL call: `ValidFieldPath(field_path, schema)` (TestValidateFieldPath): an error
+    /// containing `err_detail` when it is not empty, no error when it is; with `valid`,
+    /// `path.Child(validField.String()).String()` (`path` being `field.NewPath("")`) equal
+    /// to it.
+    FieldPath {
+        field_path: String,
+        err_detail: String,
+        valid: Option<String>,
+    },
 }
 
 /// The matchers of `TestCelCompilation` (`validationMatcher` and its implementations in
@@ -616,15 +625,27 @@ fn expand(func: &str, row: &Row, out: &mut Vec<Case>) {
                 )),
             );
         }
-        "TestValidateFieldPath" => push(
-            row.name.clone(),
-            Err((
-                "ValidFieldPath has no public kdv entry point (kdv-openapi's crd_validation \
-                 implements it privately)"
-                    .into(),
-                row.str("fieldPath").to_string(),
-            )),
-        ),
+        "TestValidateFieldPath" => {
+            let Some(schema) = row.schema("schema") else {
+                push(row.name.clone(), Err(missing("schema")));
+                return;
+            };
+            let call = Call {
+                schema: schema.clone(),
+                object: J::Null,
+                old: None,
+                resource_root: false,
+                cost_budget: RUNTIME_COST_BUDGET,
+                per_call_limit: PER_CALL_LIMIT,
+                ratcheting: false,
+            };
+            let expect = Expect::FieldPath {
+                field_path: row.str("fieldPath").to_string(),
+                err_detail: row.str("errDetail").to_string(),
+                valid: row.json("validFieldPath").as_str().map(str::to_string),
+            };
+            push(row.name.clone(), Ok((call, expect)));
+        }
         "TestCelCompilation" => {
             let Some(schema) = row.schema("input") else {
                 push(row.name.clone(), Err(missing("input")));

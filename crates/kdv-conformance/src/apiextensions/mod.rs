@@ -324,6 +324,22 @@ pub fn run_case(case: &Case) -> Outcome {
                 },
             };
         }
+        Expect::FieldPath {
+            field_path,
+            err_detail,
+            valid,
+        } => {
+            return match catch_unwind(AssertUnwindSafe(|| {
+                check_field_path(call, field_path, err_detail, valid.as_deref())
+            })) {
+                Ok(Ok(())) => Outcome::Passed,
+                Ok(Err((cause, diff))) => Outcome::Failed { cause, diff },
+                Err(_) => Outcome::Failed {
+                    cause: "kdv panicked".into(),
+                    diff: "kdv panicked".into(),
+                },
+            };
+        }
         Expect::ValuesUpdateValid(valid) => {
             return match catch_unwind(AssertUnwindSafe(|| check_values_update(call, *valid))) {
                 Ok(Ok(())) => Outcome::Passed,
@@ -473,6 +489,44 @@ fn check_compiled(call: &Call, expect: &Expect) -> Result<(), Mismatch> {
             Ok(())
         }
         _ => Ok(()),
+    }
+}
+
+/// TestValidateFieldPath: `ValidFieldPath` on the table's schema, with the test's
+/// assertions (an error containing `err_detail`, or none; the normalized path appended to
+/// `field.NewPath("")`).
+fn check_field_path(
+    call: &Call,
+    field_path: &str,
+    err_detail: &str,
+    valid: Option<&str>,
+) -> Result<(), Mismatch> {
+    let resource = resource_of(&call.schema)?;
+    let (arena, root) = resource.schema();
+    match kdv_openapi::cel::valid_field_path(field_path, arena, root) {
+        Err(e) if err_detail.is_empty() => {
+            Err(("unexpected error".into(), format!("unexpected error: {e}")))
+        }
+        Err(e) if !e.contains(err_detail) => Err((
+            "error text differs".into(),
+            format!("expected error to contain: {err_detail}, but get: {e}"),
+        )),
+        Err(_) => Ok(()),
+        Ok(_) if !err_detail.is_empty() => Err((
+            "missing error".into(),
+            format!("expected err contains: {err_detail} but get nil"),
+        )),
+        Ok(p) => match valid {
+            Some(want) => {
+                let got = FieldPath::new("").child(&p.to_string()).to_string();
+                if got == want {
+                    Ok(())
+                } else {
+                    Err(("path differs".into(), format!("expected {want}, got {got}")))
+                }
+            }
+            None => Ok(()),
+        },
     }
 }
 
@@ -753,12 +807,13 @@ fn check(expect: &Expect, call: &Call, r: &RuleReport) -> Result<(), Mismatch> {
             Ok(())
         }
         // Run by `check_compiled` and `check_values_update`, never with a rule report.
-        Expect::Compiled { .. } | Expect::CompiledCost { .. } | Expect::ValuesUpdateValid(_) => {
-            Err((
-                "runner".into(),
-                "a compile or value-validation case was checked as a rule validation".into(),
-            ))
-        }
+        Expect::Compiled { .. }
+        | Expect::CompiledCost { .. }
+        | Expect::ValuesUpdateValid(_)
+        | Expect::FieldPath { .. } => Err((
+            "runner".into(),
+            "a compile or value-validation case was checked as a rule validation".into(),
+        )),
         Expect::SomeInvalidContaining(text) => {
             if errs.iter().any(|e| {
                 e.error_type == ErrorType::Invalid && e.to_string().contains(text.as_str())

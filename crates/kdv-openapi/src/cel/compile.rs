@@ -11,12 +11,11 @@ use kdv_cel::checker::{self, CheckedExpr, Env};
 use kdv_cel::cost::{self, CostOptions};
 use kdv_cel::interp::Program;
 use kdv_cel::types::Type;
-use kdv_runtime::FieldPath;
 use serde_json::Value;
 
 use super::decl::schema_decl_type;
 use super::provider::RuleTypes;
-use crate::schema::{Additional, Arena, NodeId};
+use crate::schema::{Arena, NodeId};
 
 /// One `x-kubernetes-validations` entry as written (`ValidationRule`).
 #[derive(Debug, Clone, Default)]
@@ -282,61 +281,9 @@ fn compile_rule(
         }
     }
     if !out.source.field_path.is_empty()
-        && let Ok(p) = valid_field_path(arena, id, &out.source.field_path)
+        && let Ok(p) = super::field_path::valid_field_path(&out.source.field_path, arena, id)
     {
         out.field_path = Some(p.to_string().into());
     }
     out
-}
-
-/// `ValidFieldPath` over a compiled schema: the path of field and map accessors, or why
-/// it is not valid.
-pub(crate) fn valid_field_path(arena: &Arena, id: NodeId, path: &str) -> Result<FieldPath, String> {
-    let invalid_field = || "does not refer to a valid field".to_owned();
-    let mut node = Some(id);
-    let mut out = FieldPath::root();
-    let step = |node: Option<NodeId>, out: &mut FieldPath, name: &str| {
-        let n = arena.node(node.ok_or_else(invalid_field)?);
-        if !n.properties.is_empty() {
-            *out = out.child(name);
-            n.property(name).map(Some).ok_or_else(invalid_field)
-        } else if let Additional::Schema(ap) = n.additional {
-            *out = out.key(name);
-            Ok(Some(ap))
-        } else if let Additional::Bool(true) = n.additional {
-            *out = out.key(name);
-            Ok(None)
-        } else {
-            Err(invalid_field())
-        }
-    };
-    let mut toks = crate::crd_validation::field_path_tokens(path).into_iter();
-    while let Some(tok) = toks.next() {
-        match tok {
-            "[" => {
-                let tok = toks
-                    .next()
-                    .ok_or_else(|| "unexpected end of JSON path".to_owned())?;
-                if tok.len() < 2 || !tok.starts_with('\'') || !tok.ends_with('\'') {
-                    return Err(format!("expected single quoted string but got {tok}"));
-                }
-                let name = crate::crd_validation::unescape_single_quote(&tok[1..tok.len() - 1])
-                    .map_err(|e| format!("invalid string literal: {e}"))?;
-                node = step(node, &mut out, &name)?;
-                match toks.next() {
-                    None => return Err("unexpected end of JSON path".to_owned()),
-                    Some("]") => {}
-                    Some(other) => return Err(format!("expected ] but got {other}")),
-                }
-            }
-            "." => {
-                let tok = toks
-                    .next()
-                    .ok_or_else(|| "unexpected end of JSON path".to_owned())?;
-                node = step(node, &mut out, tok)?;
-            }
-            other => return Err(format!("expected [ or . but got: {other}")),
-        }
-    }
-    Ok(out)
 }

@@ -16,6 +16,8 @@
 //!   views (formats, `number`, escaped names, set and map lists) elsewhere;
 //! - [`validate_rules`]: a schema's rules on one value as upstream's `cel.Validator` runs
 //!   them, for test suites replaying upstream's tests ([`testing`]);
+//! - [`valid_field_path`]: a rule's `fieldPath` checked against its node's schema and
+//!   normalized (`ValidFieldPath`), as the CRD checks and the compiler use it;
 //! - [`compile_rules`]: how the rules of a schema compile (errors, transition rules,
 //!   estimated costs), as upstream's `Compile` reports them;
 //! - the rules compiled once per [`crate::Resource`] (`compile`) and run by
@@ -44,9 +46,11 @@
 mod compile;
 mod compile_report;
 mod decl;
+mod defaults;
 mod escaping;
 #[cfg(test)]
 mod eval_tests;
+pub(crate) mod field_path;
 mod provider;
 pub mod testing;
 #[cfg(test)]
@@ -65,9 +69,12 @@ pub use decl::{
     MAX_REQUEST_SIZE_BYTES, MIN_BOOL_SIZE, MIN_DATETIME_SIZE_JSON, MIN_DURATION_SIZE_JSON,
     MIN_NUMBER_SIZE, MIN_STRING_SIZE, NAME_MAX_LENGTH, schema_decl_type,
 };
+pub(crate) use defaults::{DefaultRules, validate_default_rules};
 pub use escaping::{escape, is_reserved, unescape};
+pub use field_path::valid_field_path;
 pub use provider::{DeclTypeProvider, RuleTypes, SchemaSizes};
 pub use testing::{RuleReport, RuleValidation, RuleValidationError, validate_rules};
+pub(crate) use validator::RUNTIME_CEL_COST_BUDGET;
 pub(crate) use validator::{
     Config, Rules, decoded, has_blocking_error, not_checked_error, validate,
 };

@@ -9,9 +9,10 @@
 //!
 //! Products validate whole objects with [`Resource::validate`] instead.
 
-use kdv_runtime::{ErrorList, FieldPath, PathRef, Segment};
+use kdv_runtime::{ErrorList, FieldPath, PathRef};
 use serde_json::Value;
 
+use super::defaults::with_path_ref;
 use super::validator::{Config, Rules, validate};
 use crate::Resource;
 
@@ -118,20 +119,6 @@ pub fn validate_rules(
         },
     );
     Ok(report)
-}
-
-/// Calls `f` with `segments` below `parent` as a borrowed path.
-fn with_path_ref(segments: &[Segment], parent: &PathRef<'_>, f: &mut dyn FnMut(&PathRef<'_>)) {
-    let Some((first, rest)) = segments.split_first() else {
-        f(parent);
-        return;
-    };
-    let next = match first {
-        Segment::Field(name) => parent.child(name),
-        Segment::Index(i) => parent.index(*i),
-        Segment::Key(k) => parent.key(k),
-    };
-    with_path_ref(rest, &next, f);
 }
 
 #[cfg(test)]

@@ -3,8 +3,10 @@
 //! validate as metadata, and it must pass the node's value validations (kube-openapi, as
 //! `ValidateCustomResource` reports them below `<node>.default`). Defaults inside the
 //! `metadata`, `apiVersion` or `kind` of an embedded resource are checked as part of a
-//! surrounding object (`must result in valid metadata: ...`). CEL rules are not run on
-//! defaults (they belong to the CEL issue).
+//! surrounding object (`must result in valid metadata: ...`). When all that passes, the
+//! CEL rules of the node and of the nodes below it run on the default
+//! ([`crate::cel::validate_default_rules`]), every default of the schema drawing on one
+//! runtime cost budget; once it runs out no further default is checked.
 //!
 //! The walk follows `properties` and `items` (defaults are forbidden below
 //! `additionalProperties`); the root is treated as an embedded resource.
@@ -32,6 +34,8 @@ struct Walk<'w, 'a> {
     root: &'w Props<'a>,
     /// Whether `root` is the CRD's root (treated as an embedded resource).
     root_is_crd: bool,
+    /// The CEL cost budget left for the rules on the remaining defaults.
+    budget: i64,
 }
 
 /// `ValidateDefaults(ctx, path, schema, isResourceRoot=true, requirePrunedDefaults)`.
@@ -47,6 +51,7 @@ pub(crate) fn validate_defaults(
         out: ErrorList::new(),
         root: schema,
         root_is_crd: true,
+        budget: crate::cel::RUNTIME_CEL_COST_BUDGET,
     };
     w.node(schema, path, &mut Vec::new(), false, true);
     w.out
@@ -75,15 +80,23 @@ impl<'w, 'a> Walk<'w, 'a> {
         if let Some(default) = &s.default {
             let at = path.child("default");
             if inside_meta {
-                self.inside_meta(s, default, &at, around);
+                self.inside_meta(s, default, &at, around, embedded);
             } else {
                 self.plain(s, default, &at, embedded);
+            }
+            if self.budget < 0 {
+                (self.root, self.root_is_crd) = saved_root;
+                return;
             }
         }
         if let Some(items) = s.items_schema() {
             around.push(Around::Index);
             self.node(items, &path.child("items"), around, inside_meta, false);
             around.pop();
+            if self.budget < 0 {
+                (self.root, self.root_is_crd) = saved_root;
+                return;
+            }
         }
         for (k, p) in &s.properties {
             let sub_inside = inside_meta
@@ -97,6 +110,9 @@ impl<'w, 'a> Walk<'w, 'a> {
                 false,
             );
             around.pop();
+            if self.budget < 0 {
+                break;
+            }
         }
         (self.root, self.root_is_crd) = saved_root;
     }
@@ -120,12 +136,19 @@ impl<'w, 'a> Walk<'w, 'a> {
             self.out.extend(errs.into_iter().map(|e| prefixed(at, e)));
             return;
         }
-        self.values(s, default, at);
+        self.values(s, default, at, embedded);
     }
 
     /// A default inside the `metadata`, `apiVersion` or `kind` of an embedded resource:
     /// the resource around it is checked.
-    fn inside_meta(&mut self, s: &Props<'_>, default: &Value, at: &FieldPath, around: &[Around]) {
+    fn inside_meta(
+        &mut self,
+        s: &Props<'_>,
+        default: &Value,
+        at: &FieldPath,
+        around: &[Around],
+        resource_root: bool,
+    ) {
         let mut obj = default.clone();
         for step in around.iter().rev() {
             obj = match step {
@@ -166,22 +189,38 @@ impl<'w, 'a> Walk<'w, 'a> {
             ));
             return;
         }
-        self.values(s, default, at);
+        self.values(s, default, at, resource_root);
     }
 
-    /// `ValidateCustomResource(<node>.default, default, validator of the node)`.
-    fn values(&mut self, s: &Props<'_>, default: &Value, at: &FieldPath) {
+    /// `ValidateCustomResource(<node>.default, default, validator of the node)`, then, if
+    /// that found nothing, the CEL rules of the node and below on the default.
+    /// `resource_root`: the node is the root of an embedded resource or of the CRD.
+    fn values(&mut self, s: &Props<'_>, default: &Value, at: &FieldPath, resource_root: bool) {
         // Defaults are validated against the node's schema with every format kept
         // (upstream builds this validator without the format post-processor).
         let minor = self.minor.max(36);
-        match Resource::from_crd_schema("", "", "", s.raw.0, minor) {
-            Ok(r) => {
-                for e in r.validate_values(default) {
-                    self.out.push(prefixed(at, e));
-                }
+        let r = match Resource::from_crd_schema("", "", "", s.raw.0, minor) {
+            Ok(r) => r,
+            Err(e) => {
+                self.out.push(invalid(at, BadValue::string(""), e.message));
+                return;
             }
-            Err(e) => self.out.push(invalid(at, BadValue::string(""), e.message)),
+        };
+        let errs = r.validate_values(default);
+        if !errs.is_empty() {
+            self.out.extend(errs.into_iter().map(|e| prefixed(at, e)));
+            return;
         }
+        let rules = crate::cel::DefaultRules {
+            resource: &r,
+            resource_root,
+            at,
+            values: self.minor >= 35,
+            // `CRDValidationRatcheting`: on by default since Kubernetes 1.30.
+            optional_old_self: self.minor >= 30,
+        };
+        self.budget =
+            crate::cel::validate_default_rules(&rules, default, self.budget, &mut self.out);
     }
 }
 

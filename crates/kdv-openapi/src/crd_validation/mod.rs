@@ -40,8 +40,6 @@ mod schema;
 mod structural;
 mod versions;
 
-pub(crate) use rules::{tokens as field_path_tokens, unescape_single_quote};
-
 use kdv_manifest::{Entry, Limits, Query, Step, Syntax, Target};
 use kdv_runtime::{ErrorList, FieldPath, Segment};
 use serde_json::Value;

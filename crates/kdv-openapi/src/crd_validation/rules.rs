@@ -7,6 +7,7 @@ use kdv_runtime::{BadValue, ErrorList, FieldPath};
 
 use super::model::Props;
 use super::path::{invalid, not_supported, required};
+use crate::cel::field_path::{PathSchema, Step};
 
 /// `supportedValidationReason`, sorted as `sets.String.List()` returns them.
 const REASONS: [&str; 4] = [
@@ -96,144 +97,34 @@ fn path_valid(s: &Props<'_>, path: &str) -> bool {
     if super::structural::new_structural_error(s).is_some() {
         return true;
     }
-    valid_field_path(path, s, true).is_ok()
+    crate::cel::field_path::walk(path, s, true).is_ok()
 }
 
-/// One token of a JSON path (`ValidFieldPath`'s scanner): a delimiter (`.`, `[`, `]`), a
-/// single-quoted string (quotes kept) or the text between delimiters.
-pub(crate) fn tokens(path: &str) -> Vec<&str> {
-    let b = path.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\'' {
-            // A quoted string up to the next quote not preceded by a backslash; unclosed,
-            // the rest of the text.
-            let mut j = i + 1;
-            while j < b.len() && !(b[j] == b'\'' && b[j - 1] != b'\\') {
-                j += 1;
-            }
-            let end = (j + 1).min(b.len());
-            out.push(&path[i..end]);
-            i = end;
-            continue;
-        }
-        if matches!(b[i], b'.' | b'[' | b']') {
-            out.push(&path[i..i + 1]);
-            i += 1;
-            continue;
-        }
-        let mut j = i;
-        while j < b.len() && !matches!(b[j], b'.' | b'[' | b']') {
-            j += 1;
-        }
-        out.push(&path[i..j]);
-        i = j;
-    }
-    out
-}
-
-/// `unescapeSingleQuote`.
-pub(crate) fn unescape_single_quote(s: &str) -> Result<String, String> {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        // `\\.` does not match a backslash before a newline or at the end.
-        let Some(d) = chars.next() else {
-            out.push(c);
-            break;
-        };
-        if d == '\n' {
-            out.push(c);
-            out.push(d);
-            continue;
-        }
-        out.push(match d {
-            'a' => '\u{7}',
-            'b' => '\u{8}',
-            'f' => '\u{c}',
-            'n' => '\n',
-            'r' => '\r',
-            't' => '\t',
-            'v' => '\u{b}',
-            '\'' => '\'',
-            '\\' => '\\',
-            other => return Err(format!("invalid escape char \\{other}")),
-        });
-    }
-    Ok(out)
-}
-
-/// `ValidFieldPath`: the schema a JSON path of field and map accessors reaches (`None`
-/// for the values of `additionalProperties: true`), or why the path is not valid for the
-/// schema. `allow_array_notation`: whether `['name']` may be used.
-pub(crate) fn valid_field_path<'p, 'a>(
-    path: &str,
-    schema: &'p Props<'a>,
-    allow_array_notation: bool,
-) -> Result<(FieldPath, Option<&'p Props<'a>>), String> {
-    let invalid_field = || "does not refer to a valid field".to_owned();
-    let mut node = Some(schema);
-    let mut out = FieldPath::root();
-    let mut toks = tokens(path).into_iter();
-    // Steps into a property, or into `additionalProperties` (a map key). Go dereferences a
-    // nil schema past `additionalProperties: true` (a panic); here that is no valid field.
-    let step = |node: Option<&'p Props<'a>>,
-                out: &mut FieldPath,
-                name: &str|
-     -> Result<Option<&'p Props<'a>>, String> {
-        let node = node.ok_or_else(invalid_field)?;
-        if !node.properties.is_empty() {
-            *out = out.child(name);
-            node.property(name).map(Some).ok_or_else(invalid_field)
-        } else if let Some(ap) = &node.additional_properties {
-            *out = out.key(name);
-            Ok(ap.schema.as_deref())
+/// The CRD's own schema, walked by `ValidFieldPath`.
+impl<'p, 'a> PathSchema for &'p Props<'a> {
+    fn step(self, name: &str) -> Step<Self> {
+        if !self.properties.is_empty() {
+            Step::Named(self.property(name))
+        } else if let Some(ap) = &self.additional_properties {
+            Step::Key(ap.schema.as_deref())
         } else {
-            Err(invalid_field())
-        }
-    };
-    while let Some(tok) = toks.next() {
-        match tok {
-            "[" => {
-                if !allow_array_notation {
-                    return Err("array notation is not allowed".to_owned());
-                }
-                let tok = toks
-                    .next()
-                    .ok_or_else(|| "unexpected end of JSON path".to_owned())?;
-                if tok.len() < 2 || !tok.starts_with('\'') || !tok.ends_with('\'') {
-                    return Err(format!("expected single quoted string but got {tok}"));
-                }
-                let name = unescape_single_quote(&tok[1..tok.len() - 1])
-                    .map_err(|e| format!("invalid string literal: {e}"))?;
-                node = step(node, &mut out, &name)?;
-                match toks.next() {
-                    None => return Err("unexpected end of JSON path".to_owned()),
-                    Some("]") => {}
-                    Some(other) => return Err(format!("expected ] but got {other}")),
-                }
-            }
-            "." => {
-                let tok = toks
-                    .next()
-                    .ok_or_else(|| "unexpected end of JSON path".to_owned())?;
-                node = step(node, &mut out, tok)?;
-            }
-            other => return Err(format!("expected [ or . but got: {other}")),
+            Step::Neither
         }
     }
-    Ok((out, node))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::super::model::Props;
     use serde_json::json;
+
+    fn valid_field_path<'p, 'a>(
+        path: &str,
+        s: &'p Props<'a>,
+        allow_array_notation: bool,
+    ) -> Result<(kdv_runtime::FieldPath, Option<&'p Props<'a>>), String> {
+        crate::cel::field_path::walk(path, s, allow_array_notation)
+    }
 
     #[test]
     fn field_paths_as_upstream_scans_them() {

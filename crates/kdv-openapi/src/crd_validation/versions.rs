@@ -287,8 +287,7 @@ pub(crate) fn selectable_fields(
             out.push(required(&p, ""));
             continue;
         }
-        let (found_path, found) = match super::rules::valid_field_path(&f.json_path, schema, false)
-        {
+        let (found_path, found) = match crate::cel::field_path::walk(&f.json_path, schema, false) {
             Ok(x) => x,
             Err(e) => {
                 out.push(invalid(
