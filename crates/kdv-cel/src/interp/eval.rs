@@ -529,20 +529,20 @@ impl<'a> Evaluator<'a, '_> {
                     Err(e) => Err(e),
                 }
             }
+            // cel-go plans `or`/`orValue` on optionals as its own short-circuiting step
+            // (`evalOptionalOr`, `evalOptionalOrValue`), which the cost tracker does not
+            // charge: only the operands evaluated cost (TestCelCostStability:
+            // `optional.none().or(optional.of('a')).hasValue()` costs 3).
             Node::OptOr(pair, or_value, fallback) => {
                 let l = self.eval(&pair.0)?;
                 match l {
-                    Value::Optional(Some(v)) => {
-                        self.charge(1)?;
-                        Ok(if *or_value {
-                            Value::clone(&v)
-                        } else {
-                            Value::Optional(Some(v))
-                        })
-                    }
+                    Value::Optional(Some(v)) => Ok(if *or_value {
+                        Value::clone(&v)
+                    } else {
+                        Value::Optional(Some(v))
+                    }),
                     Value::Optional(None) => {
                         let r = self.eval(&pair.1)?;
-                        self.charge(1)?;
                         if !*or_value && !matches!(r, Value::Optional(_)) {
                             return Err(EvalError::no_such_overload());
                         }

@@ -314,6 +314,41 @@ fn kubernetes_runtime_costs() {
 }
 
 #[test]
+fn kubernetes_runtime_costs_optionals_and_self_compare() {
+    // Upstream TestCelCostStability, "optionals" and "ext lists version 3": cel-go does not
+    // charge `or`/`orValue` (short-circuiting steps, not calls), and `distinct` costs
+    // ⌊n²·f⌋ + 11 with f = 2.1 when the first element is a string.
+    let doc = serde_json::json!({"obj": {"field": "a"}, "m": {"k": "v"}, "l": ["a"]});
+    let opts = ProgramOptions::kubernetes();
+    let act = Vars::new().with("self", Value::from_json(&doc));
+    for (src, want) in [
+        ("optional.of('a').or(optional.of('a')).hasValue()", 2),
+        ("optional.none().or(optional.of('a')).hasValue()", 3),
+        ("self.obj.?field.orValue('v') == 'a'", 4),
+        ("self.obj.?absentField.orValue('v') == 'v'", 3),
+        ("self.obj.?field == optional.of('a')", 5),
+        ("[].distinct() == []", 11),
+        ("[1].distinct() == [1]", 14),
+        ("[-2, 5, -2, 1, 1, 5, -2, 1].distinct() == [-2, 5, 1]", 140),
+        (
+            "['c', 'a', 'a', 'b', 'a', 'b', 'c', 'c'].distinct() == ['c', 'a', 'b']",
+            146,
+        ),
+        ("[[1], [1], [2]].distinct() == [[1], [2]]", 30),
+        ("['d', 'a', 'b', 'c'].sort() == ['a', 'b', 'c', 'd']", 45),
+        (
+            "['a', 'c', 'b', 'first'].sortBy(e, e == 'first' ? '' : e) == ['first', 'a', 'b', 'c']",
+            104,
+        ),
+    ] {
+        let p = program(src, &opts);
+        let (v, cost) = run_with(&p, &act).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert!(matches!(v, Value::Bool(true)), "{src}: {v}");
+        assert_eq!(cost, want, "{src}");
+    }
+}
+
+#[test]
 fn cost_limit_and_interrupt() {
     let p = program(
         "[1, 2, 3].map(x, [1, 2, 3].map(y, x * y))",

@@ -58,7 +58,8 @@ pub(crate) fn check(
     if !has_rules(schema) {
         return;
     }
-    let Ok((arena, root)) = crate::build::compile_crd_schema(schema.raw.0, Vec::new(), minor, false)
+    let Ok((arena, root)) =
+        crate::build::compile_crd_schema(schema.raw.0, Vec::new(), minor, false)
     else {
         return;
     };
