@@ -67,8 +67,10 @@ struct Evaluator<'a, 'x> {
     slots: Slots<'a>,
     cost: u64,
     limit: u64,
-    /// > 0 while evaluating parts cel-go does not charge (attribute branches, attribute keys).
-    free: u32,
+    /// Set just before evaluating an attribute whose root resolution cel-go does not charge
+    /// (an attribute used as a key, or as a branch of a conditional: cel-go unwraps its
+    /// observer, while the qualifiers keep theirs); the root's charge site clears it.
+    root_free: bool,
     interrupt: Option<&'x AtomicBool>,
     iterations: u32,
     /// The variable resolved last (by the address of its planned name, shared by every node
@@ -89,7 +91,7 @@ pub(super) fn run<'a>(
         slots: Slots::new(prog.slots),
         cost: 0,
         limit: cfg.cost_limit.unwrap_or(u64::MAX),
-        free: 0,
+        root_free: false,
         interrupt: cfg.interrupt,
         iterations: 0,
         last_var: None,
@@ -242,25 +244,37 @@ fn map_key_borrowed<'a>(k: &Value<'a>) -> Result<Key<'a>, EvalError> {
 impl<'a> Evaluator<'a, '_> {
     #[inline]
     fn charge(&mut self, n: u64) -> Result<(), EvalError> {
-        if self.free == 0 {
-            self.cost = self.cost.saturating_add(n);
-            if self.cost > self.limit {
-                return Err(EvalError::cost_limit_exceeded());
-            }
+        self.cost = self.cost.saturating_add(n);
+        if self.cost > self.limit {
+            return Err(EvalError::cost_limit_exceeded());
         }
         Ok(())
     }
 
-    fn eval_free(&mut self, n: &'a Node) -> EvalResult<'a> {
-        self.free += 1;
+    /// The charge for resolving the root of an attribute (a variable, or a computed value
+    /// being qualified): 1, unless the attribute is evaluated with a free root.
+    #[inline]
+    fn charge_root(&mut self) -> Result<(), EvalError> {
+        if self.root_free {
+            self.root_free = false;
+            return Ok(());
+        }
+        self.charge(1)
+    }
+
+    /// Evaluates attribute `n` (see [`super::plan::Node`]'s attribute kinds) without the
+    /// charge for its root; its qualifiers are charged. An attribute evaluates its root
+    /// first, so the flag is consumed by that root.
+    fn eval_root_free(&mut self, n: &'a Node) -> EvalResult<'a> {
+        self.root_free = true;
         let r = self.eval(n);
-        self.free -= 1;
+        self.root_free = false;
         r
     }
 
     fn eval_maybe_free(&mut self, n: &'a Node, free: bool) -> EvalResult<'a> {
         if free {
-            self.eval_free(n)
+            self.eval_root_free(n)
         } else {
             self.eval(n)
         }
@@ -272,11 +286,11 @@ impl<'a> Evaluator<'a, '_> {
         match n {
             Node::Const(v) => Ok(borrow_const(v)),
             Node::Slot(s) => {
-                self.charge(1)?;
+                self.charge_root()?;
                 self.slots[*s as usize].clone()
             }
             Node::Var(name) => {
-                self.charge(1)?;
+                self.charge_root()?;
                 self.var(name)
             }
             Node::Select(op, field) => self.select_node(op, field),
@@ -343,7 +357,7 @@ impl<'a> Evaluator<'a, '_> {
     fn select_node(&mut self, op: &'a Node, field: &str) -> EvalResult<'a> {
         match op {
             Node::Slot(s) => {
-                self.charge(1)?;
+                self.charge_root()?;
                 let r = match &self.slots[*s as usize] {
                     Ok(v) => select_ref(v, field),
                     Err(e) => return Err(e.clone()),
@@ -353,7 +367,7 @@ impl<'a> Evaluator<'a, '_> {
             }
             Node::Var(name) if self.prog.cache_vars => {
                 // Read the field straight out of the kept variable (no copy of it).
-                self.charge(1)?;
+                self.charge_root()?;
                 let key = name.as_ptr() as usize;
                 if !matches!(&self.last_var, Some((k, _)) if *k == key) {
                     let v = self.resolve(name)?;
@@ -367,7 +381,7 @@ impl<'a> Evaluator<'a, '_> {
                 }
             }
             Node::Var(name) => {
-                self.charge(1)?;
+                self.charge_root()?;
                 let v = self.resolve(name)?;
                 self.charge(1)?;
                 select_ref(&v, field)
@@ -394,6 +408,20 @@ impl<'a> Evaluator<'a, '_> {
             | Node::Or(_) => self.eval(n),
             Node::DynName(_) | Node::OptSelect(..) | Node::OptIndex(..) | Node::OptOr(..) => {
                 self.eval_cold(n)
+            }
+            Node::RelAttr(op) => {
+                // The flag is this root's, not the operand's.
+                let free = std::mem::take(&mut self.root_free);
+                let r = self.eval(op);
+                if let Err(e) = &r
+                    && e.abort
+                {
+                    return r;
+                }
+                if !free {
+                    self.charge(1)?;
+                }
+                r
             }
             Node::Has(op, field) => {
                 let v = self.eval(op)?;
@@ -475,7 +503,7 @@ impl<'a> Evaluator<'a, '_> {
     fn eval_cold(&mut self, n: &'a Node) -> EvalResult<'a> {
         match n {
             Node::DynName(d) => {
-                self.charge(1)?;
+                self.charge_root()?;
                 for (name, k) in &d.candidates {
                     if let Some(mut v) = self.act.resolve(name) {
                         for f in &d.path[*k..] {
@@ -529,20 +557,20 @@ impl<'a> Evaluator<'a, '_> {
                     Err(e) => Err(e),
                 }
             }
+            // cel-go plans `or`/`orValue` on optionals as its own short-circuiting step
+            // (`evalOptionalOr`, `evalOptionalOrValue`), which the cost tracker does not
+            // charge: only the operands evaluated cost (TestCelCostStability:
+            // `optional.none().or(optional.of('a')).hasValue()` costs 3).
             Node::OptOr(pair, or_value, fallback) => {
                 let l = self.eval(&pair.0)?;
                 match l {
-                    Value::Optional(Some(v)) => {
-                        self.charge(1)?;
-                        Ok(if *or_value {
-                            Value::clone(&v)
-                        } else {
-                            Value::Optional(Some(v))
-                        })
-                    }
+                    Value::Optional(Some(v)) => Ok(if *or_value {
+                        Value::clone(&v)
+                    } else {
+                        Value::Optional(Some(v))
+                    }),
                     Value::Optional(None) => {
                         let r = self.eval(&pair.1)?;
-                        self.charge(1)?;
                         if !*or_value && !matches!(r, Value::Optional(_)) {
                             return Err(EvalError::no_such_overload());
                         }

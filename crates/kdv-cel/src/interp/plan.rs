@@ -42,7 +42,12 @@ pub(crate) enum Node {
     Has(Box<Node>, Arc<str>),
     /// `operand.?field`.
     OptSelect(Box<Node>, Arc<str>),
-    /// `operand[key]`; the flag says the key is an attribute (its lookup is not charged).
+    /// A computed value that a selection or index qualifies (cel-go's relative attribute
+    /// over a non-attribute operand, e.g. `f(x).a`, `['a', 'b'][i]`): its own resolution
+    /// costs 1, even when the operand or the qualification fails.
+    RelAttr(Box<Node>),
+    /// `operand[key]`; the flag says the key is an attribute (the resolution of its root is
+    /// not charged, its qualifiers are).
     Index(Box<(Node, Node)>, bool),
     /// `operand[?key]`.
     OptIndex(Box<(Node, Node)>, bool),
@@ -55,8 +60,9 @@ pub(crate) enum Node {
     And(Box<(Node, Node)>),
     /// `a || b`.
     Or(Box<(Node, Node)>),
-    /// `c ? t : f`, with flags saying which branches are attributes (evaluated without cost,
-    /// as cel-go resolves attribute branches of a conditional attribute).
+    /// `c ? t : f`, with flags saying which branches are attributes (evaluated without the
+    /// charge for their root, as cel-go resolves attribute branches of a conditional
+    /// attribute; their qualifiers are charged).
     Cond(Box<(Node, Node, Node)>, bool, bool),
     /// `@not_strictly_false(e)`.
     NotStrictlyFalse(Box<Node>),
@@ -358,6 +364,16 @@ fn is_attribute(n: &Node) -> bool {
     )
 }
 
+/// The operand of a selection or index: cel-go qualifies attributes (and conditionals, which
+/// it plans as attributes) in place, and wraps any other operand in a relative attribute.
+fn attribute_operand(operand: Node) -> Node {
+    if is_attribute(&operand) || matches!(operand, Node::Cond(..)) {
+        operand
+    } else {
+        Node::RelAttr(Box::new(operand))
+    }
+}
+
 fn literal_value(l: &Literal) -> Value<'static> {
     match l {
         Literal::Null => Value::Null,
@@ -516,7 +532,7 @@ impl Planner<'_> {
                         return self.qualified(e.id, &path);
                     }
                 }
-                let operand = self.expr(operand);
+                let operand = attribute_operand(self.expr(operand));
                 let field: Arc<str> = Arc::from(field.as_str());
                 if *test_only {
                     Node::Has(Box::new(operand), field)
@@ -751,7 +767,7 @@ impl Planner<'_> {
                 return Node::NotStrictlyFalse(Box::new(self.expr(&args[0])));
             }
             (None, "_[_]", 2) | (None, "_[?_]", 2) => {
-                let operand = self.expr(&args[0]);
+                let operand = attribute_operand(self.expr(&args[0]));
                 let key = self.expr(&args[1]);
                 let attr = is_attribute(&key);
                 return if function == "_[_]" {
@@ -761,7 +777,7 @@ impl Planner<'_> {
                 };
             }
             (None, "_?._", 2) => {
-                let operand = self.expr(&args[0]);
+                let operand = attribute_operand(self.expr(&args[0]));
                 return match &args[1].kind {
                     ExprKind::Literal(Literal::String(f)) => {
                         Node::OptSelect(Box::new(operand), Arc::from(&**f))

@@ -314,6 +314,41 @@ fn kubernetes_runtime_costs() {
 }
 
 #[test]
+fn kubernetes_runtime_costs_optionals_and_self_compare() {
+    // Upstream TestCelCostStability, "optionals" and "ext lists version 3": cel-go does not
+    // charge `or`/`orValue` (short-circuiting steps, not calls), and `distinct` costs
+    // ⌊n²·f⌋ + 11 with f = 2.1 when the first element is a string.
+    let doc = serde_json::json!({"obj": {"field": "a"}, "m": {"k": "v"}, "l": ["a"]});
+    let opts = ProgramOptions::kubernetes();
+    let act = Vars::new().with("self", Value::from_json(&doc));
+    for (src, want) in [
+        ("optional.of('a').or(optional.of('a')).hasValue()", 2),
+        ("optional.none().or(optional.of('a')).hasValue()", 3),
+        ("self.obj.?field.orValue('v') == 'a'", 4),
+        ("self.obj.?absentField.orValue('v') == 'v'", 3),
+        ("self.obj.?field == optional.of('a')", 5),
+        ("[].distinct() == []", 11),
+        ("[1].distinct() == [1]", 14),
+        ("[-2, 5, -2, 1, 1, 5, -2, 1].distinct() == [-2, 5, 1]", 140),
+        (
+            "['c', 'a', 'a', 'b', 'a', 'b', 'c', 'c'].distinct() == ['c', 'a', 'b']",
+            146,
+        ),
+        ("[[1], [1], [2]].distinct() == [[1], [2]]", 30),
+        ("['d', 'a', 'b', 'c'].sort() == ['a', 'b', 'c', 'd']", 45),
+        (
+            "['a', 'c', 'b', 'first'].sortBy(e, e == 'first' ? '' : e) == ['first', 'a', 'b', 'c']",
+            104,
+        ),
+    ] {
+        let p = program(src, &opts);
+        let (v, cost) = run_with(&p, &act).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert!(matches!(v, Value::Bool(true)), "{src}: {v}");
+        assert_eq!(cost, want, "{src}");
+    }
+}
+
+#[test]
 fn cost_limit_and_interrupt() {
     let p = program(
         "[1, 2, 3].map(x, [1, 2, 3].map(y, x * y))",
@@ -561,14 +596,17 @@ fn variables_read_repeatedly() {
 #[test]
 fn failed_evaluations_report_the_cost_so_far() {
     let cfg = EvalConfig::default();
-    // The index is charged before it fails, and the strict call it feeds is charged too.
+    // The index is charged before it fails (the qualification 1, and the relative
+    // attribute over the constant list 1), and the strict call it feeds is charged too:
+    // 3, as upstream TestMessageExpression "runtime cost preserved if messageExpression
+    // fails during evaluation" expects (50 - 47).
     let p = program(
         r#""str1 " + ["a", "b", "c", "d"][4]"#,
         &ProgramOptions::kubernetes(),
     );
     let (r, cost) = p.eval_with_cost(&(), &cfg);
     assert_eq!(r.unwrap_err().message, "index out of bounds: 4");
-    assert_eq!(cost, 2);
+    assert_eq!(cost, 3);
     // Success: the same cost as `eval`.
     let p = program(
         r#""str1 " + ["a", "b", "c", "d"][3]"#,
@@ -601,5 +639,88 @@ fn zero_timestamps_are_go_zero_times() {
         let p = program(src, &ProgramOptions::default());
         let (v, _) = run_with(&p, &()).unwrap();
         assert_eq!(v.is_zero(), want, "{src}");
+    }
+}
+
+#[test]
+fn attribute_and_error_path_costs_match_cel_go() {
+    // Runtime costs measured with cel-go's cost tracker (OptOptimize, OptTrackCost, presence
+    // tests free, optional types, ext lists v3) for `self` of type dyn: relative attributes
+    // (a computed value that is selected or indexed) cost 1 for their resolution; attributes
+    // used as keys or conditional branches are not charged for their root but are for their
+    // qualifiers; failed operands still reach the steps that consume them.
+    let cfg = EvalConfig::default();
+    let mut env = crate::k8s::env();
+    env.add_variable("self", crate::types::Type::Dyn);
+    let mut opts = ProgramOptions::kubernetes();
+    opts.registry = Arc::new(crate::k8s::registry());
+    let doc = serde_json::json!({"obj": {"field": "a"}, "l": ["a", "b"], "m": {"k": "v"}});
+    let act = Vars::new().with("self", Value::from_json(&doc));
+    for (src, fails, want) in [
+        ("self.l.map(x, x)[0]", false, 31),
+        ("(true ? self.l : self.l)[0]", false, 2),
+        (r#"(true ? self.obj : {"field": "b"}).field"#, false, 2),
+        (r#"has({"a": 1}.a)"#, false, 1),
+        ("has(self.obj.field)", false, 2),
+        (r#"optional.of({"a": 1}).?a.hasValue()"#, false, 4),
+        (r#"{"a": 1}.?a.hasValue()"#, false, 3),
+        (r#"["a"][?0].hasValue()"#, false, 3),
+        ("self.l[0 + 1]", false, 4),
+        (r#"self.m[self.obj.field == "a" ? "k" : "z"]"#, false, 7),
+        (r#"self.obj.?field.orValue("v").size()"#, false, 4),
+        (r#"optional.none().orValue({"a": 1}).a"#, false, 3),
+        (r#""x" + self.l[5]"#, true, 4),
+        (r#"self.l[5] + "x""#, true, 4),
+        ("size(self.l[5])", true, 4),
+        (r#"self.l[5] == "a""#, true, 4),
+        (r#"self.l.all(x, x[0] == "a")"#, true, 15),
+        ("self.l.map(x, self.l[5])", true, 33),
+        (r#"self.l.exists(x, self.l[5] == "a")"#, true, 19),
+        (r#"self.l[5] == "a" || true"#, false, 4),
+        ("self.obj.missing", true, 3),
+        ("self.obj.missing.x", true, 3),
+        ("self.m.k.size()", false, 4),
+        ("optional.none().or(optional.of('a')).hasValue()", false, 3),
+        ("optional.of('a').or(optional.of('a')).hasValue()", false, 2),
+        ("self.obj.?field.orValue('v') == 'a'", false, 4),
+        (
+            "['c', 'a', 'a', 'b', 'a', 'b', 'c', 'c'].distinct() == ['c', 'a', 'b']",
+            false,
+            146,
+        ),
+        ("[1, 2].sortBy(e, string(e))", false, 50),
+        ("self.l[5].size() + 1", true, 5),
+        (r#"self.l.filter(x, x == "a")[0].size()"#, false, 23),
+        (r#"self.l.map(x, x + "1")[0] == "a1""#, false, 34),
+        ("dyn(self.l)[1]", false, 5),
+        ("self.l[1].startsWith(self.l[5])", true, 7),
+        ("1 / 0 + 1", true, 2),
+        ("1 / 0 == 1 / 0", true, 3),
+        ("!(1/0 == 1)", true, 3),
+        ("-(1/0)", true, 2),
+        ("(1/0 == 1) ? 1 : 2", true, 2),
+        ("self.l.all(x, 1/0 == 1)", true, 13),
+        ("self.l.exists_one(x, 1/0 == 1)", true, 8),
+        ("self.l.map(x, 1/0)", true, 29),
+        ("self.l.map(x, x, 1/0)", true, 5),
+        ("self.l.filter(x, 1/0 == 1)", true, 7),
+        (r#"self.m[self.l[0] == "a" ? "k" : "j"]"#, false, 7),
+        ("self.m[(true ? self.obj : self.m).field]", true, 5),
+        ("(true ? self.obj : self.m)[self.obj.field]", true, 4),
+        (
+            r#"self.l.exists(x, x == "b" ? self.obj.field == "a" : false)"#,
+            false,
+            19,
+        ),
+        ("self.l.map(x, [x][0])", false, 53),
+        (r#"self.l.map(x, {"k": x}.k)"#, false, 93),
+        ("self.l.exists(x, self.m[?x].hasValue())", false, 17),
+        (r#"self.obj.?field.optMap(f, f + "x").value()"#, false, 12),
+        ("self.l.filter(x, true)[self.l.size() - 1]", false, 35),
+    ] {
+        let p = Program::compile(&env, src, &opts).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+        let (r, cost) = p.eval_with_cost(&act, &cfg);
+        assert_eq!(r.is_err(), fails, "{src}");
+        assert_eq!(cost, want, "{src}");
     }
 }

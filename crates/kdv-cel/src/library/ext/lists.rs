@@ -281,24 +281,30 @@ fn cost_flatten(args: &[Value<'_>], _: &Value<'_>) -> u64 {
     size.saturating_mul(depth).saturating_add(11)
 }
 
-fn cost_quadratic(args: &[Value<'_>], factor: f64) -> u64 {
-    let n = args.first().map_or(0, Value::cost_size) as f64;
-    ((n * n * factor) as u64).saturating_add(11)
-}
-
-fn cost_distinct(args: &[Value<'_>], _: &Value<'_>) -> u64 {
-    cost_quadratic(args, 2.0)
-}
-
-fn cost_sort(args: &[Value<'_>], _: &Value<'_>) -> u64 {
-    let factor = match args.first() {
+/// cel-go's `trackListSelfCompare`: a worst-case O(n²) pass over `list` with a cost factor
+/// of 2, or 2.1 when its first element is a string or bytes, plus 11 (call and list
+/// allocation).
+fn cost_self_compare(list: Option<&Value<'_>>) -> u64 {
+    let n = list.map_or(0, Value::cost_size);
+    let factor = match list {
         Some(Value::List(l)) => match l.get(0) {
-            Some(Value::String(_) | Value::Bytes(_)) => 2.1,
+            Some(Value::String(_) | Value::Bytes(_)) => 2.0 + STRING_TRAVERSAL_COST_FACTOR,
             _ => 2.0,
         },
         _ => 2.0,
     };
-    cost_quadratic(args, factor)
+    ((n.saturating_mul(n) as f64 * factor) as u64).saturating_add(11)
+}
+
+/// `distinct` and `sort`: the receiver list.
+fn cost_distinct_or_sort(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    cost_self_compare(args.first())
+}
+
+/// `@sortByAssociatedKeys`: the list of sort keys (the second argument), whose element
+/// type, not the receiver's, decides the string factor.
+fn cost_sort_by(args: &[Value<'_>], _: &Value<'_>) -> u64 {
+    cost_self_compare(args.get(1))
 }
 
 const SORT_IDS: [&str; 8] = [
@@ -348,10 +354,10 @@ pub fn functions() -> Functions {
         Overload::new("list_reverse", "reverse", true, &[P::LIST], reverse)
             .with_cost(cost_result_size),
         Overload::new("list_distinct", "distinct", true, &[P::LIST], distinct)
-            .with_cost(cost_distinct),
+            .with_cost(cost_distinct_or_sort),
     ];
     for id in SORT_IDS {
-        o.push(Overload::new(id, "sort", true, &[P::LIST], sort).with_cost(cost_sort));
+        o.push(Overload::new(id, "sort", true, &[P::LIST], sort).with_cost(cost_distinct_or_sort));
     }
     for id in SORT_BY_IDS {
         o.push(
@@ -362,7 +368,7 @@ pub fn functions() -> Functions {
                 &[P::LIST, P::LIST],
                 sort_by_associated_keys,
             )
-            .with_cost(cost_sort),
+            .with_cost(cost_sort_by),
         );
     }
     Functions {
