@@ -21,7 +21,8 @@
 //!
 //! The `x-kubernetes-validations` rules are compiled (`cel`: type checks, cost limits,
 //! `oldSelf` placement, spec §5.1.2) when the schema is structural, and run on every default
-//! that passes its value validations (§5.7). Properties and other maps are visited in key order where Go's order is random.
+//! that passes its value validations (§5.7). Properties and other maps are visited in key
+//! order where Go's order is random.
 //!
 //! Paths are the internal object's, as the server reports them; [`document_path`] maps a
 //! path back to where the v1 document writes it, and [`lint_crds`] reads a stream and
