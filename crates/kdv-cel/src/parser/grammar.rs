@@ -79,7 +79,7 @@ const ESC_IDENT: TokenSet = TokenSet::of(&[T::Identifier, T::EscIdentifier]);
 
 /// Words cel-go rejects as identifiers and global function names (they are fine as field
 /// selectors, member function names and struct field names).
-const RESERVED: [&str; 17] = [
+pub(crate) const RESERVED: [&str; 17] = [
     "as",
     "break",
     "const",

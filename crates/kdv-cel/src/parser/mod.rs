@@ -22,6 +22,7 @@ mod macros;
 mod unescape;
 
 pub(crate) use deep::with_stack;
+pub(crate) use grammar::RESERVED as RESERVED_IDENTIFIERS;
 pub(crate) use grammar::drop_iteratively as drop_tree;
 pub(crate) use issues::MAX_REPORTED;
 pub use issues::{Issue, Issues};

@@ -311,35 +311,14 @@ pub(crate) fn entry<'a>(
 
 // ---- property-name escaping (apiserver `cel/escaping.go`) --------------------------------
 
-/// The reserved symbols of the CEL lexer: a property with exactly this name is the field
-/// `__<name>__`.
-const RESERVED: [&str; 21] = [
-    "true",
-    "false",
-    "null",
-    "in",
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
+/// The literals and the `in` operator (keywords of the lexer), besides the words the parser
+/// rejects as identifiers ([`crate::parser::RESERVED_IDENTIFIERS`]).
+const KEYWORDS: [&str; 4] = ["true", "false", "null", "in"];
 
-/// Whether `name` is one of CEL's reserved symbols.
+/// Whether `name` is one of CEL's reserved symbols: a property with exactly this name is the
+/// field `__<name>__`.
 pub fn is_reserved(name: &str) -> bool {
-    RESERVED.contains(&name)
+    KEYWORDS.contains(&name) || crate::parser::RESERVED_IDENTIFIERS.contains(&name)
 }
 
 /// Upstream `Escape`: the CEL field name of property `ident`, or `None` when it has none
