@@ -18,7 +18,7 @@ use super::provider::RuleTypes;
 use crate::schema::{Arena, NodeId};
 
 /// One `x-kubernetes-validations` entry as written (`ValidationRule`).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct RuleSource {
     pub rule: String,
     pub message: String,

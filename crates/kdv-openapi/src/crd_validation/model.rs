@@ -287,23 +287,20 @@ pub(crate) struct ExternalDocs {
     pub url: String,
 }
 
-/// `ValidationRule`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) struct Rule {
-    pub rule: String,
-    pub message: String,
-    pub message_expression: String,
-    pub reason: Option<String>,
-    pub field_path: String,
-    pub optional_old_self: Option<bool>,
-}
+/// `ValidationRule`: the one rule type of the compiler, the runtime and these checks.
+pub(crate) use crate::cel::RuleSource as Rule;
 
 impl Rule {
     /// `json.Marshal` of the internal `ValidationRule` (no JSON tags: Go field names), as
     /// the CEL compile errors print the rule.
     pub(crate) fn to_go_json(&self) -> String {
         let mut out = String::new();
-        let mut o = Obj::new(&mut out);
+        self.write_go_json(&mut out);
+        out
+    }
+
+    fn write_go_json(&self, out: &mut String) {
+        let mut o = Obj::new(out);
         o.str("Rule", &self.rule);
         o.str("Message", &self.message);
         o.str("MessageExpression", &self.message_expression);
@@ -311,7 +308,6 @@ impl Rule {
         o.str("FieldPath", &self.field_path);
         o.opt_bool("OptionalOldSelf", self.optional_old_self);
         o.end();
-        out
     }
 }
 
@@ -517,14 +513,7 @@ impl Props<'_> {
         o.opt_str("XListType", &self.x_list_type);
         o.opt_str("XMapType", &self.x_map_type);
         list(o.key("XValidations"), &self.x_validations, |out, r| {
-            let mut o = Obj::new(out);
-            o.str("Rule", &r.rule);
-            o.str("Message", &r.message);
-            o.str("MessageExpression", &r.message_expression);
-            o.opt_str("Reason", &r.reason);
-            o.str("FieldPath", &r.field_path);
-            o.opt_bool("OptionalOldSelf", r.optional_old_self);
-            o.end();
+            r.write_go_json(out)
         });
         o.end();
     }
