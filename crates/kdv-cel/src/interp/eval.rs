@@ -714,6 +714,9 @@ impl<'a> Evaluator<'a, '_> {
                 let r = (o.imp)(&ctx, args);
                 let cost = match (&r, o.cost) {
                     (_, None) => 1,
+                    // cel-go planned the call without an overload id (see
+                    // `CallNode::no_overload_id`).
+                    _ if c.no_overload_id && o.cost_by_id => 1,
                     (Ok(v), Some(f)) => f(args, v),
                     (Err(_), Some(f)) => f(args, &Value::Null),
                 };

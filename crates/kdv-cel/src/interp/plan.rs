@@ -152,6 +152,10 @@ pub(crate) struct CallNode {
     pub regex: Option<Arc<regex::Regex>>,
     /// A direct implementation for the argument kinds rules mostly see.
     pub fast: Option<FastCall>,
+    /// Whether cel-go would plan this call without an overload id: the checker left more
+    /// than one candidate overload (a `dyn` argument), so cost rules keyed by overload id
+    /// ([`Overload::cost_by_id`]) do not apply and such calls cost 1.
+    pub no_overload_id: bool,
 }
 
 /// Binary operations the evaluator runs directly, without looking for an overload, when the
@@ -214,7 +218,10 @@ fn fast_call(
     args: &[Node],
     overloads: &[Arc<Overload>],
     regex: bool,
+    no_overload_id: bool,
 ) -> Option<FastCall> {
+    // The cost the call is charged when `o` runs (see `CallNode::no_overload_id`).
+    let cost_of = |o: &Overload| o.cost.filter(|_| !(no_overload_id && o.cost_by_id));
     if args.len() != 2 || fast_calls_disabled() {
         return None;
     }
@@ -257,7 +264,7 @@ fn fast_call(
             let any = Some(&[ParamType::DYN, ParamType::DYN][..]);
             return (first.id == id && first.params == any).then_some(FastCall {
                 op,
-                cost: first.cost,
+                cost: cost_of(first),
             });
         }
         "startsWith" => (
@@ -275,7 +282,7 @@ fn fast_call(
     let chosen = overloads.iter().find(|o| o.accepts(&sample))?;
     ids.contains(&chosen.id).then_some(FastCall {
         op,
-        cost: chosen.cost,
+        cost: cost_of(chosen),
     })
 }
 
@@ -836,7 +843,10 @@ impl Planner<'_> {
         // The checker's overloads first (its choice decides the cost function), then every
         // overload of the name: like cel-go's generic implementations, a `dyn` argument may
         // turn out to need a sibling overload at run time.
-        let overloads = match self.checked.and_then(|c| c.overload_ids(e.id)) {
+        let checked_ids = self.checked.and_then(|c| c.overload_ids(e.id));
+        // Unchecked programs keep the cost rules of the overload that runs.
+        let no_overload_id = checked_ids.is_some_and(|ids| ids.len() != 1);
+        let overloads = match checked_ids {
             // Every candidate, in the registry's order (the usual answer for `dyn` arguments).
             Some(ids)
                 if ids.len() == candidates.len()
@@ -883,13 +893,14 @@ impl Planner<'_> {
                 }),
             }
         }
-        let fast = fast_call(function, &args, &overloads, regex.is_some());
+        let fast = fast_call(function, &args, &overloads, regex.is_some(), no_overload_id);
         CallNode {
             function: Arc::from(function),
             overloads: overloads.into(),
             args: args.into(),
             regex,
             fast,
+            no_overload_id,
         }
     }
 

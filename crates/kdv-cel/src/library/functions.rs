@@ -100,6 +100,12 @@ pub struct Overload {
     pub imp: NativeFn,
     /// Runtime cost; `None` = 1 (cel-go's default call cost).
     pub cost: Option<CostFn>,
+    /// Whether `cost` is keyed by overload id (cel-go's built-in call costs and its
+    /// extensions' cost trackers): cel-go plans a call the checker could not narrow to one
+    /// overload (a `dyn` argument) without an overload id, so such a rule then does not apply
+    /// and the call costs 1. Rules keyed by function name (Kubernetes' `CostEstimator`)
+    /// apply whichever overload runs.
+    pub cost_by_id: bool,
 }
 
 impl Overload {
@@ -118,13 +124,16 @@ impl Overload {
             params: Some(params),
             imp,
             cost: None,
+            cost_by_id: false,
         }
     }
 
-    /// The overload with runtime cost `cost`.
+    /// The overload with runtime cost `cost`, a rule keyed by its overload id (see
+    /// [`Overload::cost_by_id`]).
     #[must_use]
     pub fn with_cost(mut self, cost: CostFn) -> Overload {
         self.cost = Some(cost);
+        self.cost_by_id = true;
         self
     }
 
@@ -192,6 +201,7 @@ impl Registry {
         };
         let mut o = Overload::clone(&old);
         o.cost = Some(cost);
+        o.cost_by_id = false;
         let o = Arc::new(o);
         self.by_id.insert(o.id, o.clone());
         if let Some(list) = self.functions.get_mut(o.function) {

@@ -315,6 +315,7 @@ fn variadic(id: &'static str, function: &'static str, imp: crate::library::Nativ
         params: None,
         imp,
         cost: None,
+        cost_by_id: false,
     }
 }
 

@@ -28,6 +28,7 @@ pub(crate) fn overload(
         params: Some(params),
         imp,
         cost,
+        cost_by_id: false,
     }
 }
 

@@ -430,6 +430,7 @@ pub fn functions() -> Functions {
             params: Some(&[P::STRING]),
             imp: named,
             cost: None,
+            cost_by_id: false,
         },
         Overload {
             id: "format-validate",
@@ -438,6 +439,7 @@ pub fn functions() -> Functions {
             params: Some(&[NAMED_FORMAT, P::STRING]),
             imp: validate,
             cost: Some(cost_validate),
+            cost_by_id: false,
         },
     ];
     for &(id, _, imp) in CONSTANTS {
@@ -448,6 +450,7 @@ pub fn functions() -> Functions {
             params: Some(&[]),
             imp,
             cost: None,
+            cost_by_id: false,
         });
     }
     Functions {
