@@ -42,7 +42,7 @@
 
 mod build;
 mod comments;
-pub use comments::{CommentLine, Comments};
+pub use kdv_model::{CommentLine, Comments};
 pub use parser::{json_tag, struct_tag_lookup};
 mod consteval;
 pub mod lexer;

@@ -795,3 +795,65 @@ mod tests {
         assert_eq!(tags.named("k8s:minimum").count(), 1);
     }
 }
+
+/// One comment line with the comment marker (`//`, or the `/*` `*/` frame) removed, as
+/// gengo's `CommentLines` gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CommentLine {
+    /// The line's text.
+    pub text: String,
+    /// Location of the first byte of `text` in the source.
+    pub loc: Loc,
+}
+
+/// A block of consecutive comment lines.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Comments {
+    /// The lines, in source order.
+    pub lines: Vec<CommentLine>,
+}
+
+impl Comments {
+    /// True when the block holds no lines.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The tag lines of the block (lines starting with `+` after spaces and tabs), as the
+    /// model carries them.
+    pub fn tags(&self) -> Tags {
+        let lines = self
+            .lines
+            .iter()
+            .filter_map(|l| {
+                let text = l.text.trim_start_matches([' ', '\t']).strip_prefix('+')?;
+                let skipped = (l.text.len() - text.len()) as u32;
+                let loc = Loc {
+                    col: l.loc.col + skipped,
+                    offset: l.loc.offset + skipped,
+                    ..l.loc
+                };
+                Some(TagLine::new(text, loc))
+            })
+            .collect();
+        Tags { lines }
+    }
+
+    /// The documentation text: the lines that are not tags, one leading space removed from
+    /// each, without leading and trailing blank lines.
+    pub fn description(&self) -> String {
+        let lines: Vec<&str> = self
+            .lines
+            .iter()
+            .map(|l| l.text.as_str())
+            .filter(|t| !t.trim_start_matches([' ', '\t']).starts_with('+'))
+            .map(|t| t.strip_prefix(' ').unwrap_or(t))
+            .collect();
+        let first = lines.iter().position(|l| !l.trim().is_empty());
+        let last = lines.iter().rposition(|l| !l.trim().is_empty());
+        match (first, last) {
+            (Some(a), Some(b)) => lines[a..=b].join("\n"),
+            _ => String::new(),
+        }
+    }
+}

@@ -47,8 +47,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use kdv_model::{
-    Builtin, ConstDecl, ConstValue, Diagnostic, Field, JsonTag, Loc, NamedRef, Package, SourceFile,
-    SourceSpan, StructType, TagLine, Tags, TypeDecl, TypeRef,
+    Builtin, CommentLine, Comments, ConstDecl, ConstValue, Diagnostic, Field, JsonTag, Loc,
+    NamedRef, Package, SourceFile, SourceSpan, StructType, Tags, TypeDecl, TypeRef,
 };
 use proc_macro2::Span;
 use syn::ext::IdentExt;
@@ -159,12 +159,6 @@ struct Reader {
     diagnostics: Vec<Diagnostic>,
 }
 
-/// A doc line: its text (after `///`) and where that text starts.
-struct DocLine {
-    text: String,
-    loc: Loc,
-}
-
 impl Reader {
     /// The location of proc-macro2's line/column (the column counts characters) as a
     /// model [`Loc`] (the column counts bytes).
@@ -216,8 +210,7 @@ impl Reader {
     }
 
     fn read_file(&mut self, file: &syn::File, package: &mut Package) {
-        let lines = self.doc_lines(&file.attrs, true);
-        package.tags = tags_of(&lines);
+        package.tags = self.doc_lines(&file.attrs, true).tags();
         for item in &file.items {
             match item {
                 syn::Item::Struct(s) => {
@@ -251,7 +244,7 @@ impl Reader {
 
     /// The doc lines of `attrs` of one style (outer `///`, or inner `//!` when `inner`), in
     /// order.
-    fn doc_lines(&self, attrs: &[syn::Attribute], inner: bool) -> Vec<DocLine> {
+    fn doc_lines(&self, attrs: &[syn::Attribute], inner: bool) -> Comments {
         let mut out = Vec::new();
         for attr in attrs {
             if matches!(attr.style, syn::AttrStyle::Inner(_)) != inner
@@ -278,7 +271,7 @@ impl Reader {
             let line_doc = (src.starts_with("///") || src.starts_with("//!"))
                 && src[3..].starts_with(value.as_str());
             if line_doc {
-                out.push(DocLine {
+                out.push(CommentLine {
                     text: value,
                     loc: Loc {
                         col: start.col + 3,
@@ -288,19 +281,19 @@ impl Reader {
                 });
             } else {
                 for l in value.lines() {
-                    out.push(DocLine {
+                    out.push(CommentLine {
                         text: l.to_string(),
                         loc: start,
                     });
                 }
             }
         }
-        out
+        Comments { lines: out }
     }
 
     fn docs(&self, attrs: &[syn::Attribute]) -> (String, Tags) {
-        let lines = self.doc_lines(attrs, false);
-        (description_of(&lines), tags_of(&lines))
+        let comments = self.doc_lines(attrs, false);
+        (comments.description(), comments.tags())
     }
 
     fn read_struct(&mut self, s: &syn::ItemStruct) -> Option<TypeDecl> {
@@ -645,42 +638,6 @@ fn scalar(name: &str) -> Option<Builtin> {
         "f64" => Builtin::Float64,
         _ => return None,
     })
-}
-
-/// The tag lines among doc lines: lines starting with `+` after spaces and tabs, located
-/// at the text after the `+`.
-fn tags_of(lines: &[DocLine]) -> Tags {
-    let lines = lines
-        .iter()
-        .filter_map(|l| {
-            let text = l.text.trim_start_matches([' ', '\t']).strip_prefix('+')?;
-            let skipped = (l.text.len() - text.len()) as u32;
-            let loc = Loc {
-                col: l.loc.col + skipped,
-                offset: l.loc.offset + skipped,
-                ..l.loc
-            };
-            Some(TagLine::new(text, loc))
-        })
-        .collect();
-    Tags { lines }
-}
-
-/// The description: the doc lines that are not tags, one leading space removed from each,
-/// without leading and trailing blank lines (as the Go frontend reads comments).
-fn description_of(lines: &[DocLine]) -> String {
-    let kept: Vec<&str> = lines
-        .iter()
-        .map(|l| l.text.as_str())
-        .filter(|t| !t.trim_start_matches([' ', '\t']).starts_with('+'))
-        .map(|t| t.strip_prefix(' ').unwrap_or(t))
-        .collect();
-    let first = kept.iter().position(|l| !l.trim().is_empty());
-    let last = kept.iter().rposition(|l| !l.trim().is_empty());
-    match (first, last) {
-        (Some(a), Some(b)) => kept[a..=b].join("\n"),
-        _ => String::new(),
-    }
 }
 
 #[cfg(test)]
