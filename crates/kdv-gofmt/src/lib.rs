@@ -329,6 +329,19 @@ pub fn write_json_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// The name `encoding/json` gives a JSON value's kind in its `UnmarshalTypeError`
+/// (`json: cannot unmarshal <kind> into Go struct field ...`).
+pub fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "bool",
+        serde_json::Value::Number(_) => "number",
+        serde_json::Value::String(_) => "string",
+        serde_json::Value::Array(_) => "array",
+        serde_json::Value::Object(_) => "object",
+    }
+}
+
 /// Standard base64 with padding (`encoding/base64.StdEncoding`), the way `encoding/json`
 /// writes a `[]byte`.
 pub fn base64_std(bytes: &[u8]) -> String {

@@ -19,6 +19,7 @@
 //!   `nullable` (or-ed) and extensions on top.
 
 use kdv_manifest::Step;
+use kdv_runtime::gofmt::json_kind;
 use serde_json::{Map, Value};
 
 use crate::schema::{
@@ -697,18 +698,6 @@ pub(crate) fn crd_keeps_format(
 
 fn is_only_string(types: &[Box<str>]) -> bool {
     matches!(types, [t] if t.as_ref() == "string")
-}
-
-/// Go's name for a JSON value's kind in decoding errors.
-pub(crate) fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 /// Compiles a CRD version's `openAPIV3Schema` (at `path` in its document).

@@ -19,6 +19,7 @@
 //!    (`metadata.name was not generated`), and the validation errors become
 //!    `NewInvalid(<Kind>.<group>, name, errors)`.
 
+use kdv_runtime::gofmt::json_kind;
 use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath};
 use serde_json::Value;
 
@@ -301,7 +302,7 @@ fn type_meta(object: &Value) -> Result<Gvk, String> {
                     Some(other) => Err(format!(
                         "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {} \
                          into Go struct field TypeMeta.{name} of type string",
-                        json_type(other)
+                        json_kind(other)
                     )),
                 }
             };
@@ -311,7 +312,7 @@ fn type_meta(object: &Value) -> Result<Gvk, String> {
             return Err(format!(
                 "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {} into \
                  Go value of type v1.TypeMeta",
-                json_type(other)
+                json_kind(other)
             ));
         }
     };
@@ -334,18 +335,6 @@ fn type_meta(object: &Value) -> Result<Gvk, String> {
         version,
         kind,
     })
-}
-
-/// The JSON type names of Go's `UnmarshalTypeError`.
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 #[cfg(test)]

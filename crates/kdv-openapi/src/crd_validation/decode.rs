@@ -15,6 +15,7 @@
 //! reported, and a type mismatch below them is reported with the context of the field that
 //! holds them. `null` leaves the zero value (a nil pointer, slice or map).
 
+use kdv_runtime::gofmt::json_kind;
 use kdv_runtime::objectmeta::{decode_object_meta, parse_rfc3339, unknown_fields};
 use kdv_runtime::{FieldPath, PathRef};
 use serde_json::{Map, Value};
@@ -91,18 +92,6 @@ impl GoErr {
 
 type Hard<T> = Result<T, GoErr>;
 
-/// The kind name Go's decoder prints for a JSON value.
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
 /// A number as the server received it (kubectl writes integers in `int64` range as such and
 /// everything else as a Go `float64`).
 fn number_literal(n: &serde_json::Number) -> String {
@@ -153,7 +142,7 @@ impl Dec {
 
     fn mismatch(&mut self, v: &Value, go_type: &'static str) {
         if self.saved.is_none() {
-            self.saved = Some(self.type_error(kind(v).to_owned(), go_type));
+            self.saved = Some(self.type_error(json_kind(v).to_owned(), go_type));
         }
     }
 
@@ -880,7 +869,7 @@ impl Dec {
             other => Err(GoErr::Plain {
                 message: format!(
                     "json: cannot unmarshal {} into Go value of type string",
-                    kind(other)
+                    json_kind(other)
                 ),
                 at: self.doc.clone(),
             }),
@@ -1001,7 +990,7 @@ pub(crate) fn decode(v: &Value) -> Result<Decoded<'_>, DecodeFailure> {
         return Err(DecodeFailure {
             message: format!(
                 "json: cannot unmarshal {} into Go value of type v1.CustomResourceDefinition",
-                kind(v)
+                json_kind(v)
             ),
             at: Vec::new(),
         });

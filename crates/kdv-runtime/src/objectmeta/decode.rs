@@ -13,7 +13,7 @@
 use serde_json::{Map, Value};
 
 use super::gotime::{GoTime, parse_rfc3339};
-use crate::gofmt;
+use crate::gofmt::{self, json_kind};
 
 /// Why `metadata` does not decode into `ObjectMeta`; `Display` is Go's error text, e.g.
 /// `json: cannot unmarshal number into Go struct field ObjectMeta.annotations of type
@@ -156,19 +156,6 @@ struct Decoder {
     saved: Option<String>,
 }
 
-/// The name Go's decoder gives a JSON value's kind in `cannot unmarshal <kind>` (numbers
-/// into integer fields name their literal instead: see [`Decoder::int64`]).
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
 /// A number's literal as the server marshals it: integers in `int64` range as themselves,
 /// everything else as a Go `float64` (`json.Marshal`'s ES6 form).
 fn number_literal(n: &serde_json::Number) -> String {
@@ -198,7 +185,7 @@ impl Decoder {
             Value::String(s) => s,
             Value::Null => "",
             other => {
-                self.mismatch(kind(other), go_type, Some(ctx));
+                self.mismatch(json_kind(other), go_type, Some(ctx));
                 ""
             }
         }
@@ -217,7 +204,7 @@ impl Decoder {
                 }
             },
             other => {
-                self.mismatch(kind(other), "int64", Some(ctx));
+                self.mismatch(json_kind(other), "int64", Some(ctx));
                 Some(0)
             }
         }
@@ -229,7 +216,7 @@ impl Decoder {
             Value::Null => None,
             Value::Bool(b) => Some(*b),
             other => {
-                self.mismatch(kind(other), "bool", Some(ctx));
+                self.mismatch(json_kind(other), "bool", Some(ctx));
                 Some(false)
             }
         }
@@ -242,13 +229,13 @@ impl Decoder {
             Value::Object(m) => {
                 for val in m.values() {
                     if !matches!(val, Value::String(_) | Value::Null) {
-                        self.mismatch(kind(val), "string", Some(ctx));
+                        self.mismatch(json_kind(val), "string", Some(ctx));
                     }
                 }
                 Some(m)
             }
             other => {
-                self.mismatch(kind(other), "map[string]string", Some(ctx));
+                self.mismatch(json_kind(other), "map[string]string", Some(ctx));
                 None
             }
         }
@@ -271,7 +258,7 @@ impl Decoder {
                 Ok(items)
             }
             other => {
-                self.mismatch(kind(other), go_type, Some(ctx));
+                self.mismatch(json_kind(other), go_type, Some(ctx));
                 Ok(&[])
             }
         }
@@ -286,7 +273,7 @@ impl Decoder {
             Value::String(s) => parse_rfc3339(s).map(Some).map_err(MetaDecodeError),
             other => Err(MetaDecodeError(format!(
                 "json: cannot unmarshal {} into Go value of type string",
-                kind(other)
+                json_kind(other)
             ))),
         }
     }
@@ -298,7 +285,7 @@ impl Decoder {
                     strukt: "ObjectMeta",
                     field: "ownerReferences",
                 };
-                self.mismatch(kind(v), "v1.OwnerReference", Some(ctx));
+                self.mismatch(json_kind(v), "v1.OwnerReference", Some(ctx));
             }
             return;
         };
@@ -338,7 +325,7 @@ impl Decoder {
                     strukt: "ObjectMeta",
                     field: "managedFields",
                 };
-                self.mismatch(kind(v), "v1.ManagedFieldsEntry", Some(ctx));
+                self.mismatch(json_kind(v), "v1.ManagedFieldsEntry", Some(ctx));
             }
             return Ok(());
         };
@@ -388,7 +375,7 @@ pub fn decode_object_meta(metadata: &Value) -> Result<ObjectMeta<'_>, MetaDecode
         other => {
             return Err(MetaDecodeError(format!(
                 "json: cannot unmarshal {} into Go value of type v1.ObjectMeta",
-                kind(other)
+                json_kind(other)
             )));
         }
     };
