@@ -192,6 +192,61 @@ pub(crate) fn materialize(arena: &Arena, id: Option<NodeId>, v: &Value, resource
     }
 }
 
+/// Whether the decoded value is the value as given (nothing pruned, defaulted or dropped),
+/// so callers can read it without a copy.
+fn is_effective(arena: &Arena, id: Option<NodeId>, v: &Value, resource: bool) -> bool {
+    let Some(id) = id else { return true };
+    let node = arena.node(id);
+    match v {
+        Value::Object(map) => {
+            let mut seen = 0;
+            for (k, ev, slot) in entries(arena, node, map, resource) {
+                match map.get(k) {
+                    Some(orig) if std::ptr::eq(orig, ev) => {}
+                    _ => return false,
+                }
+                seen += 1;
+                if resource && is_meta_field(k) {
+                    // Decoded as ObjectMeta, not pruned by the schema.
+                    continue;
+                }
+                if let Slot::Prop(c) | Slot::Additional(c) = slot {
+                    let embedded = arena.node(c).extensions.embedded_resource;
+                    if !is_effective(arena, Some(c), ev, embedded) {
+                        return false;
+                    }
+                }
+            }
+            seen == map.len()
+        }
+        Value::Array(items) => items.iter().all(|x| {
+            std::ptr::eq(item(arena, node.items, x), x)
+                && is_effective(
+                    arena,
+                    node.items,
+                    x,
+                    node.items
+                        .is_some_and(|i| arena.node(i).extensions.embedded_resource),
+                )
+        }),
+        _ => true,
+    }
+}
+
+/// The decoded object at a resource root: borrowed when decoding changes nothing, else
+/// materialized.
+pub(crate) fn decoded<'v>(
+    arena: &Arena,
+    root: NodeId,
+    v: &'v Value,
+) -> std::borrow::Cow<'v, Value> {
+    if is_effective(arena, Some(root), v, true) {
+        std::borrow::Cow::Borrowed(v)
+    } else {
+        std::borrow::Cow::Owned(materialize(arena, Some(root), v, true))
+    }
+}
+
 /// Effective entries under a structural node, or an object's own entries when it is kept
 /// without a schema.
 pub(crate) enum AnyEntries<'a> {

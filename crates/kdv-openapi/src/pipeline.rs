@@ -200,11 +200,11 @@ impl Resource {
 
         self.run_cel(object, old, ratcheting, errs);
 
-        if options.return_defaulted {
-            let d = effective::materialize(&self.arena, Some(self.root), object, true);
-            if &d != object {
-                outcome.defaulted = Some(d);
-            }
+        if options.return_defaulted
+            && let std::borrow::Cow::Owned(d) = effective::decoded(&self.arena, self.root, object)
+            && &d != object
+        {
+            outcome.defaulted = Some(d);
         }
         outcome
     }
@@ -221,8 +221,8 @@ impl Resource {
             errs.push(crate::cel::not_checked_error());
             return;
         }
-        let new = crate::cel::decoded(&self.arena, self.root, object);
-        let old = old.map(|o| crate::cel::decoded(&self.arena, self.root, o));
+        let new = effective::decoded(&self.arena, self.root, object);
+        let old = old.map(|o| effective::decoded(&self.arena, self.root, o));
         crate::cel::validate(
             &self.arena,
             rules,

@@ -75,8 +75,6 @@ pub use field_path::valid_field_path;
 pub use provider::{DeclTypeProvider, RuleTypes, SchemaSizes};
 pub use testing::{RuleReport, RuleValidation, RuleValidationError, validate_rules};
 pub(crate) use validator::RUNTIME_CEL_COST_BUDGET;
-pub(crate) use validator::{
-    Config, Rules, decoded, has_blocking_error, not_checked_error, validate,
-};
+pub(crate) use validator::{Config, Rules, has_blocking_error, not_checked_error, validate};
 pub(crate) use values::{ValueSchemaCells, cells as value_schema_cells};
 pub use values::{to_value, value_schema};

@@ -24,7 +24,6 @@ use serde_json::{Map, Value};
 
 use super::compile::{CompiledRule, NodeRules, compile_node_with, trim_space};
 use crate::correlate;
-use crate::effective::{self, Slot};
 use crate::schema::{Additional, Arena, MapType, NodeId};
 
 /// The runtime budget of all rules of one request (`RuntimeCELCostBudget`).
@@ -245,60 +244,6 @@ pub(crate) fn not_checked_error() -> FieldError {
         BadValue::Null,
         NOT_CHECKED,
     )
-}
-
-/// Whether the decoded object is the object as given (nothing pruned, defaulted or
-/// dropped), so the rules can read it without a copy.
-fn is_effective(arena: &Arena, id: Option<NodeId>, v: &Value, resource: bool) -> bool {
-    let Some(id) = id else { return true };
-    let node = arena.node(id);
-    match v {
-        Value::Object(map) => {
-            let mut seen = 0;
-            for (k, ev, slot) in effective::entries(arena, node, map, resource) {
-                match map.get(k) {
-                    Some(orig) if std::ptr::eq(orig, ev) => {}
-                    _ => return false,
-                }
-                seen += 1;
-                if resource && effective::is_meta_field(k) {
-                    // Decoded as ObjectMeta, not pruned by the schema.
-                    continue;
-                }
-                if let Slot::Prop(c) | Slot::Additional(c) = slot {
-                    let embedded = arena.node(c).extensions.embedded_resource;
-                    if !is_effective(arena, Some(c), ev, embedded) {
-                        return false;
-                    }
-                }
-            }
-            seen == map.len()
-        }
-        Value::Array(items) => items.iter().all(|x| {
-            std::ptr::eq(effective::item(arena, node.items, x), x)
-                && is_effective(
-                    arena,
-                    node.items,
-                    x,
-                    node.items
-                        .is_some_and(|i| arena.node(i).extensions.embedded_resource),
-                )
-        }),
-        _ => true,
-    }
-}
-
-/// The decoded object: borrowed when decoding changes nothing, else materialized.
-pub(crate) fn decoded<'v>(
-    arena: &Arena,
-    root: NodeId,
-    v: &'v Value,
-) -> std::borrow::Cow<'v, Value> {
-    if is_effective(arena, Some(root), v, true) {
-        std::borrow::Cow::Borrowed(v)
-    } else {
-        std::borrow::Cow::Owned(effective::materialize(arena, Some(root), v, true))
-    }
 }
 
 /// `self` and `oldSelf` (no heap allocation: the rules' only variables).
