@@ -128,6 +128,27 @@ impl FieldPath {
         self.with(Segment::Key(k.to_owned()))
     }
 
+    /// Calls `f` with this path as a borrowed [`PathRef`] (for code that takes the
+    /// allocation-free form, such as validators writing errors below a given root).
+    pub fn with_path_ref<R>(&self, f: impl FnOnce(&PathRef<'_>) -> R) -> R {
+        fn below<R>(
+            segments: &[Segment],
+            parent: &PathRef<'_>,
+            f: impl FnOnce(&PathRef<'_>) -> R,
+        ) -> R {
+            let Some((first, rest)) = segments.split_first() else {
+                return f(parent);
+            };
+            let next = match first {
+                Segment::Field(name) => parent.child(name),
+                Segment::Index(i) => parent.index(*i),
+                Segment::Key(k) => parent.key(k),
+            };
+            below(rest, &next, f)
+        }
+        below(&self.segments, &PathRef::ROOT, f)
+    }
+
     /// Reports whether this is the nil path.
     pub fn is_nil(&self) -> bool {
         self.segments.is_empty()
@@ -258,5 +279,14 @@ mod tests {
         assert_eq!(k.to_string(), "[x]");
         assert!(PathRef::ROOT.is_nil());
         assert!(!spec.is_nil());
+    }
+
+    #[test]
+    fn owned_paths_lend_a_borrowed_form() {
+        let owned = FieldPath::new("spec").index(2).key("app");
+        let rendered = owned.with_path_ref(|p| (FieldPath::from(p), p.child("x").to_string()));
+        assert_eq!(rendered.0, owned);
+        assert_eq!(rendered.1, "spec[2][app].x");
+        assert!(FieldPath::root().with_path_ref(|p| p.is_nil()));
     }
 }

@@ -7,7 +7,7 @@
 //! share one budget (`RuntimeCELCostBudget`).
 
 use kdv_cel::cost::PER_CALL_LIMIT;
-use kdv_runtime::{ErrorList, FieldPath, PathRef, Segment};
+use kdv_runtime::{ErrorList, FieldPath};
 use serde_json::Value;
 
 use super::validator::{Config, Rules, validate};
@@ -41,7 +41,7 @@ pub(crate) fn validate_default_rules(
         return budget;
     };
     let mut remaining = budget;
-    with_path_ref(d.at.segments(), &PathRef::ROOT, &mut |root_path| {
+    d.at.with_path_ref(|root_path| {
         let config = Config {
             root_path,
             resource_root: d.resource_root,
@@ -76,22 +76,4 @@ pub(crate) fn validate_default_rules(
         }
     });
     remaining
-}
-
-/// Calls `f` with `segments` below `parent` as a borrowed path.
-pub(crate) fn with_path_ref(
-    segments: &[Segment],
-    parent: &PathRef<'_>,
-    f: &mut dyn FnMut(&PathRef<'_>),
-) {
-    let Some((first, rest)) = segments.split_first() else {
-        f(parent);
-        return;
-    };
-    let next = match first {
-        Segment::Field(name) => parent.child(name),
-        Segment::Index(i) => parent.index(*i),
-        Segment::Key(k) => parent.key(k),
-    };
-    with_path_ref(rest, &next, f);
 }

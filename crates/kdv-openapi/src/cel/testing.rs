@@ -9,10 +9,9 @@
 //!
 //! Products validate whole objects with [`Resource::validate`] instead.
 
-use kdv_runtime::{ErrorList, FieldPath, PathRef};
+use kdv_runtime::{ErrorList, FieldPath};
 use serde_json::Value;
 
-use super::defaults::with_path_ref;
 use super::validator::{Config, Rules, validate};
 use crate::Resource;
 
@@ -98,26 +97,22 @@ pub fn validate_rules(
     let Some(rules) = Rules::compile(arena, root, options.resource_root, false) else {
         return Ok(report);
     };
-    with_path_ref(
-        options.root_path.segments(),
-        &PathRef::ROOT,
-        &mut |root_path| {
-            let config = Config {
-                root_path,
-                resource_root: options.resource_root,
-                cost_budget: options.cost_budget,
-                per_call_limit: options.per_call_limit,
-                ratcheting: options.ratcheting,
-                optional_old_self: true,
-                values: resource.kubernetes_minor() >= 35,
-                // Upstream's tests give the validator any data.
-                unvalidated: true,
-            };
-            let ran = validate(arena, &rules, root, value, old, &config, &mut report.errors);
-            report.remaining_budget = ran.remaining_budget;
-            report.warnings = ran.warnings;
-        },
-    );
+    options.root_path.with_path_ref(|root_path| {
+        let config = Config {
+            root_path,
+            resource_root: options.resource_root,
+            cost_budget: options.cost_budget,
+            per_call_limit: options.per_call_limit,
+            ratcheting: options.ratcheting,
+            optional_old_self: true,
+            values: resource.kubernetes_minor() >= 35,
+            // Upstream's tests give the validator any data.
+            unvalidated: true,
+        };
+        let ran = validate(arena, &rules, root, value, old, &config, &mut report.errors);
+        report.remaining_budget = ran.remaining_budget;
+        report.warnings = ran.warnings;
+    });
     Ok(report)
 }
 
