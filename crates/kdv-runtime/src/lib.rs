@@ -44,6 +44,7 @@ pub mod item;
 pub mod limits;
 pub mod lists;
 pub mod modes;
+pub mod native;
 pub mod objectmeta;
 pub mod operation;
 pub mod options;

@@ -155,7 +155,7 @@ pub trait MapView<'a>: View<'a> {
 }
 
 /// `BadValue` → JSON, for composite bad values of plain Rust views.
-fn to_json(b: BadValue) -> serde_json::Value {
+pub(crate) fn to_json(b: BadValue) -> serde_json::Value {
     match b {
         BadValue::Omitted | BadValue::Null => serde_json::Value::Null,
         BadValue::Bool(b) => b.into(),

@@ -57,6 +57,12 @@ use syn::spanned::Spanned;
 use crate::case::pascal_from_snake;
 use crate::serde_attrs::{ContainerAttrs, FieldAttrs, VariantAttrs};
 
+/// The model's (Go) name of a Rust field: `storage_class` → `StorageClass`, `r#type` →
+/// `Type` (give the identifier without `r#`).
+pub fn go_field_name(ident: &str) -> String {
+    pascal_from_snake(ident)
+}
+
 /// What [`from_items`] read: the package, and every diagnostic found on the way.
 #[derive(Debug, Clone, Default)]
 pub struct Loaded {

@@ -1,0 +1,148 @@
+//! Code generation for `#[derive(Validate)]`: one Rust type's validation function, written
+//! from the rule IR (`kdv-rules`) as calls of the `kdv-runtime` check functions, as
+//! upstream's validation-gen writes `Validate_T` from its tags. The traversal mirrors the
+//! interpreter's (`kdv-eval`): type functions, field blocks with their ratchet check,
+//! cohorts and short-circuits, stability marks, element iterations; but every decision that
+//! depends only on the rules is taken here, at compile time, and the values are the Rust
+//! values themselves, read through `kdv_runtime::native` views.
+//!
+//! [`expand`] takes the source file that declares the type (the derive reads it, as
+//! validation-gen reads a whole package), reads it with `kdv-rust-model`, compiles the tags
+//! with every type of the file as a root, and returns either the generated items or the
+//! diagnostics located in the type's declaration (the messages `kdv lint` prints).
+//!
+//! Generated code refers to the facade crate as `::kdv` (`::kdv::__private`).
+
+#![warn(missing_docs)]
+
+mod emit;
+mod rust_types;
+
+use std::path::Path;
+
+use kdv_model::{Diagnostic, Severity, Universe};
+use kdv_rules::{CompileOptions, Roots};
+use proc_macro2::TokenStream;
+
+pub use rust_types::RustTypes;
+
+/// The source a derive reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Source<'a> {
+    /// The file's path as diagnostics print it.
+    pub path: &'a str,
+    /// The file's text.
+    pub text: &'a str,
+}
+
+/// A diagnostic about the deriving type: its message and where it is written.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// The message, as `kdv lint` prints it.
+    pub message: String,
+    /// Where in the file (1-based line, 1-based byte column), when known.
+    pub line_col: Option<(u32, u32)>,
+    /// The text of that line.
+    pub line_text: String,
+}
+
+/// Generates the validation of type `name` declared in `source`: the items to emit, or the
+/// errors found in the type's declaration.
+pub fn expand(source: Source<'_>, name: &str) -> Result<TokenStream, Vec<Failure>> {
+    let stem = Path::new(source.path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty() && s != "lib" && s != "main" && s != "mod")
+        .unwrap_or_else(|| "types".to_string());
+    let loaded = kdv_rust_model::from_items_in(&stem, &stem, source.path, source.text);
+    let file = match syn::parse_file(source.text) {
+        Ok(f) => f,
+        Err(e) => {
+            let at = e.span().start();
+            return Err(vec![Failure {
+                message: e.to_string(),
+                line_col: Some((at.line as u32, at.column as u32 + 1)),
+                line_text: String::new(),
+            }]);
+        }
+    };
+    let mut rust = RustTypes::read(&file);
+    rust.add_model(&loaded.package);
+    let Some(range) = rust.lines_of(name) else {
+        return Err(vec![Failure {
+            message: format!(
+                "type {name} is not declared at the top level of {}",
+                source.path
+            ),
+            line_col: None,
+            line_text: String::new(),
+        }]);
+    };
+    let mut universe = Universe::default();
+    let package_path = loaded.package.path.clone();
+    let mut diagnostics = loaded.diagnostics;
+    universe
+        .packages
+        .insert(loaded.package.path.clone(), loaded.package);
+    let compiled = kdv_rules::compile_with(
+        &universe,
+        &CompileOptions {
+            roots: Roots::All,
+            package: Some(package_path.clone()),
+            lint: true,
+        },
+    );
+    diagnostics.extend(compiled.diagnostics.iter().cloned());
+    diagnostics.extend(
+        compiled
+            .lint
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .cloned(),
+    );
+    let failures: Vec<Failure> = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .filter(|d| {
+            d.span
+                .as_ref()
+                .is_some_and(|s| range.contains(&(s.line as usize)))
+        })
+        .map(failure)
+        .collect();
+    if !failures.is_empty() {
+        return Err(failures);
+    }
+    let rules = &compiled.rules;
+    let Some(id) = rules.find_type(&format!("{package_path}.{name}")) else {
+        return Err(vec![Failure {
+            message: format!(
+                "type {name}: kdv cannot read this type (see the diagnostics of its fields)"
+            ),
+            line_col: None,
+            line_text: String::new(),
+        }]);
+    };
+    emit::type_items(rules, &rust, id).map_err(|message| {
+        vec![Failure {
+            message,
+            line_col: None,
+            line_text: String::new(),
+        }]
+    })
+}
+
+fn failure(d: &Diagnostic) -> Failure {
+    Failure {
+        message: d.message.clone(),
+        line_col: d.span.as_ref().map(|s| (s.line, s.col)),
+        line_text: d
+            .span
+            .as_ref()
+            .map(|s| s.line_text.clone())
+            .unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,96 @@
+//! `#[derive(Validate)]`: the proc-macro entry of kdv's Rust frontend. Use it through the
+//! `kdv` crate, which re-exports it with the runtime the generated code calls.
+//!
+//! The derive reads the source file of the deriving type (validation-gen reads a whole
+//! package: the tags of a field depend on its type's declaration), hands it to
+//! `kdv-codegen`, and emits the generated items, or each diagnostic as a `compile_error!`
+//! at the doc line of the tag it is about.
+
+use proc_macro::TokenStream;
+use proc_macro2::Span;
+use quote::quote_spanned;
+
+/// Generates validation from the `+k8s:` tags in the type's doc comments. See the `kdv`
+/// crate.
+#[proc_macro_derive(Validate)]
+pub fn derive_validate(input: TokenStream) -> TokenStream {
+    let item = proc_macro2::TokenStream::from(input);
+    let parsed: syn::DeriveInput = match syn::parse2(item.clone()) {
+        Ok(p) => p,
+        Err(e) => return e.to_compile_error().into(),
+    };
+    let name = parsed.ident.to_string();
+    let file = proc_macro::Span::call_site().local_file();
+    let text = file.as_ref().and_then(|f| std::fs::read_to_string(f).ok());
+    // The file as written when it declares the type at its top level; otherwise (a type
+    // in an inline module, in a doctest, or produced by a macro) the item alone.
+    let (path, text, in_file) = match (&file, text) {
+        (Some(f), Some(t)) if declares(&t, &name) => (f.display().to_string(), t, true),
+        _ => (format!("{name}.rs"), item.to_string(), false),
+    };
+    let source = kdv_codegen::Source {
+        path: &path,
+        text: &text,
+    };
+    match kdv_codegen::expand(source, &name) {
+        Ok(tokens) => tokens.into(),
+        Err(failures) => {
+            let mut out = proc_macro2::TokenStream::new();
+            for f in failures {
+                let span = locate(&parsed, &f).unwrap_or_else(|| parsed.ident.span());
+                let message = match f.line_col {
+                    Some((line, col)) if in_file => {
+                        format!("{} (at {path}:{line}:{col})", f.message)
+                    }
+                    _ => f.message,
+                };
+                out.extend(quote_spanned!(span=> ::core::compile_error!(#message);));
+            }
+            out.into()
+        }
+    }
+}
+
+/// Whether `text` declares `name` as a top-level struct or enum.
+fn declares(text: &str, name: &str) -> bool {
+    syn::parse_file(text).is_ok_and(|f| {
+        f.items.iter().any(|i| match i {
+            syn::Item::Struct(s) => s.ident == name,
+            syn::Item::Enum(e) => e.ident == name,
+            _ => false,
+        })
+    })
+}
+
+/// The span of the doc attribute the failure is about: the one on the failure's line, else
+/// the one whose text is on that line.
+fn locate(input: &syn::DeriveInput, f: &kdv_codegen::Failure) -> Option<Span> {
+    let (line, _) = f.line_col?;
+    let mut docs: Vec<(Span, String)> = Vec::new();
+    let mut collect = |attrs: &[syn::Attribute]| {
+        for a in attrs {
+            if let syn::Meta::NameValue(nv) = &a.meta
+                && nv.path.is_ident("doc")
+                && let syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) = &nv.value
+            {
+                docs.push((s.span(), s.value()));
+            }
+        }
+    };
+    collect(&input.attrs);
+    match &input.data {
+        syn::Data::Struct(s) => s.fields.iter().for_each(|x| collect(&x.attrs)),
+        syn::Data::Enum(e) => e.variants.iter().for_each(|x| collect(&x.attrs)),
+        syn::Data::Union(_) => {}
+    }
+    docs.iter()
+        .find(|(s, _)| s.start().line == line as usize)
+        .or_else(|| {
+            let want = f.line_text.trim_start().trim_start_matches("///");
+            docs.iter().find(|(_, t)| !want.is_empty() && t == want)
+        })
+        .map(|(s, _)| *s)
+}
