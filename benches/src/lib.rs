@@ -2,6 +2,8 @@
 //! compiled in) and the objects of the performance anchors (§1), built once outside the
 //! timed loops.
 
+pub mod derived;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -35,7 +35,7 @@ fn generated_code_of_a_small_struct() {
 
 #[test]
 fn misuse_is_reported_at_the_tag_with_lint_s_message() {
-    let text = "pub struct S {\n    /// +k8s:minimum=1\n    pub x: i32,\n    /// +k8s:maxLength=x\n    pub y: String,\n}\n";
+    let text = "pub struct S {\n    /// +k8s:minLength=1\n    pub x: i32,\n    /// +k8s:maxLength=x\n    pub y: String,\n    /// +k8s:unknownTag\n    pub z: String,\n}\n";
     let errs = expand(Source { path: "s.rs", text }, "S").expect_err("misuse fails");
     let texts: Vec<String> = errs
         .iter()

@@ -32,17 +32,33 @@ pub fn derive_validate(input: TokenStream) -> TokenStream {
         path: &path,
         text: &text,
     };
-    match kdv_codegen::expand(source, &name) {
-        Ok(tokens) => tokens.into(),
+    // Reading the file needs real line and column numbers: proc-macro2's own implementation
+    // gives them, the compiler's (inside a proc macro) would give the call site's.
+    proc_macro2::fallback::force();
+    let expanded = kdv_codegen::expand(source, &name).map(|t| t.to_string());
+    proc_macro2::fallback::unforce();
+    match expanded {
+        Ok(code) => match code.parse::<proc_macro2::TokenStream>() {
+            Ok(tokens) => tokens.into(),
+            Err(e) => {
+                let message = format!("kdv-derive generated code that does not parse: {e}");
+                quote_spanned!(parsed.ident.span()=> ::core::compile_error!(#message);).into()
+            }
+        },
         Err(failures) => {
             let mut out = proc_macro2::TokenStream::new();
             for f in failures {
-                let span = locate(&parsed, &f).unwrap_or_else(|| parsed.ident.span());
-                let message = match f.line_col {
-                    Some((line, col)) if in_file => {
-                        format!("{} (at {path}:{line}:{col})", f.message)
-                    }
-                    _ => f.message,
+                // Located at the tag's doc line, rustc prints the position itself; otherwise
+                // the message says where (the derive's own span is the type's name).
+                let (span, message) = match locate(&parsed, &f) {
+                    Some(span) => (span, f.message),
+                    None => match f.line_col {
+                        Some((line, col)) if in_file => (
+                            parsed.ident.span(),
+                            format!("{} (at {path}:{line}:{col})", f.message),
+                        ),
+                        _ => (parsed.ident.span(), f.message),
+                    },
                 };
                 out.extend(quote_spanned!(span=> ::core::compile_error!(#message);));
             }
@@ -65,7 +81,7 @@ fn declares(text: &str, name: &str) -> bool {
 /// The span of the doc attribute the failure is about: the one on the failure's line, else
 /// the one whose text is on that line.
 fn locate(input: &syn::DeriveInput, f: &kdv_codegen::Failure) -> Option<Span> {
-    let (line, _) = f.line_col?;
+    let (line, col) = f.line_col?;
     let mut docs: Vec<(Span, String)> = Vec::new();
     let mut collect = |attrs: &[syn::Attribute]| {
         for a in attrs {
@@ -93,4 +109,31 @@ fn locate(input: &syn::DeriveInput, f: &kdv_codegen::Failure) -> Option<Span> {
             docs.iter().find(|(_, t)| !want.is_empty() && t == want)
         })
         .map(|(s, _)| *s)
+        .or_else(|| token_at(quote::ToTokens::to_token_stream(input), line, col))
+}
+
+/// The span of the token of `tokens` that starts at `line` and 1-based `col` (columns
+/// compared as characters: exact for ASCII lines), else of the first token on that line.
+fn token_at(tokens: proc_macro2::TokenStream, line: u32, col: u32) -> Option<Span> {
+    fn walk(tokens: proc_macro2::TokenStream, out: &mut Vec<Span>) {
+        for t in tokens {
+            if let proc_macro2::TokenTree::Group(g) = &t {
+                out.push(g.span_open());
+                walk(g.stream(), out);
+            } else {
+                out.push(t.span());
+            }
+        }
+    }
+    let mut spans = Vec::new();
+    walk(tokens, &mut spans);
+    let on_line: Vec<Span> = spans
+        .into_iter()
+        .filter(|s| s.start().line == line as usize)
+        .collect();
+    on_line
+        .iter()
+        .find(|s| s.start().column + 1 == col as usize)
+        .or(on_line.first())
+        .copied()
 }

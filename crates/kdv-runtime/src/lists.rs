@@ -179,9 +179,35 @@ fn with_index<R>(n: usize, f: impl FnOnce(&mut ItemIndex<'_>) -> R) -> R {
             slots: &mut stack[..len],
         })
     } else {
-        let mut heap = vec![Slot::default(); len];
-        f(&mut ItemIndex { slots: &mut heap })
+        // Tables of long lists come from a per-thread pool, so validating a valid object
+        // allocates nothing once the pool holds a table as large (lookups nest: a pool, not
+        // one buffer).
+        let mut table = INDEX_POOL
+            .try_with(|p| p.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        table.clear();
+        table.resize(len, Slot::default());
+        let r = f(&mut ItemIndex { slots: &mut table });
+        // A pool for the thread's deepest nesting; oversized tables are dropped.
+        if table.capacity() <= MAX_POOLED_SLOTS {
+            let _ = INDEX_POOL.try_with(|p| {
+                let mut p = p.borrow_mut();
+                if p.len() < 8 {
+                    p.push(table);
+                }
+            });
+        }
+        r
     }
+}
+
+/// Slots of the largest table the pool keeps (a list of 64k items).
+const MAX_POOLED_SLOTS: usize = 1 << 17;
+
+thread_local! {
+    static INDEX_POOL: std::cell::RefCell<Vec<Vec<Slot>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn hash_key<'a, T, I: Identity<'a, T>>(identity: &I, key: &I::Key) -> u64 {
