@@ -76,3 +76,15 @@ fn widget_agrees_with_the_interpreter() {
     assert_eq!(stats.cases, 10_000);
     stats.assert_mixed();
 }
+
+#[test]
+fn validate_at_prefixes_the_path() {
+    let mut w = valid();
+    w.spec.replicas = Some(0);
+    let path = kdv::FieldPath::default().child("spec");
+    let errs = w.spec.validate_at(&path, None, &Operation::create());
+    assert_eq!(
+        errs[0].to_string(),
+        "spec.replicas: Invalid value: 0: must be greater than or equal to 1"
+    );
+}
