@@ -1,0 +1,267 @@
+//! Schema emission (KEP-4153): the rules of a [`RuleSet`] published as an OpenAPI v3
+//! structural schema, so that the API server enforces what the `+k8s:` tags declare.
+//!
+//! A backend of the rule IR: it reads shapes and validations, never tags or Go syntax.
+//! [`emit`] gives the schema of one type; [`crd`] a whole `apiextensions.k8s.io/v1`
+//! CustomResourceDefinition for a root type.
+//!
+//! - **Structure** comes from the value shapes: properties by JSON name (embedded structs
+//!   flattened), `type` per Go kind (integers with `int32`/`int64` formats and their type's
+//!   range), arrays, maps as `additionalProperties`, `x-kubernetes-preserve-unknown-fields`
+//!   for `any`, `required` for `+k8s:required` (and for struct values whose zero value the
+//!   tags would reject).
+//! - **Keywords** where kube-openapi's verdict is the tag's: `minimum`/`maximum`,
+//!   `minLength`/`maxLength` (both count characters: upstream's byte shortcuts only decide
+//!   what the rune count decides), `minItems`/`maxItems`, `minProperties`/`maxProperties`,
+//!   `enum`, `x-kubernetes-list-type`/`-list-map-keys`.
+//! - **CEL** (`x-kubernetes-validations`) for the rest: formats (Kubernetes' CEL format
+//!   library), `neq`, `maxBytes`, immutability and update constraints (transition rules on
+//!   the struct holding the field, so setting and clearing are seen), `monotonic`, unions,
+//!   dependencies, `eachKey`, `item`; with upstream's message, a reason and a `fieldPath`.
+//! - **Notes** for what cannot be published: custom validation functions, testing tags,
+//!   rules under an option (`ifEnabled`/`ifDisabled`) whose value [`EmitOptions::options`]
+//!   does not fix, formats without an equivalent, mode rules, recursion.
+//!
+//! Go reads an absent field as its zero value and an optional field's zero value as
+//! "unset"; the schema sees JSON. Where this matters the rules say so: an optional
+//! non-pointer field accepts its zero value (`self == "" || ...`), a required one rejects it
+//! (`minLength: 1`, `self != 0`).
+
+#![warn(missing_docs)]
+
+mod cel;
+mod node;
+mod walk;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use kdv_model::SourceSpan;
+use kdv_rules::{RuleSet, TypeId};
+use serde_json::{Map, Value, json};
+
+/// How to emit.
+#[derive(Debug, Clone, Default)]
+pub struct EmitOptions {
+    /// Values of validation options (`+k8s:ifEnabled(name)`, `+k8s:ifDisabled(name)`,
+    /// conditional `enumExclude`) fixed for the published schema: a rule under an option
+    /// listed here is published as it applies with that value; a rule under an option not
+    /// listed becomes a [`Note`] (a cluster's schema cannot read feature gates).
+    pub options: BTreeMap<String, bool>,
+}
+
+/// A rule that could not be published, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    /// The tag (`+k8s:customValidation`), empty for notes about structure (recursion).
+    pub tag: String,
+    /// Where the tag is written.
+    pub span: Option<SourceSpan>,
+    /// The schema path the rule belongs to (`spec.ports[*].name`, `<root>`).
+    pub path: String,
+    /// Why it is not published (or published differently).
+    pub reason: String,
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(s) = &self.span {
+            write!(f, "{}:{}:{}: ", s.path.display(), s.line, s.col)?;
+        }
+        if self.tag.is_empty() {
+            write!(f, "{}: {}", self.path, self.reason)
+        } else {
+            write!(f, "{}: {}: {}", self.path, self.tag, self.reason)
+        }
+    }
+}
+
+/// An emitted schema and the notes about rules it does not carry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Emitted {
+    /// The OpenAPI v3 schema (or, from [`crd`], the CustomResourceDefinition).
+    pub schema: Value,
+    /// The rules not published, in emission order.
+    pub notes: Vec<Note>,
+}
+
+/// The structural schema of `ty` with its rules.
+pub fn emit(rules: &RuleSet, ty: TypeId, opts: &EmitOptions) -> Emitted {
+    let mut e = walk::Emitter::new(rules, opts);
+    let shape = rules.type_rules(ty).shape;
+    let node = e.value(shape, "", true, None);
+    Emitted {
+        schema: node.to_json(),
+        notes: e.notes,
+    }
+}
+
+/// The scope of a custom resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scope {
+    /// Objects live in a namespace.
+    #[default]
+    Namespaced,
+    /// Objects are cluster-wide.
+    Cluster,
+}
+
+/// How to build a CRD ([`crd`]).
+#[derive(Debug, Clone, Default)]
+pub struct CrdOptions {
+    /// The API group; default the package's `+groupName`.
+    pub group: Option<String>,
+    /// The version; default the last segment of the package path.
+    pub version: Option<String>,
+    /// The plural resource name; default the lowercase kind + `s`.
+    pub plural: Option<String>,
+    /// Namespaced (default) or cluster-scoped.
+    pub scope: Scope,
+    /// Enable the status subresource (when the type has a `status` property).
+    pub status_subresource: bool,
+    /// The schema options.
+    pub emit: EmitOptions,
+}
+
+/// Why no CRD can be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CrdError {
+    /// The package declares no `+groupName` and none was given.
+    NoGroup {
+        /// The type.
+        type_name: String,
+    },
+    /// The type is not a struct.
+    NotAStruct {
+        /// The type.
+        type_name: String,
+    },
+}
+
+impl fmt::Display for CrdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CrdError::NoGroup { type_name } => write!(
+                f,
+                "no API group for {type_name}: its package has no +groupName (give one)"
+            ),
+            CrdError::NotAStruct { type_name } => {
+                write!(
+                    f,
+                    "{type_name} is not a struct type, so it cannot be a kind"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for CrdError {}
+
+/// A CustomResourceDefinition (`apiextensions.k8s.io/v1`) for the root type `ty`: group
+/// from the package's `+groupName`, version from the package path, kind = the type name,
+/// plural = lowercase kind + `s`, the root's `apiVersion`, `kind` and `metadata` as
+/// controller-gen writes them (the API server validates metadata itself, so rules of the
+/// type's metadata field are notes), the other fields as [`emit`] gives them.
+pub fn crd(rules: &RuleSet, ty: TypeId, opts: &CrdOptions) -> Result<Emitted, CrdError> {
+    let t = rules.type_rules(ty);
+    if !matches!(rules.shape(t.shape), kdv_rules::Shape::Struct(_)) {
+        return Err(CrdError::NotAStruct {
+            type_name: t.name.clone(),
+        });
+    }
+    let group = opts
+        .group
+        .clone()
+        .or_else(|| {
+            rules
+                .roots
+                .iter()
+                .find(|r| r.package == t.package && r.group.is_some())
+                .and_then(|r| r.group.clone())
+        })
+        .ok_or_else(|| CrdError::NoGroup {
+            type_name: t.name.clone(),
+        })?;
+    let version = opts.version.clone().unwrap_or_else(|| {
+        t.package
+            .rsplit('/')
+            .next()
+            .unwrap_or(&t.package)
+            .to_owned()
+    });
+    let kind = t.name.clone();
+    let plural = opts
+        .plural
+        .clone()
+        .unwrap_or_else(|| format!("{}s", kind.to_lowercase()));
+    let mut e = walk::Emitter::new(rules, &opts.emit);
+    let mut root = e.value(t.shape, "", true, None);
+    let mut notes = e.notes;
+    // The metadata the server checks itself: whatever the type says about it stays out.
+    if let Some(meta) = root.properties.get("metadata")
+        && (!meta.properties.is_empty() || !meta.rules.is_empty())
+    {
+        notes.push(Note {
+            tag: String::new(),
+            span: None,
+            path: "metadata".into(),
+            reason: "a CRD's metadata schema is ObjectMeta's, which the API server validates itself; the type's rules on metadata are not published".into(),
+        });
+    }
+    notes.retain(|n| {
+        (n.path != "metadata" || n.tag.is_empty()) && !n.path.starts_with("metadata.")
+    });
+    root.required.remove("metadata");
+    root.required.remove("apiVersion");
+    root.required.remove("kind");
+    root.rules.retain(|r| {
+        r.field_path
+            .as_deref()
+            .is_none_or(|p| !matches!(p, ".metadata" | ".apiVersion" | ".kind"))
+    });
+    root.properties.insert(
+        "apiVersion".into(),
+        described("string", "APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"),
+    );
+    root.properties.insert(
+        "kind".into(),
+        described("string", "Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"),
+    );
+    let mut meta = node::Node::default();
+    meta.keyword("type", json!("object"));
+    root.properties.insert("metadata".into(), meta);
+    let has_status = root.properties.contains_key("status");
+    let schema = root.to_json();
+    let mut version_obj = Map::new();
+    version_obj.insert("name".into(), json!(version));
+    version_obj.insert("served".into(), json!(true));
+    version_obj.insert("storage".into(), json!(true));
+    version_obj.insert("schema".into(), json!({ "openAPIV3Schema": schema }));
+    if opts.status_subresource && has_status {
+        version_obj.insert("subresources".into(), json!({"status": {}}));
+    }
+    let crd = json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": { "name": format!("{plural}.{group}") },
+        "spec": {
+            "group": group,
+            "names": {
+                "kind": kind,
+                "listKind": format!("{kind}List"),
+                "plural": plural,
+                "singular": kind.to_lowercase(),
+            },
+            "scope": match opts.scope { Scope::Namespaced => "Namespaced", Scope::Cluster => "Cluster" },
+            "versions": [Value::Object(version_obj)],
+        }
+    });
+    Ok(Emitted { schema: crd, notes })
+}
+
+fn described(ty: &str, description: &str) -> node::Node {
+    let mut n = node::Node::default();
+    n.keyword("description", json!(description));
+    n.keyword("type", json!(ty));
+    n
+}
