@@ -86,14 +86,159 @@ pub struct Emitted {
 }
 
 /// The structural schema of `ty` with its rules.
+///
+/// Every CEL rule is checked as the API server checks it when a CRD with this schema is
+/// created (compilation, cost limits with the schema's bounds); a rule the server would
+/// refuse is left out and becomes a [`Note`].
 pub fn emit(rules: &RuleSet, ty: TypeId, opts: &EmitOptions) -> Emitted {
     let mut e = walk::Emitter::new(rules, opts);
     let shape = rules.type_rules(ty).shape;
-    let node = e.value(shape, "", true, None);
+    let mut node = e.value(shape, "", true, None);
+    let mut notes = e.notes;
+    if node.keywords.get("type") == Some(&json!("object")) {
+        drop_refused_rules(&mut node, &mut notes, |schema| {
+            wrap_crd(
+                "schemas.kdv.dev",
+                "v1",
+                "Schema",
+                "schemas",
+                Scope::Namespaced,
+                schema,
+                false,
+            )
+        });
+    }
     Emitted {
         schema: node.to_json(),
-        notes: e.notes,
+        notes,
     }
+}
+
+/// Removes the CEL rules the API server would refuse in `root` (as `wrap` places it in a
+/// CRD), each becoming a note: rules with their own errors first; if only the schema's
+/// total cost is over the limit, the rules contributing to it.
+fn drop_refused_rules(root: &mut node::Node, notes: &mut Vec<Note>, wrap: impl Fn(Value) -> Value) {
+    use kdv_runtime::Segment;
+    // Each round removes at least one rule, so this ends; the bound is a safety net.
+    for _ in 0..64 {
+        let crd = wrap(root.to_json());
+        let findings = kdv_openapi::validate_crd(&crd);
+        let mut own = Vec::new();
+        let mut contributed = Vec::new();
+        for e in findings.errors.iter() {
+            let segs = e.field.segments();
+            let mut steps = Vec::new();
+            let mut index = None;
+            let mut i = 3; // spec.validation.openAPIV3Schema
+            while i < segs.len() {
+                match (&segs[i], segs.get(i + 1)) {
+                    (Segment::Field(f), Some(Segment::Key(k))) if f == "properties" => {
+                        steps.push(node::Step::Property(k.clone()));
+                        i += 2;
+                    }
+                    (Segment::Field(f), _) if f == "items" => {
+                        steps.push(node::Step::Items);
+                        i += 1;
+                    }
+                    (Segment::Field(f), _) if f == "additionalProperties" => {
+                        steps.push(node::Step::Additional);
+                        i += 1;
+                    }
+                    (Segment::Field(f), Some(Segment::Index(n)))
+                        if f == "x-kubernetes-validations" =>
+                    {
+                        index = Some(*n);
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+            let Some(index) = index else { continue };
+            let entry = (steps, index, e.detail.clone());
+            if e.detail
+                .starts_with("contributed to estimated rule cost total")
+            {
+                contributed.push(entry);
+            } else {
+                own.push(entry);
+            }
+        }
+        let mut remove = if own.is_empty() { contributed } else { own };
+        if remove.is_empty() {
+            return;
+        }
+        // Highest index first, so the other indices of a node stay right.
+        remove.sort_by_key(|e| std::cmp::Reverse(e.1));
+        let mut seen: Vec<(Vec<node::Step>, usize)> = Vec::new();
+        remove.retain(|e| {
+            let key = (e.0.clone(), e.1);
+            let new = !seen.contains(&key);
+            seen.push(key);
+            new
+        });
+        for (steps, index, detail) in remove {
+            let Some(node) = root.at_mut(&steps) else {
+                continue;
+            };
+            if index >= node.rules.len() {
+                continue;
+            }
+            let rule = node.rules.remove(index);
+            let path = steps
+                .iter()
+                .map(|s| match s {
+                    node::Step::Property(p) => format!(".{p}"),
+                    node::Step::Items | node::Step::Additional => "[*]".to_owned(),
+                })
+                .collect::<String>();
+            let origin = rule.origin.clone();
+            notes.push(Note {
+                tag: origin.as_ref().map(|o| o.tag.clone()).unwrap_or_default(),
+                span: origin.and_then(|o| o.span),
+                path: if path.is_empty() { "<root>".into() } else { path.trim_start_matches('.').to_owned() },
+                reason: format!(
+                    "the CEL rule `{}` is not published: the API server would refuse it ({detail}); bounds such as +k8s:maxItems and +k8s:maxLength on the values it reads make its cost estimable",
+                    rule.rule
+                ),
+            });
+        }
+    }
+}
+
+/// A one-version CRD around `schema`.
+fn wrap_crd(
+    group: &str,
+    version: &str,
+    kind: &str,
+    plural: &str,
+    scope: Scope,
+    schema: Value,
+    status: bool,
+) -> Value {
+    let mut version_obj = Map::new();
+    version_obj.insert("name".into(), json!(version));
+    version_obj.insert("served".into(), json!(true));
+    version_obj.insert("storage".into(), json!(true));
+    version_obj.insert("schema".into(), json!({ "openAPIV3Schema": schema }));
+    if status {
+        version_obj.insert("subresources".into(), json!({"status": {}}));
+    }
+    json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": { "name": format!("{plural}.{group}") },
+        "spec": {
+            "group": group,
+            "names": {
+                "kind": kind,
+                "listKind": format!("{kind}List"),
+                "plural": plural,
+                "singular": kind.to_lowercase(),
+            },
+            "scope": match scope { Scope::Namespaced => "Namespaced", Scope::Cluster => "Cluster" },
+            "versions": [Value::Object(version_obj)],
+        }
+    })
 }
 
 /// The scope of a custom resource.
@@ -158,7 +303,8 @@ impl fmt::Display for CrdError {
 impl std::error::Error for CrdError {}
 
 /// A CustomResourceDefinition (`apiextensions.k8s.io/v1`) for the root type `ty`: group
-/// from the package's `+groupName`, version from the package path, kind = the type name,
+/// from the package's `+groupName`, version from the package (its clause name, else its
+/// path's last segment), kind = the type name,
 /// plural = lowercase kind + `s`, the root's `apiVersion`, `kind` and `metadata` as
 /// controller-gen writes them (the API server validates metadata itself, so rules of the
 /// type's metadata field are notes), the other fields as [`emit`] gives them.
@@ -182,12 +328,15 @@ pub fn crd(rules: &RuleSet, ty: TypeId, opts: &CrdOptions) -> Result<Emitted, Cr
         .ok_or_else(|| CrdError::NoGroup {
             type_name: t.name.clone(),
         })?;
+    // The Go convention: the package is named for its version (`package v1` at
+    // `.../apis/demo/v1`); the last path segment when the clause says otherwise.
     let version = opts.version.clone().unwrap_or_else(|| {
-        t.package
-            .rsplit('/')
-            .next()
-            .unwrap_or(&t.package)
-            .to_owned()
+        let last = t.package.rsplit('/').next().unwrap_or(&t.package);
+        if is_kube_version(&t.package_name) || !is_kube_version(last) {
+            t.package_name.clone()
+        } else {
+            last.to_owned()
+        }
     });
     let kind = t.name.clone();
     let plural = opts
@@ -208,9 +357,8 @@ pub fn crd(rules: &RuleSet, ty: TypeId, opts: &CrdOptions) -> Result<Emitted, Cr
             reason: "a CRD's metadata schema is ObjectMeta's, which the API server validates itself; the type's rules on metadata are not published".into(),
         });
     }
-    notes.retain(|n| {
-        (n.path != "metadata" || n.tag.is_empty()) && !n.path.starts_with("metadata.")
-    });
+    notes
+        .retain(|n| (n.path != "metadata" || n.tag.is_empty()) && !n.path.starts_with("metadata."));
     root.required.remove("metadata");
     root.required.remove("apiVersion");
     root.required.remove("kind");
@@ -230,33 +378,28 @@ pub fn crd(rules: &RuleSet, ty: TypeId, opts: &CrdOptions) -> Result<Emitted, Cr
     let mut meta = node::Node::default();
     meta.keyword("type", json!("object"));
     root.properties.insert("metadata".into(), meta);
-    let has_status = root.properties.contains_key("status");
-    let schema = root.to_json();
-    let mut version_obj = Map::new();
-    version_obj.insert("name".into(), json!(version));
-    version_obj.insert("served".into(), json!(true));
-    version_obj.insert("storage".into(), json!(true));
-    version_obj.insert("schema".into(), json!({ "openAPIV3Schema": schema }));
-    if opts.status_subresource && has_status {
-        version_obj.insert("subresources".into(), json!({"status": {}}));
-    }
-    let crd = json!({
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": { "name": format!("{plural}.{group}") },
-        "spec": {
-            "group": group,
-            "names": {
-                "kind": kind,
-                "listKind": format!("{kind}List"),
-                "plural": plural,
-                "singular": kind.to_lowercase(),
-            },
-            "scope": match opts.scope { Scope::Namespaced => "Namespaced", Scope::Cluster => "Cluster" },
-            "versions": [Value::Object(version_obj)],
-        }
-    });
+    let status = opts.status_subresource && root.properties.contains_key("status");
+    let wrap = |schema| wrap_crd(&group, &version, &kind, &plural, opts.scope, schema, status);
+    drop_refused_rules(&mut root, &mut notes, wrap);
+    let crd = wrap(root.to_json());
     Ok(Emitted { schema: crd, notes })
+}
+
+/// `v1`, `v1beta2`, `v2alpha1`.
+fn is_kube_version(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix('v') else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || rest.starts_with('0') {
+        return false;
+    }
+    let tail = &rest[digits..];
+    tail.is_empty()
+        || ["alpha", "beta"].iter().any(|p| {
+            tail.strip_prefix(p)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
 }
 
 fn described(ty: &str, description: &str) -> node::Node {

@@ -21,6 +21,18 @@ pub struct Rule {
     pub field_path: Option<String>,
     /// `optionalOldSelf`.
     pub optional_old_self: bool,
+    /// The tag the rule publishes (not rendered; for notes about rules the server would
+    /// refuse).
+    pub origin: Option<Origin>,
+}
+
+/// The tag a rule comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Origin {
+    /// `+k8s:...`.
+    pub tag: String,
+    /// Where it is written.
+    pub span: Option<kdv_model::SourceSpan>,
 }
 
 impl Rule {
@@ -33,6 +45,7 @@ impl Rule {
             reason: None,
             field_path: None,
             optional_old_self: false,
+            origin: None,
         }
     }
 
@@ -68,6 +81,17 @@ impl Rule {
         }
         Value::Object(m)
     }
+}
+
+/// One step down a schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// `properties[name]`.
+    Property(String),
+    /// `items`.
+    Items,
+    /// `additionalProperties`.
+    Additional,
 }
 
 /// A schema node.
@@ -109,9 +133,44 @@ impl Node {
 
     /// Adds a rule unless the same rule is already there.
     pub fn rule(&mut self, rule: Rule) {
-        if !self.rules.contains(&rule) {
+        if !self
+            .rules
+            .iter()
+            .any(|r| r.rule == rule.rule && r.field_path == rule.field_path)
+        {
             self.rules.push(rule);
         }
+    }
+
+    /// Gives the rules of this subtree that have no origin yet this one.
+    pub fn stamp(&mut self, origin: &Origin) {
+        for r in &mut self.rules {
+            if r.origin.is_none() {
+                r.origin = Some(origin.clone());
+            }
+        }
+        for p in self.properties.values_mut() {
+            p.stamp(origin);
+        }
+        if let Some(i) = &mut self.items {
+            i.stamp(origin);
+        }
+        if let Some(a) = &mut self.additional {
+            a.stamp(origin);
+        }
+    }
+
+    /// The node at a schema path of `properties`/`items`/`additionalProperties` steps.
+    pub fn at_mut(&mut self, steps: &[Step]) -> Option<&mut Node> {
+        let Some((first, rest)) = steps.split_first() else {
+            return Some(self);
+        };
+        let next = match first {
+            Step::Property(name) => self.properties.get_mut(name)?,
+            Step::Items => self.items.as_deref_mut()?,
+            Step::Additional => self.additional.as_deref_mut()?,
+        };
+        next.at_mut(rest)
     }
 
     /// Moves `other`'s properties, required names, keywords and rules into this node (an

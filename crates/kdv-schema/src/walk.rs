@@ -13,7 +13,7 @@ use kdv_runtime::gofmt;
 use serde_json::{Value, json};
 
 use crate::cel::{self, deref, field_name, field_path, quote};
-use crate::node::{Node, Rule};
+use crate::node::{Node, Origin, Rule};
 use crate::{EmitOptions, Note};
 
 const INVALID: &str = "FieldValueInvalid";
@@ -68,6 +68,13 @@ impl<'r> Emitter<'r> {
             path: display_path(path),
             reason: reason.into(),
         });
+    }
+
+    fn origin(&self, v: &Validation) -> Origin {
+        Origin {
+            tag: format!("+{}", v.tag),
+            span: v.origin.and_then(|s| self.rules.span(s)).cloned(),
+        }
     }
 
     fn named(&self, shape: ShapeId) -> Option<&'r TypeRules> {
@@ -153,14 +160,17 @@ impl<'r> Emitter<'r> {
                 node.keyword("type", json!("object"));
                 let fields = st.fields.clone();
                 for f in &fields {
-                    let block =
-                        named.and_then(|t| t.fields.iter().find(|b| b.go_name == f.go_name));
-                    let inner_rules = block.is_none_or(|b| {
-                        b.type_call.is_some()
-                            || self
-                                .named(deref(self.rules, f.shape))
-                                .is_none_or(|t| !t.has_validations)
-                    });
+                    // Below an opaque field nothing is validated (`type_rules` false).
+                    let block = named
+                        .filter(|_| type_rules)
+                        .and_then(|t| t.fields.iter().find(|b| b.go_name == f.go_name));
+                    // A field whose type has rules but no call of them is opaque
+                    // (`+k8s:opaqueType`): its type's rules do not apply there.
+                    let type_has_rules = self
+                        .named(deref(self.rules, f.shape))
+                        .is_some_and(|t| t.has_validations);
+                    let inner_rules = type_rules
+                        && (!type_has_rules || block.is_some_and(|b| b.type_call.is_some()));
                     match &f.access {
                         FieldAccess::Skip => {}
                         FieldAccess::Inline { .. } => {
@@ -168,6 +178,7 @@ impl<'r> Emitter<'r> {
                             if let Some(b) = block {
                                 for v in b.validations.iter().chain(b.iterations.iter()) {
                                     self.apply(v, &mut inner, f.shape, None, None, path);
+                                    inner.stamp(&self.origin(v));
                                 }
                             }
                             node.absorb(inner);
@@ -200,6 +211,9 @@ impl<'r> Emitter<'r> {
                                         Some(site),
                                         &child_path,
                                     );
+                                    let origin = self.origin(v);
+                                    child.stamp(&origin);
+                                    stamp_own(&mut node, &origin);
                                 }
                                 for v in &b.iterations {
                                     self.apply(
@@ -210,6 +224,7 @@ impl<'r> Emitter<'r> {
                                         None,
                                         &child_path,
                                     );
+                                    child.stamp(&self.origin(v));
                                 }
                             } else if self.zero_fails(f.shape) {
                                 node.required.insert(name.clone());
@@ -227,6 +242,7 @@ impl<'r> Emitter<'r> {
         if type_rules && let Some(t) = named {
             for v in t.validations.iter().chain(t.iterations.iter()) {
                 self.apply(v, &mut node, s, skip, None, path);
+                node.stamp(&self.origin(v));
             }
         }
         node
@@ -362,10 +378,9 @@ impl<'r> Emitter<'r> {
                 None => node.rule(Rule::new("self == oldSelf", "field is immutable")),
             },
             Check::Monotonic => {
-                let mut r = Rule::new("self >= oldSelf", "");
-                r.message = None;
-                r.message_expression = Some("'may not be decreased from ' + string(oldSelf)".into());
-                node.rule(r);
+                // upstream's text names the old value; a messageExpression printing it
+                // is priced beyond the budget, so the message is fixed.
+                node.rule(Rule::new("self >= oldSelf", "may not be decreased"));
             }
             Check::Update {
                 kind,
@@ -450,6 +465,15 @@ impl<'r> Emitter<'r> {
                 };
                 let e = *e;
                 let sel = criteria_expr("i", criteria);
+                if matches!(inner.check, Check::Immutable) {
+                    // The selected item, when present, must be an unchanged old item.
+                    let old_sel = criteria_expr("o", criteria);
+                    node.rule(Rule::new(
+                        format!("self.all(i, !({sel}) || oldSelf.exists(o, {old_sel} && o == i))"),
+                        "field is immutable",
+                    ));
+                    return;
+                }
                 match self.preds(inner, "i", e, path) {
                     Ok(preds) => {
                         for p in preds {
@@ -918,6 +942,15 @@ impl<'r> Emitter<'r> {
                     node.rule(may);
                 }
             }
+        }
+    }
+}
+
+/// Stamps the rules of `node` itself (a struct's rules about one field).
+fn stamp_own(node: &mut Node, origin: &Origin) {
+    for r in &mut node.rules {
+        if r.origin.is_none() {
+            r.origin = Some(origin.clone());
         }
     }
 }
