@@ -40,6 +40,76 @@ pub enum Command {
     /// Exit status: 0 true (or a non-boolean value), 1 false or a runtime error, 2 the
     /// expression does not compile or an input cannot be read.
     Cel(CelArgs),
+    /// Print the OpenAPI v3 schema that publishes a Go type's `+k8s:` rules (KEP-4153: value
+    /// validations as OpenAPI keywords, the rest as `x-kubernetes-validations` CEL rules), or
+    /// with --crd a whole CustomResourceDefinition for it. Rules a schema cannot carry
+    /// (custom validation, options not fixed with --option, ...) are listed as warnings on
+    /// stderr.
+    ///
+    /// Exit status: 0 printed, 2 the types cannot be loaded, have errors, or the type is
+    /// unknown.
+    Schema(SchemaArgs),
+}
+
+/// Arguments of `kdv schema`.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Directory of the Go package.
+    #[arg(long, value_name = "DIR")]
+    pub types: PathBuf,
+
+    /// The type: a name the package declares, or `pkg/path.Name`.
+    #[arg(value_name = "TYPE")]
+    pub type_name: String,
+
+    /// Print a CustomResourceDefinition (apiextensions.k8s.io/v1) for the type: group from
+    /// the package's +groupName, version from the package, plural = lowercase kind + s.
+    #[arg(long)]
+    pub crd: bool,
+
+    /// Output format.
+    #[arg(long, short = 'o', value_enum, default_value_t = SchemaFormat::Json)]
+    pub output: SchemaFormat,
+
+    /// Fix a validation option for the schema: rules under `+k8s:ifEnabled(NAME)` /
+    /// `+k8s:ifDisabled(NAME)` and enum exclusions are published as they apply with that
+    /// value (`NAME` enabled, `NAME=false`); rules under options not given are left out and
+    /// listed. Repeatable.
+    #[arg(long = "option", value_name = "NAME[=true|false]", value_parser = parse_option)]
+    pub options: Vec<(String, bool)>,
+
+    /// With --crd: the API group (default: the package's +groupName).
+    #[arg(long, requires = "crd")]
+    pub group: Option<String>,
+
+    /// With --crd: the version (default: the package's name, e.g. v1).
+    #[arg(long = "api-version", value_name = "VERSION", requires = "crd")]
+    pub api_version: Option<String>,
+
+    /// With --crd: the plural resource name (default: lowercase kind + s).
+    #[arg(long, requires = "crd")]
+    pub plural: Option<String>,
+
+    /// With --crd: a cluster-scoped resource (default: namespaced).
+    #[arg(long, requires = "crd")]
+    pub cluster_scoped: bool,
+
+    /// With --crd: enable the status subresource (when the type has a status field).
+    #[arg(long, requires = "crd")]
+    pub status_subresource: bool,
+
+    /// Which types of the package are root types (only the group name is taken from them).
+    #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package)]
+    pub roots: RootsArg,
+}
+
+/// `kdv schema --output`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SchemaFormat {
+    /// JSON, indented.
+    Json,
+    /// YAML (block style, strings double-quoted).
+    Yaml,
 }
 
 /// Arguments of `kdv cel`.

@@ -112,6 +112,15 @@
 //!   way, and so does a CRD the API server would not create (`kdv lint --crd` lists its
 //!   errors where they are written).
 //!
+//! # `kdv schema`
+//!
+//! `kdv schema --types DIR TYPE [--crd] [-o json|yaml]` (`commands::schema`) prints the
+//! OpenAPI v3 schema `kdv-schema` emits for a Go type's rules, or a whole
+//! CustomResourceDefinition (`--crd`, with `--group`, `--api-version`, `--plural`,
+//! `--cluster-scoped`, `--status-subresource`); rules a schema cannot carry are warnings on
+//! stderr (`warning: FILE:LINE:COL: PATH: TAG: why`). `--option NAME[=false]` fixes an
+//! option so its rules are published as they apply with that value.
+//!
 //! # `kdv lint --crd`
 //!
 //! `kdv lint --crd FILE|DIR...` (`commands::lint_crd`) checks CustomResourceDefinitions as
@@ -183,6 +192,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Validate(args) => commands::validate::run(args, &mut out, &mut err),
         Command::Lint(args) => commands::lint::run(args, &mut out, &mut err),
         Command::Cel(args) => commands::cel::run(args, &mut out, &mut err),
+        Command::Schema(args) => commands::schema::run(args, &mut out, &mut err),
     };
     out.flush()?;
     code

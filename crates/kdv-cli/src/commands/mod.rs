@@ -8,6 +8,7 @@ pub mod jobs;
 pub mod lint;
 pub mod lint_crd;
 pub mod old;
+pub mod schema;
 pub mod select;
 pub mod sources;
 pub mod validate;
