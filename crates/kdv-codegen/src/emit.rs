@@ -64,6 +64,17 @@ pub(crate) fn type_items(rules: &RuleSet, rust: &RustTypes, id: TypeId) -> Out {
         "*"
     };
     let root_name = format!("{prefix}{}.{}", t.package_name, t.name);
+    let published = kdv_schema::emit(rules, id, &kdv_schema::EmitOptions::default());
+    let schema = published.schema.to_string();
+    let notes: Vec<String> = published
+        .notes
+        .iter()
+        .map(|n| {
+            let at = n.path.as_str();
+            let at = if at.is_empty() { "<root>" } else { at };
+            format!("{at}: {}: {}", n.tag, n.reason)
+        })
+        .collect();
     Ok(quote! {
         #[allow(
             non_snake_case,
@@ -81,6 +92,8 @@ pub(crate) fn type_items(rules: &RuleSet, rust: &RustTypes, id: TypeId) -> Out {
                 const HAS_VALIDATIONS: bool = #has;
                 const SUBRESOURCES: &'static [&'static str] = &[#(#subresources),*];
                 const ROOT_NAME: &'static str = #root_name;
+                const SCHEMA: &'static str = #schema;
+                const SCHEMA_NOTES: &'static [&'static str] = &[#(#notes),*];
                 fn validate_type<'a, S: __kdv::ErrorSink>(
                     cx: &__kdv::Cx<'_>,
                     path: &__kdv::PathRef<'_>,

@@ -86,6 +86,93 @@ pub trait Validate: __private::TypeValidation + Sized {
 
 impl<T: __private::TypeValidation> Validate for T {}
 
+/// The OpenAPI v3 structural schema of `T` with the rules of its tags (KEP-4153): value
+/// validations as OpenAPI keywords (`minimum`, `maxLength`, `enum`, `required`, list types,
+/// ...) and what OpenAPI cannot express (immutability, update constraints, unions, formats,
+/// item and cross-field rules) as `x-kubernetes-validations` CEL rules with upstream's
+/// messages. Computed when the type is compiled; every rule is one the API server accepts
+/// (rules it would refuse are left out: see [`schema_notes`]). Field names are serde's.
+pub fn schema<T: Validate>() -> serde_json::Value {
+    // The text was written by serde_json at compile time.
+    serde_json::from_str(T::SCHEMA).unwrap_or(serde_json::Value::Null)
+}
+
+/// The rules of `T` that [`schema`] could not publish, each as `path: tag: why`.
+pub fn schema_notes<T: Validate>() -> &'static [&'static str] {
+    T::SCHEMA_NOTES
+}
+
+/// Merges the rules of a schema from [`schema`] into `target`, a schema of the same JSON
+/// shape produced by another generator (such as the `openAPIV3Schema` of the CRD kube-rs
+/// derives, at the node of the type): validation keywords, `x-kubernetes-*` extensions and
+/// `x-kubernetes-validations` are added to the node of the same property path (`required`
+/// is united), through `properties`, `items` and `additionalProperties`; the target's own
+/// structure (`type`, `properties` it lacks, descriptions) is kept, without `+k8s:` tag
+/// lines copied from doc comments.
+pub fn merge_schema(target: &mut serde_json::Value, rules: &serde_json::Value) {
+    use serde_json::Value;
+    let (Value::Object(t), Value::Object(r)) = (target, rules) else {
+        return;
+    };
+    // Generators that copy doc comments copy the tag lines too: they are not documentation.
+    if let Some(Value::String(d)) = t.get_mut("description") {
+        let kept: Vec<&str> = d
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("+k8s:"))
+            .collect();
+        *d = kept.join("\n").trim_end().to_string();
+    }
+    for (k, v) in r {
+        match k.as_str() {
+            "properties" => {
+                if let (Some(Value::Object(tp)), Value::Object(rp)) = (t.get_mut("properties"), v)
+                {
+                    for (name, sub) in rp {
+                        if let Some(node) = tp.get_mut(name) {
+                            merge_schema(node, sub);
+                        }
+                    }
+                }
+            }
+            "items" | "additionalProperties" => {
+                if let Some(node) = t.get_mut(k) {
+                    merge_schema(node, v);
+                }
+            }
+            "description" => {}
+            "required" => {
+                let mut names: Vec<Value> = match t.get("required") {
+                    Some(Value::Array(a)) => a.clone(),
+                    _ => Vec::new(),
+                };
+                if let Value::Array(more) = v {
+                    for n in more {
+                        if !names.contains(n) {
+                            names.push(n.clone());
+                        }
+                    }
+                }
+                t.insert(k.clone(), Value::Array(names));
+            }
+            "x-kubernetes-validations" => {
+                let mut all: Vec<Value> = match t.get(k) {
+                    Some(Value::Array(a)) => a.clone(),
+                    _ => Vec::new(),
+                };
+                if let Value::Array(more) = v {
+                    all.extend(more.iter().cloned());
+                }
+                t.insert(k.clone(), Value::Array(all));
+            }
+            "type" | "nullable" | "x-kubernetes-preserve-unknown-fields"
+            | "x-kubernetes-embedded-resource" | "x-kubernetes-int-or-string" | "default" => {}
+            _ => {
+                t.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
 /// What generated code uses; not a public API.
 #[doc(hidden)]
 pub mod __private {
@@ -160,6 +247,10 @@ pub mod __private {
         const SUBRESOURCES: &'static [&'static str];
         /// `pkg.Name` as a root's "no validation found" message prints it.
         const ROOT_NAME: &'static str;
+        /// The type's OpenAPI v3 schema with its rules, as JSON text ([`crate::schema`]).
+        const SCHEMA: &'static str;
+        /// The rules the schema could not publish, each with why.
+        const SCHEMA_NOTES: &'static [&'static str];
 
         /// Validates `v` (old value `old`, nil when there is none) at `path`.
         fn validate_type<'a, S: ErrorSink>(

@@ -88,3 +88,27 @@ fn validate_at_prefixes_the_path() {
         "spec.replicas: Invalid value: 0: must be greater than or equal to 1"
     );
 }
+
+#[test]
+fn schema_publishes_the_rules() {
+    let s = kdv::schema::<WidgetSpec>();
+    assert_eq!(s.pointer("/properties/replicas/minimum"), Some(&1.into()));
+    assert_eq!(s.pointer("/properties/replicas/maximum"), Some(&100.into()));
+    assert_eq!(
+        s.pointer("/properties/ports/x-kubernetes-list-map-keys/0"),
+        Some(&"name".into())
+    );
+    // The schema of a type that is only a part of an object merges into another
+    // generator's schema of the same shape.
+    let mut target = serde_json::json!({
+        "type": "object",
+        "description": "Spec.\n+k8s:optional",
+        "properties": {"replicas": {"type": "integer", "description": "n"}},
+        "required": ["image"],
+    });
+    kdv::merge_schema(&mut target, &s);
+    assert_eq!(target["description"], "Spec.");
+    assert_eq!(target["properties"]["replicas"]["minimum"], 1);
+    assert_eq!(target["properties"]["replicas"]["description"], "n");
+    assert!(target["required"].as_array().is_some_and(|r| r.len() >= 2));
+}

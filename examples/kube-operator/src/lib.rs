@@ -4,7 +4,7 @@
 //! tests check create and update with no cluster.
 
 use kdv::{ErrorList, FieldPath, Operation, Validate};
-use kube::CustomResource;
+use kube::{CustomResource, CustomResourceExt};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -83,4 +83,24 @@ pub fn validate_widget(widget: &Widget, old: Option<&Widget>) -> ErrorList {
     widget
         .spec
         .validate_at(&spec, old.map(|o| &o.spec), &op)
+}
+
+/// The Widget CRD: the schema kube derives from the Rust types (with schemars), with the
+/// rules of the spec's tags merged in (`kdv::schema`), so the cluster enforces what the
+/// tags say.
+pub fn widget_crd() -> serde_json::Value {
+    // kube's CRD type always serializes.
+    let mut crd = serde_json::to_value(Widget::crd()).unwrap_or_default();
+    let rules = kdv::schema::<WidgetSpec>();
+    if let Some(versions) = crd
+        .pointer_mut("/spec/versions")
+        .and_then(serde_json::Value::as_array_mut)
+    {
+        for v in versions {
+            if let Some(spec) = v.pointer_mut("/schema/openAPIV3Schema/properties/spec") {
+                kdv::merge_schema(spec, &rules);
+            }
+        }
+    }
+    crd
 }
