@@ -160,8 +160,10 @@ pub enum OutputFormat {
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     /// Directory of a Go package that declares types with `+k8s:` tags (`types.go`,
-    /// `doc.go`); its kinds are chosen first. Without --types and --schema, Kubernetes'
-    /// built-in kinds are a source (embedded; see --k8s-version).
+    /// `doc.go`), or a Rust file of such types (as `#[derive(Validate)]` reads it; its
+    /// version is the file's name, e.g. `v1.rs`); its kinds are chosen first. Without
+    /// --types and --schema, Kubernetes' built-in kinds are a source (embedded; see
+    /// --k8s-version).
     #[arg(long, value_name = "DIR")]
     pub types: Option<PathBuf>,
 

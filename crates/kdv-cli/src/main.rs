@@ -9,7 +9,8 @@
 //! # Where schemas come from
 //!
 //! A document's `apiVersion` and `kind` pick its schema, looked up in this order
-//! (`commands::sources`): the Go types of `--types` (a kind the package declares is theirs,
+//! (`commands::sources`): the Go types of `--types` (or the Rust types of a `--types FILE.rs`,
+//! read by `kdv-rust-model` as the derive reads them; a kind the package declares is theirs,
 //! as a root or as an error saying how to select it; `--type` takes every document), the
 //! CRDs of `--crd FILE|DIR`, the OpenAPI v3 documents of `--schema DIR` (`api/v1.json`,
 //! `apis/<group>/<version>.json`), and Kubernetes' built-in kinds of `--k8s-version` (the

@@ -125,8 +125,7 @@ pub fn merge_schema(target: &mut serde_json::Value, rules: &serde_json::Value) {
     for (k, v) in r {
         match k.as_str() {
             "properties" => {
-                if let (Some(Value::Object(tp)), Value::Object(rp)) = (t.get_mut("properties"), v)
-                {
+                if let (Some(Value::Object(tp)), Value::Object(rp)) = (t.get_mut("properties"), v) {
                     for (name, sub) in rp {
                         if let Some(node) = tp.get_mut(name) {
                             merge_schema(node, sub);
@@ -164,8 +163,12 @@ pub fn merge_schema(target: &mut serde_json::Value, rules: &serde_json::Value) {
                 }
                 t.insert(k.clone(), Value::Array(all));
             }
-            "type" | "nullable" | "x-kubernetes-preserve-unknown-fields"
-            | "x-kubernetes-embedded-resource" | "x-kubernetes-int-or-string" | "default" => {}
+            "type"
+            | "nullable"
+            | "x-kubernetes-preserve-unknown-fields"
+            | "x-kubernetes-embedded-resource"
+            | "x-kubernetes-int-or-string"
+            | "default" => {}
             _ => {
                 t.insert(k.clone(), v.clone());
             }

@@ -80,9 +80,7 @@ pub fn validate_widget(widget: &Widget, old: Option<&Widget>) -> ErrorList {
         Operation::create()
     };
     let spec = FieldPath::default().child("spec");
-    widget
-        .spec
-        .validate_at(&spec, old.map(|o| &o.spec), &op)
+    widget.spec.validate_at(&spec, old.map(|o| &o.spec), &op)
 }
 
 /// The Widget CRD: the schema kube derives from the Rust types (with schemars), with the

@@ -2,7 +2,9 @@
 //! checked in (`widget-crd.yaml`), kept fresh by this test (`KDV_BLESS=1` rewrites it),
 //! accepted by kdv's checks of CRD creation, and gives the tags' verdicts.
 
-use kdv_example_kube_operator::{Tier, Widget, WidgetPort, WidgetSpec, validate_widget, widget_crd};
+use kdv_example_kube_operator::{
+    Tier, Widget, WidgetPort, WidgetSpec, validate_widget, widget_crd,
+};
 use kdv_openapi::{Options, SchemaSet};
 
 const CHECKED_IN: &str = include_str!("../widget-crd.yaml");
@@ -34,7 +36,10 @@ fn crd_is_accepted_and_carries_the_rules() {
     let spec = crd
         .pointer("/spec/versions/0/schema/openAPIV3Schema/properties/spec")
         .expect("a spec schema");
-    assert_eq!(spec.pointer("/properties/replicas/minimum"), Some(&1.into()));
+    assert_eq!(
+        spec.pointer("/properties/replicas/minimum"),
+        Some(&1.into())
+    );
     assert_eq!(
         spec.pointer("/properties/ports/x-kubernetes-list-type"),
         Some(&"map".into())

@@ -19,7 +19,10 @@ fn widget(replicas: i32, storage_class: &str) -> Widget {
 }
 
 fn texts(w: &Widget, old: Option<&Widget>) -> Vec<String> {
-    validate_widget(w, old).iter().map(|e| e.to_string()).collect()
+    validate_widget(w, old)
+        .iter()
+        .map(|e| e.to_string())
+        .collect()
 }
 
 #[test]

@@ -30,21 +30,28 @@ pub struct Types {
     pub home: Option<String>,
 }
 
-/// Loads the Go package in `dir` (and the packages it imports from the same module) and
-/// compiles its rules, selecting the package's roots as `roots` says; `lint` also runs
-/// the lint rules.
+/// Loads the Go package in `dir` (and the packages it imports from the same module), or the
+/// Rust types of `dir` when it is a `.rs` file (one module, as `#[derive(Validate)]` reads
+/// it), and compiles its rules, selecting the package's roots as `roots` says; `lint` also
+/// runs the lint rules.
 pub fn load_types(dir: &Path, roots: kdv_rules::Roots, lint: bool) -> Result<Types, CliError> {
-    let (universe, mut diagnostics): (Universe, Vec<Diagnostic>) = kdv_go::load_universe(dir)
-        .map_err(|e| CliError::TypesUnreadable {
-            dir: dir.to_path_buf(),
-            message: e.to_string(),
-        })?;
-    // The loader reads the named directory first and records it as the package's directory.
-    let home = universe
-        .packages
-        .values()
-        .find(|p| p.dir.as_deref() == Some(dir))
-        .map(|p| p.path.clone());
+    let (universe, mut diagnostics, home) = if dir.extension().is_some_and(|e| e == "rs") {
+        load_rust(dir)?
+    } else {
+        let (universe, diagnostics): (Universe, Vec<Diagnostic>) = kdv_go::load_universe(dir)
+            .map_err(|e| CliError::TypesUnreadable {
+                dir: dir.to_path_buf(),
+                message: e.to_string(),
+            })?;
+        // The loader reads the named directory first and records it as the package's
+        // directory.
+        let home = universe
+            .packages
+            .values()
+            .find(|p| p.dir.as_deref() == Some(dir))
+            .map(|p| p.path.clone());
+        (universe, diagnostics, home)
+    };
     let options = kdv_rules::CompileOptions {
         roots,
         package: home.clone(),
@@ -58,6 +65,39 @@ pub fn load_types(dir: &Path, roots: kdv_rules::Roots, lint: bool) -> Result<Typ
         diagnostics,
         home,
     })
+}
+
+/// The largest Rust source file read as types.
+const MAX_RUST_FILE: u64 = 16 << 20;
+
+/// One Rust file's types as a package named after the file (`types.rs` → `types`).
+fn load_rust(file: &Path) -> Result<(Universe, Vec<Diagnostic>, Option<String>), CliError> {
+    let unreadable = |message: String| CliError::TypesUnreadable {
+        dir: file.to_path_buf(),
+        message,
+    };
+    let meta = std::fs::metadata(file).map_err(|e| unreadable(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(unreadable("not a regular file".into()));
+    }
+    if meta.len() > MAX_RUST_FILE {
+        return Err(unreadable(format!(
+            "larger than {} MiB",
+            MAX_RUST_FILE >> 20
+        )));
+    }
+    let bytes = std::fs::read(file).map_err(|e| unreadable(e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        unreadable(format!(
+            "not UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    let loaded = kdv_rust_model::from_items(&file.display().to_string(), &text);
+    let home = loaded.package.path.clone();
+    let mut universe = Universe::default();
+    universe.packages.insert(home.clone(), loaded.package);
+    Ok((universe, loaded.diagnostics, Some(home)))
 }
 
 /// Number of diagnostics that are errors.
