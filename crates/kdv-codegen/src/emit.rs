@@ -87,6 +87,10 @@ pub(crate) fn type_items(rules: &RuleSet, rust: &RustTypes, id: TypeId) -> Out {
         const _: () = {
             use ::kdv::__private as __kdv;
             use __kdv::{ErrorListExt as _, ErrorSink as _, ListView as _, MapView as _, View as _};
+            use __kdv::{
+                EqByIdentity as _, EqByPartialEq as _, JsonByNothing as _, JsonBySerialize as _,
+                ViewByDerive as _, ViewOpaque as _,
+            };
             #views
             impl __kdv::TypeValidation for #name {
                 const HAS_VALIDATIONS: bool = #has;
@@ -121,13 +125,20 @@ impl<'r> Gen<'r> {
         Ok(match kind {
             RustKind::Struct(fields) => {
                 let used: Vec<_> = fields.iter().filter(|f| !f.skip).collect();
-                let idents: Vec<_> = used.iter().map(|f| &f.ident).collect();
-                let tys: Vec<_> = used.iter().map(|f| &f.ty).collect();
-                let json: Vec<TokenStream> = used
-                    .iter()
-                    .map(|f| {
-                        let (id, ty) = (&f.ident, &f.ty);
-                        let view = quote!(<#ty as __kdv::AsView>::nilable(Some(&self.#id)));
+                let mut zero = Vec::new();
+                let mut equal = Vec::new();
+                for f in &used {
+                    let id = &f.ident;
+                    let this = self.view_expr(&f.ty, quote!(Some(&self.#id)))?;
+                    let that = self.view_expr(&f.ty, quote!(Some(&other.#id)))?;
+                    zero.push(quote!(__kdv::View::is_zero(#this)));
+                    equal.push(quote!(__kdv::View::equal(#this, #that)));
+                }
+                let mut json = Vec::new();
+                for f in &used {
+                    json.push({
+                        let id = &f.ident;
+                        let view = self.view_expr(&f.ty, quote!(Some(&self.#id)))?;
                         if f.flatten {
                             quote! {
                                 if let __kdv::BadValue::Json(__kdv::serde_json::Value::Object(inner)) =
@@ -146,8 +157,8 @@ impl<'r> Gen<'r> {
                         } else {
                             quote!()
                         }
-                    })
-                    .collect();
+                    });
+                }
                 quote! {
                     impl __kdv::AsView for #name {
                         type View<'a> = Option<&'a #name> where Self: 'a;
@@ -167,7 +178,7 @@ impl<'r> Gen<'r> {
                             0
                         }
                         fn is_zero(self) -> bool {
-                            true #(&& __kdv::View::is_zero(<#tys as __kdv::AsView>::nilable(Some(&self.#idents))))*
+                            true #(&& #zero)*
                         }
                         fn bad_value(self) -> __kdv::BadValue {
                             __kdv::View::nilable_bad_value(self)
@@ -178,11 +189,7 @@ impl<'r> Gen<'r> {
                             __kdv::BadValue::Json(__kdv::serde_json::Value::Object(m))
                         }
                         fn equal(self, other: Self) -> bool {
-                            ::core::ptr::eq(self, other)
-                                || (true #(&& __kdv::View::equal(
-                                    <#tys as __kdv::AsView>::nilable(Some(&self.#idents)),
-                                    <#tys as __kdv::AsView>::nilable(Some(&other.#idents)),
-                                ))*)
+                            ::core::ptr::eq(self, other) || (true #(&& #equal)*)
                         }
                         #[inline]
                         fn identical(self, other: Self) -> bool {
@@ -283,9 +290,14 @@ impl<'r> Gen<'r> {
                 let #p = &#p_owned;
             },
         };
+        let new_view = self.view_expr(fty, quote!(v.map(|s| &s.#fid)))?;
+        let old_view = self.view_expr(fty, quote!(old.map(|s| &s.#fid)))?;
         let out = ident("out");
         let calls = self.run_calls(&f.validations, &p, f.shape, &nv, &ov, &out)?;
         let mut after = TokenStream::new();
+        if f.type_call.is_none() {
+            after.extend(self.external_call(fty, &p, &nv, &ov)?);
+        }
         if let Some(tid) = f.type_call {
             let u = ident(&self.rules.type_rules(tid).name);
             after.extend(quote! {
@@ -297,8 +309,8 @@ impl<'r> Gen<'r> {
         }
         Ok(quote! {
             {
-                let #nv = <#fty as __kdv::AsView>::nilable(v.map(|s| &s.#fid));
-                let #ov = <#fty as __kdv::AsView>::nilable(old.map(|s| &s.#fid));
+                let #nv = #new_view;
+                let #ov = #old_view;
                 if !(correlated && op.is_update() && __kdv::View::equal(#nv, #ov)) {
                     #path
                     if #calls {
@@ -449,8 +461,7 @@ impl<'r> Gen<'r> {
                     .field(cur, &f.go_name)
                     .ok_or_else(|| format!("type {cur}: no Rust field for {}", f.go_name))?;
                 chain.push(rf.ident.clone());
-                let ty = &rf.ty;
-                return Ok(quote!(<#ty as __kdv::AsView>::nilable(#s.map(|__m| &__m.#(#chain).*))));
+                return self.view_expr(&rf.ty, quote!(#s.map(|__m| &__m.#(#chain).*)));
             }
             let FieldAccess::Key(k) = access else {
                 return Err(format!("internal: no member {access:?} in {cur}"));
@@ -470,6 +481,147 @@ impl<'r> Gen<'r> {
             cur = self.struct_of(inline.shape)?;
             st_shape = inline.shape;
         }
+    }
+
+    /// The nilable view of a value of Rust type `ty` given as `expr: Option<&ty>`: its
+    /// `AsView` view, or, for a type declared outside the file (and `Option`, `Box` and
+    /// `Vec` of one), the view the probes pick (the type's own when it derives `Validate`,
+    /// else an opaque one).
+    fn view_expr(&self, ty: &syn::Type, expr: TokenStream) -> Out {
+        if !self.contains_external(ty) {
+            return Ok(quote!(<#ty as __kdv::AsView>::nilable(#expr)));
+        }
+        if let Some(inner) = wrapped(ty, "Option") {
+            return self.view_expr(
+                inner,
+                quote!(#expr.and_then(::core::option::Option::as_ref)),
+            );
+        }
+        if let Some(inner) = wrapped(ty, "Box") {
+            return self.view_expr(inner, quote!(#expr.map(|__b| &**__b)));
+        }
+        if let Some(elem) = wrapped(ty, "Vec")
+            && self.is_external(elem)
+        {
+            let ops = ops(elem);
+            return Ok(quote!((&&__kdv::Probe::<#elem>::new()).list_view(#expr, #ops)));
+        }
+        if self.is_external(ty) {
+            let ops = ops(ty);
+            return Ok(quote!((&&__kdv::Probe::<#ty>::new()).nilable_view(#expr, #ops)));
+        }
+        Err(format!(
+            "type `{}`: only a type declared elsewhere, or an Option, Box or Vec of one, can be a field type here",
+            quote!(#ty)
+        ))
+    }
+
+    /// The validation of a field whose type is declared outside the file (`T`, `Option<T>`,
+    /// `Box<T>`, `Vec<T>`): the type's own function when it derives `Validate`.
+    fn external_call(&mut self, ty: &syn::Type, p: &Ident, nv: &Ident, ov: &Ident) -> Out {
+        let mut base = ty;
+        while let Some(inner) = wrapped(base, "Option").or_else(|| wrapped(base, "Box")) {
+            base = inner;
+        }
+        if self.is_external(base) {
+            return Ok(
+                quote!((&&__kdv::Probe::<#base>::new()).validate_ext(cx, #p, #nv, #ov, out);),
+            );
+        }
+        if let Some(elem) = wrapped(base, "Vec")
+            && self.is_external(elem)
+        {
+            let (o, ip, x, ox) = (
+                self.fresh("out"),
+                self.fresh("p"),
+                self.fresh("x"),
+                self.fresh("ox"),
+            );
+            return Ok(quote! {
+                __kdv::each::each_list_val(op, #p, #nv, #ov, None::<&__kdv::WholeItem>, false, out, |#o, #ip, #x, #ox| {
+                    let #ox = #ox.unwrap_or_else(|| __kdv::nil_of(#x));
+                    (&&__kdv::Probe::<#elem>::new()).validate_ext(cx, #ip, #x, #ox, #o);
+                });
+            });
+        }
+        Ok(quote!())
+    }
+
+    /// Whether `ty` mentions a type declared outside the file.
+    fn contains_external(&self, ty: &syn::Type) -> bool {
+        if self.is_external(ty) {
+            return true;
+        }
+        let syn::Type::Path(p) = ty else {
+            return false;
+        };
+        p.path.segments.iter().any(|s| match &s.arguments {
+            syn::PathArguments::AngleBracketed(a) => a
+                .args
+                .iter()
+                .any(|g| matches!(g, syn::GenericArgument::Type(t) if self.contains_external(t))),
+            _ => false,
+        })
+    }
+
+    /// Whether `ty` is a named type declared outside the file (as `kdv-rust-model` reads
+    /// it with external types on).
+    fn is_external(&self, ty: &syn::Type) -> bool {
+        let syn::Type::Path(p) = ty else {
+            return false;
+        };
+        if p.qself.is_some() {
+            return false;
+        }
+        let segs: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| syn::ext::IdentExt::unraw(&s.ident).to_string())
+            .collect();
+        let Some((name, prefix)) = segs.split_last() else {
+            return false;
+        };
+        let bare = prefix.is_empty() && p.path.leading_colon.is_none();
+        if bare && self.rust.kind(name).is_some() {
+            return false;
+        }
+        if (prefix.is_empty() || prefix == ["serde_json"]) && name == "Value" {
+            return false;
+        }
+        let std_prefix = bare
+            || matches!(
+                prefix.first().map(String::as_str),
+                Some("std" | "alloc" | "core")
+            );
+        if !std_prefix {
+            return true;
+        }
+        !matches!(
+            name.as_str(),
+            "String"
+                | "bool"
+                | "i8"
+                | "i16"
+                | "i32"
+                | "i64"
+                | "isize"
+                | "u8"
+                | "u16"
+                | "u32"
+                | "u64"
+                | "usize"
+                | "f32"
+                | "f64"
+                | "Option"
+                | "Box"
+                | "Vec"
+                | "BTreeMap"
+                | "HashMap"
+                | "i128"
+                | "u128"
+                | "char"
+        )
     }
 
     fn literal(lit: &Literal) -> TokenStream {
@@ -941,6 +1093,32 @@ impl<'r> Gen<'r> {
             }
         }})
     }
+}
+
+/// `T` when `ty` is `Name<T>` (the last path segment named `name`).
+fn wrapped<'t>(ty: &'t syn::Type, name: &str) -> Option<&'t syn::Type> {
+    let syn::Type::Path(p) = ty else {
+        return None;
+    };
+    let last = p.path.segments.last()?;
+    if last.ident != name {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+        return None;
+    };
+    match a.args.first()? {
+        syn::GenericArgument::Type(t) if a.args.len() == 1 => Some(t),
+        _ => None,
+    }
+}
+
+/// How an opaque value of type `ty` compares and prints (chosen by the probes).
+fn ops(ty: &syn::Type) -> TokenStream {
+    quote!(__kdv::OpaqueOps {
+        eq: (&&__kdv::Probe::<#ty>::new()).eq_fn(),
+        json: (&&__kdv::Probe::<#ty>::new()).json_fn(),
+    })
 }
 
 fn presence(p: kdv_rules::Presence) -> TokenStream {

@@ -55,7 +55,15 @@ pub fn expand(source: Source<'_>, name: &str) -> Result<TokenStream, Vec<Failure
         .map(|s| s.to_string_lossy().into_owned())
         .filter(|s| !s.is_empty() && s != "lib" && s != "main" && s != "mod")
         .unwrap_or_else(|| "types".to_string());
-    let loaded = kdv_rust_model::from_items_in(&stem, &stem, source.path, source.text);
+    let loaded = kdv_rust_model::from_items_with(
+        &stem,
+        &stem,
+        source.path,
+        source.text,
+        &kdv_rust_model::ReadOptions {
+            external_types: true,
+        },
+    );
     let file = match syn::parse_file(source.text) {
         Ok(f) => f,
         Err(e) => {

@@ -557,6 +557,167 @@ impl<'a> View<'a> for AnyView<'a> {
     }
 }
 
+/// How an [`Opaque`] value compares and prints: chosen where the type is known (Go's
+/// `equality.Semantic.DeepEqual` through `PartialEq`, JSON through `Serialize`, when the
+/// type has them).
+pub struct OpaqueOps<T: ?Sized> {
+    /// Equality for ratcheting.
+    pub eq: fn(&T, &T) -> bool,
+    /// The JSON form, for errors.
+    pub json: fn(&T) -> serde_json::Value,
+}
+
+impl<T: ?Sized> Clone for OpaqueOps<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: ?Sized> Copy for OpaqueOps<T> {}
+
+/// A value of a type kdv cannot see into (a type of another crate, such as a k8s-openapi
+/// type): nil when absent; checks that need no knowledge of the type (presence,
+/// immutability, update constraints) apply to it.
+pub struct Opaque<'a, T> {
+    /// The value, `None` when absent.
+    pub value: Option<&'a T>,
+    /// How it compares and prints.
+    pub ops: OpaqueOps<T>,
+}
+
+impl<T> Clone for Opaque<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Opaque<'_, T> {}
+
+impl<'a, T> View<'a> for Opaque<'a, T> {
+    #[inline]
+    fn is_nil(self) -> bool {
+        self.value.is_none()
+    }
+    #[inline]
+    fn len(self) -> usize {
+        0
+    }
+    #[inline]
+    fn is_zero(self) -> bool {
+        self.value.is_none()
+    }
+    fn bad_value(self) -> BadValue {
+        self.nilable_bad_value()
+    }
+    fn nilable_bad_value(self) -> BadValue {
+        self.value
+            .map_or(BadValue::Null, |v| BadValue::Json((self.ops.json)(v)))
+    }
+    fn equal(self, other: Self) -> bool {
+        match (self.value, other.value) {
+            (None, None) => true,
+            (Some(a), Some(b)) => std::ptr::eq(a, b) || (self.ops.eq)(a, b),
+            _ => false,
+        }
+    }
+    #[inline]
+    fn identical(self, other: Self) -> bool {
+        matches!((self.value, other.value), (Some(a), Some(b)) if std::ptr::eq(a, b))
+    }
+}
+
+impl<T> NilView for Opaque<'_, T> {
+    #[inline]
+    fn nil() -> Self {
+        Opaque {
+            value: None,
+            ops: OpaqueOps {
+                eq: |_, _| false,
+                json: |_| serde_json::Value::Null,
+            },
+        }
+    }
+}
+
+/// A list of values kdv cannot see into (`Vec<T>` of another crate's type): nil when
+/// absent; its items are [`Opaque`].
+pub struct OpaqueList<'a, T> {
+    items: Option<&'a [T]>,
+    ops: OpaqueOps<T>,
+}
+
+impl<T> Clone for OpaqueList<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for OpaqueList<'_, T> {}
+
+impl<'a, T> OpaqueList<'a, T> {
+    /// The list view of `items` (`None`: nil).
+    pub fn new(items: Option<&'a [T]>, ops: OpaqueOps<T>) -> Self {
+        OpaqueList { items, ops }
+    }
+
+    fn slice(self) -> &'a [T] {
+        self.items.unwrap_or(&[])
+    }
+}
+
+impl<'a, T> View<'a> for OpaqueList<'a, T> {
+    #[inline]
+    fn is_nil(self) -> bool {
+        self.items.is_none()
+    }
+    #[inline]
+    fn len(self) -> usize {
+        self.slice().len()
+    }
+    #[inline]
+    fn is_zero(self) -> bool {
+        self.slice().is_empty()
+    }
+    fn bad_value(self) -> BadValue {
+        self.nilable_bad_value()
+    }
+    fn nilable_bad_value(self) -> BadValue {
+        match self.items {
+            None => BadValue::Null,
+            Some(items) => BadValue::Json(items.iter().map(|x| (self.ops.json)(x)).collect()),
+        }
+    }
+    fn equal(self, other: Self) -> bool {
+        let (a, b) = (self.slice(), other.slice());
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (self.ops.eq)(x, y))
+    }
+    #[inline]
+    fn identical(self, other: Self) -> bool {
+        matches!((self.items, other.items), (Some(a), Some(b)) if std::ptr::eq(a, b))
+    }
+}
+
+impl<'a, T> ListView<'a> for OpaqueList<'a, T> {
+    type Item = Opaque<'a, T>;
+    #[inline]
+    fn item(self, i: usize) -> Option<Opaque<'a, T>> {
+        Some(Opaque {
+            value: Some(self.slice().get(i)?),
+            ops: self.ops,
+        })
+    }
+}
+
+impl<T> NilView for OpaqueList<'_, T> {
+    #[inline]
+    fn nil() -> Self {
+        OpaqueList {
+            items: None,
+            ops: OpaqueOps {
+                eq: |_, _| false,
+                json: |_| serde_json::Value::Null,
+            },
+        }
+    }
+}
+
 /// Hashes a (key) view for item identity: scalars by value; other values by their length
 /// only (equal values still hash equal; identity then compares them with
 /// [`View::equal`]).

@@ -70,6 +70,26 @@ pub struct Loaded {
     pub package: Package,
     /// Unsupported constructs and parse errors, each at its span.
     pub diagnostics: Vec<Diagnostic>,
+    /// The types of other modules or crates the file's types use ([`ReadOptions`]).
+    pub external: Vec<ExternalType>,
+}
+
+/// How [`from_items_with`] reads a file.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadOptions {
+    /// Accept types declared elsewhere (a path such as `common::Condition` or a name the
+    /// file does not declare): each becomes a type of unknown shape (Go's `any`), whose
+    /// values only type-independent tags can check. Off, they are diagnostics.
+    pub external_types: bool,
+}
+
+/// A type declared outside the file, as [`ReadOptions::external_types`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExternalType {
+    /// Its name in the package.
+    pub name: String,
+    /// The Rust path as written (`common::Condition`).
+    pub path: String,
 }
 
 impl Loaded {
@@ -104,7 +124,26 @@ pub fn from_items(file: &str, source: &str) -> Loaded {
 /// [`from_items`] into the package with import path `package_path` and name
 /// `package_name` (the path qualifies the named references between its types).
 pub fn from_items_in(package_path: &str, package_name: &str, file: &str, source: &str) -> Loaded {
+    from_items_with(
+        package_path,
+        package_name,
+        file,
+        source,
+        &ReadOptions::default(),
+    )
+}
+
+/// [`from_items_in`] with options.
+pub fn from_items_with(
+    package_path: &str,
+    package_name: &str,
+    file: &str,
+    source: &str,
+    options: &ReadOptions,
+) -> Loaded {
     let mut r = Reader {
+        options: *options,
+        external: Vec::new(),
         file: SourceFile {
             path: PathBuf::from(file),
             text: source.to_string(),
@@ -130,6 +169,7 @@ pub fn from_items_in(package_path: &str, package_name: &str, file: &str, source:
             return Loaded {
                 package,
                 diagnostics: r.diagnostics,
+                external: Vec::new(),
             };
         }
     };
@@ -142,10 +182,23 @@ pub fn from_items_in(package_path: &str, package_name: &str, file: &str, source:
             }
         }
     }
+    for ext in &r.external {
+        package.types.push(TypeDecl {
+            name: ext.name.clone(),
+            description: String::new(),
+            tags: Tags::default(),
+            detached_tags: Tags::default(),
+            def: TypeRef::Builtin(Builtin::Any),
+            is_alias: false,
+            is_generic: false,
+            loc: Loc::default(),
+        });
+    }
     package.files.push(r.file);
     Loaded {
         package,
         diagnostics: r.diagnostics,
+        external: r.external,
     }
 }
 
@@ -157,6 +210,9 @@ fn line_starts(text: &str) -> Vec<usize> {
 }
 
 struct Reader {
+    options: ReadOptions,
+    /// Types of other modules met so far (with `options.external_types`).
+    external: Vec<ExternalType>,
     file: SourceFile,
     line_starts: Vec<usize>,
     package_path: String,
@@ -557,10 +613,7 @@ impl Reader {
             return TypeRef::Builtin(Builtin::Any);
         }
         if !std_prefix {
-            return self.unsupported(
-                p.span(),
-                "only types declared in this file and standard types are supported",
-            );
+            return self.external_or_unsupported(p, &segs);
         }
         if let Some(b) = scalar(&name) {
             if !last.arguments.is_none() {
@@ -617,11 +670,40 @@ impl Reader {
                 p.span(),
                 "serde writes char as a string, Go's rune is a number",
             ),
-            _ => self.unsupported(
+            _ => self.external_or_unsupported(p, &segs),
+        }
+    }
+
+    /// A type declared elsewhere: external with [`ReadOptions::external_types`], else a
+    /// diagnostic.
+    fn external_or_unsupported(&mut self, p: &syn::TypePath, segs: &[String]) -> TypeRef {
+        let generic = p.path.segments.iter().any(|s| !s.arguments.is_none());
+        if !self.options.external_types || generic {
+            return self.unsupported(
                 p.span(),
                 "only types declared in this file and standard types are supported",
-            ),
+            );
         }
+        let path = segs.join("::");
+        let last = segs.last().cloned().unwrap_or_default();
+        let name = match self.external.iter().find(|e| e.path == path) {
+            Some(e) => e.name.clone(),
+            None => {
+                let taken =
+                    self.local.contains(&last) || self.external.iter().any(|e| e.name == last);
+                let name = if taken { segs.join("_") } else { last };
+                self.external.push(ExternalType {
+                    name: name.clone(),
+                    path,
+                });
+                name
+            }
+        };
+        TypeRef::Named(NamedRef {
+            package: self.package_path.clone(),
+            name,
+            type_args: Vec::new(),
+        })
     }
 }
 

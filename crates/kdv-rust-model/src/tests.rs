@@ -405,3 +405,36 @@ fn other_items_are_ignored() {
     );
     assert!(p.types.is_empty() && p.consts.is_empty());
 }
+
+#[test]
+fn external_types_are_opaque_named_types_when_asked() {
+    let src = "pub struct S {\n    a: common::Condition,\n    b: Option<Tier>,\n    c: Vec<x::Tier>,\n    d: Other<i32>,\n}\n";
+    let strict = crate::from_items("s.rs", src);
+    assert_eq!(strict.diagnostics.len(), 4, "{:?}", strict.diagnostics);
+    let loaded = crate::from_items_with(
+        "s",
+        "s",
+        "s.rs",
+        src,
+        &crate::ReadOptions {
+            external_types: true,
+        },
+    );
+    // Generic types stay unsupported.
+    assert_eq!(loaded.diagnostics.len(), 1, "{:?}", loaded.diagnostics);
+    let names: Vec<(&str, &str)> = loaded
+        .external
+        .iter()
+        .map(|e| (e.name.as_str(), e.path.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("Condition", "common::Condition"),
+            ("Tier", "Tier"),
+            ("x_Tier", "x::Tier")
+        ]
+    );
+    let decl = loaded.package.type_decl("Condition").expect("declared");
+    assert_eq!(decl.def, TypeRef::Builtin(Builtin::Any));
+}

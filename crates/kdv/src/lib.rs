@@ -26,13 +26,16 @@
 //! tag means the same in both, and misuse is a compile error with the message `kdv lint`
 //! gives), and generates code that calls the check functions of `kdv-runtime` directly.
 //! Field names are serde's: `rename`, `rename_all`, `flatten`, `skip_serializing_if` and
-//! `skip` shape the JSON names used in field paths. Every struct, newtype and unit enum that
-//! a validated type uses as a field type derives `Validate` too (the derive generates the
-//! way checks read that type's values).
+//! `skip` shape the JSON names used in field paths.
 //!
 //! The derive reads the source file of the deriving type to learn the other types of that
-//! file (as validation-gen reads a whole Go package); types of other modules are not
-//! supported as field types of validated types.
+//! file (as validation-gen reads a whole Go package); the structs, newtypes and unit enums
+//! of the file that a validated type uses derive `Validate` too. A field type declared
+//! elsewhere (`T`, `Option<T>`, `Box<T>`, `Vec<T>` of it) is validated by its own generated
+//! function when it derives `Validate` in its module, and is opaque when it belongs to
+//! another crate (such as a k8s-openapi type): tags that need no knowledge of the type
+//! (`optional`, `required`, `immutable`, `update`, `maxItems` of a list, ...) apply to it,
+//! compared with `PartialEq` and printed with `Serialize` when the type has them.
 
 #![warn(missing_docs)]
 
@@ -180,8 +183,8 @@ pub fn merge_schema(target: &mut serde_json::Value, rules: &serde_json::Value) {
 #[doc(hidden)]
 pub mod __private {
     pub use kdv_runtime::native::{
-        AnyView, AsView, ByKeys, KeyViews, ListOf, MapOf, Named, NilView, WholeItem, json_of,
-        nil_of,
+        AnyView, AsView, ByKeys, KeyViews, ListOf, MapOf, Named, NilView, Opaque, OpaqueList,
+        OpaqueOps, WholeItem, json_of, nil_of,
     };
     pub use kdv_runtime::{
         BadValue, ErrorList, ErrorListExt, ErrorSink, FieldError, Format, Int, ListView, Literal,
@@ -344,6 +347,199 @@ pub mod __private {
         f: F,
     ) -> ByKeys<F> {
         ByKeys(f)
+    }
+
+    /// Selects, by the autoref rule of method lookup, how generated code treats a field type
+    /// declared outside the deriving type's file: `(&&Probe::<T>::new()).method(..)` picks
+    /// the impl for `&Probe<T>` when `T` has the trait it needs (a type deriving `Validate`
+    /// in another module; `PartialEq`; `Serialize`), else the fallback for `Probe<T>` (an
+    /// [`Opaque`] value: a type of another crate).
+    pub struct Probe<T: ?Sized>(std::marker::PhantomData<fn() -> *const T>);
+
+    impl<T: ?Sized> Probe<T> {
+        /// The probe of `T`.
+        #[inline(always)]
+        pub const fn new() -> Self {
+            Probe(std::marker::PhantomData)
+        }
+    }
+
+    impl<T: ?Sized> Default for Probe<T> {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    /// Equality through `PartialEq`.
+    pub trait EqByPartialEq {
+        /// The compared type.
+        type T;
+        /// `==`.
+        fn eq_fn(&self) -> fn(&Self::T, &Self::T) -> bool;
+    }
+    impl<T: PartialEq> EqByPartialEq for &Probe<T> {
+        type T = T;
+        #[inline(always)]
+        fn eq_fn(&self) -> fn(&T, &T) -> bool {
+            |a, b| a == b
+        }
+    }
+    /// Equality without `PartialEq`: the same value only.
+    pub trait EqByIdentity {
+        /// The compared type.
+        type T;
+        /// Identity.
+        fn eq_fn(&self) -> fn(&Self::T, &Self::T) -> bool;
+    }
+    impl<T> EqByIdentity for Probe<T> {
+        type T = T;
+        #[inline(always)]
+        fn eq_fn(&self) -> fn(&T, &T) -> bool {
+            |a, b| std::ptr::eq(a, b)
+        }
+    }
+
+    /// JSON through `Serialize`.
+    pub trait JsonBySerialize {
+        /// The printed type.
+        type T;
+        /// `serde_json::to_value`.
+        fn json_fn(&self) -> fn(&Self::T) -> serde_json::Value;
+    }
+    impl<T: serde::Serialize> JsonBySerialize for &Probe<T> {
+        type T = T;
+        #[inline(always)]
+        fn json_fn(&self) -> fn(&T) -> serde_json::Value {
+            |v| serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
+        }
+    }
+    /// No JSON without `Serialize`: `null`.
+    pub trait JsonByNothing {
+        /// The printed type.
+        type T;
+        /// `null`.
+        fn json_fn(&self) -> fn(&Self::T) -> serde_json::Value;
+    }
+    impl<T> JsonByNothing for Probe<T> {
+        type T = T;
+        #[inline(always)]
+        fn json_fn(&self) -> fn(&T) -> serde_json::Value {
+            |_| serde_json::Value::Null
+        }
+    }
+
+    /// Views of a type that derives `Validate` (its own nilable view).
+    pub trait ViewByDerive {
+        /// The viewed type.
+        type T;
+        /// Its nilable view.
+        type Out<'a>
+        where
+            Self::T: 'a;
+        /// Its list view.
+        type List<'a>
+        where
+            Self::T: 'a;
+        /// The nilable view of `v`.
+        fn nilable_view<'a>(
+            &self,
+            v: Option<&'a Self::T>,
+            ops: OpaqueOps<Self::T>,
+        ) -> Self::Out<'a>;
+        /// The view of a list of such values.
+        fn list_view<'a>(
+            &self,
+            v: Option<&'a Vec<Self::T>>,
+            ops: OpaqueOps<Self::T>,
+        ) -> Self::List<'a>;
+        /// Calls the type's validation function.
+        fn validate_ext<'a, S: ErrorSink>(
+            &self,
+            cx: &Cx<'_>,
+            path: &PathRef<'_>,
+            v: Self::Out<'a>,
+            old: Self::Out<'a>,
+            out: &mut S,
+        );
+    }
+    impl<T: TypeValidation> ViewByDerive for &Probe<T> {
+        type T = T;
+        type Out<'a>
+            = T::Nilable<'a>
+        where
+            T: 'a;
+        type List<'a>
+            = ListOf<'a, T>
+        where
+            T: 'a;
+        #[inline(always)]
+        fn nilable_view<'a>(&self, v: Option<&'a T>, _: OpaqueOps<T>) -> T::Nilable<'a> {
+            T::nilable(v)
+        }
+        #[inline(always)]
+        fn list_view<'a>(&self, v: Option<&'a Vec<T>>, _: OpaqueOps<T>) -> ListOf<'a, T> {
+            <Vec<T> as AsView>::nilable(v)
+        }
+        #[inline(always)]
+        fn validate_ext<'a, S: ErrorSink>(
+            &self,
+            cx: &Cx<'_>,
+            path: &PathRef<'_>,
+            v: T::Nilable<'a>,
+            old: T::Nilable<'a>,
+            out: &mut S,
+        ) {
+            if T::HAS_VALIDATIONS {
+                T::validate_type(cx, path, v, old, out);
+            }
+        }
+    }
+    /// Views of a type kdv cannot see into ([`Opaque`]).
+    pub trait ViewOpaque {
+        /// The viewed type.
+        type T;
+        /// The nilable view of `v`.
+        fn nilable_view<'a>(
+            &self,
+            v: Option<&'a Self::T>,
+            ops: OpaqueOps<Self::T>,
+        ) -> Opaque<'a, Self::T>;
+        /// The view of a list of such values.
+        fn list_view<'a>(
+            &self,
+            v: Option<&'a Vec<Self::T>>,
+            ops: OpaqueOps<Self::T>,
+        ) -> OpaqueList<'a, Self::T>;
+        /// Nothing to validate.
+        fn validate_ext<'a, S: ErrorSink>(
+            &self,
+            cx: &Cx<'_>,
+            path: &PathRef<'_>,
+            v: Opaque<'a, Self::T>,
+            old: Opaque<'a, Self::T>,
+            out: &mut S,
+        );
+    }
+    impl<T> ViewOpaque for Probe<T> {
+        type T = T;
+        #[inline(always)]
+        fn nilable_view<'a>(&self, v: Option<&'a T>, ops: OpaqueOps<T>) -> Opaque<'a, T> {
+            Opaque { value: v, ops }
+        }
+        #[inline(always)]
+        fn list_view<'a>(&self, v: Option<&'a Vec<T>>, ops: OpaqueOps<T>) -> OpaqueList<'a, T> {
+            OpaqueList::new(v.map(Vec::as_slice), ops)
+        }
+        #[inline(always)]
+        fn validate_ext<'a, S: ErrorSink>(
+            &self,
+            _: &Cx<'_>,
+            _: &PathRef<'_>,
+            _: Opaque<'a, T>,
+            _: Opaque<'a, T>,
+            _: &mut S,
+        ) {
+        }
     }
 
     /// Applies a stability mark to the errors recorded since `start`.
