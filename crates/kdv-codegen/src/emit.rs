@@ -114,6 +114,51 @@ pub(crate) fn type_items(rules: &RuleSet, rust: &RustTypes, id: TypeId) -> Out {
     })
 }
 
+/// Items that let the rest of the crate compile when the type's tags have errors (so the
+/// compiler reports the tags, not every use of the type): its views and a validation
+/// function that reports nothing.
+pub(crate) fn fallback_items(rust: &RustTypes, name: &str) -> TokenStream {
+    let rules = RuleSet::default();
+    let mut g = Gen {
+        rules: &rules,
+        rust,
+        structs: HashMap::new(),
+        n: 0,
+    };
+    let ty = ident(name);
+    let Some(views) = rust.kind(name).and_then(|k| g.views(&ty, k).ok()) else {
+        return TokenStream::new();
+    };
+    quote! {
+        #[allow(non_snake_case, unused_variables, clippy::all)]
+        const _: () = {
+            use ::kdv::__private as __kdv;
+            use __kdv::{
+                EqByIdentity as _, EqByPartialEq as _, JsonByNothing as _, JsonBySerialize as _,
+                ViewByDerive as _, ViewOpaque as _,
+            };
+            #views
+            impl __kdv::TypeValidation for #ty {
+                const HAS_VALIDATIONS: bool = false;
+                const SUBRESOURCES: &'static [&'static str] = &["/"];
+                const ROOT_NAME: &'static str = "";
+                const SCHEMA: &'static str = "null";
+                const SCHEMA_NOTES: &'static [&'static str] = &[];
+                fn validate_type<'a, S: __kdv::ErrorSink>(
+                    _: &__kdv::Cx<'_>,
+                    _: &__kdv::PathRef<'_>,
+                    _: <Self as __kdv::AsView>::Nilable<'a>,
+                    _: <Self as __kdv::AsView>::Nilable<'a>,
+                    _: &mut S,
+                ) where
+                    Self: 'a,
+                {
+                }
+            }
+        };
+    }
+}
+
 impl<'r> Gen<'r> {
     fn fresh(&mut self, base: &str) -> Ident {
         self.n += 1;

@@ -35,6 +35,27 @@ pub struct Source<'a> {
     pub text: &'a str,
 }
 
+/// Items to emit beside the errors of a failed expansion, so that only the tags are
+/// reported, not every use of the type: its views and a validation function that reports
+/// nothing (empty when the file cannot be read).
+pub fn fallback(source: Source<'_>, name: &str) -> TokenStream {
+    let Ok(file) = syn::parse_file(source.text) else {
+        return TokenStream::new();
+    };
+    let loaded = kdv_rust_model::from_items_with(
+        "types",
+        "types",
+        source.path,
+        source.text,
+        &kdv_rust_model::ReadOptions {
+            external_types: true,
+        },
+    );
+    let mut rust = RustTypes::read(&file);
+    rust.add_model(&loaded.package);
+    emit::fallback_items(&rust, name)
+}
+
 /// A diagnostic about the deriving type: its message and where it is written.
 #[derive(Debug, Clone)]
 pub struct Failure {

@@ -35,7 +35,9 @@ pub fn derive_validate(input: TokenStream) -> TokenStream {
     // Reading the file needs real line and column numbers: proc-macro2's own implementation
     // gives them, the compiler's (inside a proc macro) would give the call site's.
     proc_macro2::fallback::force();
-    let expanded = kdv_codegen::expand(source, &name).map(|t| t.to_string());
+    let expanded = kdv_codegen::expand(source, &name)
+        .map(|t| t.to_string())
+        .map_err(|f| (f, kdv_codegen::fallback(source, &name).to_string()));
     proc_macro2::fallback::unforce();
     match expanded {
         Ok(code) => match code.parse::<proc_macro2::TokenStream>() {
@@ -45,8 +47,12 @@ pub fn derive_validate(input: TokenStream) -> TokenStream {
                 quote_spanned!(parsed.ident.span()=> ::core::compile_error!(#message);).into()
             }
         },
-        Err(failures) => {
-            let mut out = proc_macro2::TokenStream::new();
+        Err((failures, fallback)) => {
+            // The type's views and an empty validation function, so that the crate's uses
+            // of the type compile and only the tags are reported.
+            let mut out = fallback
+                .parse::<proc_macro2::TokenStream>()
+                .unwrap_or_default();
             for f in failures {
                 // Located at the tag's doc line, rustc prints the position itself; otherwise
                 // the message says where (the derive's own span is the type's name).
