@@ -39,6 +39,10 @@ pub struct Source<'a> {
 /// reported, not every use of the type: its views and a validation function that reports
 /// nothing (empty when the file cannot be read).
 pub fn fallback(source: Source<'_>, name: &str) -> TokenStream {
+    match source.text.parse::<TokenStream>() {
+        Ok(tokens) if kdv_rust_model::too_deep(tokens.clone()).is_none() => {}
+        _ => return TokenStream::new(),
+    }
     let Ok(file) = syn::parse_file(source.text) else {
         return TokenStream::new();
     };
@@ -54,6 +58,12 @@ pub fn fallback(source: Source<'_>, name: &str) -> TokenStream {
     let mut rust = RustTypes::read(&file);
     rust.add_model(&loaded.package);
     emit::fallback_items(&rust, name)
+}
+
+/// Whether `tokens` nest within the depth the reader accepts (see
+/// `kdv_rust_model::MAX_NESTING`).
+pub fn nesting_ok(tokens: TokenStream) -> bool {
+    kdv_rust_model::too_deep(tokens).is_none()
 }
 
 /// A diagnostic about the deriving type: its message and where it is written.
@@ -85,6 +95,19 @@ pub fn expand(source: Source<'_>, name: &str) -> Result<TokenStream, Vec<Failure
             external_types: true,
         },
     );
+    if let Some(d) = loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.message.starts_with("nesting deeper than"))
+        .or_else(|| {
+            loaded
+                .diagnostics
+                .iter()
+                .find(|d| d.message.starts_with("cannot read the file as Rust tokens"))
+        })
+    {
+        return Err(vec![failure(d)]);
+    }
     let file = match syn::parse_file(source.text) {
         Ok(f) => f,
         Err(e) => {

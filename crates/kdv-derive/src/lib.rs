@@ -75,6 +75,12 @@ pub fn derive_validate(input: TokenStream) -> TokenStream {
 
 /// Whether `text` declares `name` as a top-level struct or enum.
 fn declares(text: &str, name: &str) -> bool {
+    // A file too deeply nested to parse safely is read as the item alone, whose failure
+    // then says why.
+    match text.parse::<proc_macro2::TokenStream>() {
+        Ok(tokens) if kdv_codegen::nesting_ok(tokens.clone()) => {}
+        _ => return false,
+    }
     syn::parse_file(text).is_ok_and(|f| {
         f.items.iter().any(|i| match i {
             syn::Item::Struct(s) => s.ident == name,

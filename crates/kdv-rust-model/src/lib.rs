@@ -160,7 +160,23 @@ pub fn from_items_with(
     };
     // Lexing first: proc-macro2 locates lexical errors (syn's own message would not).
     let parsed = match source.parse::<proc_macro2::TokenStream>() {
-        Ok(tokens) => syn::parse2::<syn::File>(tokens),
+        Ok(tokens) => {
+            // syn parses nested types and groups recursively: bound the depth first.
+            if let Some(span) = too_deep(tokens.clone()) {
+                let message = format!(
+                    "nesting deeper than {MAX_NESTING} levels (brackets or generic arguments) is not supported"
+                );
+                let span = r.span(span);
+                r.diagnostics.push(Diagnostic::error(message, span));
+                package.files.push(r.file);
+                return Loaded {
+                    package,
+                    diagnostics: r.diagnostics,
+                    external: Vec::new(),
+                };
+            }
+            syn::parse2::<syn::File>(tokens)
+        }
         Err(e) => {
             let span = r.span(e.span());
             let message = format!("cannot read the file as Rust tokens: {e}");
@@ -199,6 +215,45 @@ pub fn from_items_with(
         package,
         diagnostics: r.diagnostics,
         external: r.external,
+    }
+}
+
+/// How deeply brackets and generic arguments may nest in a file the reader parses.
+pub const MAX_NESTING: usize = 64;
+
+/// Where the token stream nests brackets (groups) and `<`…`>` deeper than
+/// [`MAX_NESTING`] (generic arguments counted by their angle brackets), if it does.
+pub fn too_deep(tokens: proc_macro2::TokenStream) -> Option<Span> {
+    // Iterative: the check must not recurse on what it bounds.
+    let mut stack = vec![(tokens.into_iter(), 0usize)];
+    loop {
+        let groups = stack.len();
+        let Some((iter, angles)) = stack.last_mut() else {
+            return None;
+        };
+        let Some(tt) = iter.next() else {
+            stack.pop();
+            continue;
+        };
+        match tt {
+            proc_macro2::TokenTree::Group(g) => {
+                if groups + *angles > MAX_NESTING {
+                    return Some(g.span());
+                }
+                let a = *angles;
+                stack.push((g.stream().into_iter(), a));
+            }
+            proc_macro2::TokenTree::Punct(p) if p.as_char() == '<' => {
+                *angles += 1;
+                if groups + *angles > MAX_NESTING {
+                    return Some(p.span());
+                }
+            }
+            proc_macro2::TokenTree::Punct(p) if p.as_char() == '>' => {
+                *angles = angles.saturating_sub(1);
+            }
+            _ => {}
+        }
     }
 }
 
