@@ -228,9 +228,7 @@ pub fn too_deep(tokens: proc_macro2::TokenStream) -> Option<Span> {
     let mut stack = vec![(tokens.into_iter(), 0usize)];
     loop {
         let groups = stack.len();
-        let Some((iter, angles)) = stack.last_mut() else {
-            return None;
-        };
+        let (iter, angles) = stack.last_mut()?;
         let Some(tt) = iter.next() else {
             stack.pop();
             continue;
