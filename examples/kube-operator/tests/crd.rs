@@ -98,3 +98,70 @@ fn crd_and_tags_agree() {
         );
     }
 }
+
+fn spec_strategy() -> impl proptest::strategy::Strategy<Value = WidgetSpec> {
+    use proptest::prelude::*;
+    let name = prop::sample::select(vec!["http", "grpc", "Bad_Name", "a", ""]);
+    let port = (
+        prop::sample::select(vec!["http", "grpc", "metrics"]),
+        -1i32..70000,
+    );
+    (
+        prop::sample::select(vec![-1, 0, 1, 3, 50, 100, 101]),
+        prop::sample::select(vec!["nginx", "latest", "", "registry.example.com/app:1"]),
+        prop::option::of(prop::sample::select(vec!["fast", "slow", "Fast!", ""])),
+        prop::collection::vec(port, 0..4),
+        prop::option::of(prop::sample::select(vec![Tier::Basic, Tier::Premium])),
+        name,
+    )
+        .prop_map(|(replicas, image, class, ports, tier, _)| WidgetSpec {
+            replicas,
+            image: image.into(),
+            storage_class: class.map(String::from),
+            ports: ports
+                .into_iter()
+                .map(|(n, p)| WidgetPort {
+                    name: n.into(),
+                    port: p,
+                })
+                .collect(),
+            tier,
+        })
+}
+
+fn object(spec: WidgetSpec) -> (Widget, serde_json::Value) {
+    let w = Widget::new("w", spec);
+    let mut json = serde_json::to_value(&w).expect("serializes");
+    json["metadata"]["namespace"] = "default".into();
+    (w, json)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, failure_persistence: None, ..Default::default() })]
+
+    /// Random Widgets get the same verdict from the CRD (kdv's API-server pipeline) as from
+    /// the tags, on create and on update. (Texts differ by design: kube-openapi's and the
+    /// CEL rules' messages.)
+    #[test]
+    fn random_widgets_get_the_same_verdicts(new in spec_strategy(), old in spec_strategy(), keep in proptest::prelude::any::<bool>()) {
+        use std::sync::OnceLock;
+        static SET: OnceLock<SchemaSet> = OnceLock::new();
+        let set = SET.get_or_init(|| {
+            let mut set = SchemaSet::new();
+            set.add_crds("widget-crd.yaml", CHECKED_IN.as_bytes()).expect("accepted");
+            set
+        });
+        let resource = set.resource("demo.kdv.dev/v1", "Widget").expect("the kind");
+        let (w, json) = object(new.clone());
+        let crd = resource.validate(&json, None, &Options::default());
+        let tags = validate_widget(&w, None);
+        proptest::prop_assert_eq!(crd.errors.is_empty(), tags.is_empty(), "create {}: CRD {:?} vs tags {:?}", json, crd.errors, tags);
+        // An update from a valid old object (a stored object), often sharing fields.
+        let (ow, ojson) = object(if keep { WidgetSpec { replicas: old.replicas, ..new.clone() } } else { old });
+        if validate_widget(&ow, None).is_empty() {
+            let crd = resource.validate(&json, Some(&ojson), &Options::default());
+            let tags = validate_widget(&w, Some(&ow));
+            proptest::prop_assert_eq!(crd.errors.is_empty(), tags.is_empty(), "update {} from {}: CRD {:?} vs tags {:?}", json, ojson, crd.errors, tags);
+        }
+    }
+}
