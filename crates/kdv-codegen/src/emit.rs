@@ -15,7 +15,7 @@ use kdv_runtime::view::Literal;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::rust_types::{RustKind, RustTypes};
+use crate::rust_types::{RustField, RustKind, RustTypes};
 
 type Out = Result<TokenStream, String>;
 
@@ -78,6 +78,7 @@ pub(crate) fn type_items(rules: &RuleSet, rust: &RustTypes, id: TypeId) -> Out {
     Ok(quote! {
         #[allow(
             non_snake_case,
+            unreachable_patterns,
             unused_variables,
             unused_mut,
             unused_labels,
@@ -130,7 +131,7 @@ pub(crate) fn fallback_items(rust: &RustTypes, name: &str) -> TokenStream {
         return TokenStream::new();
     };
     quote! {
-        #[allow(non_snake_case, unused_variables, clippy::all)]
+        #[allow(non_snake_case, unreachable_patterns, unused_variables, clippy::all)]
         const _: () = {
             use ::kdv::__private as __kdv;
             use __kdv::{
@@ -243,6 +244,66 @@ impl<'r> Gen<'r> {
                     }
                 }
             }
+            RustKind::Union(members) => {
+                let mut json = Vec::new();
+                let mut equal = Vec::new();
+                for m in members.iter().filter(|m| !m.skip) {
+                    let (id, ty) = (&m.ident, &m.ty);
+                    let key = m.json.clone().unwrap_or_else(|| id.to_string());
+                    let this = self.view_expr(ty, quote!(Some(__a)))?;
+                    let that = self.view_expr(ty, quote!(Some(__b)))?;
+                    json.push(quote!(#name::#id(__a) => {
+                        m.insert(#key.to_string(), __kdv::json_of(#this));
+                    }));
+                    equal.push(quote!((#name::#id(__a), #name::#id(__b)) => __kdv::View::equal(#this, #that)));
+                }
+                quote! {
+                    impl __kdv::AsView for #name {
+                        type View<'a> = Option<&'a #name> where Self: 'a;
+                        type Nilable<'a> = Option<&'a #name> where Self: 'a;
+                        #[inline]
+                        fn nilable(v: Option<&Self>) -> Option<&Self> {
+                            v
+                        }
+                    }
+                    impl<'a> __kdv::View<'a> for &'a #name {
+                        #[inline]
+                        fn is_nil(self) -> bool {
+                            false
+                        }
+                        #[inline]
+                        fn len(self) -> usize {
+                            0
+                        }
+                        #[inline]
+                        fn is_zero(self) -> bool {
+                            false
+                        }
+                        fn bad_value(self) -> __kdv::BadValue {
+                            __kdv::View::nilable_bad_value(self)
+                        }
+                        fn nilable_bad_value(self) -> __kdv::BadValue {
+                            let mut m = __kdv::serde_json::Map::new();
+                            match self {
+                                #(#json)*
+                                _ => {}
+                            }
+                            __kdv::BadValue::Json(__kdv::serde_json::Value::Object(m))
+                        }
+                        fn equal(self, other: Self) -> bool {
+                            ::core::ptr::eq(self, other)
+                                || match (self, other) {
+                                    #(#equal,)*
+                                    _ => false,
+                                }
+                        }
+                        #[inline]
+                        fn identical(self, other: Self) -> bool {
+                            ::core::ptr::eq(self, other)
+                        }
+                    }
+                }
+            }
             RustKind::Newtype(inner) => quote! {
                 impl __kdv::AsView for #name {
                     type View<'a> = __kdv::Named<<#inner as __kdv::AsView>::Nilable<'a>> where Self: 'a;
@@ -321,7 +382,7 @@ impl<'r> Gen<'r> {
             .rust
             .field(struct_name, &f.go_name)
             .ok_or_else(|| format!("type {struct_name}: no Rust field for {}", f.go_name))?;
-        let (fid, fty) = (&rf.ident, &rf.ty);
+        let fty = &rf.ty;
         let (nv, ov, p) = (self.fresh("nv"), self.fresh("ov"), self.fresh("p"));
         let p_owned = self.fresh("po");
         let path = match &f.path {
@@ -335,8 +396,8 @@ impl<'r> Gen<'r> {
                 let #p = &#p_owned;
             },
         };
-        let new_view = self.view_expr(fty, quote!(v.map(|s| &s.#fid)))?;
-        let old_view = self.view_expr(fty, quote!(old.map(|s| &s.#fid)))?;
+        let new_view = self.view_expr(fty, self.access(struct_name, rf, &quote!(v)))?;
+        let old_view = self.view_expr(fty, self.access(struct_name, rf, &quote!(old)))?;
         let out = ident("out");
         let calls = self.run_calls(&f.validations, &p, f.shape, &nv, &ov, &out)?;
         let mut after = TokenStream::new();
@@ -489,7 +550,7 @@ impl<'r> Gen<'r> {
 
     /// The nilable view of the member at `access` of the struct value `s` (shape `shape`).
     fn member(&self, s: &TokenStream, shape: ShapeId, access: &FieldAccess) -> Out {
-        let mut chain = Vec::new();
+        let mut expr = s.clone();
         let mut cur = self.struct_of(shape)?;
         let mut st_shape = shape;
         loop {
@@ -505,8 +566,8 @@ impl<'r> Gen<'r> {
                     .rust
                     .field(cur, &f.go_name)
                     .ok_or_else(|| format!("type {cur}: no Rust field for {}", f.go_name))?;
-                chain.push(rf.ident.clone());
-                return self.view_expr(&rf.ty, quote!(#s.map(|__m| &__m.#(#chain).*)));
+                let reached = self.access(cur, rf, &expr);
+                return self.view_expr(&rf.ty, reached);
             }
             let FieldAccess::Key(k) = access else {
                 return Err(format!("internal: no member {access:?} in {cur}"));
@@ -522,9 +583,21 @@ impl<'r> Gen<'r> {
                 .rust
                 .field(cur, &inline.go_name)
                 .ok_or_else(|| format!("type {cur}: no Rust field for {}", inline.go_name))?;
-            chain.push(rf.ident.clone());
+            expr = self.access(cur, rf, &expr);
             cur = self.struct_of(inline.shape)?;
             st_shape = inline.shape;
+        }
+    }
+
+    /// `Option<&F>` of member `rf` (of type `F`) of the value `s: Option<&Container>`: a
+    /// struct's field, or a union enum's variant value (none when another variant is set).
+    fn access(&self, container: &str, rf: &RustField, s: &TokenStream) -> TokenStream {
+        let id = &rf.ident;
+        if matches!(self.rust.kind(container), Some(RustKind::Union(_))) {
+            let c = ident(container);
+            quote!(#s.and_then(|__m| match __m { #c::#id(__x) => Some(__x), _ => None }))
+        } else {
+            quote!(#s.map(|__m| &__m.#id))
         }
     }
 

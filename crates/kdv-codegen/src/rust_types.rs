@@ -37,6 +37,9 @@ pub enum RustKind {
     Newtype(Box<syn::Type>),
     /// A unit-only enum: each variant with its JSON spelling.
     Enum(Vec<(syn::Ident, String)>),
+    /// An enum of one-value variants (a Kubernetes union): each variant as a member whose
+    /// type is the variant's value type.
+    Union(Vec<RustField>),
 }
 
 /// The types of one file.
@@ -112,6 +115,33 @@ impl RustTypes {
                     };
                     types.insert(name, (kind, lines));
                 }
+                syn::Item::Enum(e)
+                    if e.variants
+                        .iter()
+                        .any(|v| !matches!(v.fields, syn::Fields::Unit)) =>
+                {
+                    let name = e.ident.unraw().to_string();
+                    let members = e
+                        .variants
+                        .iter()
+                        .filter_map(|v| {
+                            let syn::Fields::Unnamed(u) = &v.fields else {
+                                return None;
+                            };
+                            let ty = u.unnamed.first()?.ty.clone();
+                            Some(RustField {
+                                ident: v.ident.clone(),
+                                ty,
+                                go_name: v.ident.unraw().to_string(),
+                                json: None,
+                                omitempty: true,
+                                flatten: false,
+                                skip: has_serde_word(&v.attrs, "skip"),
+                            })
+                        })
+                        .collect();
+                    types.insert(name, (RustKind::Union(members), lines));
+                }
                 syn::Item::Enum(e) => {
                     let name = e.ident.unraw().to_string();
                     let variants = e
@@ -132,7 +162,7 @@ impl RustTypes {
     pub fn add_model(&mut self, package: &Package) {
         for (name, (kind, _)) in self.types.iter_mut() {
             match kind {
-                RustKind::Struct(fields) => {
+                RustKind::Struct(fields) | RustKind::Union(fields) => {
                     let Some(decl) = package.type_decl(name) else {
                         continue;
                     };
@@ -177,7 +207,9 @@ impl RustTypes {
     /// The field of struct `ty` with Go name `go_name`.
     pub fn field(&self, ty: &str, go_name: &str) -> Option<&RustField> {
         match self.kind(ty)? {
-            RustKind::Struct(fields) => fields.iter().find(|f| f.go_name == go_name),
+            RustKind::Struct(fields) | RustKind::Union(fields) => {
+                fields.iter().find(|f| f.go_name == go_name)
+            }
             _ => None,
         }
     }

@@ -560,7 +560,7 @@ impl Reader {
         if let Some(sp) = attrs.enum_only {
             self.error(
                 format!(
-                    "type {name}: tagged and untagged enums are not supported yet (only unit-only enums, written as strings)"
+                    "type {name}: internally or adjacently tagged and untagged enums have no Kubernetes shape kdv maps (unit-only enums are strings; enums of one-value variants, serde's default form, are unions)"
                 ),
                 sp,
             );
@@ -568,6 +568,25 @@ impl Reader {
         }
         let (description, tags) = self.docs(&e.attrs);
         let loc = self.loc(e.ident.span().start());
+        if e.variants
+            .iter()
+            .any(|v| !matches!(v.fields, syn::Fields::Unit))
+        {
+            let def = self.read_union_enum(&name, e, &attrs)?;
+            return Some((
+                TypeDecl {
+                    name,
+                    description,
+                    tags,
+                    detached_tags: Tags::default(),
+                    def,
+                    is_alias: false,
+                    is_generic: false,
+                    loc,
+                },
+                Vec::new(),
+            ));
+        }
         let mut consts = Vec::new();
         let mut ok = true;
         for v in &e.variants {
@@ -619,6 +638,82 @@ impl Reader {
             loc,
         };
         Some((decl, consts))
+    }
+
+    /// An enum whose variants each hold one value (serde's externally tagged form,
+    /// `{"variant": value}`) as Kubernetes writes a union: a struct with one optional member
+    /// per variant, exactly one of which is set (`+k8s:unionMember`, `+k8s:optional` on
+    /// each, added to the variant's own tags).
+    fn read_union_enum(
+        &mut self,
+        name: &str,
+        e: &syn::ItemEnum,
+        attrs: &ContainerAttrs,
+    ) -> Option<TypeRef> {
+        let mut fields = Vec::new();
+        let mut ok = true;
+        for v in &e.variants {
+            let variant = v.ident.unraw().to_string();
+            let va = VariantAttrs::read(&v.attrs, &mut |m, sp| self.error(m, sp));
+            if va.skip {
+                continue;
+            }
+            let syn::Fields::Unnamed(u) = &v.fields else {
+                self.error(
+                    format!(
+                        "type {name}: variant {variant} must hold one value (`{variant}(Type)`): serde writes an enum of such variants as {{\"variant\": value}}, a Kubernetes union; unit and struct variants have no such shape"
+                    ),
+                    v.span(),
+                );
+                ok = false;
+                continue;
+            };
+            if u.unnamed.len() != 1 {
+                self.error(
+                    format!("type {name}: variant {variant} must hold exactly one value"),
+                    u.span(),
+                );
+                ok = false;
+                continue;
+            }
+            let json = match (&va.rename, attrs.rename_all) {
+                (Some(n), _) => n.clone(),
+                (None, Some(rule)) => rule.variant(&variant),
+                (None, None) => variant.clone(),
+            };
+            let loc = self.loc(v.ident.span().start());
+            let mut comments = self.doc_lines(&v.attrs, false);
+            // The union's member tags, located at the variant (they are implied by the enum).
+            for implied in [" +k8s:optional", " +k8s:unionMember"] {
+                if !comments
+                    .lines
+                    .iter()
+                    .any(|l| l.text.trim_start().starts_with(implied.trim_start()))
+                {
+                    comments.lines.push(CommentLine {
+                        text: implied.to_string(),
+                        loc,
+                    });
+                }
+            }
+            let ty = match self.ty(&u.unnamed[0].ty) {
+                t @ (TypeRef::Slice(_) | TypeRef::Map { .. } | TypeRef::Unsupported(_)) => t,
+                t => TypeRef::Pointer(Box::new(t)),
+            };
+            fields.push(Field {
+                name: variant,
+                embedded: false,
+                ty,
+                json: Some(JsonTag {
+                    name: json,
+                    options: vec!["omitempty".to_string()],
+                }),
+                description: comments.description(),
+                tags: comments.tags(),
+                loc,
+            });
+        }
+        ok.then_some(TypeRef::Struct(StructType { fields }))
     }
 
     /// The model type of a Rust type, or [`TypeRef::Unsupported`] with a diagnostic.

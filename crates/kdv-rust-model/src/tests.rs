@@ -270,10 +270,21 @@ fn unsupported_items_are_diagnosed_at_their_span() {
             13,
         ),
         ("pub struct U;", "unit structs are not supported", 1, 12),
-        ("pub enum E { A(i32) }", "variant A carries data", 1, 14),
+        (
+            "pub enum E { A, B(i32) }",
+            "variant A must hold one value",
+            1,
+            14,
+        ),
+        (
+            "pub enum E { A(i32, i32) }",
+            "variant A must hold exactly one value",
+            1,
+            15,
+        ),
         (
             "#[serde(tag = \"t\")]\npub enum E { A }",
-            "tagged and untagged enums",
+            "adjacently tagged and untagged enums have no Kubernetes shape",
             1,
             9,
         ),
@@ -437,4 +448,47 @@ fn external_types_are_opaque_named_types_when_asked() {
     );
     let decl = loaded.package.type_decl("Condition").expect("declared");
     assert_eq!(decl.def, TypeRef::Builtin(Builtin::Any));
+}
+
+#[test]
+fn enums_of_one_value_variants_are_unions() {
+    let src = "#[serde(rename_all = \"camelCase\")]\npub enum Handler {\n    /// +k8s:required\n    HttpGet(Get),\n    TcpSocket(Option<i32>),\n    Tags(Vec<String>),\n}\npub struct Get { port: i32 }\n";
+    let p = clean(src);
+    let decl = p.type_decl("Handler").expect("the union");
+    let TypeRef::Struct(st) = &decl.def else {
+        panic!("a struct: {:?}", decl.def);
+    };
+    let fields: Vec<(&str, Option<&str>, Vec<&str>)> = st
+        .fields
+        .iter()
+        .map(|f| {
+            (
+                f.name.as_str(),
+                f.json_name(),
+                f.tags.lines.iter().map(|t| t.name.as_str()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            (
+                "HttpGet",
+                Some("httpGet"),
+                vec!["k8s:required", "k8s:optional", "k8s:unionMember"]
+            ),
+            (
+                "TcpSocket",
+                Some("tcpSocket"),
+                vec!["k8s:optional", "k8s:unionMember"]
+            ),
+            (
+                "Tags",
+                Some("tags"),
+                vec!["k8s:optional", "k8s:unionMember"]
+            ),
+        ]
+    );
+    assert!(matches!(st.fields[0].ty, TypeRef::Pointer(_)));
+    assert!(matches!(st.fields[2].ty, TypeRef::Slice(_)));
 }

@@ -26,7 +26,11 @@
 //! tag means the same in both, and misuse is a compile error with the message `kdv lint`
 //! gives), and generates code that calls the check functions of `kdv-runtime` directly.
 //! Field names are serde's: `rename`, `rename_all`, `flatten`, `skip_serializing_if` and
-//! `skip` shape the JSON names used in field paths.
+//! `skip` shape the JSON names used in field paths. A unit-only enum is a string type with
+//! its variants as constants (`+k8s:enum`); an enum of one-value variants (serde's default,
+//! externally tagged form `{"httpGet": {...}}`) is a Kubernetes union: one optional member
+//! per variant, exactly one set. Internally or adjacently tagged and untagged enums are
+//! refused (they have no Kubernetes shape).
 //!
 //! The derive reads the source file of the deriving type to learn the other types of that
 //! file (as validation-gen reads a whole Go package); the structs, newtypes and unit enums
