@@ -261,7 +261,7 @@ impl<'r> Gen<'r> {
                         type Nilable<'a> = __kdv::Named<Option<&'a str>> where Self: 'a;
                         #[inline]
                         fn nilable(v: Option<&Self>) -> Self::Nilable<'_> {
-                            __kdv::Named(v.map(|e| match e { #(#arms,)* }))
+                            __kdv::Named(v.map(|e| match *e { #(#arms,)* }))
                         }
                     }
                 }
