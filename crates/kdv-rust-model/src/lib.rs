@@ -12,7 +12,8 @@
 //!   description; `//! +…` inner doc lines of the file → package tags (such as
 //!   `+k8s:validation-gen=…` and `+groupName=…`, which Go writes in `doc.go`);
 //! - `Option<T>` → a pointer `*T` (an optional, nil-able value), except that an optional
-//!   list or map stays a list or map (Go's slices and maps are nil-able already); `Box<T>`
+//!   list or map, or of a newtype of one, stays that list, map or newtype (Go's slices
+//!   and maps are nil-able already, and validation-gen has no pointers to them); `Box<T>`
 //!   → `T`; `Vec<T>` → `[]T`; `BTreeMap<String, T>`/`HashMap<String, T>` →
 //!   `map[string]T`; `String`, `bool`, `i8`…`i64`, `isize`, `u8`…`u64`, `usize`, `f32`,
 //!   `f64` → Go's `string`, `bool`, `int8`…`int64`, `int`, `uint8`…`uint64`, `uint`,
@@ -151,6 +152,7 @@ pub fn from_items_with(
         line_starts: line_starts(source),
         package_path: package_path.to_string(),
         local: BTreeSet::new(),
+        nilable_newtypes: BTreeSet::new(),
         diagnostics: Vec::new(),
     };
     let mut package = Package {
@@ -271,6 +273,9 @@ struct Reader {
     package_path: String,
     /// Names of the types the file declares.
     local: BTreeSet<String>,
+    /// Newtypes of a list or a map (directly or through other such newtypes): Go's
+    /// `type L []T`, nil-able already, so `Option<L>` is `L` itself.
+    nilable_newtypes: BTreeSet<String>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -337,6 +342,7 @@ impl Reader {
                 _ => {}
             }
         }
+        self.nilable_newtypes = nilable_newtypes(file);
         for item in &file.items {
             match item {
                 syn::Item::Struct(s) => {
@@ -688,6 +694,11 @@ impl Reader {
         match (name.as_str(), args.as_slice()) {
             ("Option", [inner]) => match self.ty(inner) {
                 t @ (TypeRef::Slice(_) | TypeRef::Map { .. } | TypeRef::Unsupported(_)) => t,
+                TypeRef::Named(n)
+                    if n.package == self.package_path && self.nilable_newtypes.contains(&n.name) =>
+                {
+                    TypeRef::Named(n)
+                }
                 TypeRef::Pointer(_) => self.unsupported(
                     p.span(),
                     "an Option of an Option has no JSON shape of its own",
@@ -757,6 +768,58 @@ impl Reader {
             name,
             type_args: Vec::new(),
         })
+    }
+}
+
+/// The newtypes of `file` that wrap a list or a map (`Vec`, `BTreeMap`, `HashMap`, an
+/// `Option` or `Box` of one, or another such newtype of the file).
+fn nilable_newtypes(file: &syn::File) -> BTreeSet<String> {
+    let newtypes: Vec<(String, &syn::Type)> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            syn::Item::Struct(s) => match &s.fields {
+                syn::Fields::Unnamed(u) if u.unnamed.len() == 1 && s.generics.params.is_empty() => {
+                    Some((s.ident.unraw().to_string(), &u.unnamed[0].ty))
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let mut found = BTreeSet::new();
+    // Each pass adds the newtypes of newtypes found so far; a pass adding none ends it.
+    loop {
+        let before = found.len();
+        for (name, ty) in &newtypes {
+            if !found.contains(name) && wraps_collection(ty, &found) {
+                found.insert(name.clone());
+            }
+        }
+        if found.len() == before {
+            return found;
+        }
+    }
+}
+
+/// Whether `ty` is a list or a map, or a newtype in `known` (through `Option` and `Box`).
+fn wraps_collection(ty: &syn::Type, known: &BTreeSet<String>) -> bool {
+    let syn::Type::Path(p) = ty else {
+        return false;
+    };
+    let Some(last) = p.path.segments.last() else {
+        return false;
+    };
+    let name = last.ident.unraw().to_string();
+    match name.as_str() {
+        "Vec" | "BTreeMap" | "HashMap" => true,
+        "Option" | "Box" => match &last.arguments {
+            syn::PathArguments::AngleBracketed(a) => a.args.iter().any(|g| {
+                matches!(g, syn::GenericArgument::Type(t) if wraps_collection(t, known))
+            }),
+            _ => false,
+        },
+        _ => p.path.segments.len() == 1 && known.contains(&name),
     }
 }
 

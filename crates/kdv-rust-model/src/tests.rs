@@ -438,3 +438,29 @@ fn external_types_are_opaque_named_types_when_asked() {
     let decl = loaded.package.type_decl("Condition").expect("declared");
     assert_eq!(decl.def, TypeRef::Builtin(Builtin::Any));
 }
+
+/// `Option` of a newtype of a list or map (also through another newtype) is the newtype
+/// itself, nil-able as Go's `type L []T` is; `Option` of a newtype of anything else is a
+/// pointer.
+#[test]
+fn optional_newtypes_of_lists_and_maps_are_nilable_typedefs() {
+    let p = clean(
+        "use std::collections::BTreeMap;\n\
+         pub struct L(Vec<String>);\n\
+         pub struct M(BTreeMap<String, i32>);\n\
+         pub struct LL(L);\n\
+         pub struct S(String);\n\
+         pub struct A { l: Option<L>, m: Option<M>, ll: Option<LL>, s: Option<S> }\n",
+    );
+    let f = fields(&p, "A");
+    let got: Vec<(&str, &TypeRef)> = f.iter().map(|f| (f.name.as_str(), &f.ty)).collect();
+    assert_eq!(
+        got,
+        vec![
+            ("L", &named("L")),
+            ("M", &named("M")),
+            ("Ll", &named("LL")),
+            ("S", &TypeRef::Pointer(Box::new(named("S")))),
+        ]
+    );
+}
