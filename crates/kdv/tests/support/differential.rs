@@ -546,6 +546,30 @@ fn set_at(v: &mut Value, path: &[Segment], new: Value) {
     }
 }
 
+/// Removes the member at `path` (a struct member or a map entry), when it exists.
+fn remove_at(v: &mut Value, path: &[Segment]) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let mut cur = v;
+    for seg in parents {
+        cur = match (cur, seg) {
+            (Value::Object(m), Segment::Field(k) | Segment::Key(k)) => match m.get_mut(k) {
+                Some(x) => x,
+                None => return,
+            },
+            (Value::Array(a), Segment::Index(i)) => match a.get_mut(*i) {
+                Some(x) => x,
+                None => return,
+            },
+            _ => return,
+        };
+    }
+    if let (Value::Object(m), Segment::Field(k) | Segment::Key(k)) = (cur, last) {
+        m.remove(k);
+    }
+}
+
 /// Redraws the values the interpreter reports errors at, for up to `rounds` rounds: a mix of
 /// valid objects and objects with a few errors.
 fn repair(rules: &RuleSet, ty: TypeId, vocab: &Vocab, rng: &mut Rng, j: &mut Value, rounds: usize) {
@@ -562,7 +586,10 @@ fn repair(rules: &RuleSet, ty: TypeId, vocab: &Vocab, rng: &mut Rng, j: &mut Val
         before = errs.len();
         for e in errs.iter() {
             let path = e.field.segments();
-            if let Some(s) = shape_at(rules, shape, path) {
+            // A forbidden member is removed half the time (a redrawn one stays set).
+            if e.error_type == kdv_runtime::ErrorType::Forbidden && rng.chance(50) {
+                remove_at(j, path);
+            } else if let Some(s) = shape_at(rules, shape, path) {
                 let fresh = draw_value(rules, vocab, rng, s, path.len());
                 set_at(j, path, fresh);
             }

@@ -108,6 +108,9 @@ pub struct Collections {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub optional_bounded_list: Vec<String>,
     pub typedef_list: ShortList,
+    /// +k8s:optional
+    /// +k8s:minItems=1
+    pub optional_typedef_list: Option<ShortList>,
     /// +k8s:minItems=1
     pub typedef_list_own: ShortList,
     /// +k8s:maxProperties=1
@@ -120,6 +123,8 @@ pub struct Collections {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optional_bounded_map: Option<std::collections::HashMap<String, String>>,
     pub typedef_map: SmallMap,
+    /// +k8s:required
+    pub required_typedef_map: Option<SmallMap>,
 }
 
 /// +k8s:maxItems=2

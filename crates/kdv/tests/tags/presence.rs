@@ -113,6 +113,10 @@ pub struct Forbidden {
     pub map_field: BTreeMap<String, String>,
     /// +k8s:forbidden
     pub map_typedef_field: MapType,
+    /// +k8s:forbidden
+    pub optional_map_typedef_field: Option<MapType>,
+    /// +k8s:forbidden
+    pub optional_slice_typedef_field: Option<SliceType>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
