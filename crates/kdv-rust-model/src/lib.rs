@@ -7,6 +7,9 @@
 //! - structs with named fields → struct types; `struct X(T);` (a newtype) → a type
 //!   definition `type X T`; unit-only enums → a string type definition plus one constant
 //!   per variant, valued with the variant's JSON spelling (serde `rename`/`rename_all`);
+//!   `&str` constants of an inherent `impl` of a newtype of `String`
+//!   (`impl Kind { pub const BASIC: &str = "Basic"; }`) → constants of that type (the
+//!   members of a `+k8s:enum` newtype, which, unlike a unit enum, holds any string);
 //! - `/// +k8s:…` doc lines on a struct, enum, newtype, field or variant → its tag lines,
 //!   located at the `+k8s:` text (file, line, byte column, offset); other doc lines → its
 //!   description; `//! +…` inner doc lines of the file → package tags (such as
@@ -356,6 +359,7 @@ impl Reader {
                         package.consts.extend(consts);
                     }
                 }
+                syn::Item::Impl(i) => package.consts.extend(self.read_impl_consts(i, file)),
                 // `use` items, functions, impls, modules and the rest declare no types of
                 // this package.
                 _ => {}
@@ -627,6 +631,65 @@ impl Reader {
         Some((decl, consts))
     }
 
+    /// The string constants of an inherent `impl` of a newtype of `String`
+    /// (`impl Kind { pub const BASIC: &str = "Basic"; }`): Go's `const Basic Kind = "Basic"`,
+    /// the members of a `+k8s:enum` newtype whose values serde cannot restrict (any string
+    /// deserializes, as in Go). Other impls and items declare no constants of the package.
+    fn read_impl_consts(&mut self, i: &syn::ItemImpl, file: &syn::File) -> Vec<ConstDecl> {
+        if i.trait_.is_some() || !i.generics.params.is_empty() {
+            return Vec::new();
+        }
+        let syn::Type::Path(p) = &*i.self_ty else {
+            return Vec::new();
+        };
+        let Some(name) = p.path.get_ident().map(|n| n.unraw().to_string()) else {
+            return Vec::new();
+        };
+        let string_newtype = file.items.iter().any(|it| {
+            matches!(it, syn::Item::Struct(s)
+                if s.ident == name
+                    && matches!(&s.fields, syn::Fields::Unnamed(u)
+                        if u.unnamed.len() == 1
+                            && matches!(&u.unnamed[0].ty, syn::Type::Path(t) if t.path.is_ident("String"))))
+        });
+        if !string_newtype {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for item in &i.items {
+            let syn::ImplItem::Const(c) = item else {
+                continue;
+            };
+            let is_str = matches!(&c.ty, syn::Type::Reference(r)
+                if r.mutability.is_none()
+                    && matches!(&*r.elem, syn::Type::Path(t) if t.path.is_ident("str")));
+            let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(value),
+                ..
+            }) = &c.expr
+            else {
+                continue;
+            };
+            if !is_str {
+                continue;
+            }
+            let (description, tags) = self.docs(&c.attrs);
+            out.push(ConstDecl {
+                name: format!("{name}::{}", c.ident.unraw()),
+                ty: Some(TypeRef::Named(NamedRef {
+                    package: self.package_path.clone(),
+                    name: name.clone(),
+                    type_args: Vec::new(),
+                })),
+                value: ConstValue::String(value.value()),
+                description,
+                tags,
+                loc: self.loc(c.ident.span().start()),
+            });
+        }
+        out
+    }
+
     /// The model type of a Rust type, or [`TypeRef::Unsupported`] with a diagnostic.
     fn ty(&mut self, ty: &syn::Type) -> TypeRef {
         match ty {
@@ -695,7 +758,8 @@ impl Reader {
             ("Option", [inner]) => match self.ty(inner) {
                 t @ (TypeRef::Slice(_) | TypeRef::Map { .. } | TypeRef::Unsupported(_)) => t,
                 TypeRef::Named(n)
-                    if n.package == self.package_path && self.nilable_newtypes.contains(&n.name) =>
+                    if n.package == self.package_path
+                        && self.nilable_newtypes.contains(&n.name) =>
                 {
                     TypeRef::Named(n)
                 }
@@ -814,9 +878,10 @@ fn wraps_collection(ty: &syn::Type, known: &BTreeSet<String>) -> bool {
     match name.as_str() {
         "Vec" | "BTreeMap" | "HashMap" => true,
         "Option" | "Box" => match &last.arguments {
-            syn::PathArguments::AngleBracketed(a) => a.args.iter().any(|g| {
-                matches!(g, syn::GenericArgument::Type(t) if wraps_collection(t, known))
-            }),
+            syn::PathArguments::AngleBracketed(a) => a
+                .args
+                .iter()
+                .any(|g| matches!(g, syn::GenericArgument::Type(t) if wraps_collection(t, known))),
             _ => false,
         },
         _ => p.path.segments.len() == 1 && known.contains(&name),

@@ -464,3 +464,38 @@ fn optional_newtypes_of_lists_and_maps_are_nilable_typedefs() {
         ]
     );
 }
+
+/// `&str` constants of an inherent impl of a `String` newtype are constants of that type
+/// (with their doc tags); impls of other types, trait impls and non-string constants are
+/// not read.
+#[test]
+fn string_newtype_impl_consts_are_constants_of_the_type() {
+    let p = clean(
+        "/// +k8s:enum\n\
+         pub struct Kind(String);\n\
+         impl Kind {\n\
+           /// The basic kind.\n\
+           pub const BASIC: &str = \"Basic\";\n\
+           /// +k8s:enumExclude\n\
+           pub const OLD: &'static str = \"Old\";\n\
+           pub const N: i32 = 3;\n\
+           pub fn f() {}\n\
+         }\n\
+         pub struct Other(i32);\n\
+         impl Other { pub const X: &str = \"x\"; }\n\
+         impl Default for Kind { fn default() -> Kind { Kind(String::new()) } }\n",
+    );
+    let got: Vec<(&str, &ConstValue, usize)> = p
+        .consts
+        .iter()
+        .map(|c| (c.name.as_str(), &c.value, c.tags.lines.len()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("Kind::BASIC", &ConstValue::String("Basic".into()), 0),
+            ("Kind::OLD", &ConstValue::String("Old".into()), 1),
+        ]
+    );
+    assert!(p.consts.iter().all(|c| c.ty == Some(named("Kind"))));
+}
