@@ -114,7 +114,7 @@ agree!(limits_numbers, limits, "limits.rs", mixed: [Numbers]);
 agree!(limits_strings, limits, "limits.rs", mixed: [Strings]);
 agree!(limits_collections, limits, "limits.rs", mixed: [Collections]);
 agree!(presence, presence, "presence.rs", mixed: [Required, Optional, Forbidden]);
-agree!(enums, enums, "enums.rs", mixed: [Struct, ConditionalStruct]);
+agree!(enums, enums, "enums.rs", mixed: [Struct, ConditionalStruct, StringEnums]);
 agree!(format, format, "format.rs", mixed: [Struct]);
 agree!(neq, neq, "neq.rs", mixed: [Struct]);
 agree!(immutable, immutable, "immutable.rs", mixed: [Monotonic], valid_or_invalid: [Immutable]);

@@ -27,6 +27,42 @@ pub struct Struct {
     pub enum_list: Vec<Enum2>,
 }
 
+/// String enums as Go declares them: a newtype that holds any string, its members
+/// declared as constants.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct StringEnums {
+    pub string_enum_field: StringEnum,
+    /// +k8s:optional
+    pub string_enum_ptr_field: Option<StringEnum>,
+    pub string_enum_list: Vec<StringEnum>,
+    pub string_enum_map: std::collections::BTreeMap<String, StringEnum>,
+    pub conditional: ConditionalStringEnum,
+}
+
+/// +k8s:enum
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+pub struct StringEnum(pub String);
+
+impl StringEnum {
+    pub const A: &str = "a";
+    pub const ABC: &str = "abc";
+    /// +k8s:enumExclude
+    pub const HTTP: &'static str = "http";
+}
+
+/// +k8s:enum
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+pub struct ConditionalStringEnum(pub String);
+
+impl ConditionalStringEnum {
+    /// +k8s:ifEnabled(FeatureA)=+k8s:enumExclude
+    pub const A: &str = "A";
+    /// +k8s:ifDisabled(FeatureB)=+k8s:enumExclude
+    pub const LATEST: &str = "latest";
+    pub const TCP: &str = "TCP";
+}
+
 /// Enums whose members are excluded under options.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
 #[serde(default, rename_all = "camelCase")]
