@@ -33,10 +33,15 @@ fn ident(name: &str) -> Ident {
 
 /// The items for type `id`.
 pub(crate) fn type_items(rules: &RuleSet, rust: &RustTypes, id: TypeId) -> Out {
+    // Struct shapes → the Rust struct holding the fields (a newtype of a struct, Go's
+    // `type W Inner`, has the struct's shape and reaches its fields through `.0`; its
+    // values are viewed as the struct's).
     let mut structs = HashMap::new();
     for t in &rules.types {
-        if t.kind == TypeKind::Struct {
-            structs.insert(t.shape.0, t.name.as_str());
+        if t.kind == TypeKind::Struct
+            && let Some(name) = rust.struct_behind(&t.name)
+        {
+            structs.insert(t.shape.0, name);
         }
     }
     let mut g = Gen {
@@ -50,7 +55,7 @@ pub(crate) fn type_items(rules: &RuleSet, rust: &RustTypes, id: TypeId) -> Out {
     let kind = rust
         .kind(&t.name)
         .ok_or_else(|| format!("type {}: not found in the file", t.name))?;
-    let views = g.views(&name, kind)?;
+    let views = g.views(&name, kind, t.kind == TypeKind::Struct)?;
     let body = if t.has_validations {
         g.type_body(id)?
     } else {
@@ -127,7 +132,12 @@ pub(crate) fn fallback_items(rust: &RustTypes, name: &str) -> TokenStream {
         n: 0,
     };
     let ty = ident(name);
-    let Some(views) = rust.kind(name).and_then(|k| g.views(&ty, k).ok()) else {
+    // Without rules, a newtype wraps a struct when the file says so.
+    let is_struct = rust.struct_behind(name).is_some();
+    let Some(views) = rust
+        .kind(name)
+        .and_then(|k| g.views(&ty, k, is_struct).ok())
+    else {
         return TokenStream::new();
     };
     quote! {
@@ -166,8 +176,9 @@ impl<'r> Gen<'r> {
         format_ident!("__{}{}", base, self.n)
     }
 
-    /// `AsView` for the type, and `View` for a struct reference.
-    fn views(&mut self, name: &Ident, kind: &RustKind) -> Out {
+    /// `AsView` for the type, and `View` for a struct reference. `is_struct`: the model's
+    /// type is a struct (a newtype of a struct is then viewed as the struct it wraps).
+    fn views(&mut self, name: &Ident, kind: &RustKind, is_struct: bool) -> Out {
         Ok(match kind {
             RustKind::Struct(fields) => {
                 let used: Vec<_> = fields.iter().filter(|f| !f.skip).collect();
@@ -304,6 +315,16 @@ impl<'r> Gen<'r> {
                     }
                 }
             }
+            RustKind::Newtype(inner) if is_struct => quote! {
+                impl __kdv::AsView for #name {
+                    type View<'a> = <#inner as __kdv::AsView>::View<'a> where Self: 'a;
+                    type Nilable<'a> = <#inner as __kdv::AsView>::Nilable<'a> where Self: 'a;
+                    #[inline]
+                    fn nilable(v: Option<&Self>) -> Self::Nilable<'_> {
+                        <#inner as __kdv::AsView>::nilable(v.map(|x| &x.0))
+                    }
+                }
+            },
             RustKind::Newtype(inner) => quote! {
                 impl __kdv::AsView for #name {
                     type View<'a> = __kdv::Named<<#inner as __kdv::AsView>::Nilable<'a>> where Self: 'a;
@@ -322,7 +343,7 @@ impl<'r> Gen<'r> {
                         type Nilable<'a> = __kdv::Named<Option<&'a str>> where Self: 'a;
                         #[inline]
                         fn nilable(v: Option<&Self>) -> Self::Nilable<'_> {
-                            __kdv::Named(v.map(|e| match e { #(#arms,)* }))
+                            __kdv::Named(v.map(|e| match *e { #(#arms,)* }))
                         }
                     }
                 }

@@ -204,14 +204,36 @@ impl RustTypes {
         self.types.get(name).map(|(_, l)| l.clone())
     }
 
-    /// The field of struct `ty` with Go name `go_name`.
+    /// The field of struct `ty` with Go name `go_name` (for a newtype of a struct, the
+    /// field of the struct it wraps).
     pub fn field(&self, ty: &str, go_name: &str) -> Option<&RustField> {
-        match self.kind(ty)? {
+        match self.kind(self.struct_behind(ty)?)? {
             RustKind::Struct(fields) | RustKind::Union(fields) => {
                 fields.iter().find(|f| f.go_name == go_name)
             }
             _ => None,
         }
+    }
+
+    /// The struct that holds the fields of type `ty`: `ty` itself for a struct, the
+    /// wrapped struct for a newtype of a struct (`struct W(Inner)`, Go's `type W Inner`,
+    /// through any number of newtypes).
+    pub fn struct_behind<'a>(&'a self, mut ty: &'a str) -> Option<&'a str> {
+        // Each step follows a newtype; a cycle of newtypes is not a valid Rust type, but
+        // the bound keeps a malformed input from looping.
+        for _ in 0..=self.types.len() {
+            match self.types.get_key_value(ty)? {
+                (name, (RustKind::Struct(_) | RustKind::Union(_), _)) => {
+                    return Some(name.as_str());
+                }
+                (_, (RustKind::Newtype(inner), _)) => {
+                    let next = type_name(inner)?;
+                    ty = self.types.get_key_value(next.as_str())?.0.as_str();
+                }
+                _ => return None,
+            }
+        }
+        None
     }
 }
 

@@ -138,6 +138,13 @@ impl<'a> View<'a> for Typed<'a> {
             }
             Shape::Bool => BadValue::Bool(self.as_bool().unwrap_or(false)),
             Shape::Int(_) => self.as_int().map_or(BadValue::Null, Int::bad_value),
+            // Go's error body dereferences a pointer before choosing how to print it
+            // (a `*string` item of a list prints as its string, `%q`).
+            Shape::Pointer(inner) if !self.val.is_nil() => Typed {
+                shape: *inner,
+                ..self
+            }
+            .bad_value(),
             _ => self.nilable_bad_value(),
         }
     }

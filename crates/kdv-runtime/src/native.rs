@@ -293,8 +293,12 @@ pub trait StringKeyed<T> {
     fn count(&self) -> usize;
     /// The value of `key`.
     fn lookup(&self, key: &str) -> Option<&T>;
-    /// The entries.
+    /// The entries, in key order.
     fn pairs<'s>(&'s self) -> impl Iterator<Item = (&'s String, &'s T)>
+    where
+        T: 's;
+    /// The entries, in the order the map keeps (for order-blind uses such as equality).
+    fn pairs_any_order<'s>(&'s self) -> impl Iterator<Item = (&'s String, &'s T)>
     where
         T: 's;
 }
@@ -312,6 +316,54 @@ impl<T> StringKeyed<T> for BTreeMap<String, T> {
     {
         self.iter()
     }
+    fn pairs_any_order<'s>(&'s self) -> impl Iterator<Item = (&'s String, &'s T)>
+    where
+        T: 's,
+    {
+        self.iter()
+    }
+}
+
+/// Maps up to this size are walked in key order by selection (no allocation); larger ones
+/// through a sorted vector of their entries.
+const SORT_BY_SELECTION: usize = 32;
+
+/// A `HashMap`'s entries in key order: errors come in one order whatever the hasher, the
+/// order of a `BTreeMap` and of the interpreter's JSON objects.
+enum SortedPairs<'s, T, H> {
+    Small {
+        map: &'s HashMap<String, T, H>,
+        last: Option<&'s String>,
+        left: usize,
+    },
+    Large(std::vec::IntoIter<(&'s String, &'s T)>),
+}
+
+impl<'s, T, H> Iterator for SortedPairs<'s, T, H> {
+    type Item = (&'s String, &'s T);
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            SortedPairs::Small { map, last, left } => {
+                if *left == 0 {
+                    return None;
+                }
+                // The smallest key after the last one returned (keys are distinct).
+                let mut best: Option<(&'s String, &'s T)> = None;
+                for (k, v) in map.iter() {
+                    if last.is_some_and(|l| k <= l) {
+                        continue;
+                    }
+                    if best.is_none_or(|(b, _)| k < b) {
+                        best = Some((k, v));
+                    }
+                }
+                *left -= 1;
+                *last = best.map(|(k, _)| k);
+                best
+            }
+            SortedPairs::Large(it) => it.next(),
+        }
+    }
 }
 
 impl<T, H: std::hash::BuildHasher> StringKeyed<T> for HashMap<String, T, H> {
@@ -322,6 +374,22 @@ impl<T, H: std::hash::BuildHasher> StringKeyed<T> for HashMap<String, T, H> {
         self.get(key)
     }
     fn pairs<'s>(&'s self) -> impl Iterator<Item = (&'s String, &'s T)>
+    where
+        T: 's,
+    {
+        if self.len() <= SORT_BY_SELECTION {
+            SortedPairs::Small {
+                map: self,
+                last: None,
+                left: self.len(),
+            }
+        } else {
+            let mut all: Vec<(&String, &T)> = self.iter().collect();
+            all.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            SortedPairs::Large(all.into_iter())
+        }
+    }
+    fn pairs_any_order<'s>(&'s self) -> impl Iterator<Item = (&'s String, &'s T)>
     where
         T: 's,
     {
@@ -411,12 +479,16 @@ impl<'a, M: StringKeyed<T>, T: AsView + 'a> View<'a> for MapOf<'a, M, T> {
     /// Nil and empty maps are equal (`equality.Semantic.DeepEqual`).
     fn equal(self, other: Self) -> bool {
         self.len() == other.len()
-            && self.entries().all(|(k, a)| {
-                other
-                    .map
-                    .and_then(|m| m.lookup(k))
-                    .is_some_and(|b| a.equal(T::nilable(Some(b))))
-            })
+            && self
+                .map
+                .into_iter()
+                .flat_map(|m| m.pairs_any_order())
+                .all(|(k, a)| {
+                    other
+                        .map
+                        .and_then(|m| m.lookup(k))
+                        .is_some_and(|b| T::nilable(Some(a)).equal(T::nilable(Some(b))))
+                })
     }
     #[inline]
     fn identical(self, other: Self) -> bool {
@@ -838,5 +910,21 @@ mod tests {
                 .to_string(),
             "[1,2]"
         );
+    }
+
+    /// A `HashMap` is walked in key order, small (selection) and large (sorted vector)
+    /// alike, as a `BTreeMap` and a JSON object are.
+    #[test]
+    fn hash_maps_iterate_in_key_order() {
+        for n in [0, 1, 2, 5, SORT_BY_SELECTION, SORT_BY_SELECTION + 1, 100] {
+            let m: HashMap<String, usize> = (0..n).map(|i| (format!("k{i:03}"), i)).collect();
+            let b: BTreeMap<String, usize> = m.clone().into_iter().collect();
+            let hv = <HashMap<String, usize>>::nilable(Some(&m));
+            let bv = <BTreeMap<String, usize>>::nilable(Some(&b));
+            let he: Vec<(&str, Option<u64>)> = hv.entries().collect();
+            let be: Vec<(&str, Option<u64>)> = bv.entries().collect();
+            assert_eq!(he, be, "{n} entries");
+            assert!(hv.equal(hv) && hv.len() == n);
+        }
     }
 }

@@ -7,12 +7,16 @@
 //! - structs with named fields → struct types; `struct X(T);` (a newtype) → a type
 //!   definition `type X T`; unit-only enums → a string type definition plus one constant
 //!   per variant, valued with the variant's JSON spelling (serde `rename`/`rename_all`);
+//!   `&str` constants of an inherent `impl` of a newtype of `String`
+//!   (`impl Kind { pub const BASIC: &str = "Basic"; }`) → constants of that type (the
+//!   members of a `+k8s:enum` newtype, which, unlike a unit enum, holds any string);
 //! - `/// +k8s:…` doc lines on a struct, enum, newtype, field or variant → its tag lines,
 //!   located at the `+k8s:` text (file, line, byte column, offset); other doc lines → its
 //!   description; `//! +…` inner doc lines of the file → package tags (such as
 //!   `+k8s:validation-gen=…` and `+groupName=…`, which Go writes in `doc.go`);
 //! - `Option<T>` → a pointer `*T` (an optional, nil-able value), except that an optional
-//!   list or map stays a list or map (Go's slices and maps are nil-able already); `Box<T>`
+//!   list or map, or of a newtype of one, stays that list, map or newtype (Go's slices
+//!   and maps are nil-able already, and validation-gen has no pointers to them); `Box<T>`
 //!   → `T`; `Vec<T>` → `[]T`; `BTreeMap<String, T>`/`HashMap<String, T>` →
 //!   `map[string]T`; `String`, `bool`, `i8`…`i64`, `isize`, `u8`…`u64`, `usize`, `f32`,
 //!   `f64` → Go's `string`, `bool`, `int8`…`int64`, `int`, `uint8`…`uint64`, `uint`,
@@ -151,6 +155,7 @@ pub fn from_items_with(
         line_starts: line_starts(source),
         package_path: package_path.to_string(),
         local: BTreeSet::new(),
+        nilable_newtypes: BTreeSet::new(),
         diagnostics: Vec::new(),
     };
     let mut package = Package {
@@ -271,6 +276,9 @@ struct Reader {
     package_path: String,
     /// Names of the types the file declares.
     local: BTreeSet<String>,
+    /// Newtypes of a list or a map (directly or through other such newtypes): Go's
+    /// `type L []T`, nil-able already, so `Option<L>` is `L` itself.
+    nilable_newtypes: BTreeSet<String>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -337,6 +345,7 @@ impl Reader {
                 _ => {}
             }
         }
+        self.nilable_newtypes = nilable_newtypes(file);
         for item in &file.items {
             match item {
                 syn::Item::Struct(s) => {
@@ -350,6 +359,7 @@ impl Reader {
                         package.consts.extend(consts);
                     }
                 }
+                syn::Item::Impl(i) => package.consts.extend(self.read_impl_consts(i, file)),
                 // `use` items, functions, impls, modules and the rest declare no types of
                 // this package.
                 _ => {}
@@ -716,6 +726,65 @@ impl Reader {
         ok.then_some(TypeRef::Struct(StructType { fields }))
     }
 
+    /// The string constants of an inherent `impl` of a newtype of `String`
+    /// (`impl Kind { pub const BASIC: &str = "Basic"; }`): Go's `const Basic Kind = "Basic"`,
+    /// the members of a `+k8s:enum` newtype whose values serde cannot restrict (any string
+    /// deserializes, as in Go). Other impls and items declare no constants of the package.
+    fn read_impl_consts(&mut self, i: &syn::ItemImpl, file: &syn::File) -> Vec<ConstDecl> {
+        if i.trait_.is_some() || !i.generics.params.is_empty() {
+            return Vec::new();
+        }
+        let syn::Type::Path(p) = &*i.self_ty else {
+            return Vec::new();
+        };
+        let Some(name) = p.path.get_ident().map(|n| n.unraw().to_string()) else {
+            return Vec::new();
+        };
+        let string_newtype = file.items.iter().any(|it| {
+            matches!(it, syn::Item::Struct(s)
+                if s.ident == name
+                    && matches!(&s.fields, syn::Fields::Unnamed(u)
+                        if u.unnamed.len() == 1
+                            && matches!(&u.unnamed[0].ty, syn::Type::Path(t) if t.path.is_ident("String"))))
+        });
+        if !string_newtype {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for item in &i.items {
+            let syn::ImplItem::Const(c) = item else {
+                continue;
+            };
+            let is_str = matches!(&c.ty, syn::Type::Reference(r)
+                if r.mutability.is_none()
+                    && matches!(&*r.elem, syn::Type::Path(t) if t.path.is_ident("str")));
+            let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(value),
+                ..
+            }) = &c.expr
+            else {
+                continue;
+            };
+            if !is_str {
+                continue;
+            }
+            let (description, tags) = self.docs(&c.attrs);
+            out.push(ConstDecl {
+                name: format!("{name}::{}", c.ident.unraw()),
+                ty: Some(TypeRef::Named(NamedRef {
+                    package: self.package_path.clone(),
+                    name: name.clone(),
+                    type_args: Vec::new(),
+                })),
+                value: ConstValue::String(value.value()),
+                description,
+                tags,
+                loc: self.loc(c.ident.span().start()),
+            });
+        }
+        out
+    }
+
     /// The model type of a Rust type, or [`TypeRef::Unsupported`] with a diagnostic.
     fn ty(&mut self, ty: &syn::Type) -> TypeRef {
         match ty {
@@ -783,6 +852,12 @@ impl Reader {
         match (name.as_str(), args.as_slice()) {
             ("Option", [inner]) => match self.ty(inner) {
                 t @ (TypeRef::Slice(_) | TypeRef::Map { .. } | TypeRef::Unsupported(_)) => t,
+                TypeRef::Named(n)
+                    if n.package == self.package_path
+                        && self.nilable_newtypes.contains(&n.name) =>
+                {
+                    TypeRef::Named(n)
+                }
                 TypeRef::Pointer(_) => self.unsupported(
                     p.span(),
                     "an Option of an Option has no JSON shape of its own",
@@ -852,6 +927,59 @@ impl Reader {
             name,
             type_args: Vec::new(),
         })
+    }
+}
+
+/// The newtypes of `file` that wrap a list or a map (`Vec`, `BTreeMap`, `HashMap`, an
+/// `Option` or `Box` of one, or another such newtype of the file).
+fn nilable_newtypes(file: &syn::File) -> BTreeSet<String> {
+    let newtypes: Vec<(String, &syn::Type)> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            syn::Item::Struct(s) => match &s.fields {
+                syn::Fields::Unnamed(u) if u.unnamed.len() == 1 && s.generics.params.is_empty() => {
+                    Some((s.ident.unraw().to_string(), &u.unnamed[0].ty))
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let mut found = BTreeSet::new();
+    // Each pass adds the newtypes of newtypes found so far; a pass adding none ends it.
+    loop {
+        let before = found.len();
+        for (name, ty) in &newtypes {
+            if !found.contains(name) && wraps_collection(ty, &found) {
+                found.insert(name.clone());
+            }
+        }
+        if found.len() == before {
+            return found;
+        }
+    }
+}
+
+/// Whether `ty` is a list or a map, or a newtype in `known` (through `Option` and `Box`).
+fn wraps_collection(ty: &syn::Type, known: &BTreeSet<String>) -> bool {
+    let syn::Type::Path(p) = ty else {
+        return false;
+    };
+    let Some(last) = p.path.segments.last() else {
+        return false;
+    };
+    let name = last.ident.unraw().to_string();
+    match name.as_str() {
+        "Vec" | "BTreeMap" | "HashMap" => true,
+        "Option" | "Box" => match &last.arguments {
+            syn::PathArguments::AngleBracketed(a) => a
+                .args
+                .iter()
+                .any(|g| matches!(g, syn::GenericArgument::Type(t) if wraps_collection(t, known))),
+            _ => false,
+        },
+        _ => p.path.segments.len() == 1 && known.contains(&name),
     }
 }
 

@@ -492,3 +492,64 @@ fn enums_of_one_value_variants_are_unions() {
     assert!(matches!(st.fields[0].ty, TypeRef::Pointer(_)));
     assert!(matches!(st.fields[2].ty, TypeRef::Slice(_)));
 }
+
+/// `Option` of a newtype of a list or map (also through another newtype) is the newtype
+/// itself, nil-able as Go's `type L []T` is; `Option` of a newtype of anything else is a
+/// pointer.
+#[test]
+fn optional_newtypes_of_lists_and_maps_are_nilable_typedefs() {
+    let p = clean(
+        "use std::collections::BTreeMap;\n\
+         pub struct L(Vec<String>);\n\
+         pub struct M(BTreeMap<String, i32>);\n\
+         pub struct LL(L);\n\
+         pub struct S(String);\n\
+         pub struct A { l: Option<L>, m: Option<M>, ll: Option<LL>, s: Option<S> }\n",
+    );
+    let f = fields(&p, "A");
+    let got: Vec<(&str, &TypeRef)> = f.iter().map(|f| (f.name.as_str(), &f.ty)).collect();
+    assert_eq!(
+        got,
+        vec![
+            ("L", &named("L")),
+            ("M", &named("M")),
+            ("Ll", &named("LL")),
+            ("S", &TypeRef::Pointer(Box::new(named("S")))),
+        ]
+    );
+}
+
+/// `&str` constants of an inherent impl of a `String` newtype are constants of that type
+/// (with their doc tags); impls of other types, trait impls and non-string constants are
+/// not read.
+#[test]
+fn string_newtype_impl_consts_are_constants_of_the_type() {
+    let p = clean(
+        "/// +k8s:enum\n\
+         pub struct Kind(String);\n\
+         impl Kind {\n\
+           /// The basic kind.\n\
+           pub const BASIC: &str = \"Basic\";\n\
+           /// +k8s:enumExclude\n\
+           pub const OLD: &'static str = \"Old\";\n\
+           pub const N: i32 = 3;\n\
+           pub fn f() {}\n\
+         }\n\
+         pub struct Other(i32);\n\
+         impl Other { pub const X: &str = \"x\"; }\n\
+         impl Default for Kind { fn default() -> Kind { Kind(String::new()) } }\n",
+    );
+    let got: Vec<(&str, &ConstValue, usize)> = p
+        .consts
+        .iter()
+        .map(|c| (c.name.as_str(), &c.value, c.tags.lines.len()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("Kind::BASIC", &ConstValue::String("Basic".into()), 0),
+            ("Kind::OLD", &ConstValue::String("Old".into()), 1),
+        ]
+    );
+    assert!(p.consts.iter().all(|c| c.ty == Some(named("Kind"))));
+}

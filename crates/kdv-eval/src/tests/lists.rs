@@ -236,3 +236,48 @@ type Item struct {
         ])
     );
 }
+
+/// Go's error body dereferences a pointer before printing it: a duplicate `*string` item
+/// prints as the string (`%q`), not JSON-encoded (`<` would be `\u003c`); a named string
+/// behind the pointer still prints JSON-encoded.
+#[test]
+fn duplicate_pointer_items_print_the_pointed_to_value() {
+    let f = fixture(
+        r#"
+package p
+
+type Name string
+
+type P struct {
+	// +k8s:listType=set
+	Strs []*string `json:"strs"`
+	// +k8s:listType=set
+	Ints []*int64 `json:"ints"`
+	// +k8s:listType=set
+	Names []*Name `json:"names"`
+}
+"#,
+    );
+    let errs = f.run(
+        "P",
+        &Operation::create(),
+        r#"{"strs": ["a<b", "a<b"], "ints": [7, 7], "names": ["x<y", "x<y"]}"#,
+        None,
+    );
+    assert_eq!(
+        errs.iter().map(|e| e.bad_value.clone()).collect::<Vec<_>>(),
+        [
+            kdv_runtime::BadValue::String("a<b".into()),
+            kdv_runtime::BadValue::Int(7),
+            kdv_runtime::BadValue::Json(serde_json::json!("x<y")),
+        ]
+    );
+    assert_eq!(
+        render(&errs),
+        strs(&[
+            "strs[1]: Duplicate value: \"a<b\"",
+            "ints[1]: Duplicate value: 7",
+            "names[1]: Duplicate value: \"x\\u003cy\"",
+        ])
+    );
+}

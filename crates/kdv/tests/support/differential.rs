@@ -73,6 +73,9 @@ pub struct Vocab {
     strings: Vec<String>,
     ints: Vec<i128>,
     pub options: Vec<String>,
+    /// Members of the enum types, by the types' shapes (a Rust unit enum holds no other
+    /// value, so its strings are mostly drawn from these).
+    enums: std::collections::HashMap<u32, Vec<String>>,
 }
 
 impl Vocab {
@@ -111,6 +114,16 @@ impl Vocab {
             .into_iter()
             .collect();
         let mut options = BTreeSet::new();
+        let mut enums = std::collections::HashMap::new();
+        for t in &rules.types {
+            for c in &t.validations.cohorts {
+                for v in c.short_circuit.iter().chain(&c.regular) {
+                    if let Check::Enum(spec) = &v.check {
+                        enums.insert(t.shape.0, spec.members.clone());
+                    }
+                }
+            }
+        }
         let visit = |v: &Validation,
                      strings: &mut BTreeSet<String>,
                      ints: &mut BTreeSet<i128>,
@@ -141,6 +154,7 @@ impl Vocab {
             strings: strings.into_iter().collect(),
             ints: ints.into_iter().collect(),
             options: options.into_iter().collect(),
+            enums,
         }
     }
 }
@@ -176,7 +190,15 @@ fn collect(
                 }
             }
         }
-        Check::Enum(spec) => strings.extend(spec.members.iter().cloned()),
+        Check::Enum(spec) => {
+            strings.extend(spec.members.iter().cloned());
+            options.extend(
+                spec.exclusions
+                    .iter()
+                    .filter(|x| !x.option.is_empty())
+                    .map(|x| x.option.clone()),
+            );
+        }
         Check::Neq(l) => literal(l, strings, ints),
         Check::EachListVal { inner: i, .. }
         | Check::EachMapVal { inner: i, .. }
@@ -222,7 +244,13 @@ pub fn draw_value(
     depth: usize,
 ) -> Value {
     match rules.shape(shape) {
-        Shape::String { .. } | Shape::Bytes => json!(vocab.strings[rng.below(vocab.strings.len())]),
+        Shape::String { .. } => match vocab.enums.get(&shape.0) {
+            Some(members) if !members.is_empty() && rng.chance(98) => {
+                json!(members[rng.below(members.len())])
+            }
+            _ => json!(vocab.strings[rng.below(vocab.strings.len())]),
+        },
+        Shape::Bytes => json!(vocab.strings[rng.below(vocab.strings.len())]),
         Shape::Bool => json!(rng.chance(50)),
         Shape::Int(k) => {
             let x = vocab.ints[rng.below(vocab.ints.len())];
@@ -239,7 +267,8 @@ pub fn draw_value(
             if depth > 5 {
                 return json!([]);
             }
-            let n = rng.below(5);
+            // Short lists deep down keep recursive types (a node's list of nodes) small.
+            let n = rng.below(if depth < 3 { 5 } else { 2 });
             Value::Array(
                 (0..n)
                     .map(|_| draw_value(rules, vocab, rng, *e, depth + 1))
@@ -375,10 +404,31 @@ impl Stats {
 /// Runs `cases` random cases of type `T` (declared in `file_name` with text `source`) and
 /// asserts the generated validation and the interpreter agree on every one (JSON values
 /// the Rust type cannot hold are drawn again).
+#[allow(dead_code)] // each test binary uses one of the two entries
 pub fn check<T>(file_name: &str, source: &str, type_name: &str, cases: u32) -> Stats
 where
     T: Validate + Serialize + DeserializeOwned,
 {
+    check_with::<T>(file_name, source, type_name, cases, None)
+}
+
+/// [`check`] with custom validation functions for the interpreter (`custom`: the same
+/// functions the fixture declares for generated code, written on JSON values). Without a
+/// registry the interpreter skips custom validations, so a fixture that declares
+/// `+k8s:customValidation` must pass one.
+pub fn check_with<T>(
+    file_name: &str,
+    source: &str,
+    type_name: &str,
+    cases: u32,
+    custom: Option<&dyn kdv_eval::CustomValidators>,
+) -> Stats
+where
+    T: Validate + Serialize + DeserializeOwned,
+{
+    let options = kdv_eval::EvalOptions {
+        custom_validators: custom,
+    };
     let (rules, stem) = rules_of(file_name, source);
     let ty: TypeId = rules
         .find_type(&format!("{stem}.{type_name}"))
@@ -404,7 +454,7 @@ where
         let generated = format!("{:?}", new.validate(&op_c));
         let interpreted = format!(
             "{:?}",
-            kdv_eval::validate(&rules, ty, &op_c, &new_json, None)
+            kdv_eval::validate_with(&rules, ty, &op_c, &new_json, None, &options)
         );
         st.invalid_creates += u32::from(interpreted != "[]");
         prop_assert_eq!(&generated, &interpreted, "create of {}", new_json);
@@ -412,7 +462,7 @@ where
         let generated = format!("{:?}", new.validate_update(&old, &op_u));
         let interpreted = format!(
             "{:?}",
-            kdv_eval::validate(&rules, ty, &op_u, &new_json, Some(&old_json))
+            kdv_eval::validate_with(&rules, ty, &op_u, &new_json, Some(&old_json), &options)
         );
         prop_assert_eq!(
             &generated,
@@ -496,19 +546,50 @@ fn set_at(v: &mut Value, path: &[Segment], new: Value) {
     }
 }
 
+/// Removes the member at `path` (a struct member or a map entry), when it exists.
+fn remove_at(v: &mut Value, path: &[Segment]) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let mut cur = v;
+    for seg in parents {
+        cur = match (cur, seg) {
+            (Value::Object(m), Segment::Field(k) | Segment::Key(k)) => match m.get_mut(k) {
+                Some(x) => x,
+                None => return,
+            },
+            (Value::Array(a), Segment::Index(i)) => match a.get_mut(*i) {
+                Some(x) => x,
+                None => return,
+            },
+            _ => return,
+        };
+    }
+    if let (Value::Object(m), Segment::Field(k) | Segment::Key(k)) = (cur, last) {
+        m.remove(k);
+    }
+}
+
 /// Redraws the values the interpreter reports errors at, for up to `rounds` rounds: a mix of
 /// valid objects and objects with a few errors.
 fn repair(rules: &RuleSet, ty: TypeId, vocab: &Vocab, rng: &mut Rng, j: &mut Value, rounds: usize) {
     let shape = rules.type_rules(ty).shape;
     let op = Operation::create();
+    let mut before = usize::MAX;
     for _ in 0..rounds {
         let errs = kdv_eval::validate(rules, ty, &op, j, None);
-        if errs.is_empty() {
+        // Done when valid, or when redrawing stopped helping (a type whose rules always
+        // fail, such as `validateFalse`, never becomes valid).
+        if errs.is_empty() || errs.len() >= before {
             return;
         }
+        before = errs.len();
         for e in errs.iter() {
             let path = e.field.segments();
-            if let Some(s) = shape_at(rules, shape, path) {
+            // A forbidden member is removed half the time (a redrawn one stays set).
+            if e.error_type == kdv_runtime::ErrorType::Forbidden && rng.chance(50) {
+                remove_at(j, path);
+            } else if let Some(s) = shape_at(rules, shape, path) {
                 let fresh = draw_value(rules, vocab, rng, s, path.len());
                 set_at(j, path, fresh);
             }
