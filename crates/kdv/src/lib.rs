@@ -53,6 +53,15 @@ pub use kdv_runtime::{
     BadValue, ErrorList, ErrorType, FieldError, FieldPath, Operation, OperationKind, PathRef,
 };
 
+/// How checks read values, for hand-written code next to generated code (such as
+/// `+k8s:customValidation` functions, which receive the value's nilable view:
+/// `<T as kdv::view::AsView>::Nilable<'_>`, `Option<&T>` for a struct, `Option<i32>` for an
+/// `i32`, `Named<Option<&String>>` for a newtype of `String`).
+pub mod view {
+    pub use kdv_runtime::native::{AnyView, AsView, ListOf, MapOf, Named, Opaque, OpaqueList};
+    pub use kdv_runtime::{Int, ListView, MapView, View};
+}
+
 /// A type with generated validation: `#[derive(Validate)]`.
 pub trait Validate: __private::TypeValidation + Sized {
     /// Validates a new object (on Create; on Update without an old object).
