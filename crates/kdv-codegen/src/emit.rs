@@ -408,12 +408,12 @@ impl<'r> Gen<'r> {
         let p_owned = self.fresh("po");
         let path = match &f.path {
             FieldPathRule::Child(name) => quote! {
-                let #p_owned = path.child(#name);
+                let #p_owned = path.field(#name);
                 let #p = &#p_owned;
             },
             FieldPathRule::Parent { root_segment } => quote! {
                 let __nil = __kdv::PathRef::Nil;
-                let #p_owned = if path.is_nil() { __nil.child(#root_segment) } else { *path };
+                let #p_owned = if path.is_nil() { __nil.field(#root_segment) } else { *path };
                 let #p = &#p_owned;
             },
         };
@@ -1209,7 +1209,7 @@ impl<'r> Gen<'r> {
         Ok(quote! {{
             static RULES: ::std::sync::LazyLock<::std::vec::Vec<(__kdv::Literal, usize)>> =
                 ::std::sync::LazyLock::new(|| ::std::vec![#(#rules),*]);
-            let #po = #path.child(#name);
+            let #po = #path.field(#name);
             let #p = &#po;
             let #start = #out.count();
             match __kdv::modes::discriminated(

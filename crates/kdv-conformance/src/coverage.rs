@@ -89,7 +89,7 @@ impl Observed {
             set.insert(Rule {
                 path: observed_path(&e.field.to_string()),
                 error_type: e.error_type.as_str().to_string(),
-                origin: e.origin.clone(),
+                origin: e.origin.to_string(),
             });
         }
     }

@@ -700,7 +700,7 @@ pub fn call_method(
             match name {
                 "WithOrigin" => {
                     arity(&a, 1, "WithOrigin", line)?;
-                    e.borrow_mut().origin = want_string(&a[0], line)?;
+                    e.borrow_mut().origin = want_string(&a[0], line)?.into();
                 }
                 "MarkAlpha" => e.borrow_mut().stability = kdv_runtime::StabilityLevel::Alpha,
                 "MarkBeta" => e.borrow_mut().stability = kdv_runtime::StabilityLevel::Beta,

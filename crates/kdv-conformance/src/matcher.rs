@@ -274,7 +274,7 @@ mod tests {
             BadValue::Int(1),
             detail,
         );
-        e.origin = origin.into();
+        e.origin = origin.to_owned().into();
         e
     }
 

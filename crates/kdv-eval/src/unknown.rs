@@ -110,7 +110,7 @@ impl Walk<'_> {
             }
             (Shape::Map { value: item, .. }, Value::Object(entries)) => {
                 for (k, x) in entries {
-                    self.path.push(Segment::Key(k.clone()));
+                    self.path.push(Segment::Key(k.clone().into()));
                     self.value(*item, x, depth + 1);
                     self.path.pop();
                 }
@@ -119,13 +119,13 @@ impl Walk<'_> {
                 for (k, x) in entries {
                     match self.known(st, k, 0) {
                         Known::Field(field) => {
-                            self.path.push(Segment::Field(k.clone()));
+                            self.path.push(Segment::Field(k.clone().into()));
                             self.value(field, x, depth + 1);
                             self.path.pop();
                         }
                         Known::Anything => {}
                         Known::Unknown => {
-                            self.path.push(Segment::Field(k.clone()));
+                            self.path.push(Segment::Field(k.clone().into()));
                             self.report();
                             self.path.pop();
                         }

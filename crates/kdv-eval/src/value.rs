@@ -433,39 +433,11 @@ pub(crate) fn json_identical(a: &Value, b: &Value, depth: usize) -> bool {
     }
 }
 
-/// String equality without a `memcmp` call for short strings. Besides the call itself,
-/// glibc's vectorised `memcmp` spends a slow masked load on the dangling pointer of an
-/// empty `String`.
-#[inline]
-pub(crate) fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    // Two overlapping loads cover every byte of strings up to twice their width.
-    match n {
-        0 => true,
-        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=7 => load4(a, 0) == load4(b, 0) && load4(a, n - 4) == load4(b, n - 4),
-        8..=16 => load8(a, 0) == load8(b, 0) && load8(a, n - 8) == load8(b, n - 8),
-        _ => a == b,
-    }
-}
-
-#[inline(always)]
-fn load4(s: &[u8], i: usize) -> u32 {
-    u32::from_ne_bytes(s[i..i + 4].try_into().unwrap_or([0; 4]))
-}
+pub(crate) use kdv_runtime::view::str_eq;
 
 #[inline(always)]
 fn load8_be(s: &[u8], i: usize) -> u64 {
     u64::from_be_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]))
-}
-
-#[inline(always)]
-fn load8(s: &[u8], i: usize) -> u64 {
-    u64::from_ne_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]))
 }
 
 fn eq_at(rules: &RuleSet, shape: ShapeId, a: Val<'_>, b: Val<'_>, depth: usize) -> bool {

@@ -257,7 +257,7 @@ impl<'a> Ratchet<'a> {
             let schema = arena.node(id);
             let next = match seg {
                 Segment::Field(k) | Segment::Key(k) => {
-                    if i == 0 && matches!(k.as_str(), "apiVersion" | "kind") {
+                    if i == 0 && matches!(&**k, "apiVersion" | "kind") {
                         break;
                     }
                     let child = match schema.property(k) {

@@ -76,11 +76,11 @@ impl OPath<'_> {
             match cur {
                 OPath::Root => break,
                 OPath::Prop(p, n) => {
-                    out.push((false, Segment::Field((*n).to_owned())));
+                    out.push((false, Segment::Field((*n).to_owned().into())));
                     cur = p;
                 }
                 OPath::Key(p, n) => {
-                    out.push((true, Segment::Field((*n).to_owned())));
+                    out.push((true, Segment::Field((*n).to_owned().into())));
                     cur = p;
                 }
                 OPath::Index(p, i) => {

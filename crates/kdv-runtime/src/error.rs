@@ -272,8 +272,9 @@ pub struct FieldError {
     pub bad_value: BadValue,
     /// The human message.
     pub detail: String,
-    /// Which rule produced it (`minimum`, `format=k8s-uuid`, …); empty when none.
-    pub origin: String,
+    /// Which rule produced it (`minimum`, `format=k8s-uuid`, …); empty when none. Borrowed
+    /// for the rules' own origins: building an error allocates only what it must.
+    pub origin: std::borrow::Cow<'static, str>,
     /// Set on hand-written errors that declarative validation also covers.
     pub covered_by_declarative: bool,
     /// Set on hand-written (imperative) errors.
@@ -303,7 +304,7 @@ impl FieldError {
             field,
             bad_value,
             detail: detail.into(),
-            origin: String::new(),
+            origin: std::borrow::Cow::Borrowed(""),
             covered_by_declarative: false,
             from_imperative: false,
             short_circuit: false,
@@ -469,8 +470,8 @@ impl FieldError {
     }
 
     /// Sets the origin.
-    pub fn with_origin(mut self, origin: &str) -> Self {
-        self.origin = origin.to_owned();
+    pub fn with_origin(mut self, origin: impl Into<std::borrow::Cow<'static, str>>) -> Self {
+        self.origin = origin.into();
         self
     }
 
@@ -573,8 +574,7 @@ pub trait ErrorListExt {
 impl<L: AsRef<[FieldError]> + AsMut<[FieldError]> + ?Sized> ErrorListExt for L {
     fn with_origin(&mut self, origin: &str) -> &mut Self {
         for e in self.as_mut() {
-            e.origin.clear();
-            e.origin.push_str(origin);
+            e.origin = std::borrow::Cow::Owned(origin.to_owned());
         }
         self
     }

@@ -334,7 +334,7 @@ mod tests {
                 "f: Too few: 0: must have at least 2 items",
             ]
         );
-        let origins: Vec<&str> = out.iter().map(|e| e.origin.as_str()).collect();
+        let origins: Vec<&str> = out.iter().map(|e| &*e.origin).collect();
         assert_eq!(
             origins,
             [

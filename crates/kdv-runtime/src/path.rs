@@ -4,6 +4,7 @@
 //! on the stack that costs nothing to extend. It is turned into an owned [`FieldPath`] only
 //! when an error is produced.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// A borrowed, allocation-free field path; each link points at its parent.
@@ -16,6 +17,9 @@ pub enum PathRef<'a> {
     Nil,
     /// `parent.name` (or just `name` when the parent is nil).
     Child(&'a PathRef<'a>, &'a str),
+    /// `parent.name` for a name known at compile time (generated code's field names): its
+    /// owned form borrows the name instead of copying it.
+    Field(&'a PathRef<'a>, &'static str),
     /// `parent[i]`.
     Index(&'a PathRef<'a>, usize),
     /// `parent[k]`, the key inserted verbatim.
@@ -30,6 +34,12 @@ impl<'a> PathRef<'a> {
     #[inline]
     pub fn child(&'a self, name: &'a str) -> PathRef<'a> {
         PathRef::Child(self, name)
+    }
+
+    /// [`child`](PathRef::child) for a name known at compile time.
+    #[inline]
+    pub fn field(&'a self, name: &'static str) -> PathRef<'a> {
+        PathRef::Field(self, name)
     }
 
     /// Returns the path of list element `i` below this path.
@@ -52,14 +62,28 @@ impl<'a> PathRef<'a> {
 
     /// Materialises the path as an owned [`FieldPath`].
     pub fn to_path(&self) -> FieldPath {
-        let mut segments = Vec::new();
+        let mut depth = 0;
+        let mut cur = self;
+        while let PathRef::Child(p, _)
+        | PathRef::Field(p, _)
+        | PathRef::Index(p, _)
+        | PathRef::Key(p, _) = cur
+        {
+            depth += 1;
+            cur = p;
+        }
+        let mut segments = Vec::with_capacity(depth);
         let mut cur = self;
         // Iterative: path depth is bounded by the caller's traversal, but a loop costs nothing.
         loop {
             match cur {
                 PathRef::Nil => break,
                 PathRef::Child(parent, name) => {
-                    segments.push(Segment::Field((*name).to_owned()));
+                    segments.push(Segment::Field(Cow::Owned((*name).to_owned())));
+                    cur = parent;
+                }
+                PathRef::Field(parent, name) => {
+                    segments.push(Segment::Field(Cow::Borrowed(name)));
                     cur = parent;
                 }
                 PathRef::Index(parent, i) => {
@@ -67,7 +91,7 @@ impl<'a> PathRef<'a> {
                     cur = parent;
                 }
                 PathRef::Key(parent, k) => {
-                    segments.push(Segment::Key((*k).to_owned()));
+                    segments.push(Segment::Key(Cow::Owned((*k).to_owned())));
                     cur = parent;
                 }
             }
@@ -86,12 +110,13 @@ impl fmt::Display for PathRef<'_> {
 /// One element of a [`FieldPath`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Segment {
-    /// A member name (`.name`). Go renders an empty name as `[]`.
-    Field(String),
+    /// A member name (`.name`). Go renders an empty name as `[]`. Borrowed for names known
+    /// at compile time.
+    Field(Cow<'static, str>),
     /// A list index (`[3]`).
     Index(usize),
     /// A map key (`[key]`, verbatim).
-    Key(String),
+    Key(Cow<'static, str>),
 }
 
 /// An owned field path. The empty path is Go's nil path and renders `<nil>`.
@@ -109,13 +134,13 @@ impl FieldPath {
     /// A path with a single member name (Go's `field.NewPath(name)`).
     pub fn new(name: &str) -> FieldPath {
         FieldPath {
-            segments: vec![Segment::Field(name.to_owned())],
+            segments: vec![Segment::Field(Cow::Owned(name.to_owned()))],
         }
     }
 
     /// Returns the path of the member `name` below this one.
     pub fn child(&self, name: &str) -> FieldPath {
-        self.with(Segment::Field(name.to_owned()))
+        self.with(Segment::Field(Cow::Owned(name.to_owned())))
     }
 
     /// Returns the path of list element `i` below this one.
@@ -125,7 +150,7 @@ impl FieldPath {
 
     /// Returns the path of map entry `k` below this one.
     pub fn key(&self, k: &str) -> FieldPath {
-        self.with(Segment::Key(k.to_owned()))
+        self.with(Segment::Key(Cow::Owned(k.to_owned())))
     }
 
     /// Calls `f` with this path as a borrowed [`PathRef`] (for code that takes the

@@ -143,7 +143,7 @@ fn set_members<'a, V: View<'a>>(
             if origin.is_empty() {
                 e
             } else {
-                e.with_origin(origin)
+                e.with_origin(origin.to_owned())
             }
         });
         return None;
@@ -351,7 +351,7 @@ mod tests {
                 "<nil>: Internal error: number of extractors (3) does not match number of union members (2)",
             ]
         );
-        let origins: Vec<&str> = out.iter().map(|e| e.origin.as_str()).collect();
+        let origins: Vec<&str> = out.iter().map(|e| &*e.origin).collect();
         assert_eq!(origins, ["union", "union", "zeroOrOneOf", "union"]);
     }
 

@@ -63,7 +63,7 @@ impl Literal {
     /// Whether the (non-nil) value `v` equals this literal: same kind and value.
     pub fn matches<'a>(&self, v: impl View<'a>) -> bool {
         match self {
-            Literal::String(s) => v.as_str() == Some(s.as_str()),
+            Literal::String(s) => v.as_str().is_some_and(|x| str_eq(x, s)),
             Literal::Bool(b) => v.as_bool() == Some(*b),
             Literal::Int(i) => v.as_int().is_some_and(|x| x.get() == *i),
         }
@@ -154,6 +154,38 @@ pub trait MapView<'a>: View<'a> {
     }
 }
 
+/// String equality without a `memcmp` call for short strings (the interpreter's JSON and
+/// generated code's Rust strings alike). Besides the call itself, glibc's vectorised
+/// `memcmp` spends a slow masked load on the dangling pointer of an empty `String` (a
+/// fault-suppression assist: on AMD EPYC, 13 comparisons of unchanged fields took 480 ns
+/// instead of 20).
+#[inline]
+pub fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    // Two overlapping loads cover every byte of strings up to twice their width.
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => load4(a, 0) == load4(b, 0) && load4(a, n - 4) == load4(b, n - 4),
+        8..=16 => load8(a, 0) == load8(b, 0) && load8(a, n - 8) == load8(b, n - 8),
+        _ => a == b,
+    }
+}
+
+#[inline(always)]
+fn load4(s: &[u8], i: usize) -> u32 {
+    u32::from_ne_bytes(s[i..i + 4].try_into().unwrap_or([0; 4]))
+}
+
+#[inline(always)]
+fn load8(s: &[u8], i: usize) -> u64 {
+    u64::from_ne_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]))
+}
+
 /// `BadValue` → JSON, for composite bad values of plain Rust views.
 pub(crate) fn to_json(b: BadValue) -> serde_json::Value {
     match b {
@@ -188,7 +220,7 @@ impl<'a> View<'a> for &'a str {
         BadValue::named_string(self)
     }
     fn equal(self, other: Self) -> bool {
-        self == other
+        str_eq(self, other)
     }
 }
 
@@ -212,7 +244,7 @@ impl<'a> View<'a> for &'a String {
         self.as_str().nilable_bad_value()
     }
     fn equal(self, other: Self) -> bool {
-        self == other
+        str_eq(self, other)
     }
 }
 
@@ -340,6 +372,9 @@ impl<'a, V: View<'a>> View<'a> for Option<V> {
             (Some(a), Some(b)) => a.equal(b),
             _ => false,
         }
+    }
+    fn identical(self, other: Self) -> bool {
+        matches!((self, other), (Some(a), Some(b)) if a.identical(b))
     }
 }
 

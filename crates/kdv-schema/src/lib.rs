@@ -133,7 +133,7 @@ fn drop_refused_rules(root: &mut node::Node, notes: &mut Vec<Note>, wrap: impl F
             while i < segs.len() {
                 match (&segs[i], segs.get(i + 1)) {
                     (Segment::Field(f), Some(Segment::Key(k))) if f == "properties" => {
-                        steps.push(node::Step::Property(k.clone()));
+                        steps.push(node::Step::Property(k.to_string()));
                         i += 2;
                     }
                     (Segment::Field(f), _) if f == "items" => {

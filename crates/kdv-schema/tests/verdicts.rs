@@ -317,12 +317,12 @@ fn gen_object(
                 if let Some(list) = bad.strip_prefix("\"{").and_then(|b| b.strip_suffix("}\"")) {
                     if let Some(first) = list.split(", ").next() {
                         let mut p = segs.to_vec();
-                        p.push(kdv_runtime::Segment::Field(first.to_owned()));
+                        p.push(kdv_runtime::Segment::Field(first.to_owned().into()));
                         removed |= remove_leaf_any(&mut v, &p);
                     }
                     continue;
                 }
-                let required = matches!(segs.last(), Some(kdv_runtime::Segment::Field(f)) if pools.required.contains(f));
+                let required = matches!(segs.last(), Some(kdv_runtime::Segment::Field(f)) if pools.required.iter().any(|r| r == f.as_ref()));
                 if required {
                     removed |= set_leaf(&mut v, segs, json!("a"));
                 } else {
@@ -397,7 +397,7 @@ fn set_leaf(v: &mut Value, path: &[kdv_runtime::Segment], to: Value) -> bool {
     let mut cur = v;
     for s in parents {
         let next = match (s, cur) {
-            (Segment::Field(f) | Segment::Key(f), Value::Object(m)) => m.get_mut(f),
+            (Segment::Field(f) | Segment::Key(f), Value::Object(m)) => m.get_mut(f.as_ref()),
             (Segment::Index(i), Value::Array(a)) => a.get_mut(*i),
             _ => None,
         };
@@ -407,8 +407,8 @@ fn set_leaf(v: &mut Value, path: &[kdv_runtime::Segment], to: Value) -> bool {
         }
     }
     match cur {
-        Value::Object(m) if m.get(last) != Some(&to) => {
-            m.insert(last.clone(), to);
+        Value::Object(m) if m.get(last.as_ref()) != Some(&to) => {
+            m.insert(last.to_string(), to);
             true
         }
         _ => false,
@@ -424,7 +424,7 @@ fn remove_leaf_any(v: &mut Value, path: &[kdv_runtime::Segment]) -> bool {
     let mut cur = v;
     for s in parents {
         let next = match (s, cur) {
-            (Segment::Field(f) | Segment::Key(f), Value::Object(m)) => m.get_mut(f),
+            (Segment::Field(f) | Segment::Key(f), Value::Object(m)) => m.get_mut(f.as_ref()),
             (Segment::Index(i), Value::Array(a)) => a.get_mut(*i),
             _ => None,
         };
@@ -434,7 +434,7 @@ fn remove_leaf_any(v: &mut Value, path: &[kdv_runtime::Segment]) -> bool {
         }
     }
     match cur {
-        Value::Object(m) => m.remove(last).is_some(),
+        Value::Object(m) => m.remove(last.as_ref()).is_some(),
         _ => false,
     }
 }
@@ -449,7 +449,7 @@ fn remove_leaf(v: &mut Value, path: &[kdv_runtime::Segment]) -> bool {
     let mut cur = v;
     for s in parents {
         let next = match (s, cur) {
-            (Segment::Field(f) | Segment::Key(f), Value::Object(m)) => m.get_mut(f),
+            (Segment::Field(f) | Segment::Key(f), Value::Object(m)) => m.get_mut(f.as_ref()),
             (Segment::Index(i), Value::Array(a)) => a.get_mut(*i),
             _ => None,
         };
@@ -460,10 +460,10 @@ fn remove_leaf(v: &mut Value, path: &[kdv_runtime::Segment]) -> bool {
     }
     match (last, cur) {
         (Segment::Field(f) | Segment::Key(f), Value::Object(m)) => {
-            if m.get(f)
+            if m.get(f.as_ref())
                 .is_some_and(|x| !x.is_object() || matches!(last, Segment::Key(_)))
             {
-                m.remove(f);
+                m.remove(f.as_ref());
                 return true;
             }
             false

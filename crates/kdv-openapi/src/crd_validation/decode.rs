@@ -928,7 +928,7 @@ pub(crate) fn field_path_steps(p: &FieldPath) -> Vec<DocStep> {
         .iter()
         .map(|s| match s {
             kdv_runtime::Segment::Field(f) | kdv_runtime::Segment::Key(f) => {
-                DocStep::Key(f.clone())
+                DocStep::Key(f.to_string())
             }
             kdv_runtime::Segment::Index(i) => DocStep::Index(*i),
         })

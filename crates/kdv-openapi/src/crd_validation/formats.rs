@@ -21,7 +21,7 @@ pub(crate) fn warnings(spec: &Spec<'_>, minor: u32) -> Vec<CrdWarning> {
     let mut visit = |s: &Props<'_>, path: &[Segment]| {
         if let Some(w) = unrecognized(s, minor) {
             let mut segments = path.to_vec();
-            segments.push(Segment::Field("format".to_owned()));
+            segments.push(Segment::Field("format".to_owned().into()));
             out.push(CrdWarning {
                 message: format!("unrecognized format {}", kdv_runtime::gofmt::quote(w)),
                 field: FieldPath::from_segments(segments),
@@ -37,7 +37,7 @@ pub(crate) fn warnings(spec: &Spec<'_>, minor: u32) -> Vec<CrdWarning> {
             ));
         }
     };
-    let field = |s: &str| Segment::Field(s.to_owned());
+    let field = |s: &str| Segment::Field(s.to_owned().into());
     if let Some(s) = spec
         .validation
         .as_ref()
@@ -110,7 +110,7 @@ fn walk(s: &Props<'_>, path: &mut Vec<Segment>, visit: &mut dyn FnMut(&Props<'_>
         walk(s, path, visit);
         path.truncate(path.len() - steps.len());
     }
-    let field = |s: &str| Segment::Field(s.to_owned());
+    let field = |s: &str| Segment::Field(s.to_owned().into());
     visit(s, path);
     if let Some(items) = &s.items {
         if let Some(schema) = &items.schema {
@@ -136,7 +136,7 @@ fn walk(s: &Props<'_>, path: &mut Vec<Segment>, visit: &mut dyn FnMut(&Props<'_>
         below(
             p,
             path,
-            &[field("properties"), Segment::Key(k.clone())],
+            &[field("properties"), Segment::Key(k.clone().into())],
             visit,
         );
     }
@@ -151,7 +151,7 @@ fn walk(s: &Props<'_>, path: &mut Vec<Segment>, visit: &mut dyn FnMut(&Props<'_>
         below(
             p,
             path,
-            &[field("patternProperties"), Segment::Key(k.clone())],
+            &[field("patternProperties"), Segment::Key(k.clone().into())],
             visit,
         );
     }
@@ -166,7 +166,7 @@ fn walk(s: &Props<'_>, path: &mut Vec<Segment>, visit: &mut dyn FnMut(&Props<'_>
         below(
             p,
             path,
-            &[field("definitions"), Segment::Key(k.clone())],
+            &[field("definitions"), Segment::Key(k.clone().into())],
             visit,
         );
     }
@@ -175,7 +175,7 @@ fn walk(s: &Props<'_>, path: &mut Vec<Segment>, visit: &mut dyn FnMut(&Props<'_>
             below(
                 schema,
                 path,
-                &[field("dependencies"), Segment::Key(k.clone())],
+                &[field("dependencies"), Segment::Key(k.clone().into())],
                 visit,
             );
         }

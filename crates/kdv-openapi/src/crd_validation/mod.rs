@@ -338,7 +338,7 @@ pub fn document_path(field: &FieldPath) -> Vec<DocStep> {
             Segment::Field(f) => {
                 steps.extend(f.split('.').map(|p| DocStep::Key(p.to_owned())));
             }
-            Segment::Key(k) => steps.push(DocStep::Key(k.clone())),
+            Segment::Key(k) => steps.push(DocStep::Key(k.to_string())),
             Segment::Index(i) => steps.push(DocStep::Index(*i)),
         }
     }

@@ -53,7 +53,8 @@ pub(crate) fn metadata(crd: &Crd<'_>, out: &mut ErrorList) {
     let wanted = format!("{}.{}", crd.spec.names.plural, crd.spec.group);
     let detail = r#"must be spec.names.plural+"."+spec.group"#;
     let is = |i: usize, field: &str| {
-        out[i].field.segments().get(1) == Some(&kdv_runtime::Segment::Field(field.to_owned()))
+        out[i].field.segments().get(1)
+            == Some(&kdv_runtime::Segment::Field(field.to_owned().into()))
     };
     // The name function's messages follow the DNS ones of the same field; generateName
     // comes first, then name.

@@ -738,7 +738,7 @@ fn declarative_table() {
     ];
     let summary = |errs: &ErrorList| -> Vec<(ErrorType, String, String)> {
         errs.iter()
-            .map(|e| (e.error_type, e.field.to_string(), e.origin.clone()))
+            .map(|e| (e.error_type, e.field.to_string(), e.origin.to_string()))
             .collect()
     };
     let want = |v: &[Expected]| -> Vec<(ErrorType, String, String)> {

@@ -526,10 +526,12 @@ fn set_at(v: &mut Value, path: &[Segment], new: Value) {
     let mut cur = v;
     for seg in parents {
         cur = match (cur, seg) {
-            (Value::Object(m), Segment::Field(k) | Segment::Key(k)) => match m.get_mut(k) {
-                Some(x) => x,
-                None => return,
-            },
+            (Value::Object(m), Segment::Field(k) | Segment::Key(k)) => {
+                match m.get_mut(k.as_ref()) {
+                    Some(x) => x,
+                    None => return,
+                }
+            }
             (Value::Array(a), Segment::Index(i)) => match a.get_mut(*i) {
                 Some(x) => x,
                 None => return,
@@ -539,7 +541,7 @@ fn set_at(v: &mut Value, path: &[Segment], new: Value) {
     }
     match (cur, last) {
         (Value::Object(m), Segment::Field(k) | Segment::Key(k)) => {
-            m.insert(k.clone(), new);
+            m.insert(k.to_string(), new);
         }
         (Value::Array(a), Segment::Index(i)) if *i < a.len() => a[*i] = new,
         _ => {}
@@ -554,10 +556,12 @@ fn remove_at(v: &mut Value, path: &[Segment]) {
     let mut cur = v;
     for seg in parents {
         cur = match (cur, seg) {
-            (Value::Object(m), Segment::Field(k) | Segment::Key(k)) => match m.get_mut(k) {
-                Some(x) => x,
-                None => return,
-            },
+            (Value::Object(m), Segment::Field(k) | Segment::Key(k)) => {
+                match m.get_mut(k.as_ref()) {
+                    Some(x) => x,
+                    None => return,
+                }
+            }
             (Value::Array(a), Segment::Index(i)) => match a.get_mut(*i) {
                 Some(x) => x,
                 None => return,
@@ -566,7 +570,7 @@ fn remove_at(v: &mut Value, path: &[Segment]) {
         };
     }
     if let (Value::Object(m), Segment::Field(k) | Segment::Key(k)) = (cur, last) {
-        m.remove(k);
+        m.remove(k.as_ref());
     }
 }
 
