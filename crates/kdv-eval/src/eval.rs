@@ -36,23 +36,6 @@ pub(crate) struct Eval<'r> {
     pub kinds_checked: bool,
 }
 
-/// Whether `path` (e.g. `/status`) is the operation's subresource path, without building it.
-fn subresource_is(op: &Operation, path: &str) -> bool {
-    if op.subresources.is_empty() {
-        return path == "/";
-    }
-    let Some(rest) = path.strip_prefix('/') else {
-        return false;
-    };
-    let mut parts = rest.split('/');
-    for s in &op.subresources {
-        if parts.next() != Some(s.as_str()) {
-            return false;
-        }
-    }
-    parts.next().is_none()
-}
-
 pub(crate) fn run(
     rules: &RuleSet,
     ty: TypeId,
@@ -78,7 +61,7 @@ pub(crate) fn run(
     if !t.has_validations {
         return out;
     }
-    if !t.subresources.is_empty() && !t.subresources.iter().any(|s| subresource_is(op, s)) {
+    if !t.subresources.is_empty() && !t.subresources.iter().any(|s| op.subresource_is(s)) {
         let prefix = if rules.shape(t.shape).is_nilable() && t.kind == TypeKind::Typedef {
             ""
         } else {

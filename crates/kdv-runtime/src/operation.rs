@@ -56,6 +56,24 @@ impl Operation {
         self
     }
 
+    /// Whether `path` (a root's `+k8s:isSubresource` path, e.g. `/status`, or `/`) is the
+    /// subresource this operation addresses.
+    pub fn subresource_is(&self, path: &str) -> bool {
+        if self.subresources.is_empty() {
+            return path == "/";
+        }
+        let Some(rest) = path.strip_prefix('/') else {
+            return false;
+        };
+        let mut parts = rest.split('/');
+        for s in &self.subresources {
+            if parts.next() != Some(s.as_str()) {
+                return false;
+            }
+        }
+        parts.next().is_none()
+    }
+
     /// Whether this is an update.
     #[inline]
     pub fn is_update(&self) -> bool {

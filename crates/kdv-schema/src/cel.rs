@@ -34,60 +34,12 @@ pub fn literal(l: &Literal) -> String {
     }
 }
 
-/// CEL's reserved words, which Kubernetes escapes as `__{word}__` when they name a property.
-const RESERVED: &[&str] = &[
-    "true",
-    "false",
-    "null",
-    "in",
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
-
 /// The name CEL sees for a property (Kubernetes' escaping: `__` → `__underscores__`, `.` →
 /// `__dot__`, `-` → `__dash__`, `/` → `__slash__`, reserved words `__{word}__`), or `None`
-/// when the property cannot be named in CEL (other characters).
+/// when the property cannot be named in CEL (other characters): `kdv-cel`'s `escape`, the one
+/// the rules' evaluation resolves names with.
 pub fn field_name(name: &str) -> Option<String> {
-    if RESERVED.contains(&name) {
-        return Some(format!("__{name}__"));
-    }
-    let mut first = true;
-    let mut out = String::with_capacity(name.len());
-    let mut rest = name;
-    while let Some(c) = rest.chars().next() {
-        if rest.starts_with("__") {
-            out.push_str("__underscores__");
-            rest = &rest[2..];
-            first = false;
-            continue;
-        }
-        match c {
-            '.' => out.push_str("__dot__"),
-            '-' => out.push_str("__dash__"),
-            '/' => out.push_str("__slash__"),
-            c if c.is_ascii_alphabetic() || c == '_' => out.push(c),
-            c if c.is_ascii_digit() && !first => out.push(c),
-            _ => return None,
-        }
-        first = false;
-        rest = &rest[c.len_utf8()..];
-    }
-    if out.is_empty() { None } else { Some(out) }
+    kdv_cel::value::typed::escape(name).map(std::borrow::Cow::into_owned)
 }
 
 /// A `fieldPath` selecting the property `name` (`.name`, or `['name']` when it is not an

@@ -282,23 +282,6 @@ pub mod __private {
             Self: 'a;
     }
 
-    /// Whether `path` (e.g. `/status`) is the operation's subresource path.
-    fn subresource_is(op: &Operation, path: &str) -> bool {
-        if op.subresources.is_empty() {
-            return path == "/";
-        }
-        let Some(rest) = path.strip_prefix('/') else {
-            return false;
-        };
-        let mut parts = rest.split('/');
-        for s in &op.subresources {
-            if parts.next() != Some(s.as_str()) {
-                return false;
-            }
-        }
-        parts.next().is_none()
-    }
-
     /// A root's validation: the subresource gate, then the type's function.
     pub fn validate_root<T: TypeValidation, S: ErrorSink>(
         v: &T,
@@ -310,7 +293,7 @@ pub mod __private {
             return;
         }
         let root = PathRef::Nil;
-        if !T::SUBRESOURCES.iter().any(|s| subresource_is(op, s)) {
+        if !T::SUBRESOURCES.iter().any(|s| op.subresource_is(s)) {
             out.fail(|| {
                 FieldError::internal(
                     &root,
