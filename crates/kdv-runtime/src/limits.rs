@@ -44,20 +44,30 @@ fn clamp_unsigned(bound: i128) -> u64 {
     bound.clamp(0, i128::from(u64::MAX)) as u64
 }
 
-/// A bound as Go prints it: an `i128` (which holds any `int64` and `uint64` bound) formatted
-/// through the 64-bit integer it fits, whose formatting is several times cheaper.
-struct Bound(i128);
-
-impl std::fmt::Display for Bound {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if let Ok(v) = i64::try_from(self.0) {
-            std::fmt::Display::fmt(&v, f)
-        } else if let Ok(v) = u64::try_from(self.0) {
-            std::fmt::Display::fmt(&v, f)
-        } else {
-            std::fmt::Display::fmt(&self.0, f)
+/// `prefix` followed by `bound` in decimal, as Go prints it: written digit by digit into a
+/// string of the exact size (the formatting machinery costs more than the allocation on this
+/// path, which every failed limit takes).
+fn with_bound(prefix: &str, bound: i128) -> String {
+    let mut digits = [0u8; 40];
+    let mut at = digits.len();
+    let mut v = bound.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
         }
     }
+    if bound < 0 {
+        at -= 1;
+        digits[at] = b'-';
+    }
+    let mut out = String::with_capacity(prefix.len() + digits.len() - at);
+    out.push_str(prefix);
+    // Only ASCII digits and '-' were written.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    out
 }
 
 /// `+k8s:minimum` on an integer: `value < min` →
@@ -80,7 +90,7 @@ pub fn minimum<'a>(path: &PathRef<'_>, v: impl View<'a>, min: i128, out: &mut im
             FieldError::invalid(
                 path,
                 x.bad_value(),
-                format!("must be greater than or equal to {}", Bound(bound)),
+                with_bound("must be greater than or equal to ", bound),
             )
             .with_origin(origin::MINIMUM)
         });
@@ -107,7 +117,7 @@ pub fn maximum<'a>(path: &PathRef<'_>, v: impl View<'a>, max: i128, out: &mut im
             FieldError::invalid(
                 path,
                 x.bad_value(),
-                format!("must be less than or equal to {}", Bound(bound)),
+                with_bound("must be less than or equal to ", bound),
             )
             .with_origin(origin::MAXIMUM)
         });
@@ -235,6 +245,24 @@ pub fn max_properties<'a>(
         out.fail(|| {
             FieldError::too_many(path, len as i64, max).with_origin(origin::MAX_PROPERTIES)
         });
+    }
+}
+
+#[cfg(test)]
+mod bound_tests {
+    #[test]
+    fn bounds_print_as_go_prints_them() {
+        for b in [
+            0i128,
+            1,
+            -1,
+            10,
+            -65536,
+            i128::from(i64::MIN),
+            i128::from(u64::MAX),
+        ] {
+            assert_eq!(super::with_bound("x ", b), format!("x {b}"));
+        }
     }
 }
 

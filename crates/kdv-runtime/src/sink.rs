@@ -53,6 +53,11 @@ impl ErrorSink for ErrorList {
 
     #[inline]
     fn fail(&mut self, error: impl FnOnce() -> FieldError) {
+        // Invalid objects rarely have one error: start with room for several (one growth
+        // less, each growth moving every error built so far).
+        if self.capacity() == 0 {
+            self.reserve(8);
+        }
         self.push(error());
     }
 
