@@ -39,16 +39,42 @@ pub struct Source<'a> {
 /// reported, not every use of the type: its views and a validation function that reports
 /// nothing (empty when the file cannot be read).
 pub fn fallback(source: Source<'_>, name: &str) -> TokenStream {
-    match source.text.parse::<TokenStream>() {
-        Ok(tokens) if kdv_rust_model::too_deep(tokens.clone()).is_none() => {}
-        _ => return TokenStream::new(),
+    match read(source, "types") {
+        Ok((_, rust)) => emit::fallback_items(&rust, name),
+        Err(_) => TokenStream::new(),
     }
-    let Ok(file) = syn::parse_file(source.text) else {
-        return TokenStream::new();
-    };
+}
+
+/// Whether `text` parses and declares `name` as a top-level struct or enum (the file the
+/// derive reads; otherwise it reads the item alone).
+pub fn declares(text: &str, name: &str) -> bool {
+    kdv_rust_model::parse_file(text).is_ok_and(|f| {
+        f.items.iter().any(|i| match i {
+            syn::Item::Struct(s) => s.ident == name,
+            syn::Item::Enum(e) => e.ident == name,
+            _ => false,
+        })
+    })
+}
+
+/// The file as the derive reads it: the model (the file a package named `stem`, with types
+/// of other modules as external types) and the Rust side of its types; or why it does not
+/// parse.
+fn read(source: Source<'_>, stem: &str) -> Result<(kdv_rust_model::Loaded, RustTypes), Failure> {
+    let file = kdv_rust_model::parse_file(source.text).map_err(|e| {
+        let (message, at) = match e {
+            kdv_rust_model::ParseError::Tokens { message, span } => (message, span.start()),
+            kdv_rust_model::ParseError::Syntax(e) => (e.to_string(), e.span().start()),
+        };
+        Failure {
+            message,
+            line_col: Some((at.line as u32, at.column as u32 + 1)),
+            line_text: String::new(),
+        }
+    })?;
     let loaded = kdv_rust_model::from_items_with(
-        "types",
-        "types",
+        stem,
+        stem,
         source.path,
         source.text,
         &kdv_rust_model::ReadOptions {
@@ -57,13 +83,7 @@ pub fn fallback(source: Source<'_>, name: &str) -> TokenStream {
     );
     let mut rust = RustTypes::read(&file);
     rust.add_model(&loaded.package);
-    emit::fallback_items(&rust, name)
-}
-
-/// Whether `tokens` nest within the depth the reader accepts (see
-/// `kdv_rust_model::MAX_NESTING`).
-pub fn nesting_ok(tokens: TokenStream) -> bool {
-    kdv_rust_model::too_deep(tokens).is_none()
+    Ok((loaded, rust))
 }
 
 /// A diagnostic about the deriving type: its message and where it is written.
@@ -86,41 +106,7 @@ pub fn expand(source: Source<'_>, name: &str) -> Result<TokenStream, Vec<Failure
         .map(|s| s.to_string_lossy().into_owned())
         .filter(|s| !s.is_empty() && s != "lib" && s != "main" && s != "mod")
         .unwrap_or_else(|| "types".to_string());
-    let loaded = kdv_rust_model::from_items_with(
-        &stem,
-        &stem,
-        source.path,
-        source.text,
-        &kdv_rust_model::ReadOptions {
-            external_types: true,
-        },
-    );
-    if let Some(d) = loaded
-        .diagnostics
-        .iter()
-        .find(|d| d.message.starts_with("nesting deeper than"))
-        .or_else(|| {
-            loaded
-                .diagnostics
-                .iter()
-                .find(|d| d.message.starts_with("cannot read the file as Rust tokens"))
-        })
-    {
-        return Err(vec![failure(d)]);
-    }
-    let file = match syn::parse_file(source.text) {
-        Ok(f) => f,
-        Err(e) => {
-            let at = e.span().start();
-            return Err(vec![Failure {
-                message: e.to_string(),
-                line_col: Some((at.line as u32, at.column as u32 + 1)),
-                line_text: String::new(),
-            }]);
-        }
-    };
-    let mut rust = RustTypes::read(&file);
-    rust.add_model(&loaded.package);
+    let (loaded, rust) = read(source, &stem).map_err(|f| vec![f])?;
     let Some(range) = rust.lines_of(name) else {
         return Err(vec![Failure {
             message: format!(

@@ -25,7 +25,9 @@ pub fn derive_validate(input: TokenStream) -> TokenStream {
     // The file as written when it declares the type at its top level; otherwise (a type
     // in an inline module, in a doctest, or produced by a macro) the item alone.
     let (path, text, in_file) = match (&file, text) {
-        (Some(f), Some(t)) if declares(&t, &name) => (f.display().to_string(), t, true),
+        (Some(f), Some(t)) if kdv_codegen::declares(&t, &name) => {
+            (f.display().to_string(), t, true)
+        }
         _ => (format!("{name}.rs"), item.to_string(), false),
     };
     let source = kdv_codegen::Source {
@@ -71,23 +73,6 @@ pub fn derive_validate(input: TokenStream) -> TokenStream {
             out.into()
         }
     }
-}
-
-/// Whether `text` declares `name` as a top-level struct or enum.
-fn declares(text: &str, name: &str) -> bool {
-    // A file too deeply nested to parse safely is read as the item alone, whose failure
-    // then says why.
-    match text.parse::<proc_macro2::TokenStream>() {
-        Ok(tokens) if kdv_codegen::nesting_ok(tokens.clone()) => {}
-        _ => return false,
-    }
-    syn::parse_file(text).is_ok_and(|f| {
-        f.items.iter().any(|i| match i {
-            syn::Item::Struct(s) => s.ident == name,
-            syn::Item::Enum(e) => e.ident == name,
-            _ => false,
-        })
-    })
 }
 
 /// The span of the doc attribute the failure is about: the one on the failure's line, else

@@ -163,28 +163,11 @@ pub fn from_items_with(
         name: package_name.to_string(),
         ..Package::default()
     };
-    // Lexing first: proc-macro2 locates lexical errors (syn's own message would not).
-    let parsed = match source.parse::<proc_macro2::TokenStream>() {
-        Ok(tokens) => {
-            // syn parses nested types and groups recursively: bound the depth first.
-            if let Some(span) = too_deep(tokens.clone()) {
-                let message = format!(
-                    "nesting deeper than {MAX_NESTING} levels (brackets or generic arguments) is not supported"
-                );
-                let span = r.span(span);
-                r.diagnostics.push(Diagnostic::error(message, span));
-                package.files.push(r.file);
-                return Loaded {
-                    package,
-                    diagnostics: r.diagnostics,
-                    external: Vec::new(),
-                };
-            }
-            syn::parse2::<syn::File>(tokens)
-        }
-        Err(e) => {
-            let span = r.span(e.span());
-            let message = format!("cannot read the file as Rust tokens: {e}");
+    let parsed = match parse_file(source) {
+        Ok(parsed) => Ok(parsed),
+        Err(ParseError::Syntax(e)) => Err(e),
+        Err(ParseError::Tokens { message, span }) => {
+            let span = r.span(span);
             r.diagnostics.push(Diagnostic::error(message, span));
             package.files.push(r.file);
             return Loaded {
@@ -225,6 +208,41 @@ pub fn from_items_with(
 
 /// How deeply brackets and generic arguments may nest in a file the reader parses.
 pub const MAX_NESTING: usize = 64;
+
+/// Why a file does not parse ([`parse_file`]).
+#[derive(Debug)]
+pub enum ParseError {
+    /// It is not Rust tokens, or they nest deeper than [`MAX_NESTING`]: the message and where.
+    Tokens {
+        /// What is wrong.
+        message: String,
+        /// Where.
+        span: Span,
+    },
+    /// syn's errors.
+    Syntax(syn::Error),
+}
+
+/// Parses a Rust file as the reader and `#[derive(Validate)]` do: lexed first (proc-macro2
+/// locates lexical errors, syn's own message would not), the nesting bounded before syn, whose
+/// parser recurses on nested types and groups, then parsed.
+pub fn parse_file(source: &str) -> Result<syn::File, ParseError> {
+    let tokens = source
+        .parse::<proc_macro2::TokenStream>()
+        .map_err(|e| ParseError::Tokens {
+            message: format!("cannot read the file as Rust tokens: {e}"),
+            span: e.span(),
+        })?;
+    if let Some(span) = too_deep(tokens.clone()) {
+        return Err(ParseError::Tokens {
+            message: format!(
+                "nesting deeper than {MAX_NESTING} levels (brackets or generic arguments) is not supported"
+            ),
+            span,
+        });
+    }
+    syn::parse2::<syn::File>(tokens).map_err(ParseError::Syntax)
+}
 
 /// Where the token stream nests brackets (groups) and `<`…`>` deeper than
 /// [`MAX_NESTING`] (generic arguments counted by their angle brackets), if it does.
