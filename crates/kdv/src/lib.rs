@@ -306,8 +306,7 @@ pub mod __private {
             });
             return;
         }
-        let cx = Cx::new(op);
-        T::validate_type(&cx, &root, T::nilable(Some(v)), T::nilable(old), out);
+        validate_below(&root, v, old, op, out);
     }
 
     /// A value's validation below `path` (no root gate: the value is not a root).
