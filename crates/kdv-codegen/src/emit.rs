@@ -216,44 +216,12 @@ impl<'r> Gen<'r> {
                         }
                     });
                 }
-                quote! {
-                    impl __kdv::AsView for #name {
-                        type View<'a> = Option<&'a #name> where Self: 'a;
-                        type Nilable<'a> = Option<&'a #name> where Self: 'a;
-                        #[inline]
-                        fn nilable(v: Option<&Self>) -> Option<&Self> {
-                            v
-                        }
-                    }
-                    impl<'a> __kdv::View<'a> for &'a #name {
-                        #[inline]
-                        fn is_nil(self) -> bool {
-                            false
-                        }
-                        #[inline]
-                        fn len(self) -> usize {
-                            0
-                        }
-                        fn is_zero(self) -> bool {
-                            true #(&& #zero)*
-                        }
-                        fn bad_value(self) -> __kdv::BadValue {
-                            __kdv::View::nilable_bad_value(self)
-                        }
-                        fn nilable_bad_value(self) -> __kdv::BadValue {
-                            let mut m = __kdv::serde_json::Map::new();
-                            #(#json)*
-                            __kdv::BadValue::Json(__kdv::serde_json::Value::Object(m))
-                        }
-                        fn equal(self, other: Self) -> bool {
-                            ::core::ptr::eq(self, other) || (true #(&& #equal)*)
-                        }
-                        #[inline]
-                        fn identical(self, other: Self) -> bool {
-                            ::core::ptr::eq(self, other)
-                        }
-                    }
-                }
+                by_reference(
+                    name,
+                    quote!(true #(&& #zero)*),
+                    quote!(#(#json)*),
+                    quote!(true #(&& #equal)*),
+                )
             }
             RustKind::Union(members) => {
                 let mut json = Vec::new();
@@ -268,52 +236,19 @@ impl<'r> Gen<'r> {
                     }));
                     equal.push(quote!((#name::#id(__a), #name::#id(__b)) => __kdv::View::equal(#this, #that)));
                 }
-                quote! {
-                    impl __kdv::AsView for #name {
-                        type View<'a> = Option<&'a #name> where Self: 'a;
-                        type Nilable<'a> = Option<&'a #name> where Self: 'a;
-                        #[inline]
-                        fn nilable(v: Option<&Self>) -> Option<&Self> {
-                            v
-                        }
-                    }
-                    impl<'a> __kdv::View<'a> for &'a #name {
-                        #[inline]
-                        fn is_nil(self) -> bool {
-                            false
-                        }
-                        #[inline]
-                        fn len(self) -> usize {
-                            0
-                        }
-                        #[inline]
-                        fn is_zero(self) -> bool {
-                            false
-                        }
-                        fn bad_value(self) -> __kdv::BadValue {
-                            __kdv::View::nilable_bad_value(self)
-                        }
-                        fn nilable_bad_value(self) -> __kdv::BadValue {
-                            let mut m = __kdv::serde_json::Map::new();
-                            match self {
-                                #(#json)*
-                                _ => {}
-                            }
-                            __kdv::BadValue::Json(__kdv::serde_json::Value::Object(m))
-                        }
-                        fn equal(self, other: Self) -> bool {
-                            ::core::ptr::eq(self, other)
-                                || match (self, other) {
-                                    #(#equal,)*
-                                    _ => false,
-                                }
-                        }
-                        #[inline]
-                        fn identical(self, other: Self) -> bool {
-                            ::core::ptr::eq(self, other)
-                        }
-                    }
-                }
+                // A union always holds one member: never its zero value.
+                by_reference(
+                    name,
+                    quote!(false),
+                    quote!(match self {
+                        #(#json)*
+                        _ => {}
+                    }),
+                    quote!(match (self, other) {
+                        #(#equal,)*
+                        _ => false,
+                    }),
+                )
             }
             RustKind::Newtype(inner) if is_struct => quote! {
                 impl __kdv::AsView for #name {
@@ -1231,6 +1166,55 @@ impl<'r> Gen<'r> {
                 __kdv::modes::ModeChoice::Done => __kdv::mark(#out, #start, #level),
             }
         }})
+    }
+}
+
+/// The views of a struct or union type, read by reference (`Option<&T>`, nil when absent):
+/// `is_zero`, the JSON object's entries (written into `m`) and member-wise equality (of
+/// `self` and `other`) are the type's own.
+fn by_reference(
+    name: &Ident,
+    is_zero: TokenStream,
+    json_entries: TokenStream,
+    equal: TokenStream,
+) -> TokenStream {
+    quote! {
+        impl __kdv::AsView for #name {
+            type View<'a> = Option<&'a #name> where Self: 'a;
+            type Nilable<'a> = Option<&'a #name> where Self: 'a;
+            #[inline]
+            fn nilable(v: Option<&Self>) -> Option<&Self> {
+                v
+            }
+        }
+        impl<'a> __kdv::View<'a> for &'a #name {
+            #[inline]
+            fn is_nil(self) -> bool {
+                false
+            }
+            #[inline]
+            fn len(self) -> usize {
+                0
+            }
+            fn is_zero(self) -> bool {
+                #is_zero
+            }
+            fn bad_value(self) -> __kdv::BadValue {
+                __kdv::View::nilable_bad_value(self)
+            }
+            fn nilable_bad_value(self) -> __kdv::BadValue {
+                let mut m = __kdv::serde_json::Map::new();
+                #json_entries
+                __kdv::BadValue::Json(__kdv::serde_json::Value::Object(m))
+            }
+            fn equal(self, other: Self) -> bool {
+                ::core::ptr::eq(self, other) || (#equal)
+            }
+            #[inline]
+            fn identical(self, other: Self) -> bool {
+                ::core::ptr::eq(self, other)
+            }
+        }
     }
 }
 
