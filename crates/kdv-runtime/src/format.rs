@@ -195,23 +195,30 @@ pub fn max_len_error(n: usize) -> String {
 /// Upstream's `RegexError(msg, re, examples…)`, including its double space between
 /// examples: `(e.g. 'a',  or 'b', regex used for validation is '…')`.
 pub fn regex_error(msg: &str, re: &str, examples: &[&str]) -> String {
-    if examples.is_empty() {
-        return format!("{msg} (regex used for validation is '{re}')");
-    }
-    let mut out = String::with_capacity(msg.len() + re.len() + 64);
-    out.push_str(msg);
-    out.push_str(" (e.g. ");
-    for (i, ex) in examples.iter().enumerate() {
-        if i > 0 {
-            out.push_str(" or ");
+    fn pieces<'s>(msg: &'s str, re: &'s str, examples: &[&'s str], mut put: impl FnMut(&'s str)) {
+        put(msg);
+        if !examples.is_empty() {
+            put(" (e.g. ");
+            for (i, ex) in examples.iter().enumerate() {
+                if i > 0 {
+                    put(" or ");
+                }
+                put("'");
+                put(ex);
+                put("', ");
+            }
+            put("regex used for validation is '");
+        } else {
+            put(" (regex used for validation is '");
         }
-        out.push('\'');
-        out.push_str(ex);
-        out.push_str("', ");
+        put(re);
+        put("')");
     }
-    out.push_str("regex used for validation is '");
-    out.push_str(re);
-    out.push_str("')");
+    // Measured first, so the message is written with one allocation.
+    let mut len = 0;
+    pieces(msg, re, examples, |piece| len += piece.len());
+    let mut out = String::with_capacity(len);
+    pieces(msg, re, examples, |piece| out.push_str(piece));
     out
 }
 

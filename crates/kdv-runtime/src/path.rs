@@ -62,42 +62,45 @@ impl<'a> PathRef<'a> {
 
     /// Materialises the path as an owned [`FieldPath`].
     pub fn to_path(&self) -> FieldPath {
-        let mut depth = 0;
-        let mut cur = self;
-        while let PathRef::Child(p, _)
-        | PathRef::Field(p, _)
-        | PathRef::Index(p, _)
-        | PathRef::Key(p, _) = cur
-        {
-            depth += 1;
-            cur = p;
-        }
-        let mut segments = Vec::with_capacity(depth);
-        let mut cur = self;
-        // Iterative: path depth is bounded by the caller's traversal, but a loop costs nothing.
-        loop {
-            match cur {
-                PathRef::Nil => break,
-                PathRef::Child(parent, name) => {
-                    segments.push(Segment::Field(Cow::Owned((*name).to_owned())));
-                    cur = parent;
+        let segments = match self.parent() {
+            None => Segments::Nil,
+            Some(PathRef::Nil) => Segments::One(self.last_segment()),
+            Some(_) => {
+                let mut all = Vec::new();
+                let mut cur = self;
+                // Iterative: path depth is bounded by the caller's traversal, but a loop
+                // costs nothing.
+                while let Some(up) = cur.parent() {
+                    all.push(cur.last_segment());
+                    cur = up;
                 }
-                PathRef::Field(parent, name) => {
-                    segments.push(Segment::Field(Cow::Borrowed(name)));
-                    cur = parent;
-                }
-                PathRef::Index(parent, i) => {
-                    segments.push(Segment::Index(*i));
-                    cur = parent;
-                }
-                PathRef::Key(parent, k) => {
-                    segments.push(Segment::Key(Cow::Owned((*k).to_owned())));
-                    cur = parent;
-                }
+                all.reverse();
+                Segments::Many(all)
             }
-        }
-        segments.reverse();
+        };
         FieldPath { segments }
+    }
+
+    /// The path this one is below; `None` for the nil path.
+    fn parent(&self) -> Option<&PathRef<'a>> {
+        match self {
+            PathRef::Nil => None,
+            PathRef::Child(up, _)
+            | PathRef::Field(up, _)
+            | PathRef::Index(up, _)
+            | PathRef::Key(up, _) => Some(up),
+        }
+    }
+
+    /// The last segment, owned (the nil path has none: callers ask only below the root).
+    fn last_segment(&self) -> Segment {
+        match self {
+            PathRef::Nil => Segment::Field(Cow::Borrowed("")),
+            PathRef::Child(_, name) => Segment::Field(Cow::Owned((*name).to_owned())),
+            PathRef::Field(_, name) => Segment::Field(Cow::Borrowed(name)),
+            PathRef::Index(_, i) => Segment::Index(*i),
+            PathRef::Key(_, k) => Segment::Key(Cow::Owned((*k).to_owned())),
+        }
     }
 }
 
@@ -120,9 +123,64 @@ pub enum Segment {
 }
 
 /// An owned field path. The empty path is Go's nil path and renders `<nil>`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Default)]
 pub struct FieldPath {
-    segments: Vec<Segment>,
+    segments: Segments,
+}
+
+/// A path's segments, a single one held inline: most errors sit one field below the
+/// validated root, and building an error should not cost an allocation for its path.
+#[derive(Clone, Default)]
+enum Segments {
+    #[default]
+    Nil,
+    One(Segment),
+    Many(Vec<Segment>),
+}
+
+impl Segments {
+    fn from_vec(mut segments: Vec<Segment>) -> Segments {
+        match segments.len() {
+            0 => Segments::Nil,
+            1 => match segments.pop() {
+                Some(only) => Segments::One(only),
+                None => Segments::Nil,
+            },
+            _ => Segments::Many(segments),
+        }
+    }
+
+    fn as_slice(&self) -> &[Segment] {
+        match self {
+            Segments::Nil => &[],
+            Segments::One(only) => std::slice::from_ref(only),
+            Segments::Many(all) => all,
+        }
+    }
+}
+
+// Equality, hashing and debug output are those of the segment sequence, whatever the
+// representation holds.
+impl PartialEq for FieldPath {
+    fn eq(&self, other: &Self) -> bool {
+        self.segments() == other.segments()
+    }
+}
+
+impl Eq for FieldPath {}
+
+impl std::hash::Hash for FieldPath {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.segments().hash(state);
+    }
+}
+
+impl fmt::Debug for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FieldPath")
+            .field("segments", &self.segments())
+            .finish()
+    }
 }
 
 impl FieldPath {
@@ -134,7 +192,7 @@ impl FieldPath {
     /// A path with a single member name (Go's `field.NewPath(name)`).
     pub fn new(name: &str) -> FieldPath {
         FieldPath {
-            segments: vec![Segment::Field(Cow::Owned(name.to_owned()))],
+            segments: Segments::One(Segment::Field(Cow::Owned(name.to_owned()))),
         }
     }
 
@@ -171,34 +229,44 @@ impl FieldPath {
             };
             below(rest, &next, f)
         }
-        below(&self.segments, &PathRef::ROOT, f)
+        below(self.segments(), &PathRef::ROOT, f)
     }
 
     /// Reports whether this is the nil path.
     pub fn is_nil(&self) -> bool {
-        self.segments.is_empty()
+        matches!(self.segments, Segments::Nil)
     }
 
     /// The segments from the root down.
     pub fn segments(&self) -> &[Segment] {
-        &self.segments
+        self.segments.as_slice()
     }
 
     /// The path as upstream's strict decoder writes it ([`strict_text`]).
     pub fn strict_text(&self) -> String {
-        strict_text(&self.segments)
+        strict_text(self.segments())
     }
 
     /// Builds a path from segments (root first); no segments gives the nil path.
     pub fn from_segments(segments: Vec<Segment>) -> FieldPath {
-        FieldPath { segments }
+        FieldPath {
+            segments: Segments::from_vec(segments),
+        }
     }
 
     fn with(&self, segment: Segment) -> FieldPath {
-        let mut segments = Vec::with_capacity(self.segments.len() + 1);
-        segments.extend(self.segments.iter().cloned());
+        let above = self.segments();
+        if above.is_empty() {
+            return FieldPath {
+                segments: Segments::One(segment),
+            };
+        }
+        let mut segments = Vec::with_capacity(above.len() + 1);
+        segments.extend(above.iter().cloned());
         segments.push(segment);
-        FieldPath { segments }
+        FieldPath {
+            segments: Segments::Many(segments),
+        }
     }
 }
 
@@ -232,10 +300,10 @@ impl From<&PathRef<'_>> for FieldPath {
 
 impl fmt::Display for FieldPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.segments.is_empty() {
+        if self.is_nil() {
             return f.write_str("<nil>");
         }
-        for (i, seg) in self.segments.iter().enumerate() {
+        for (i, seg) in self.segments().iter().enumerate() {
             match seg {
                 Segment::Field(name) if name.is_empty() => f.write_str("[]")?,
                 Segment::Field(name) => {
