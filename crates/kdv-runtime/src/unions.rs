@@ -50,21 +50,58 @@ impl<V, F: Fn(usize, V) -> bool> Extractors<V> for (usize, F) {
     }
 }
 
-fn backticked_list(names: &[&str]) -> String {
-    let mut out = String::new();
-    for (i, n) in names.iter().enumerate() {
+/// `prefix` then every member's name in backticks, comma-separated (upstream's
+/// ``must specify one of: `a`, `b` ``), written with one allocation: every failed union
+/// builds one.
+fn with_backticked_names(prefix: &str, members: &[UnionMember]) -> String {
+    let names: usize = members.iter().map(|m| m.name.len() + 2).sum();
+    let separators = members.len().saturating_sub(1) * 2;
+    let mut out = String::with_capacity(prefix.len() + names + separators);
+    out.push_str(prefix);
+    for (i, m) in members.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
         out.push('`');
-        out.push_str(n);
+        out.push_str(&m.name);
         out.push('`');
     }
     out
 }
 
-fn braced_list(names: &[&str]) -> String {
-    format!("{{{}}}", names.join(", "))
+/// The set members' names as Go prints a `sets.List` in braces (`{a, b}`), one allocation.
+fn braced_set_names(set: &SetMembers, members: &[UnionMember]) -> String {
+    let chosen = || {
+        members
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| set.get(i))
+            .map(|(_, m)| m.name.as_str())
+    };
+    let names: usize = chosen().map(|n| n.len() + 2).sum();
+    let mut out = String::with_capacity(names.max(2));
+    out.push('{');
+    for (i, n) in chosen().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(n);
+    }
+    out.push('}');
+    out
+}
+
+/// `prefix`, the discriminator in backticks, ` is ` and `value` Go-quoted.
+fn discriminator_message(prefix: &str, discriminator: &str, value: &str) -> String {
+    // Quoting adds at least the two quotes; escapes may grow the string once more.
+    let mut out = String::with_capacity(prefix.len() + discriminator.len() + value.len() + 8);
+    out.push_str(prefix);
+    out.push('`');
+    out.push_str(discriminator);
+    out.push_str("` is ");
+    // Writing into a String cannot fail.
+    let _ = gofmt::write_quoted(&mut out, value);
+    out
 }
 
 /// Which members of a union are set in one value, asked of the extractors once.
@@ -103,13 +140,6 @@ impl SetMembers {
             SetMembers::Bits(b) => b.count_ones() as usize,
             SetMembers::Many(v) => v.iter().filter(|&&x| x).count(),
         }
-    }
-
-    fn names<'m>(&self, members: &'m [UnionMember]) -> Vec<&'m str> {
-        (0..members.len())
-            .filter(|&i| self.get(i))
-            .map(|i| members[i].name.as_str())
-            .collect()
     }
 }
 
@@ -159,10 +189,6 @@ fn set_members<'a, V: View<'a>>(
     Some(set)
 }
 
-fn all_names(members: &[UnionMember]) -> Vec<&str> {
-    members.iter().map(|m| m.name.as_str()).collect()
-}
-
 /// `Union` (spec §6.2): exactly one member must be set. None set →
 /// ``Invalid("", "must specify one of: `a`, `b`")``; several →
 /// ``Invalid("{a, b}", "must specify exactly one of: `a`, `b`")``; origin `union`.
@@ -194,21 +220,15 @@ pub fn union<'a, V: View<'a>>(
             FieldError::invalid(
                 path,
                 BadValue::string(""),
-                format!(
-                    "must specify one of: {}",
-                    backticked_list(&all_names(members))
-                ),
+                with_backticked_names("must specify one of: ", members),
             )
             .with_origin(origin::UNION)
         }),
         _ => out.fail(|| {
             FieldError::invalid(
                 path,
-                BadValue::String(braced_list(&set.names(members))),
-                format!(
-                    "must specify exactly one of: {}",
-                    backticked_list(&all_names(members))
-                ),
+                BadValue::String(braced_set_names(&set, members)),
+                with_backticked_names("must specify exactly one of: ", members),
             )
             .with_origin(origin::UNION)
         }),
@@ -233,11 +253,8 @@ pub fn zero_or_one_of<'a, V: View<'a>>(
         out.fail(|| {
             FieldError::invalid(
                 path,
-                BadValue::String(braced_list(&set.names(members))),
-                format!(
-                    "must specify at most one of: {}",
-                    backticked_list(&all_names(members))
-                ),
+                BadValue::String(braced_set_names(&set, members)),
+                with_backticked_names("must specify at most one of: ", members),
             )
             .with_origin(origin::ZERO_OR_ONE_OF)
         });
@@ -274,9 +291,10 @@ pub fn discriminated_union<'a, V: View<'a>>(
                 FieldError::invalid(
                     &path.child(&m.name),
                     BadValue::string(""),
-                    format!(
-                        "may only be specified when `{discriminator}` is {}",
-                        gofmt::quote(&m.discriminator_value)
+                    discriminator_message(
+                        "may only be specified when ",
+                        discriminator,
+                        &m.discriminator_value,
                     ),
                 )
                 .with_origin(origin::UNION)
@@ -285,10 +303,7 @@ pub fn discriminated_union<'a, V: View<'a>>(
                 FieldError::invalid(
                     &path.child(&m.name),
                     BadValue::string(""),
-                    format!(
-                        "must be specified when `{discriminator}` is {}",
-                        gofmt::quote(d)
-                    ),
+                    discriminator_message("must be specified when ", discriminator, d),
                 )
                 .with_origin(origin::UNION)
             }),
