@@ -224,6 +224,15 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "PATH", requires = "types")]
     pub subresource: Option<String>,
 
+    /// Feature gates of declarative validation, as the API server's --feature-gates:
+    /// `DeclarativeValidationBeta=false` (beta-stage rules, `+k8s:beta`, shadowed),
+    /// `DeclarativeValidation`, `DeclarativeValidationTakeover` (accepted, ignored); defaults
+    /// are Kubernetes 1.36's. Errors of shadowed rules of the --types kinds (`+k8s:alpha`
+    /// always, `+k8s:beta` when DeclarativeValidationBeta is off) are printed as warnings, not
+    /// errors.
+    #[arg(long, value_name = "NAME=BOOL,...")]
+    pub feature_gates: Option<String>,
+
     /// What to do with fields the schema does not have (misspelled or unknown keys): report
     /// them as errors of their document, as the API server's strict field validation does
     /// (`error`), print them as warnings (`warn`), or skip the check (`ignore`).

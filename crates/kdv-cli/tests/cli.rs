@@ -727,7 +727,63 @@ fn validate_warns_once_per_type_about_skipped_custom_validation() {
          checks kdv cannot run (hand-written Go: ValidateCustom_CustomValidation_Schedule, \
          ValidateCustom_Window)\n4 documents, 2 valid, 2 invalid\n"
     );
-    // A type without custom validations gets no warning.
+    // A type without custom validations gets no warning about them (the examples' only
+    // warnings are the errors of their +k8s:alpha rule, which are shadowed).
     let run = validate(&[MANIFESTS]);
-    assert!(!run.stderr.contains("warning"), "{}", run.transcript());
+    assert!(
+        run.stderr
+            .lines()
+            .filter(|l| l.starts_with("warning"))
+            .all(|l| l.ends_with("(shadowed: +k8s:alpha rules are never enforced)")),
+        "{}",
+        run.transcript()
+    );
+    assert!(
+        !run.stderr.contains("customValidation"),
+        "{}",
+        run.transcript()
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// --feature-gates (issue 13): gate errors are usage errors with component-base's texts;
+// errors of shadowed rules are warnings.
+
+#[test]
+fn feature_gate_errors_are_usage_errors() {
+    for (gates, message) in [
+        (
+            "DeclarativeValidation=false",
+            "cannot set feature gate DeclarativeValidation to false, feature is locked to true",
+        ),
+        ("Nope=true", "unrecognized feature gate: Nope"),
+        (
+            "DeclarativeValidationBeta=maybe",
+            "invalid value of DeclarativeValidationBeta=maybe, err: strconv.ParseBool: parsing \"maybe\": invalid syntax",
+        ),
+    ] {
+        let run = validate(&["--feature-gates", gates, MANIFESTS]);
+        assert_eq!(run.code, 2, "{}", run.transcript());
+        assert!(run.stderr.contains(message), "{}", run.transcript());
+    }
+}
+
+#[test]
+fn feature_gate_warnings_and_shadowed_alpha_errors() {
+    let run = validate(&[
+        "--feature-gates",
+        "DeclarativeValidationBeta=false,DeclarativeValidationTakeover=false",
+        "examples/manifests/bad-spec.yaml",
+    ]);
+    assert!(
+        run.stderr.contains("warning: Setting deprecated feature gate DeclarativeValidationTakeover=false. It will be removed in a future release.\n"),
+        "{}",
+        run.transcript()
+    );
+    assert!(
+        run.stderr.contains("warning: examples/manifests/bad-spec.yaml:8:10#0: spec.image: Invalid value: \"latest\": must not be equal to \"latest\" (shadowed: +k8s:alpha rules are never enforced)\n"),
+        "{}",
+        run.transcript()
+    );
+    assert!(!run.stdout.contains("spec.image"), "{}", run.transcript());
 }

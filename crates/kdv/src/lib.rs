@@ -53,6 +53,11 @@ pub use kdv_runtime::{
     BadValue, ErrorList, ErrorType, FieldError, FieldPath, Operation, OperationKind, PathRef,
 };
 
+/// Rolling declarative validation out beside hand-written validation in an API server:
+/// feature gates, hybrid validation with mismatch checks and panic safety, the validation
+/// metrics (the `kdv-rollout` crate).
+pub use kdv_rollout as rollout;
+
 /// How checks read values, for hand-written code next to generated code (such as
 /// `+k8s:customValidation` functions, which receive the value's nilable view:
 /// `<T as kdv::view::AsView>::Nilable<'_>`, `Option<&T>` for a struct, `Option<i32>` for an

@@ -6,6 +6,7 @@
 
 use kdv_manifest::{Document, Position, Query, Step, Target};
 use kdv_openapi::Resource;
+use kdv_rollout::FeatureGates;
 use kdv_rules::{RuleSet, TypeId};
 use kdv_runtime::{BadValue, ErrorList, FieldPath, Operation, Segment};
 use serde_json::Value;
@@ -22,10 +23,14 @@ pub struct Findings {
     pub unknown_fields: Vec<Finding>,
     /// Unknown fields reported as warnings.
     pub warnings: Vec<Finding>,
+    /// Errors of rules the feature gates shadow, located as `errors`.
+    pub shadowed: Vec<ReportedError>,
 }
 
 /// Validates `doc` as `ty` (against `old` for an UPDATE) and, unless `unknown` is
-/// `ignore`, looks for unknown fields.
+/// `ignore`, looks for unknown fields. Errors of rules `gates` shadow (`+k8s:alpha`, and
+/// `+k8s:beta` with DeclarativeValidationBeta off) are warnings: an API server would not
+/// return them.
 pub fn check_document(
     rules: &RuleSet,
     ty: TypeId,
@@ -33,22 +38,29 @@ pub fn check_document(
     doc: &Document<'_>,
     old: Option<&Value>,
     unknown: UnknownFields,
+    gates: &FeatureGates,
 ) -> Findings {
     let errors = kdv_eval::validate(rules, ty, op, &doc.value, old);
+    let (errors, shadowed) = kdv_rollout::partition_enforced(errors, gates);
     let unknown_fields = match unknown {
         UnknownFields::Ignore => Vec::new(),
         UnknownFields::Error | UnknownFields::Warn => {
             kdv_eval::unknown_fields(rules, ty, &doc.value)
         }
     };
-    if errors.is_empty() && unknown_fields.is_empty() {
+    if errors.is_empty() && unknown_fields.is_empty() && shadowed.is_empty() {
         return Findings::default();
     }
     let unknown_fields: Vec<(FieldPath, String, String)> = unknown_fields
         .iter()
         .map(|u| (u.path.clone(), u.strict_path(), u.to_string()))
         .collect();
-    locate(doc, errors, &unknown_fields, unknown)
+    let enforced = errors.len();
+    let mut all = errors;
+    all.extend(shadowed);
+    let mut found = locate(doc, all, &unknown_fields, unknown);
+    found.shadowed = found.errors.split_off(enforced);
+    found
 }
 
 /// Validates `doc` against a CRD, OpenAPI or built-in kind (against `old` for an UPDATE),
@@ -148,6 +160,7 @@ fn locate(
         errors,
         unknown_fields,
         warnings,
+        shadowed: Vec::new(),
     }
 }
 

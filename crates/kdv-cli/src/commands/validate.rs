@@ -6,6 +6,7 @@ use std::io::Write;
 
 use kdv_manifest::{Document, Entry};
 use kdv_model::{Diagnostic, Severity};
+use kdv_rollout::FeatureGates;
 use kdv_rules::RuleSet;
 use kdv_runtime::{Operation, OperationKind};
 use serde_json::Value;
@@ -48,6 +49,17 @@ fn validate(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<u8, CliError> {
     check_usage(args)?;
+    let mut gates = FeatureGates::default();
+    if let Some(value) = &args.feature_gates {
+        let warnings = gates
+            .parse(value)
+            .map_err(|e| CliError::Usage(format!("--feature-gates: {e}")))?;
+        if !args.quiet {
+            for w in warnings {
+                writeln!(err, "warning: {w}")?;
+            }
+        }
+    }
     let subresource = match &args.subresource {
         Some(path) => subresource_parts(path).map_err(CliError::Usage)?,
         None => Vec::new(),
@@ -111,6 +123,7 @@ fn validate(
         base: base_operation(args, subresource),
         limits,
         unknown_fields: args.unknown_fields,
+        gates: &gates,
         old: old.as_ref(),
     };
     let threads = args.jobs.map_or_else(default_threads, |n| n as usize);
@@ -219,6 +232,8 @@ struct JobContext<'r> {
     base: Operation,
     limits: ReadLimits,
     unknown_fields: UnknownFields,
+    /// `--feature-gates`: which declarative rules are shadowed.
+    gates: &'r FeatureGates,
     /// Old revisions of `--old` or `--old-ref`.
     old: Option<&'r OldSource>,
 }
@@ -411,7 +426,15 @@ fn validate_document(
     let old_value = old_doc.map(|d| d.value);
     let (found, type_name) = match (&schema, ctx.rules, ctx.selector.go) {
         (Schema::Go(ty), Some(rules), Some(go)) => (
-            check_document(rules, *ty, &op, doc, old_value, ctx.unknown_fields),
+            check_document(
+                rules,
+                *ty,
+                &op,
+                doc,
+                old_value,
+                ctx.unknown_fields,
+                ctx.gates,
+            ),
             go.qualified_name(*ty),
         ),
         (Schema::Resource(resource), _, _) => (
@@ -434,6 +457,7 @@ fn validate_document(
         errors: found.errors,
         unknown_fields: found.unknown_fields,
         warnings: found.warnings,
+        shadowed: found.shadowed,
     });
 }
 

@@ -13,7 +13,9 @@ use kdv_runtime::{BadValue, StabilityLevel};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{DocumentResult, Finding, Report, char_column, operation_name, severity_name};
+use super::{
+    DocumentResult, Finding, Report, ReportedError, char_column, operation_name, severity_name,
+};
 use crate::error::CliError;
 use crate::file_name;
 
@@ -179,6 +181,8 @@ struct JsonDocument<'a> {
     valid: bool,
     errors: Vec<JsonFieldError<'a>>,
     warnings: Vec<JsonFieldError<'a>>,
+    /// Errors of rules the feature gates shadow (not counted as errors).
+    shadowed: Vec<JsonFieldError<'a>>,
 }
 
 #[derive(Serialize)]
@@ -207,6 +211,21 @@ struct JsonFieldError<'a> {
 pub const UNKNOWN_FIELD: &str = "UnknownField";
 
 impl<'a> JsonFieldError<'a> {
+    fn reported(r: &'a ReportedError) -> Self {
+        let e = &r.error;
+        JsonFieldError {
+            error_type: e.error_type.as_str(),
+            field: e.field.to_string(),
+            bad_value: bad_value_json(&e.bad_value),
+            detail: &e.detail,
+            origin: &e.origin,
+            stability: (e.stability != StabilityLevel::Unknown).then(|| e.stability.as_str()),
+            line: r.line,
+            column: r.column,
+            message: e.to_string(),
+        }
+    }
+
     fn finding(f: &'a Finding) -> Self {
         JsonFieldError {
             error_type: UNKNOWN_FIELD,
@@ -326,23 +345,10 @@ impl<'a> JsonDocument<'a> {
                 .unknown_fields
                 .iter()
                 .map(JsonFieldError::finding)
-                .chain(doc.errors.iter().map(|r| {
-                    let e = &r.error;
-                    JsonFieldError {
-                        error_type: e.error_type.as_str(),
-                        field: e.field.to_string(),
-                        bad_value: bad_value_json(&e.bad_value),
-                        detail: &e.detail,
-                        origin: &e.origin,
-                        stability: (e.stability != StabilityLevel::Unknown)
-                            .then(|| e.stability.as_str()),
-                        line: r.line,
-                        column: r.column,
-                        message: e.to_string(),
-                    }
-                }))
+                .chain(doc.errors.iter().map(JsonFieldError::reported))
                 .collect(),
             warnings: doc.warnings.iter().map(JsonFieldError::finding).collect(),
+            shadowed: doc.shadowed.iter().map(JsonFieldError::reported).collect(),
         }
     }
 }

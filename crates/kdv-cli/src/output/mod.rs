@@ -67,6 +67,18 @@ pub struct DocumentResult {
     pub unknown_fields: Vec<Finding>,
     /// Warnings about the document (unknown fields under `--unknown-fields=warn`).
     pub warnings: Vec<Finding>,
+    /// Errors of declarative rules the feature gates shadow (`+k8s:alpha`, `+k8s:beta` with
+    /// DeclarativeValidationBeta off): warnings, not errors.
+    pub shadowed: Vec<ReportedError>,
+}
+
+/// Why a shadowed error is not enforced, as its warning says.
+pub fn shadowed_reason(e: &kdv_runtime::FieldError) -> &'static str {
+    if e.is_alpha() {
+        "shadowed: +k8s:alpha rules are never enforced"
+    } else {
+        "shadowed: +k8s:beta rules are not enforced with DeclarativeValidationBeta=false"
+    }
 }
 
 impl DocumentResult {
@@ -270,6 +282,7 @@ pub(crate) mod tests {
                         position: Position { line: 9, column: 3 },
                     }],
                     warnings: vec![],
+                    shadowed: vec![],
                 },
                 DocumentResult {
                     file: "m/good.yaml".into(),
@@ -291,6 +304,7 @@ pub(crate) mod tests {
                             column: 1,
                         },
                     }],
+                    shadowed: vec![],
                 },
             ],
             input_errors: vec![InputError::at(

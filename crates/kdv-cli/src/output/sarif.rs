@@ -55,7 +55,10 @@ pub fn write_validate(
         for f in &doc.warnings {
             results.push(unknown_field_result(&rules, doc, f, "warning"));
         }
-        for reported in &doc.errors {
+        // Errors of shadowed rules (--feature-gates) are warnings.
+        let reported_all = (doc.errors.iter().map(|r| (r, "error")))
+            .chain(doc.shadowed.iter().map(|r| (r, "warning")));
+        for (reported, level) in reported_all {
             let e = &reported.error;
             let id = e.error_type.as_str();
             let mut properties = json!({
@@ -71,7 +74,7 @@ pub fn write_validate(
             results.push(SarifResult {
                 rule_id: id,
                 rule_index: rules.index(id),
-                level: "error",
+                level,
                 message: Message {
                     text: e.to_string(),
                 },

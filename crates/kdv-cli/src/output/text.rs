@@ -38,6 +38,15 @@ pub fn write_document_errors(documents: &[DocumentResult], out: &mut dyn Write) 
 /// `quiet`, each input error as `error: ...`, then the summary unless `quiet`.
 pub fn write_footer(report: &Report, quiet: bool, err: &mut dyn Write) -> io::Result<()> {
     for doc in report.documents.iter().filter(|_| !quiet) {
+        for r in &doc.shadowed {
+            let (file, index) = (&doc.file, doc.document);
+            let at = match (r.line, r.column) {
+                (Some(line), Some(column)) => format!("{line}:{column}"),
+                _ => format!("{}:{}", doc.line, doc.column),
+            };
+            let why = super::shadowed_reason(&r.error);
+            writeln!(err, "warning: {file}:{at}#{index}: {} ({why})", r.error)?;
+        }
         for f in &doc.warnings {
             let (file, at, index) = (&doc.file, f.position, doc.document);
             writeln!(err, "warning: {file}:{at}#{index}: {}", f.message)?;
