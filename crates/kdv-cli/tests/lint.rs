@@ -259,3 +259,64 @@ fn item_18_long_tag_lines_are_clipped_in_the_snippet() {
     assert_eq!(caret_col, escape_col, "\n{source}\n{caret}");
     assert_eq!(caret.matches('^').count(), "\\u{1b}".len());
 }
+
+#[test]
+fn declarative_native_fields_must_use_stable_tags() {
+    let types = br#"package p
+
+type T struct {
+	// +k8s:declarativeValidationNative
+	// +k8s:optional
+	// +k8s:neq="x"
+	A string `json:"a"`
+	// +k8s:declarativeValidationNative
+	// +k8s:optional
+	B *Inner `json:"b"`
+	// +k8s:declarativeValidationNative
+	// +k8s:optional
+	// +k8s:maxLenght=3
+	C string `json:"c"`
+}
+
+type Inner struct {
+	// +k8s:optional
+	// +k8s:beta=+k8s:maxLength=3
+	Name string `json:"name"`
+}
+"#;
+    let pkg = TempPackage::new("native", &[("doc.go", DOC), ("types.go", types)]);
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let headlines: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": error: "))
+        .map(|l| l.split_once("types.go:").map_or(l, |(_, rest)| rest))
+        .collect();
+    // Without a go.mod the package is named by its directory (a temporary one).
+    let dir = pkg.0.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let shown: Vec<String> = headlines.iter().map(|l| l.replace(dir, "<pkg>")).collect();
+    assert_eq!(
+        shown,
+        [
+            "6:6: error: field <pkg>.T.a: +k8s:declarativeValidationNative can only be used with stable validation tags, but found \"k8s:neq\" which is Alpha",
+            // Upstream's stability lint says it too (an alpha tag in a stable version).
+            "6:6: error: field A: tag \"k8s:neq\" with stability level \"Alpha\" cannot be used in Stable validation",
+            "8:6: error: field <pkg>.T.b: is marked with +k8s:declarativeValidationNative but its type \"<pkg>.Inner\" contains non-stable validation tags",
+            "13:6: error: field <pkg>.T.c: unknown validation tag \"k8s:maxLenght\" used with +k8s:declarativeValidationNative",
+        ],
+        "{}",
+        run.transcript()
+    );
+
+    // In an alpha or beta API version, declarative-only rules may use non-stable tags.
+    let beta = TempPackage::new("v1beta1", &[("doc.go", DOC), ("types.go", types)]);
+    let run = kdv(&["lint", "--types", beta.path()]);
+    assert!(
+        !run.stdout
+            .contains("can only be used with stable validation tags")
+            && !run.stdout.contains("contains non-stable validation tags"),
+        "{}",
+        run.transcript()
+    );
+}

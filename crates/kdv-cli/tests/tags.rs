@@ -239,6 +239,9 @@ fn run_case(package: &str, dir: &Path, case: &Case) -> (String, i32) {
                 if let Some(level) = e["stability"].as_str() {
                     line.push_str(&format!(" [{level}]"));
                 }
+                if e["declarativeNative"] == Value::Bool(true) {
+                    line.push_str(" [native]");
+                }
                 line.push_str(&format!(": {}\n", e["message"].as_str().unwrap_or("?")));
                 t.push_str(&line);
             }

@@ -62,6 +62,7 @@ pub(crate) fn type_items(rules: &RuleSet, rust: &RustTypes, id: TypeId) -> Out {
         quote!()
     };
     let has = t.has_validations;
+    let native = t.declarative_native;
     let subresources = &t.subresources;
     let prefix = if rules.shape(t.shape).is_nilable() && t.kind == TypeKind::Typedef {
         ""
@@ -100,6 +101,7 @@ pub(crate) fn type_items(rules: &RuleSet, rust: &RustTypes, id: TypeId) -> Out {
             #views
             impl __kdv::TypeValidation for #name {
                 const HAS_VALIDATIONS: bool = #has;
+                const DECLARATIVE_NATIVE: bool = #native;
                 const SUBRESOURCES: &'static [&'static str] = &[#(#subresources),*];
                 const ROOT_NAME: &'static str = #root_name;
                 const SCHEMA: &'static str = #schema;
@@ -151,6 +153,7 @@ pub(crate) fn fallback_items(rust: &RustTypes, name: &str) -> TokenStream {
             #views
             impl __kdv::TypeValidation for #ty {
                 const HAS_VALIDATIONS: bool = false;
+                const DECLARATIVE_NATIVE: bool = false;
                 const SUBRESOURCES: &'static [&'static str] = &["/"];
                 const ROOT_NAME: &'static str = "";
                 const SCHEMA: &'static str = "null";
@@ -369,16 +372,30 @@ impl<'r> Gen<'r> {
         for it in &f.iterations {
             after.extend(self.call_marked(it, &p, f.shape, &nv, &ov, &out)?);
         }
+        let block = quote! {
+            if !(correlated && op.is_update() && __kdv::View::equal(#nv, #ov)) {
+                #path
+                if #calls {
+                    #after
+                }
+            }
+        };
+        // `+k8s:declarativeValidationNative`: everything the block reported is marked.
+        let block = if f.declarative_native {
+            let start = self.fresh("start");
+            quote! {
+                let #start = out.count();
+                #block
+                out.since(#start).mark_declarative_native();
+            }
+        } else {
+            block
+        };
         Ok(quote! {
             {
                 let #nv = #new_view;
                 let #ov = #old_view;
-                if !(correlated && op.is_update() && __kdv::View::equal(#nv, #ov)) {
-                    #path
-                    if #calls {
-                        #after
-                    }
-                }
+                #block
             }
         })
     }
@@ -480,15 +497,27 @@ impl<'r> Gen<'r> {
     ) -> Out {
         let call = self.call(val, path, shape, v, old, out)?;
         let level: u8 = match val.level {
-            None => return Ok(call),
+            None if !val.declarative_native => return Ok(call),
+            None => 0,
             Some(Level::Alpha) => 1,
             Some(Level::Beta) => 2,
         };
         let start = self.fresh("start");
+        let mark = if level == 0 {
+            quote!()
+        } else {
+            quote!(__kdv::mark(#out, #start, #level);)
+        };
+        let native = if val.declarative_native {
+            quote!(#out.since(#start).mark_declarative_native();)
+        } else {
+            quote!()
+        };
         Ok(quote!({
             let #start = #out.count();
             #call
-            __kdv::mark(#out, #start, #level);
+            #mark
+            #native
         }))
     }
 

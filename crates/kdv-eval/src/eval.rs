@@ -188,7 +188,13 @@ impl<'r> Eval<'r> {
                     },
                 ),
             };
-            self.field_block(f, path, nv, ov, correlated, out);
+            if f.declarative_native {
+                let start = out.count();
+                self.field_block(f, path, nv, ov, correlated, out);
+                out.since(start).mark_declarative_native();
+            } else {
+                self.field_block(f, path, nv, ov, correlated, out);
+            }
         }
     }
 
@@ -277,7 +283,7 @@ impl<'r> Eval<'r> {
                     if val.non_error {
                         continue;
                     }
-                    if val.level.is_none() {
+                    if val.level.is_none() && !val.declarative_native {
                         self.call(val, path, shape, v, old, out);
                     } else {
                         self.call_marked(val, path, shape, v, old, out);
@@ -354,7 +360,8 @@ impl<'r> Eval<'r> {
         verdict.failed()
     }
 
-    /// Calls a validation and applies its stability mark to what it returned.
+    /// Calls a validation and applies its stability and declarative-native marks to what it
+    /// returned.
     pub(crate) fn call_marked<S: ErrorSink>(
         &mut self,
         val: &Validation,
@@ -367,6 +374,9 @@ impl<'r> Eval<'r> {
         let start = out.count();
         self.call(val, path, shape, v, old, out);
         mark(out, start, val.level);
+        if val.declarative_native {
+            out.since(start).mark_declarative_native();
+        }
     }
 }
 

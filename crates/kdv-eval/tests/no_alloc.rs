@@ -59,6 +59,7 @@ type Widget struct {
 	// +k8s:required
 	// +k8s:format=k8s-long-name
 	Name string `json:"name"`
+	// +k8s:declarativeValidationNative
 	// +k8s:optional
 	// +k8s:minimum=1
 	// +k8s:maximum=10
@@ -80,6 +81,7 @@ type Widget struct {
 	// +k8s:eachVal=+k8s:format=k8s-label-value
 	Labels map[string]string `json:"labels"`
 	// +k8s:optional
+	// +k8s:declarativeValidationNative
 	// +k8s:subfield(host)=+k8s:maxLength=253
 	Endpoint *Endpoint `json:"endpoint"`
 	// +k8s:ifEnabled(Gate)=+k8s:maxLength=8
@@ -114,6 +116,7 @@ type Source struct {
 	Type string `json:"type"`
 	// +k8s:unionMember
 	// +k8s:optional
+	// +k8s:declarativeValidationNative
 	Git *string `json:"git"`
 	// +k8s:unionMember
 	// +k8s:optional
@@ -191,6 +194,8 @@ fn valid_objects_do_not_allocate() {
     assert!(!compiled.has_errors(), "{:?}", compiled.diagnostics);
     let rules = compiled.rules;
     let ty = rules.find_type("Widget").expect("Widget");
+    // Native fields and a union with a native member: marks cost nothing on valid objects.
+    assert!(rules.has_declarative_native(ty));
     let valid: serde_json::Value = serde_json::from_str(VALID).expect("json");
     let changed: serde_json::Value = serde_json::from_str(CHANGED).expect("json");
     let create = kdv_runtime::Operation::create().with_option("Gate", true);

@@ -17,6 +17,7 @@ use crate::registry::Scope;
 use crate::roots::{self, CompileOptions, PackageRoots, RootSelection, Roots, TypeFilter};
 use crate::shapes::decode_access;
 use crate::tags::each::{for_each_key, for_each_val};
+use crate::tags::native;
 
 /// Depth limit for nested type discovery (each level is a distinct named type).
 const MAX_DISCOVERY_DEPTH: usize = 100;
@@ -51,6 +52,8 @@ struct Iteration {
 struct Child<'u> {
     member: Member<'u>,
     node: Option<NamedIdx>,
+    /// `+k8s:declarativeValidationNative`: the field's generator path and the tag's span.
+    native: Option<(String, Option<SourceSpan>)>,
     validations: Vec<Validation>,
     comments: usize,
     key_iterations: Vec<Iteration>,
@@ -114,6 +117,7 @@ pub(crate) fn run(
     for idx in 0..n {
         d.discover_named(idx);
     }
+    d.check_native_types();
     let lint = if options.lint {
         crate::lint_rules::run(&crate::lint_rules::Input {
             universe,
@@ -465,6 +469,18 @@ impl<'u> Discoverer<'u> {
             ctx.parent_path = Some(path.to_string());
             let tags = self.lw.extract_tags(m.pkg, &m.field.tags);
             let mut v = self.lw.lower_tags(&ctx, &tags);
+            let native = self.lw.native.is_native(path, m.name()).then(|| {
+                let span = tags
+                    .iter()
+                    .find(|t| t.tag.name == native::NAME)
+                    .and_then(|t| t.site.map(|s| s.span(t.tag.name_span)));
+                (child_path.clone(), span)
+            });
+            if native.is_some()
+                && let Some(e) = native::check_field(&child_path, m.pkg, &tags, &m.field.tags)
+            {
+                self.lw.report(e);
+            }
             if !v.is_empty() && self.is_map_of_slices(&m.ty) {
                 self.lw.report(error(
                     format!("field {child_path}: validation for map of slices is not supported"),
@@ -490,6 +506,7 @@ impl<'u> Discoverer<'u> {
             let mut child = Child {
                 member: m.clone(),
                 node,
+                native,
                 validations: std::mem::take(&mut v.functions),
                 comments: v.comments,
                 key_iterations: Vec::new(),
@@ -583,6 +600,104 @@ impl<'u> Discoverer<'u> {
         }
     }
 
+    /// The named types each type's function reaches (calls of field types and element
+    /// iterations; an opaque type reaches nothing).
+    fn dependencies(&self) -> Vec<Vec<usize>> {
+        self.nodes
+            .iter()
+            .map(|node| {
+                if node.opaque {
+                    return Vec::new();
+                }
+                node.key_iterations
+                    .iter()
+                    .chain(&node.val_iterations)
+                    .map(|it| it.target)
+                    .chain(node.fields.iter().flat_map(|c| {
+                        c.key_iterations
+                            .iter()
+                            .chain(&c.val_iterations)
+                            .map(|it| it.target)
+                            .chain(c.node)
+                    }))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Upstream's check of `+k8s:declarativeValidationNative` fields against their types
+    /// (`hasNonStableValidations`): a type reached from such a field must hold only stable
+    /// validations, unless the field's package is an alpha or beta version.
+    fn check_native_types(&mut self) {
+        if !self
+            .nodes
+            .iter()
+            .any(|node| node.fields.iter().any(|c| c.native.is_some()))
+        {
+            return;
+        }
+        let n = self.nodes.len();
+        let non_stable_validation = |v: &Validation| {
+            let mut found = false;
+            crate::ir::visit_validation(v, &mut |x| {
+                found |= x.level.is_some()
+                    || crate::registry::tag_doc(x.tag)
+                        .is_some_and(|d| d.stability < crate::registry::Stability::Stable);
+            });
+            found
+        };
+        let mut non_stable: Vec<bool> = self
+            .nodes
+            .iter()
+            .map(|node| {
+                node.validations.iter().any(non_stable_validation)
+                    || (!node.opaque
+                        && node
+                            .fields
+                            .iter()
+                            .any(|c| c.validations.iter().any(non_stable_validation)))
+            })
+            .collect();
+        let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, targets) in self.dependencies().into_iter().enumerate() {
+            for j in targets {
+                dependents[j].push(i);
+            }
+        }
+        let mut queue: Vec<usize> = (0..n).filter(|&i| non_stable[i]).collect();
+        while let Some(j) = queue.pop() {
+            for &i in &dependents[j] {
+                if !non_stable[i] {
+                    non_stable[i] = true;
+                    queue.push(i);
+                }
+            }
+        }
+        let mut errors = Vec::new();
+        for node in &self.nodes {
+            for c in &node.fields {
+                let Some((path, span)) = &c.native else {
+                    continue;
+                };
+                if native::allows_non_stable(&c.member.pkg.path) {
+                    continue;
+                }
+                let reached = c
+                    .node
+                    .into_iter()
+                    .chain(c.key_iterations.iter().map(|it| it.target))
+                    .chain(c.val_iterations.iter().map(|it| it.target));
+                if let Some(j) = reached.into_iter().find(|&j| non_stable[j]) {
+                    let name = self.lw.g.type_string(&Ty::Named(j));
+                    errors.push(native::type_error(path, &name, span.clone()));
+                }
+            }
+        }
+        for e in errors {
+            self.lw.report(e);
+        }
+    }
+
     /// `hasValidations` for every named type: reachability of anything emitable.
     fn has_validations(&self) -> Vec<bool> {
         let n = self.nodes.len();
@@ -602,22 +717,7 @@ impl<'u> Discoverer<'u> {
         // Propagate backwards along the dependency edges (an opaque type depends on
         // nothing): linear, where a fixpoint over all types is quadratic on long chains.
         let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (i, node) in self.nodes.iter().enumerate() {
-            if node.opaque {
-                continue;
-            }
-            let targets = node
-                .key_iterations
-                .iter()
-                .chain(&node.val_iterations)
-                .map(|it| it.target)
-                .chain(node.fields.iter().flat_map(|c| {
-                    c.key_iterations
-                        .iter()
-                        .chain(&c.val_iterations)
-                        .map(|it| it.target)
-                        .chain(c.node)
-                }));
+        for (i, targets) in self.dependencies().into_iter().enumerate() {
             for j in targets {
                 dependents[j].push(i);
             }
@@ -677,6 +777,7 @@ impl<'u> Discoverer<'u> {
                 field_key_order: key_order(fields.iter().map(|f| &f.access)),
                 fields,
                 subresources: Vec::new(),
+                declarative_native: false,
             });
         }
         let mut rules = RuleSet {
@@ -695,6 +796,7 @@ impl<'u> Discoverer<'u> {
         index_names(&mut rules, roots);
         rules.shapes = std::mem::take(&mut self.lw.shapes.shapes);
         crate::ir::fill_common_kinds(&mut rules.shapes);
+        crate::ir::fill_declarative_native(&mut rules.types);
         (rules, self.lw.diagnostics)
     }
 
@@ -753,6 +855,7 @@ impl<'u> Discoverer<'u> {
             validations: Calls::from_ordered(validations),
             type_call,
             iterations,
+            declarative_native: child.native.is_some(),
         })
     }
 

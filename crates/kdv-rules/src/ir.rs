@@ -375,6 +375,9 @@ pub struct Validation {
     /// Where the tag that produced it is written (the innermost tag of a chain; `None` for
     /// the calls and loops the compiler adds itself).
     pub origin: Option<SpanId>,
+    /// Its errors are marked declarative-native (a union with a
+    /// `+k8s:declarativeValidationNative` member, upstream `MarkUnionDeclarative`).
+    pub declarative_native: bool,
 }
 
 impl Validation {
@@ -390,6 +393,7 @@ impl Validation {
             emits: Vec::new(),
             bare: false,
             origin: None,
+            declarative_native: false,
         }
     }
 
@@ -838,6 +842,9 @@ pub struct TypeRules {
     pub field_key_order: Vec<u32>,
     /// Subresource paths a root accepts (`/` unless `+k8s:isSubresource`), §2.8.
     pub subresources: Vec<String>,
+    /// Whether a validation reachable from the function marks its errors declarative-native
+    /// ([`RuleSet::has_declarative_native`]).
+    pub declarative_native: bool,
 }
 
 impl TypeRules {
@@ -882,6 +889,10 @@ pub struct FieldRules {
     pub type_call: Option<TypeId>,
     /// Key then value iterations of an unnamed map/list field.
     pub iterations: Vec<Validation>,
+    /// `+k8s:declarativeValidationNative`: every error the block reports (its validations,
+    /// the type call, the iterations) is marked declarative-native, as upstream's deferred
+    /// `MarkDeclarativeNative` of the field's closure.
+    pub declarative_native: bool,
 }
 
 /// A root type selected by the package's `+k8s:validation-gen` filters.
@@ -1008,9 +1019,81 @@ impl RuleSet {
         &self.shapes[id.0 as usize]
     }
 
+    /// Whether validating a value of the type can report declarative-native errors: some
+    /// field block or union reachable from its function is `+k8s:declarativeValidationNative`
+    /// (a hybrid type, whose declarative-only rules an API server always enforces).
+    pub fn has_declarative_native(&self, id: TypeId) -> bool {
+        self.types
+            .get(id.0 as usize)
+            .is_some_and(|t| t.declarative_native)
+    }
+
     /// The source span of a tag ([`Validation::origin`]).
     pub fn span(&self, id: SpanId) -> Option<&SourceSpan> {
         self.spans.get(id.0 as usize)
+    }
+}
+
+/// Calls `f` on `v` and on every validation it wraps (wrapper checks, mode rules).
+pub(crate) fn visit_validation<'a>(v: &'a Validation, f: &mut impl FnMut(&'a Validation)) {
+    f(v);
+    if let Some(inner) = v.check.inner() {
+        visit_validation(inner, f);
+    }
+    if let Check::Discriminated(d) = &v.check {
+        for rule in &d.rules {
+            for r in &rule.validations {
+                visit_validation(r, f);
+            }
+        }
+    }
+}
+
+/// Fills [`TypeRules::declarative_native`]: a type's own native field blocks and unions,
+/// then, backwards along the calls between type functions, every type that reaches one
+/// (linear, like `has_validations`).
+pub(crate) fn fill_declarative_native(types: &mut [TypeRules]) {
+    let n = types.len();
+    let mut native = vec![false; n];
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, t) in types.iter().enumerate() {
+        let mut own = t.fields.iter().any(|f| f.declarative_native);
+        let mut calls: Vec<usize> = t
+            .fields
+            .iter()
+            .filter_map(|f| f.type_call.map(|id| id.0 as usize))
+            .collect();
+        let all = t.validations.iter().chain(&t.iterations).chain(
+            t.fields
+                .iter()
+                .flat_map(|f| f.validations.iter().chain(&f.iterations)),
+        );
+        for v in all {
+            visit_validation(v, &mut |x| {
+                own |= x.declarative_native;
+                if let Check::CallType(id) = x.check {
+                    calls.push(id.0 as usize);
+                }
+            });
+        }
+        native[i] = own;
+        for j in calls {
+            if j < n {
+                callers[j].push(i);
+            }
+        }
+    }
+    let mut queue: Vec<usize> = (0..n).filter(|&i| native[i]).collect();
+    while let Some(j) = queue.pop() {
+        for &i in &callers[j] {
+            if !native[i] {
+                native[i] = true;
+                queue.push(i);
+            }
+        }
+    }
+    for (t, n) in types.iter_mut().zip(native) {
+        t.declarative_native = n;
     }
 }
 

@@ -158,7 +158,7 @@ fn check_stability(site: &Sited<'_>, tag: &Tag, context: Stability) -> Option<Fi
 }
 
 /// The stability context of a package: its version (last path element) decides.
-fn package_context(package: &str) -> Stability {
+pub(crate) fn package_context(package: &str) -> Stability {
     let version = package.rsplit('/').next().unwrap_or(package);
     if version.contains("alpha") {
         Stability::Alpha
@@ -652,7 +652,7 @@ fn declaration(pkg: &Package, blocks: &[&Tags], out: &mut Vec<Diagnostic>) {
 }
 
 /// The finding for a `+k8s:` tag name nobody knows, if it is unknown.
-fn unknown_tag(name: &str) -> Option<String> {
+pub(crate) fn unknown_tag(name: &str) -> Option<String> {
     if registry::is_known_tag(name) || OTHER_TOOLS_TAGS.contains(&name) {
         return None;
     }

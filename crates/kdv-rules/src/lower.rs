@@ -13,6 +13,7 @@ use crate::registry::{self, Scope};
 use crate::shapes::Shapes;
 use crate::tags::lists::ListState;
 use crate::tags::modes::ModeState;
+use crate::tags::native::NativeState;
 use crate::tags::opaque::OpaqueState;
 use crate::tags::subfield::SubfieldState;
 use crate::tags::unions::UnionState;
@@ -318,6 +319,8 @@ pub(crate) struct Lowerer<'u> {
     pub update: UpdateState,
     /// `+k8s:opaqueType` types and members.
     pub opaque: OpaqueState,
+    /// `+k8s:declarativeValidationNative` fields and list items.
+    pub native: NativeState,
     /// Subfields whose member short-circuits were already copied.
     pub subfield: SubfieldState,
     /// Source spans of lowered tags, indexed by [`SpanId`] (validations point here).
@@ -337,6 +340,7 @@ impl<'u> Lowerer<'u> {
             modes: ModeState::default(),
             update: UpdateState::default(),
             opaque: OpaqueState::default(),
+            native: NativeState::default(),
             subfield: SubfieldState::default(),
             spans: Vec::new(),
             diagnostics: Vec::new(),

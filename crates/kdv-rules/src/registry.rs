@@ -139,6 +139,7 @@ const FAMILIES: &[&[TagDef]] = &[
     tags::limits::TAGS,
     tags::lists::TAGS,
     tags::modes::TAGS,
+    tags::native::TAGS,
     tags::opaque::TAGS,
     tags::options::TAGS,
     tags::required::TAGS,
@@ -268,7 +269,7 @@ mod tests {
     #[test]
     fn catalog_is_sorted_and_dispatchable() {
         let names: Vec<&str> = catalog().iter().map(|d| d.name).collect();
-        assert_eq!(names.len(), 45);
+        assert_eq!(names.len(), 46);
         let mut sorted = names.clone();
         sorted.sort_unstable();
         assert_eq!(names, sorted);

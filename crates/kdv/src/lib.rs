@@ -118,6 +118,15 @@ pub fn schema<T: Validate>() -> serde_json::Value {
     serde_json::from_str(T::SCHEMA).unwrap_or(serde_json::Value::Null)
 }
 
+/// Whether `T` is a hybrid type: a field block or union reachable from its validation is
+/// `+k8s:declarativeValidationNative`, so some of its errors are marked
+/// [`FieldError::declarative_native`] (declarative-only rules, which an API server always
+/// enforces). Known when the type is compiled; types of other modules that the type's
+/// file names are not seen (ask them too).
+pub const fn has_declarative_native<T: Validate>() -> bool {
+    T::DECLARATIVE_NATIVE
+}
+
 /// The rules of `T` that [`schema`] could not publish, each as `path: tag: why`.
 pub fn schema_notes<T: Validate>() -> &'static [&'static str] {
     T::SCHEMA_NOTES
@@ -267,6 +276,8 @@ pub mod __private {
     pub trait TypeValidation: AsView {
         /// Whether the function can report anything.
         const HAS_VALIDATIONS: bool;
+        /// Whether it can report declarative-native errors ([`crate::has_declarative_native`]).
+        const DECLARATIVE_NATIVE: bool;
         /// `+k8s:isSubresource` paths the type accepts as a root (`/` by default).
         const SUBRESOURCES: &'static [&'static str];
         /// `pkg.Name` as a root's "no validation found" message prints it.

@@ -29,6 +29,8 @@ mod limits;
 mod lists;
 #[path = "tags/modes.rs"]
 mod modes;
+#[path = "tags/native.rs"]
+mod native;
 #[path = "tags/neq.rs"]
 mod neq;
 #[path = "tags/opaque.rs"]
@@ -73,6 +75,7 @@ const FIXTURES: &[(&str, &str)] = &[
     ("opaque.rs", include_str!("tags/opaque.rs")),
     ("custom.rs", include_str!("tags/custom.rs")),
     ("shapes.rs", include_str!("tags/shapes.rs")),
+    ("native.rs", include_str!("tags/native.rs")),
 ];
 
 fn source(file: &str) -> &'static str {
@@ -134,6 +137,7 @@ agree!(levels, levels, "levels.rs", mixed: [Struct, LevelUnions]);
 agree!(opaque, opaque, "opaque.rs", mixed: [], valid_or_invalid: [Struct]);
 agree!(custom, custom, "custom.rs", mixed: [Struct], custom: custom::registry());
 agree!(shapes, shapes, "shapes.rs", mixed: [Root]);
+agree!(native, native, "native.rs", mixed: [Struct, Unions, ListUnions]);
 
 /// Catalog tags no fixture can use, with the reason.
 const NOT_RUNNABLE: &[(&str, &str)] = &[(

@@ -198,6 +198,9 @@ struct JsonFieldError<'a> {
     origin: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     stability: Option<&'static str>,
+    /// The rule is declarative-only (`+k8s:declarativeValidationNative`): shown only when set.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    declarative_native: bool,
     /// Where the failing field is, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     line: Option<u64>,
@@ -220,6 +223,7 @@ impl<'a> JsonFieldError<'a> {
             detail: &e.detail,
             origin: &e.origin,
             stability: (e.stability != StabilityLevel::Unknown).then(|| e.stability.as_str()),
+            declarative_native: e.declarative_native,
             line: r.line,
             column: r.column,
             message: e.to_string(),
@@ -234,6 +238,7 @@ impl<'a> JsonFieldError<'a> {
             detail: "",
             origin: "",
             stability: None,
+            declarative_native: false,
             line: Some(f.position.line),
             column: Some(f.position.column),
             message: f.message.clone(),

@@ -71,6 +71,9 @@ pub fn write_validate(
             if e.stability != StabilityLevel::Unknown {
                 properties["stability"] = json!(e.stability.as_str());
             }
+            if e.declarative_native {
+                properties["declarativeNative"] = json!(true);
+            }
             results.push(SarifResult {
                 rule_id: id,
                 rule_index: rules.index(id),

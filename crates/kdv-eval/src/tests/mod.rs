@@ -10,6 +10,7 @@ mod fixtures;
 mod items;
 mod lists;
 mod modes;
+mod native;
 mod ratcheting;
 mod shortcircuit;
 mod unions;
@@ -75,7 +76,7 @@ impl Fixture {
     }
 }
 
-/// `Error()` text, then ` [origin]`, ` SC`, ` alpha`/` beta` when present.
+/// `Error()` text, then ` [origin]`, ` SC`, ` alpha`/` beta`, ` native` when present.
 pub(crate) fn show(e: &FieldError) -> String {
     let mut s = e.to_string();
     if !e.origin.is_empty() {
@@ -88,6 +89,9 @@ pub(crate) fn show(e: &FieldError) -> String {
         StabilityLevel::Alpha => s.push_str(" alpha"),
         StabilityLevel::Beta => s.push_str(" beta"),
         StabilityLevel::Unknown => {}
+    }
+    if e.declarative_native {
+        s.push_str(" native");
     }
     s
 }

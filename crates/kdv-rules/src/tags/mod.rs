@@ -15,6 +15,7 @@ pub(crate) mod levels;
 pub(crate) mod limits;
 pub(crate) mod lists;
 pub(crate) mod modes;
+pub(crate) mod native;
 pub(crate) mod opaque;
 pub(crate) mod options;
 pub(crate) mod required;

@@ -323,17 +323,25 @@ fn generate<'u>(
             (_, Family::Union) => UnionKind::ExactlyOne,
             (_, Family::ZeroOrOneOf) => UnionKind::ZeroOrOne,
         };
-        out.functions.push(
-            Validation::new(
-                family.tag_name(),
-                Check::Union(Box::new(Union {
-                    kind,
-                    members: u.members,
-                    extractors,
-                })),
-            )
-            .emits([emits]),
-        );
+        // Upstream `MarkUnionDeclarative` / `MarkZeroOrOneOfDeclarative`: one
+        // declarative-native member marks the errors of its whole union.
+        let declarative_native = u
+            .field_members
+            .iter()
+            .map(|m| m.name())
+            .chain(u.item_members.keys().map(String::as_str))
+            .any(|name| lw.native.is_native(parent_path, name));
+        let mut union = Validation::new(
+            family.tag_name(),
+            Check::Union(Box::new(Union {
+                kind,
+                members: u.members,
+                extractors,
+            })),
+        )
+        .emits([emits]);
+        union.declarative_native = declarative_native;
+        out.functions.push(union);
     }
     Ok(out)
 }
