@@ -194,6 +194,8 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Lint(args) => commands::lint::run(args, &mut out, &mut err),
         Command::Cel(args) => commands::cel::run(args, &mut out, &mut err),
         Command::Schema(args) => commands::schema::run(args, &mut out, &mut err),
+        Command::Docs(args) => commands::docs::run(args, &mut out, &mut err),
+        Command::Explain(args) => commands::explain::run(args, &mut out, &mut err),
     };
     out.flush()?;
     code
