@@ -192,3 +192,22 @@ fn unknown_names_list_the_nearest() {
     let run = kdv(&["explain", "Widget"]);
     assert_eq!(run.code, 2);
 }
+
+#[test]
+fn rust_types() {
+    let run = kdv(&[
+        "explain",
+        "--types",
+        "crates/kdv/tests/widget/types.rs",
+        "WidgetSpec",
+        "replicas",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with(
+            "WidgetSpec replicas (*int32)\n\n  replicas: +k8s:required  crates/kdv/tests/widget/types.rs:77:10\n"
+        ),
+        "{}",
+        run.stdout
+    );
+}

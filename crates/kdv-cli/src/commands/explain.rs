@@ -555,7 +555,9 @@ impl<'r> Explainer<'r> {
             path: path.to_string(),
             source: format!("(type {name})"),
             location: None,
-            rule: format!("the rules of type {name} and its fields (`kdv explain` {name})"),
+            rule: format!(
+                "the rules of type {name} and its fields (`kdv explain --types DIR {name}`)"
+            ),
             lifecycle: "per rule of the type".into(),
             ratcheting: "skipped on update when the field is unchanged".into(),
             published: "the type's rules, below this property".into(),
