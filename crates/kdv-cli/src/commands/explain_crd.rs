@@ -422,7 +422,7 @@ fn keyword_ratcheting(key: &str) -> &'static str {
         | "x-kubernetes-embedded-resource"
         | "x-kubernetes-map-type" => "structural: applies to every write (not a validation error)",
         _ => {
-            "ratcheted: on update, dropped when the value is unchanged from its correlated old value (list items correlate only in x-kubernetes-list-type: map lists)"
+            "ratcheted (KEP-4008): on update, dropped when the value is unchanged from its old value (a field, map entry or map-list item; an item of a set or atomic list only when the whole list is unchanged)"
         }
     }
 }
