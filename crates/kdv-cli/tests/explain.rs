@@ -211,3 +211,47 @@ fn rust_types() {
         run.stdout
     );
 }
+
+#[test]
+fn beta_rules_and_rules_under_options() {
+    let dir = "crates/kdv-cli/tests/fixtures/tags/options";
+    let run = kdv(&["explain", "--types", dir, "Beta"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Beta (Beta)\n\n  offset: +k8s:beta(since: \"1.36\")=+k8s:minimum=0  crates/kdv-cli/tests/fixtures/tags/options/types.go:36:31\n    rule        must be greater than or equal to 0\n    lifecycle   beta: enforced while DeclarativeValidationBeta is on (the default), shadowed when it is off\n    ratcheting  skipped on update when the field is unchanged (Go ==)\n    published   OpenAPI keyword `minimum: 0`\n"
+    );
+    let run = kdv(&["explain", "--types", dir, "IfEnabled", "name"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "    rule        when option StrictNames is enabled: must have format k8s-short-name\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("    published   not publishable: depends on the option `StrictNames`"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn types_with_errors_are_not_explained() {
+    let run = kdv(&[
+        "explain",
+        "--types",
+        "crates/kdv-cli/tests/fixtures/bad-api",
+        "Widget",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr
+            .ends_with("`kdv lint --types crates/kdv-cli/tests/fixtures/bad-api` lists them\n"),
+        "{}",
+        run.stderr
+    );
+}
