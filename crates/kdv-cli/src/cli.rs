@@ -6,8 +6,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Declarative validation for Kubernetes-style APIs: validate manifests against Kubernetes'
 /// built-in kinds, CustomResourceDefinitions, OpenAPI documents or Go API types carrying
-/// `+k8s:` tags, lint those tags, and check CustomResourceDefinitions as the API server
-/// checks their creation.
+/// `+k8s:` tags, lint those tags, check CustomResourceDefinitions as the API server
+/// checks their creation, print the tag catalog and explain the rules of a type or field.
 #[derive(Debug, Parser)]
 #[command(name = "kdv", version, propagate_version = true)]
 pub struct Cli {
@@ -114,11 +114,11 @@ pub struct ExplainArgs {
 
     /// With --crd: the version of the kind whose schema is explained (default: the storage
     /// version).
-    #[arg(long = "api-version", value_name = "VERSION", requires = "crds")]
+    #[arg(long = "api-version", value_name = "VERSION", conflicts_with = "types")]
     pub api_version: Option<String>,
 
     /// With --types: which types are roots (their type-level rules are not ratcheted).
-    #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package, requires = "types")]
+    #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package, conflicts_with = "crds")]
     pub roots: RootsArg,
 
     /// The type (--types: a name the package declares, or `pkg/path.Name`) or the kind
@@ -132,8 +132,19 @@ pub struct ExplainArgs {
     pub path: Option<String>,
 
     /// Output format.
-    #[arg(long, short = 'o', value_enum, default_value_t = CelOutput::Text)]
-    pub output: CelOutput,
+    #[arg(long, short = 'o', value_enum, default_value_t = ExplainFormat::Text)]
+    pub output: ExplainFormat,
+}
+
+/// Output format of `kdv explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExplainFormat {
+    /// The subject, then each rule: source and file:line:col, then its rule, lifecycle,
+    /// ratcheting and what is published, one per line.
+    Text,
+    /// One JSON object: `subject`, `value_type`, `rules` (each with `path`, `source`,
+    /// `location` (null when unknown), `rule`, `lifecycle`, `ratcheting`, `published`).
+    Json,
 }
 
 /// Arguments of `kdv schema`.
@@ -220,13 +231,12 @@ pub struct CelArgs {
     pub output: CelOutput,
 }
 
-/// Output format of `kdv cel` and `kdv explain`.
+/// Output format of `kdv cel`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CelOutput {
-    /// Text for people (`kdv cel`: the value, its type and the costs, one per line).
+    /// The value, its type and the costs, one per line.
     Text,
-    /// One JSON object (`kdv cel`: also when the expression does not compile or an input
-    /// is unreadable).
+    /// One JSON object, also when the expression does not compile or an input is unreadable.
     Json,
 }
 
@@ -702,6 +712,54 @@ mod tests {
                 "{extra:?}"
             );
         }
+    }
+
+    #[test]
+    fn docs_and_explain_arguments() {
+        let cli = Cli::try_parse_from(["kdv", "docs", "--format", "json"]).unwrap();
+        assert!(
+            matches!(cli.command, Command::Docs(a) if a.format == DocsFormat::Json && a.types.is_none())
+        );
+        assert!(Cli::try_parse_from(["kdv", "docs", "--roots", "all"]).is_err());
+        let cli = Cli::try_parse_from([
+            "kdv", "explain", "--types", "api", "Widget", "spec.x", "-o", "json",
+        ])
+        .unwrap();
+        let Command::Explain(args) = cli.command else {
+            panic!("expected explain")
+        };
+        assert_eq!(args.name, "Widget");
+        assert_eq!(args.path.as_deref(), Some("spec.x"));
+        assert_eq!(args.output, ExplainFormat::Json);
+        let cli = Cli::try_parse_from([
+            "kdv",
+            "explain",
+            "--crd",
+            "a.yaml",
+            "--crd",
+            "crds/",
+            "Widget",
+            "--api-version",
+            "v2",
+        ])
+        .unwrap();
+        let Command::Explain(args) = cli.command else {
+            panic!("expected explain")
+        };
+        assert_eq!(args.crds.len(), 2);
+        assert_eq!(args.api_version.as_deref(), Some("v2"));
+        // One source: --types or --crd; --api-version only with --crd.
+        assert!(Cli::try_parse_from(["kdv", "explain", "Widget"]).is_err());
+        assert!(
+            Cli::try_parse_from(["kdv", "explain", "--types", "a", "--crd", "b", "W"]).is_err()
+        );
+        assert!(
+            Cli::try_parse_from(["kdv", "explain", "--types", "a", "--api-version", "v1", "W"])
+                .is_err()
+        );
+        assert!(
+            Cli::try_parse_from(["kdv", "explain", "--crd", "a", "--roots", "all", "W"]).is_err()
+        );
     }
 
     #[test]

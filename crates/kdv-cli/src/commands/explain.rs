@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{error_count, load_types};
-use crate::cli::{CelOutput, DocsFormat, ExplainArgs};
+use crate::cli::{DocsFormat, ExplainArgs, ExplainFormat};
 use crate::error::CliError;
 use crate::output::text;
 
@@ -79,8 +79,8 @@ pub fn run(args: &ExplainArgs, out: &mut dyn Write, err: &mut dyn Write) -> Resu
         )?,
     };
     match args.output {
-        CelOutput::Text => out.write_all(render(&explanation).as_bytes())?,
-        CelOutput::Json => {
+        ExplainFormat::Text => out.write_all(render(&explanation).as_bytes())?,
+        ExplainFormat::Json => {
             serde_json::to_writer_pretty(&mut *out, &explanation)
                 .map_err(|e| CliError::Output(e.into()))?;
             writeln!(out)?;
