@@ -6,8 +6,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Declarative validation for Kubernetes-style APIs: validate manifests against Kubernetes'
 /// built-in kinds, CustomResourceDefinitions, OpenAPI documents or Go API types carrying
-/// `+k8s:` tags, lint those tags, and check CustomResourceDefinitions as the API server
-/// checks their creation.
+/// `+k8s:` tags, lint those tags, check CustomResourceDefinitions as the API server
+/// checks their creation, print the tag catalog and explain the rules of a type or field.
 #[derive(Debug, Parser)]
 #[command(name = "kdv", version, propagate_version = true)]
 pub struct Cli {
@@ -49,6 +49,102 @@ pub enum Command {
     /// Exit status: 0 printed, 2 the types cannot be loaded, have errors, or the type is
     /// unknown.
     Schema(SchemaArgs),
+    /// Print the `+k8s:` tag catalog generated from kdv's registry (markdown, or
+    /// validation-gen's `--docs` JSON with --format json), or with --types the effective
+    /// rules of a package's types: per type and field, each rule in words with its tag and
+    /// file:line.
+    ///
+    /// Exit status: 0 printed, 2 the types cannot be loaded or have errors.
+    Docs(DocsArgs),
+    /// Explain the effective rules of a type or field: of Go/Rust types with `+k8s:` tags
+    /// (--types DIR|FILE.rs TYPE [FIELD.PATH]) or of a CRD's schema (--crd FILE|DIR KIND
+    /// [FIELD.PATH]). Each rule with the tag or schema keyword and the file:line it comes
+    /// from, its lifecycle (alpha, beta, stable), how it ratchets on update, and what a
+    /// published schema carries for it. FIELD.PATH is a JSON path such as `spec.replicas`;
+    /// list items and map values are `[*]` (or `[]`): `spec.ports[*].port`.
+    ///
+    /// Exit status: 0 printed, 2 unknown type, kind or field (with the nearest names),
+    /// unreadable input, or types with errors.
+    Explain(ExplainArgs),
+}
+
+/// Arguments of `kdv docs`.
+#[derive(Debug, Args)]
+pub struct DocsArgs {
+    /// Output format: markdown (the catalog, docs/tags.md), or json (validation-gen's
+    /// `--docs` output shape; with --types, one JSON document of the rules).
+    #[arg(long, short = 'o', alias = "output", value_enum, default_value_t = DocsFormat::Markdown)]
+    pub format: DocsFormat,
+
+    /// Document the effective rules of this Go package (directory) or Rust file instead of
+    /// the tag catalog.
+    #[arg(long, value_name = "DIR|FILE.rs")]
+    pub types: Option<PathBuf>,
+
+    /// With --types: which types are roots (their type-level rules are not ratcheted).
+    #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package, requires = "types")]
+    pub roots: RootsArg,
+}
+
+/// `kdv docs --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DocsFormat {
+    /// Markdown.
+    Markdown,
+    /// JSON.
+    Json,
+}
+
+/// Arguments of `kdv explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// Directory of a Go package, or a Rust file, whose `+k8s:` tags define TYPE.
+    #[arg(
+        long,
+        value_name = "DIR|FILE.rs",
+        required_unless_present = "crds",
+        conflicts_with = "crds"
+    )]
+    pub types: Option<PathBuf>,
+
+    /// CustomResourceDefinitions (YAML or JSON; a directory is searched recursively for
+    /// *.yaml, *.yml, *.json) among which KIND is looked up. Repeatable.
+    #[arg(long = "crd", value_name = "FILE|DIR")]
+    pub crds: Vec<PathBuf>,
+
+    /// With --crd: the version of the kind whose schema is explained (default: the storage
+    /// version).
+    #[arg(long = "api-version", value_name = "VERSION", conflicts_with = "types")]
+    pub api_version: Option<String>,
+
+    /// With --types: which types are roots (their type-level rules are not ratcheted).
+    #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package, conflicts_with = "crds")]
+    pub roots: RootsArg,
+
+    /// The type (--types: a name the package declares, or `pkg/path.Name`) or the kind
+    /// (--crd: `Kind`, or `Kind.group`).
+    #[arg(value_name = "TYPE|KIND")]
+    pub name: String,
+
+    /// A field below it: a JSON path such as `spec.replicas`, `spec.ports[*].port` (`[]`
+    /// works as `[*]`).
+    #[arg(value_name = "FIELD.PATH")]
+    pub path: Option<String>,
+
+    /// Output format.
+    #[arg(long, short = 'o', value_enum, default_value_t = ExplainFormat::Text)]
+    pub output: ExplainFormat,
+}
+
+/// Output format of `kdv explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExplainFormat {
+    /// The subject, then each rule: source and file:line:col, then its rule, lifecycle,
+    /// ratcheting and what is published, one per line.
+    Text,
+    /// One JSON object: `subject`, `value_type`, `rules` (each with `path`, `source`,
+    /// `location` (null when unknown), `rule`, `lifecycle`, `ratcheting`, `published`).
+    Json,
 }
 
 /// Arguments of `kdv schema`.
@@ -625,6 +721,54 @@ mod tests {
                 "{extra:?}"
             );
         }
+    }
+
+    #[test]
+    fn docs_and_explain_arguments() {
+        let cli = Cli::try_parse_from(["kdv", "docs", "--format", "json"]).unwrap();
+        assert!(
+            matches!(cli.command, Command::Docs(a) if a.format == DocsFormat::Json && a.types.is_none())
+        );
+        assert!(Cli::try_parse_from(["kdv", "docs", "--roots", "all"]).is_err());
+        let cli = Cli::try_parse_from([
+            "kdv", "explain", "--types", "api", "Widget", "spec.x", "-o", "json",
+        ])
+        .unwrap();
+        let Command::Explain(args) = cli.command else {
+            panic!("expected explain")
+        };
+        assert_eq!(args.name, "Widget");
+        assert_eq!(args.path.as_deref(), Some("spec.x"));
+        assert_eq!(args.output, ExplainFormat::Json);
+        let cli = Cli::try_parse_from([
+            "kdv",
+            "explain",
+            "--crd",
+            "a.yaml",
+            "--crd",
+            "crds/",
+            "Widget",
+            "--api-version",
+            "v2",
+        ])
+        .unwrap();
+        let Command::Explain(args) = cli.command else {
+            panic!("expected explain")
+        };
+        assert_eq!(args.crds.len(), 2);
+        assert_eq!(args.api_version.as_deref(), Some("v2"));
+        // One source: --types or --crd; --api-version only with --crd.
+        assert!(Cli::try_parse_from(["kdv", "explain", "Widget"]).is_err());
+        assert!(
+            Cli::try_parse_from(["kdv", "explain", "--types", "a", "--crd", "b", "W"]).is_err()
+        );
+        assert!(
+            Cli::try_parse_from(["kdv", "explain", "--types", "a", "--api-version", "v1", "W"])
+                .is_err()
+        );
+        assert!(
+            Cli::try_parse_from(["kdv", "explain", "--crd", "a", "--roots", "all", "W"]).is_err()
+        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `kdv`: validate Kubernetes-style manifests as the API server would — against Kubernetes'
 //! built-in kinds (embedded), CustomResourceDefinitions, OpenAPI documents, or Go API types
-//! carrying `+k8s:` tags — lint those tags, and check CRDs as the API server checks their
-//! creation. This crate does the product's terminal IO and reads its input files (manifests,
+//! carrying `+k8s:` tags — lint those tags, check CRDs as the API server checks their
+//! creation, document the tag catalog, and explain the rules of a type, field or CRD kind.
+//! This crate does the product's terminal IO and reads its input files (manifests,
 //! CRDs, OpenAPI documents, `kdv cel` documents); `kdv-go` reads the Go packages,
 //! `kdv-openapi` turns CRDs and OpenAPI documents into schemas (and checks CRDs),
 //! `kdv-k8s-openapi` holds the embedded ones.
@@ -122,6 +123,18 @@
 //! stderr (`warning: FILE:LINE:COL: PATH: TAG: why`). `--option NAME[=false]` fixes an
 //! option so its rules are published as they apply with that value.
 //!
+//! # `kdv docs` and `kdv explain`
+//!
+//! `kdv docs` (`commands::docs`) prints the tag catalog generated from `kdv_rules::catalog`
+//! (markdown: `docs/tags.md`, kept fresh by `tests/docs.rs`; `--format json`: validation-gen's
+//! `--docs` JSON shape); with `--types`, a package's rules per type and field.
+//! `kdv explain --types DIR TYPE [FIELD.PATH]` (`commands::explain`) shows the effective rules
+//! of a type or field from the rule IR: the tag and its `file:line:col` (the IR's spans), its
+//! lifecycle (alpha/beta marks), its ratcheting, what `kdv-schema` publishes for it;
+//! `--crd FILE|DIR KIND [FIELD.PATH]` (`commands::explain_crd`) the keywords and CEL rules of
+//! a CRD's schema at the lines `kdv_manifest` locates. Paths are JSON paths, items `[*]`.
+//! Unknown names are usage errors listing the nearest names (exit status 2).
+//!
 //! # `kdv lint --crd`
 //!
 //! `kdv lint --crd FILE|DIR...` (`commands::lint_crd`) checks CustomResourceDefinitions as
@@ -194,6 +207,8 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Lint(args) => commands::lint::run(args, &mut out, &mut err),
         Command::Cel(args) => commands::cel::run(args, &mut out, &mut err),
         Command::Schema(args) => commands::schema::run(args, &mut out, &mut err),
+        Command::Docs(args) => commands::docs::run(args, &mut out, &mut err),
+        Command::Explain(args) => commands::explain::run(args, &mut out, &mut err),
     };
     out.flush()?;
     code

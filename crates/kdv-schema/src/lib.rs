@@ -83,6 +83,52 @@ pub struct Emitted {
     pub schema: Value,
     /// The rules not published, in emission order.
     pub notes: Vec<Note>,
+    /// The CEL rules of the schema with the tags they publish (for `kdv explain`), node by
+    /// node in schema order.
+    pub published: Vec<Published>,
+}
+
+/// A CEL rule of an emitted schema and the tag it publishes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Published {
+    /// Schema path of the node carrying the rule (`spec.ports[*]`, `<root>`).
+    pub path: String,
+    /// The rule as it is written in `x-kubernetes-validations` (`rule`, `message`, ...).
+    pub rule: Value,
+    /// The tag (`+k8s:format`); empty when the rule has no tag.
+    pub tag: String,
+    /// Where the tag is written.
+    pub span: Option<SourceSpan>,
+}
+
+/// The rules of `node` and its children with their origins.
+fn published(node: &node::Node, path: &str, out: &mut Vec<Published>) {
+    for r in &node.rules {
+        out.push(Published {
+            path: if path.is_empty() {
+                "<root>".to_owned()
+            } else {
+                path.to_owned()
+            },
+            rule: r.to_json(),
+            tag: r.origin.as_ref().map(|o| o.tag.clone()).unwrap_or_default(),
+            span: r.origin.as_ref().and_then(|o| o.span.clone()),
+        });
+    }
+    for (name, child) in &node.properties {
+        let p = if path.is_empty() {
+            name.clone()
+        } else {
+            format!("{path}.{name}")
+        };
+        published(child, &p, out);
+    }
+    if let Some(items) = &node.items {
+        published(items, &format!("{path}[*]"), out);
+    }
+    if let Some(additional) = &node.additional {
+        published(additional, &format!("{path}[*]"), out);
+    }
 }
 
 /// The structural schema of `ty` with its rules.
@@ -108,9 +154,12 @@ pub fn emit(rules: &RuleSet, ty: TypeId, opts: &EmitOptions) -> Emitted {
             )
         });
     }
+    let mut rules_published = Vec::new();
+    published(&node, "", &mut rules_published);
     Emitted {
         schema: node.to_json(),
         notes,
+        published: rules_published,
     }
 }
 
@@ -382,7 +431,13 @@ pub fn crd(rules: &RuleSet, ty: TypeId, opts: &CrdOptions) -> Result<Emitted, Cr
     let wrap = |schema| wrap_crd(&group, &version, &kind, &plural, opts.scope, schema, status);
     drop_refused_rules(&mut root, &mut notes, wrap);
     let crd = wrap(root.to_json());
-    Ok(Emitted { schema: crd, notes })
+    let mut rules_published = Vec::new();
+    published(&root, "", &mut rules_published);
+    Ok(Emitted {
+        schema: crd,
+        notes,
+        published: rules_published,
+    })
 }
 
 /// `v1`, `v1beta2`, `v2alpha1`.

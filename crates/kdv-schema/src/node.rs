@@ -61,7 +61,7 @@ impl Rule {
         self
     }
 
-    fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         let mut m = Map::new();
         m.insert("rule".into(), Value::String(self.rule.clone()));
         if let Some(msg) = &self.message {

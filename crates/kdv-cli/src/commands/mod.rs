@@ -4,6 +4,9 @@
 pub mod cel;
 pub mod check;
 pub mod custom;
+pub mod docs;
+pub mod explain;
+pub mod explain_crd;
 pub mod jobs;
 pub mod lint;
 pub mod lint_crd;
