@@ -24,6 +24,37 @@ fn a_field_with_an_alpha_rule() {
 }
 
 #[test]
+fn declarative_native_fields_and_unions() {
+    let types = "crates/kdv-cli/tests/fixtures/tags/native";
+    let run = kdv(&["explain", "--types", types, "DeclarativeValidationNative"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    insta::assert_snapshot!("native_type", run.stdout);
+    // A field below a native field is declarative-only too; a sibling without the tag is not.
+    let run = kdv(&[
+        "explain",
+        "--types",
+        types,
+        "DeclarativeValidationNative",
+        "spec.replicas",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("lifecycle   declarative-native"),
+        "{}",
+        run.stdout
+    );
+    let run = kdv(&[
+        "explain",
+        "--types",
+        types,
+        "DeclarativeValidationNative",
+        "plain",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("declarative-native"), "{}", run.stdout);
+}
+
+#[test]
 fn list_items_and_subfields() {
     for (path, name) in [
         ("spec.ports[*].port", "ports_item_port"),

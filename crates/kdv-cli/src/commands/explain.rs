@@ -347,11 +347,15 @@ pub fn explain(rules: &RuleSet, ty: TypeId, path: &[Step]) -> Result<Explanation
         x.type_rules(root, "", site, &mut out);
         for b in &root.fields {
             let p = field_path(b);
+            let start = out.len();
             for v in b.validations.iter().chain(b.iterations.iter()) {
                 out.push(x.rule(v, &p, Site::Field(b.equality)));
             }
             if let Some(t) = b.type_call {
                 out.push(x.call(t, &p));
+            }
+            if b.declarative_native {
+                mark_native(&mut out[start..]);
             }
         }
         return Ok(Explanation {
@@ -364,6 +368,9 @@ pub fn explain(rules: &RuleSet, ty: TypeId, path: &[Step]) -> Result<Explanation
     // `elements` the eachVal validations that apply to the items of the last step.
     let mut shape = root.shape;
     let mut block: Option<&FieldRules> = None;
+    // Under a `+k8s:declarativeValidationNative` field every error is marked, down to the
+    // field's type's fields.
+    let mut native = false;
     let mut elements: Vec<(&Validation, &Validation)> = Vec::new();
     for (i, step) in path.iter().enumerate() {
         let s = x.deref(shape);
@@ -403,6 +410,7 @@ pub fn explain(rules: &RuleSet, ty: TypeId, path: &[Step]) -> Result<Explanation
                         .iter()
                         .find(|b| b.go_name == go_name)
                 });
+                native |= block.is_some_and(|b| b.declarative_native);
                 elements = Vec::new();
                 shape = fshape;
             }
@@ -458,6 +466,9 @@ pub fn explain(rules: &RuleSet, ty: TypeId, path: &[Step]) -> Result<Explanation
         && !opaque
     {
         x.type_rules(t, &p, Site::TypeOf(&t.name), &mut out);
+    }
+    if native {
+        mark_native(&mut out);
     }
     Ok(Explanation {
         subject: format!("{} {p}", root.name),
@@ -896,7 +907,24 @@ fn location(span: &SourceSpan) -> String {
 /// The use site's lifecycle: the validation's `+k8s:alpha`/`+k8s:beta` mark, else the mark
 /// of what it wraps unless upstream drops it (a wrapped argument-less function is passed by
 /// reference and loses its mark: [`Validation::bare`]).
+/// Rules of a `+k8s:declarativeValidationNative` field: their errors are declarative-only.
+fn mark_native(rules: &mut [Rule]) {
+    for r in rules {
+        r.lifecycle = format!("{NATIVE_LIFECYCLE}; {}", r.lifecycle);
+    }
+}
+
+const NATIVE_LIFECYCLE: &str = "declarative-native (+k8s:declarativeValidationNative): always enforced, never compared with hand-written validation";
+
 fn lifecycle(v: &Validation) -> String {
+    if v.declarative_native {
+        // A union with a native member: upstream marks its errors declarative-native.
+        return format!("{NATIVE_LIFECYCLE}; {}", level_lifecycle(v));
+    }
+    level_lifecycle(v)
+}
+
+fn level_lifecycle(v: &Validation) -> String {
     let mut level = v.level;
     let mut cur = v;
     while level.is_none() {
