@@ -314,7 +314,7 @@ fn node_rules(node: &Value, at: &[String], path: &str, out: &mut Vec<(Vec<String
                 path: path.to_string(),
                 source: format!("{key}: {}", compact(value)),
                 location: None,
-                rule: keyword_words(key, value),
+                rule: keyword_words(key, value, node),
                 lifecycle: ENFORCED.into(),
                 ratcheting: keyword_ratcheting(key).into(),
                 published: PUBLISHED.into(),
@@ -369,11 +369,35 @@ fn node_rules(node: &Value, at: &[String], path: &str, out: &mut Vec<(Vec<String
 }
 
 /// A keyword's rule in words.
-fn keyword_words(key: &str, v: &Value) -> String {
+fn keyword_words(key: &str, v: &Value, node: &Value) -> String {
     let c = compact(v);
     match key {
         "type" => format!("must be of type {}", v.as_str().unwrap_or(&c)),
-        "format" => format!("must have format {}", v.as_str().unwrap_or(&c)),
+        "format" => {
+            let name = v.as_str().unwrap_or(&c);
+            // kube-openapi checks a format only on string values, and only the formats of
+            // its registry (`strfmt.Default`).
+            let ty = node.get("type").and_then(Value::as_str);
+            let numeric = matches!(
+                (ty, name),
+                (Some("integer"), "int32" | "int64") | (Some("number"), "float" | "double")
+            );
+            let range_checked = ["minimum", "maximum", "multipleOf"]
+                .iter()
+                .any(|k| node.get(*k).is_some());
+            if numeric && range_checked {
+                // kube-openapi's number validator parses the value as the format's type.
+                format!("must fit the range of {name} (checked with the node's numeric bounds)")
+            } else if ty != Some("string") {
+                format!("format {name}: documentation only (formats are checked on strings)")
+            } else if kdv_openapi::schema::FormatKind::of(name)
+                == kdv_openapi::schema::FormatKind::Other
+            {
+                format!("format {name}: not checked (not in kube-openapi's format registry)")
+            } else {
+                format!("must have format {name}")
+            }
+        }
         "enum" => format!(
             "must be one of: {}",
             v.as_array()
@@ -501,6 +525,27 @@ fn read(paths: &[PathBuf]) -> Result<Vec<Stream>, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn formats_say_whether_kube_openapi_checks_them() {
+        let words = |node: Value| keyword_words("format", &node["format"], &node);
+        assert_eq!(
+            words(serde_json::json!({"type": "string", "format": "uuid"})),
+            "must have format uuid"
+        );
+        assert_eq!(
+            words(serde_json::json!({"type": "string", "format": "int-or-name"})),
+            "format int-or-name: not checked (not in kube-openapi's format registry)"
+        );
+        assert_eq!(
+            words(serde_json::json!({"type": "integer", "format": "int32"})),
+            "format int32: documentation only (formats are checked on strings)"
+        );
+        assert_eq!(
+            words(serde_json::json!({"type": "integer", "format": "int32", "maximum": 5})),
+            "must fit the range of int32 (checked with the node's numeric bounds)"
+        );
+    }
 
     #[test]
     fn transition_rules_are_found_by_parsing() {
