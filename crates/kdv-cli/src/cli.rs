@@ -329,6 +329,12 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "NAME=BOOL,...")]
     pub feature_gates: Option<String>,
 
+    /// The Kubernetes version whose feature-gate defaults and stages apply, as the API
+    /// server's --emulated-version (`1.33` to `1.37`; default 1.36). Before 1.36
+    /// DeclarativeValidationBeta does not exist, so `+k8s:beta` rules are shadowed.
+    #[arg(long, value_name = "MAJOR.MINOR")]
+    pub emulated_version: Option<String>,
+
     /// What to do with fields the schema does not have (misspelled or unknown keys): report
     /// them as errors of their document, as the API server's strict field validation does
     /// (`error`), print them as warnings (`warn`), or skip the check (`ignore`).

@@ -769,6 +769,71 @@ fn feature_gate_errors_are_usage_errors() {
 }
 
 #[test]
+fn beta_rules_follow_the_beta_gate_and_the_emulated_version() {
+    let types = "crates/kdv-cli/tests/fixtures/tags/options";
+    let manifest = "crates/kdv-cli/tests/fixtures/tags/options/cases/beta/invalid.yaml";
+    let error = "spec: Invalid value"; // never printed: the error is at `offset`
+    let enforced = kdv(&["validate", "--types", types, manifest]);
+    assert_eq!(enforced.code, 1, "{}", enforced.transcript());
+    assert!(
+        enforced
+            .stdout
+            .contains("offset: Invalid value: -1: must be greater than or equal to 0"),
+        "{}",
+        enforced.transcript()
+    );
+    for shadowing in [
+        &["--feature-gates", "DeclarativeValidationBeta=false"][..],
+        &["--emulated-version", "1.35"][..],
+    ] {
+        let mut args = vec!["validate", "--types", types];
+        args.extend_from_slice(shadowing);
+        args.push(manifest);
+        let run = kdv(&args);
+        assert_eq!(run.code, 0, "{shadowing:?}: {}", run.transcript());
+        assert!(
+            run.stderr.contains("offset: Invalid value: -1: must be greater than or equal to 0 (shadowed: +k8s:beta rules are not enforced with DeclarativeValidationBeta=false)"),
+            "{shadowing:?}: {}",
+            run.transcript()
+        );
+        assert!(!run.stdout.contains(error), "{}", run.transcript());
+    }
+    // 1.35 does not know the beta gate: setting it is refused as the API server refuses it.
+    let run = kdv(&[
+        "validate",
+        "--types",
+        types,
+        "--emulated-version",
+        "1.35",
+        "--feature-gates",
+        "DeclarativeValidationBeta=true",
+        manifest,
+    ]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr.contains("cannot set feature gate DeclarativeValidationBeta to true, feature is PreAlpha at emulated version 1.35"),
+        "{}",
+        run.transcript()
+    );
+    let run = kdv(&[
+        "validate",
+        "--types",
+        types,
+        "--emulated-version",
+        "1.20",
+        manifest,
+    ]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr.contains(
+            "--emulated-version: \"1.20\": kdv knows the feature gates of Kubernetes 1.33 to 1.37"
+        ),
+        "{}",
+        run.transcript()
+    );
+}
+
+#[test]
 fn feature_gate_warnings_and_shadowed_alpha_errors() {
     let run = validate(&[
         "--feature-gates",

@@ -42,6 +42,11 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
     result
 }
 
+/// The minor versions of Kubernetes 1.x whose declarative-validation gates kdv knows
+/// (`--emulated-version`).
+const EMULATED_MINORS_START: u32 = 33;
+const EMULATED_MINORS_END: u32 = 37;
+
 fn validate(
     args: &ValidateArgs,
     out: &mut dyn Write,
@@ -49,7 +54,20 @@ fn validate(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<u8, CliError> {
     check_usage(args)?;
-    let mut gates = FeatureGates::default();
+    let mut gates = match &args.emulated_version {
+        None => FeatureGates::default(),
+        Some(v) => match kdv_rollout::gates::parse_version(v) {
+            Some((1, minor @ EMULATED_MINORS_START..=EMULATED_MINORS_END)) => {
+                FeatureGates::for_version(1, minor)
+            }
+            _ => {
+                return Err(CliError::Usage(format!(
+                    "--emulated-version: {v:?}: kdv knows the feature gates of Kubernetes \
+                     1.{EMULATED_MINORS_START} to 1.{EMULATED_MINORS_END} (MAJOR.MINOR)"
+                )));
+            }
+        },
+    };
     if let Some(value) = &args.feature_gates {
         let warnings = gates
             .parse(value)
