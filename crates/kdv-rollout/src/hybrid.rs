@@ -165,6 +165,20 @@ pub struct Outcome {
     pub identifier: String,
 }
 
+impl Outcome {
+    /// Counts what this hybrid validation found on `metrics`: each mismatch once, the panic
+    /// once (done by [`validate_with_migration_checks`] itself when
+    /// [`MigrationChecks::metrics`] is set).
+    pub fn record(&self, metrics: &ValidationMetrics) {
+        for m in &self.mismatches {
+            metrics.inc_mismatch(&m.identifier);
+        }
+        if self.panic.is_some() {
+            metrics.inc_panic(&self.identifier);
+        }
+    }
+}
+
 /// Whether a DV error is returned to the caller under `gates` (upstream's
 /// `FilterEnforcedDeclarativeErrors`, with declarative-native errors always enforced).
 pub fn is_enforced(e: &FieldError, gates: &FeatureGates) -> bool {
@@ -299,7 +313,7 @@ pub fn validate_with_migration_checks(
         identifier: cfg.identifier.clone(),
     };
     if let Some(metrics) = &cfg.metrics {
-        metrics.record(&outcome);
+        outcome.record(metrics);
     }
     outcome
 }

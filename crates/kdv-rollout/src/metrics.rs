@@ -10,8 +10,6 @@ use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::registry::Registry;
 
-use crate::hybrid::Outcome;
-
 /// The label set of the per-identifier counters.
 type IdLabels = Vec<(&'static str, String)>;
 
@@ -96,16 +94,6 @@ impl ValidationMetrics {
     /// `IncDuplicateValidationErrorMetric`; see [`crate::duplicate_errors`]).
     pub fn inc_duplicate_error(&self) {
         self.duplicate_errors.inc();
-    }
-
-    /// Counts what a hybrid validation found: each mismatch once, the panic once.
-    pub fn record(&self, outcome: &Outcome) {
-        for m in &outcome.mismatches {
-            self.inc_mismatch(&m.identifier);
-        }
-        if outcome.panic.is_some() {
-            self.inc_panic(&outcome.identifier);
-        }
     }
 
     /// The unlabeled mismatch count.

@@ -4,7 +4,8 @@
 //! / `+k8s:beta` mark of the use site), how it ratchets on update (validation-gen's rules:
 //! a field block is skipped when its value is unchanged; wrappers correlate items; some
 //! tags compare old and new by design), and what `kdv-schema` publishes for it (an OpenAPI
-//! keyword, a CEL rule, or why nothing). `kdv explain --crd` lives in `explain_crd`.
+//! keyword, a CEL rule, or why nothing). `kdv explain --crd` lives in `explain_crd`; what an
+//! explanation holds and how it prints, in `explanation`.
 //!
 //! Paths are JSON paths relative to the explained type: `spec.replicas`; list items and map
 //! values are `[*]` (`[]` is read as `[*]`), as `kdv-schema`'s notes write them.
@@ -17,44 +18,13 @@ use kdv_rules::{
     Check, Equality, FieldAccess, FieldRules, ItemMatch, Level, RuleSet, Shape, ShapeId,
     SourceSpan, TypeId, TypeLookupError, TypeRules, UnionKind, Validation,
 };
-use serde::Serialize;
 use serde_json::Value;
 
+use super::explanation::{Explanation, Rule, Step, near_list, parse_path, path_text, render};
 use super::{error_count, load_types};
 use crate::cli::{DocsFormat, ExplainArgs, ExplainFormat};
 use crate::error::CliError;
 use crate::output::text;
-
-/// One rule as `kdv explain` shows it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Rule {
-    /// JSON path of the value the rule applies to, relative to the explained type (empty:
-    /// the type's value itself).
-    pub path: String,
-    /// The tag as written (or, for CRDs, the schema keyword).
-    pub source: String,
-    /// `file:line:col` of the tag or keyword; `None` when no position is known.
-    pub location: Option<String>,
-    /// What the rule requires, in words.
-    pub rule: String,
-    /// `alpha`, `beta` or `stable`, with what that means for enforcement.
-    pub lifecycle: String,
-    /// What happens on update.
-    pub ratcheting: String,
-    /// What a published schema carries for it.
-    pub published: String,
-}
-
-/// The rules of one type or field.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Explanation {
-    /// `Widget`, `Widget spec.replicas`.
-    pub subject: String,
-    /// The value's type (`*int32`, `WidgetSpec`) or schema type.
-    pub value_type: String,
-    /// The effective rules, in the order validation runs them.
-    pub rules: Vec<Rule>,
-}
 
 /// Runs `kdv explain` (both sources).
 pub fn run(args: &ExplainArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, CliError> {
@@ -189,117 +159,6 @@ fn resolve(
             candidates,
         },
     })
-}
-
-/// `; did you mean: a, b` for the names nearest to `name` (all when there are few).
-pub fn near_list(name: &str, names: &[&str]) -> String {
-    let near = nearest(name, names);
-    if near.is_empty() {
-        String::new()
-    } else {
-        format!("; nearest: {}", near.join(", "))
-    }
-}
-
-/// Up to five names, nearest first (edit distance, case-insensitive); ties by name.
-pub fn nearest(name: &str, names: &[&str]) -> Vec<String> {
-    let lower = name.to_lowercase();
-    let mut scored: Vec<(usize, &str)> = names
-        .iter()
-        .map(|n| (distance(&lower, &n.to_lowercase()), *n))
-        .collect();
-    scored.sort();
-    scored.dedup();
-    scored
-        .into_iter()
-        .take(5)
-        .map(|(_, n)| n.to_string())
-        .collect()
-}
-
-/// Levenshtein distance over characters.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for j in 0..b.len() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != b[j]))
-                .min(row[j] + 1)
-                .min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
-/// One step of a field path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
-    /// A field (or a map key written literally).
-    Field(String),
-    /// Every item of a list, every value of a map: `[*]` or `[]`.
-    Items,
-}
-
-/// `spec.ports[*].port` → steps.
-pub fn parse_path(text: &str) -> Result<Vec<Step>, CliError> {
-    let bad = |why: &str| {
-        CliError::Usage(format!(
-            "{text:?}: {why} (expected a JSON path such as spec.replicas or spec.ports[*].port)"
-        ))
-    };
-    let mut steps = Vec::new();
-    let mut rest = text;
-    let mut first = true;
-    while !rest.is_empty() {
-        if let Some(r) = rest.strip_prefix("[*]").or_else(|| rest.strip_prefix("[]")) {
-            if first {
-                return Err(bad("a path starts with a field name"));
-            }
-            steps.push(Step::Items);
-            rest = r;
-            continue;
-        }
-        if rest.starts_with('[') {
-            return Err(bad("list items and map values are written [*]"));
-        }
-        if !first {
-            rest = rest
-                .strip_prefix('.')
-                .ok_or_else(|| bad("expected `.` between fields"))?;
-        }
-        let end = rest.find(['.', '[']).unwrap_or(rest.len());
-        if end == 0 {
-            return Err(bad("empty field name"));
-        }
-        steps.push(Step::Field(rest[..end].to_string()));
-        rest = &rest[end..];
-        first = false;
-    }
-    if steps.is_empty() {
-        return Err(bad("empty path"));
-    }
-    Ok(steps)
-}
-
-/// `spec.ports[*].port` from steps.
-pub fn path_text(steps: &[Step]) -> String {
-    let mut s = String::new();
-    for st in steps {
-        match st {
-            Step::Field(f) => {
-                if !s.is_empty() {
-                    s.push('.');
-                }
-                s.push_str(f);
-            }
-            Step::Items => s.push_str("[*]"),
-        }
-    }
-    s
 }
 
 /// Where a rule sits, for its ratcheting.
@@ -904,9 +763,6 @@ fn location(span: &SourceSpan) -> String {
     format!("{}:{}:{}", span.path.display(), span.line, span.col)
 }
 
-/// The use site's lifecycle: the validation's `+k8s:alpha`/`+k8s:beta` mark, else the mark
-/// of what it wraps unless upstream drops it (a wrapped argument-less function is passed by
-/// reference and loses its mark: [`Validation::bare`]).
 /// Rules of a `+k8s:declarativeValidationNative` field: their errors are declarative-only.
 fn mark_native(rules: &mut [Rule]) {
     for r in rules {
@@ -916,6 +772,7 @@ fn mark_native(rules: &mut [Rule]) {
 
 const NATIVE_LIFECYCLE: &str = "declarative-native (+k8s:declarativeValidationNative): always enforced, never compared with hand-written validation";
 
+/// The use site's lifecycle, declarative-native first when the validation is marked so.
 fn lifecycle(v: &Validation) -> String {
     if v.declarative_native {
         // A union with a native member: upstream marks its errors declarative-native.
@@ -924,6 +781,9 @@ fn lifecycle(v: &Validation) -> String {
     level_lifecycle(v)
 }
 
+/// The use site's lifecycle: the validation's `+k8s:alpha`/`+k8s:beta` mark, else the mark
+/// of what it wraps unless upstream drops it (a wrapped argument-less function is passed by
+/// reference and loses its mark: [`Validation::bare`]).
 fn level_lifecycle(v: &Validation) -> String {
     let mut level = v.level;
     let mut cur = v;
@@ -984,74 +844,5 @@ fn ratcheting(v: &Validation, site: Site<'_>) -> String {
     match own {
         Some(own) => format!("{base}; {own}"),
         None => base,
-    }
-}
-
-/// The text form.
-pub fn render(e: &Explanation) -> String {
-    let mut s = format!("{} ({})\n", e.subject, e.value_type);
-    if e.rules.is_empty() {
-        s.push_str("  no rules\n");
-    }
-    for r in &e.rules {
-        s.push('\n');
-        let path = if r.path.is_empty() {
-            String::new()
-        } else {
-            format!("{}: ", r.path)
-        };
-        s.push_str(&format!(
-            "  {path}{}  {}\n",
-            r.source,
-            r.location.as_deref().unwrap_or("(no source line)")
-        ));
-        for (label, value) in [
-            ("rule", &r.rule),
-            ("lifecycle", &r.lifecycle),
-            ("ratcheting", &r.ratcheting),
-            ("published", &r.published),
-        ] {
-            s.push_str(&format!("    {label:<11} {value}\n"));
-        }
-    }
-    s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_parse() {
-        assert_eq!(
-            parse_path("spec.ports[*].port").unwrap(),
-            vec![
-                Step::Field("spec".into()),
-                Step::Field("ports".into()),
-                Step::Items,
-                Step::Field("port".into())
-            ]
-        );
-        assert_eq!(
-            parse_path("spec.zones[]").unwrap(),
-            vec![
-                Step::Field("spec".into()),
-                Step::Field("zones".into()),
-                Step::Items
-            ]
-        );
-        assert_eq!(path_text(&parse_path("a[]").unwrap()), "a[*]");
-        for bad in ["", "[*]", "a..b", "a[0]", "a.", ".a"] {
-            assert!(parse_path(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn nearest_names() {
-        assert_eq!(
-            nearest("replica", &["image", "replicas", "tier", "ports"]),
-            vec!["replicas", "ports", "tier", "image"]
-        );
-        assert_eq!(distance("kitten", "sitting"), 3);
     }
 }

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use kdv_manifest::{Entry, Limits, Query, Step as LStep, Target};
 use serde_json::Value;
 
-use super::explain::{Explanation, Rule, Step, near_list, parse_path, path_text};
+use super::explanation::{Explanation, Rule, Step, near_list, parse_path, path_text};
 use crate::error::CliError;
 use crate::file_name;
 use crate::input::{self, ReadLimits, Stream};

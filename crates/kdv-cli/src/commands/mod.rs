@@ -7,6 +7,7 @@ pub mod custom;
 pub mod docs;
 pub mod explain;
 pub mod explain_crd;
+pub mod explanation;
 pub mod jobs;
 pub mod lint;
 pub mod lint_crd;
