@@ -24,6 +24,7 @@ mod lower;
 pub mod registry;
 pub mod roots;
 mod shapes;
+mod tag_names;
 mod tags;
 
 pub use ir::*;

@@ -52,6 +52,20 @@ pub enum Stability {
 }
 
 impl Stability {
+    /// The stability context of a package: its version (last path element) decides —
+    /// `alpha` or `beta` in it, else Stable (upstream's lint `validationStability`; also the
+    /// alpha/beta API exemption of `+k8s:declarativeValidationNative`).
+    pub(crate) fn of_package(package: &str) -> Stability {
+        let version = package.rsplit('/').next().unwrap_or(package);
+        if version.contains("alpha") {
+            Stability::Alpha
+        } else if version.contains("beta") {
+            Stability::Beta
+        } else {
+            Stability::Stable
+        }
+    }
+
     /// `Alpha`, `Beta` or `Stable`.
     pub fn as_str(self) -> &'static str {
         match self {

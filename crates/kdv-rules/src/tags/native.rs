@@ -95,7 +95,7 @@ fn first_non_stable(tag: &Tag) -> Option<(&Tag, Stability)> {
 /// alpha and beta API versions may (KEP-5073 "Exception for Alpha and Beta APIs"), judged by
 /// the package's version as the stability lint judges it.
 pub(crate) fn allows_non_stable(package: &str) -> bool {
-    crate::lint_rules::package_context(package) != Stability::Stable
+    Stability::of_package(package) != Stability::Stable
 }
 
 /// The generation errors of a native field's own tags (upstream `discoverStruct`): an
@@ -108,7 +108,7 @@ pub(crate) fn check_field(
     lines: &Tags,
 ) -> Option<LowerError> {
     for line in &lines.lines {
-        if crate::lint_rules::unknown_tag(&line.name).is_some() {
+        if crate::tag_names::unknown_tag(&line.name).is_some() {
             let span = pkg
                 .files
                 .get(line.loc.file as usize)
