@@ -94,8 +94,14 @@ pub enum Step {
 /// `spec.ports[*].port` → steps.
 pub fn parse_path(text: &str) -> Result<Vec<Step>, CliError> {
     let bad = |why: &str| {
+        // A path is echoed whole up to a line's worth, so a pasted blob stays readable.
+        const ECHO: usize = 120;
+        let shown = match text.char_indices().nth(ECHO) {
+            Some((cut, _)) => format!("{:?}… ({} bytes)", &text[..cut], text.len()),
+            None => format!("{text:?}"),
+        };
         CliError::Usage(format!(
-            "{text:?}: {why} (expected a JSON path such as spec.replicas or spec.ports[*].port)"
+            "{shown}: {why} (expected a JSON path such as spec.replicas or spec.ports[*].port)"
         ))
     };
     let mut steps = Vec::new();
@@ -182,6 +188,16 @@ pub fn render(e: &Explanation) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_bad_paths_are_echoed_cut() {
+        let long = "a.".repeat(5000);
+        let Err(CliError::Usage(message)) = parse_path(&long) else {
+            panic!("a trailing dot is an error");
+        };
+        assert!(message.len() < 300, "{message}");
+        assert!(message.ends_with("… (10000 bytes): empty field name (expected a JSON path such as spec.replicas or spec.ports[*].port)"), "{message}");
+    }
 
     #[test]
     fn paths_parse() {
