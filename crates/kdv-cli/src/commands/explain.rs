@@ -20,7 +20,9 @@ use kdv_rules::{
 };
 use serde_json::Value;
 
-use super::explanation::{Explanation, Rule, Step, near_list, parse_path, path_text, render};
+use super::explanation::{
+    Explanation, Rule, Step, compact, near_list, parse_path, path_text, render,
+};
 use super::{error_count, load_types};
 use crate::cli::{DocsFormat, ExplainArgs, ExplainFormat};
 use crate::error::CliError;
@@ -716,11 +718,6 @@ fn schema_node<'v>(schema: &'v Value, path: &str) -> Option<&'v Value> {
         };
     }
     Some(node)
-}
-
-/// One-line JSON.
-fn compact(v: &Value) -> String {
-    serde_json::to_string(v).unwrap_or_default()
 }
 
 fn item_match(m: &ItemMatch) -> String {

@@ -13,13 +13,10 @@ use std::path::PathBuf;
 use kdv_manifest::{Entry, Limits, Query, Step as LStep, Target};
 use serde_json::Value;
 
-use super::explanation::{Explanation, Rule, Step, near_list, parse_path, path_text};
+use super::explanation::{Explanation, Rule, Step, compact, near_list, parse_path, path_text};
 use crate::error::CliError;
 use crate::file_name;
-use crate::input::{self, ReadLimits, Stream};
-
-/// Largest CRD document read (as `kdv lint --crd`).
-const MAX_CRD_DOCUMENT: usize = 64 << 20;
+use crate::input::Stream;
 
 /// Value keywords, in the order they are shown.
 const VALUE_KEYWORDS: &[&str] = &[
@@ -80,7 +77,7 @@ pub fn explain(
     let mut kinds: Vec<String> = Vec::new();
     for stream in &streams {
         let limits = Limits {
-            max_document_bytes: MAX_CRD_DOCUMENT,
+            max_document_bytes: super::MAX_CRD_DOCUMENT,
             ..Limits::default()
         };
         for entry in kdv_manifest::documents(stream.bytes(), stream.syntax, limits) {
@@ -488,35 +485,20 @@ fn uses_old_self(rule: &str) -> bool {
     false
 }
 
-fn compact(v: &Value) -> String {
-    serde_json::to_string(v).unwrap_or_default()
-}
-
 /// Reads every file the `--crd` paths name.
 fn read(paths: &[PathBuf]) -> Result<Vec<Stream>, CliError> {
-    let limits = ReadLimits {
-        max_document: MAX_CRD_DOCUMENT,
-    };
     let mut streams = Vec::new();
     for path in paths {
-        let arg = path.to_string_lossy().into_owned();
-        let (jobs, problems) = input::plan(std::slice::from_ref(&arg));
-        if let Some(problem) = problems.into_iter().next() {
-            return Err(CliError::Schema(format!("--crd: {problem}")));
-        }
-        if jobs.is_empty() {
+        let before = streams.len();
+        super::for_each_crd_file(path, |_, stream| {
+            streams.push(stream);
+            Ok(())
+        })?;
+        if streams.len() == before {
             return Err(CliError::Schema(format!(
                 "--crd {}: no CustomResourceDefinition found",
                 file_name::display(path)
             )));
-        }
-        for job in &jobs {
-            for source in std::iter::once(&job.new).chain(&job.old) {
-                streams.push(
-                    Stream::read(source, limits)
-                        .map_err(|e| CliError::Schema(format!("--crd: {e}")))?,
-                );
-            }
         }
     }
     Ok(streams)

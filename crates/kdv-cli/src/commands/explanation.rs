@@ -38,6 +38,11 @@ pub struct Explanation {
     pub rules: Vec<Rule>,
 }
 
+/// A JSON value on one line, as rules and keywords are shown.
+pub fn compact(v: &serde_json::Value) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
 /// `; did you mean: a, b` for the names nearest to `name` (all when there are few).
 pub fn near_list(name: &str, names: &[&str]) -> String {
     let near = nearest(name, names);

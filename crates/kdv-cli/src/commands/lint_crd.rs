@@ -18,11 +18,8 @@ use kdv_openapi::crd_validation::{self, LintedStream};
 use crate::cli::{DenyArg, LintArgs, OutputFormat};
 use crate::error::CliError;
 use crate::file_name;
-use crate::input::{self, ReadLimits, Source, Stream};
+use crate::input::{Source, Stream};
 use crate::output::{json, sarif, text};
-
-/// Largest CRD document read (the CRDs of large operators approach a few MiB).
-const MAX_CRD_DOCUMENT: usize = 64 << 20;
 
 /// What linting the `--crd` paths found.
 struct Findings {
@@ -109,26 +106,14 @@ fn findings(paths: &[PathBuf], minor: u32) -> Result<Findings, CliError> {
         checked: 0,
         unreadable: 0,
     };
-    let limits = ReadLimits {
-        max_document: MAX_CRD_DOCUMENT,
-    };
     for path in paths {
-        let arg = path.to_string_lossy().into_owned();
-        let (jobs, problems) = input::plan(std::slice::from_ref(&arg));
-        if let Some(problem) = problems.into_iter().next() {
-            return Err(CliError::Schema(format!("--crd: {problem}")));
-        }
         let mut crds = 0;
-        for job in &jobs {
-            // An `x.old.yaml` beside `x.yaml` is one more file of CRDs here.
-            for source in std::iter::once(&job.new).chain(&job.old) {
-                let stream = Stream::read(source, limits)
-                    .map_err(|e| CliError::Schema(format!("--crd: {e}")))?;
-                let linted = crd_validation::lint_crds(&stream.name, stream.bytes(), minor);
-                crds += linted.crds.len();
-                add(&mut found, source, &stream, &linted);
-            }
-        }
+        super::for_each_crd_file(path, |source, stream| {
+            let linted = crd_validation::lint_crds(&stream.name, stream.bytes(), minor);
+            crds += linted.crds.len();
+            add(&mut found, source, &stream, &linted);
+            Ok(())
+        })?;
         if crds == 0 && found.unreadable == 0 {
             return Err(CliError::Schema(format!(
                 "--crd {}: no CustomResourceDefinition found",

@@ -22,6 +22,35 @@ use std::path::Path;
 use kdv_model::{Diagnostic, Severity, Universe};
 
 use crate::error::CliError;
+use crate::input::{self, ReadLimits, Source, Stream};
+
+/// Largest CRD document read (the CRDs of large operators approach a few MiB).
+pub const MAX_CRD_DOCUMENT: usize = 64 << 20;
+
+/// Reads, one at a time, the files a `--crd` path names — the file, or the files of a
+/// directory searched as manifests are (an `x.old.yaml` beside `x.yaml` is one more file of
+/// CRDs here) — and hands each to `each`. A path that names nothing readable is an error.
+pub fn for_each_crd_file(
+    path: &Path,
+    mut each: impl FnMut(&Source, Stream) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let limits = ReadLimits {
+        max_document: MAX_CRD_DOCUMENT,
+    };
+    let arg = path.to_string_lossy().into_owned();
+    let (jobs, problems) = input::plan(std::slice::from_ref(&arg));
+    if let Some(problem) = problems.into_iter().next() {
+        return Err(CliError::Schema(format!("--crd: {problem}")));
+    }
+    for job in &jobs {
+        for source in std::iter::once(&job.new).chain(&job.old) {
+            let stream = Stream::read(source, limits)
+                .map_err(|e| CliError::Schema(format!("--crd: {e}")))?;
+            each(source, stream)?;
+        }
+    }
+    Ok(())
+}
 
 /// The Go types a command works on.
 pub struct Types {

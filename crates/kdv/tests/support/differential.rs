@@ -517,28 +517,24 @@ fn field_shape(rules: &RuleSet, st: &kdv_rules::StructShape, name: &str) -> Opti
     None
 }
 
+/// The value at `path`, when every step exists.
+fn value_at_mut<'v>(v: &'v mut Value, path: &[Segment]) -> Option<&'v mut Value> {
+    path.iter().try_fold(v, |cur, seg| match (cur, seg) {
+        (Value::Object(m), Segment::Field(k) | Segment::Key(k)) => m.get_mut(k.as_ref()),
+        (Value::Array(a), Segment::Index(i)) => a.get_mut(*i),
+        _ => None,
+    })
+}
+
 /// Replaces the value at `path` (a member, item or entry that exists, or a member to add).
 fn set_at(v: &mut Value, path: &[Segment], new: Value) {
     let Some((last, parents)) = path.split_last() else {
         *v = new;
         return;
     };
-    let mut cur = v;
-    for seg in parents {
-        cur = match (cur, seg) {
-            (Value::Object(m), Segment::Field(k) | Segment::Key(k)) => {
-                match m.get_mut(k.as_ref()) {
-                    Some(x) => x,
-                    None => return,
-                }
-            }
-            (Value::Array(a), Segment::Index(i)) => match a.get_mut(*i) {
-                Some(x) => x,
-                None => return,
-            },
-            _ => return,
-        };
-    }
+    let Some(cur) = value_at_mut(v, parents) else {
+        return;
+    };
     match (cur, last) {
         (Value::Object(m), Segment::Field(k) | Segment::Key(k)) => {
             m.insert(k.to_string(), new);
@@ -553,22 +549,9 @@ fn remove_at(v: &mut Value, path: &[Segment]) {
     let Some((last, parents)) = path.split_last() else {
         return;
     };
-    let mut cur = v;
-    for seg in parents {
-        cur = match (cur, seg) {
-            (Value::Object(m), Segment::Field(k) | Segment::Key(k)) => {
-                match m.get_mut(k.as_ref()) {
-                    Some(x) => x,
-                    None => return,
-                }
-            }
-            (Value::Array(a), Segment::Index(i)) => match a.get_mut(*i) {
-                Some(x) => x,
-                None => return,
-            },
-            _ => return,
-        };
-    }
+    let Some(cur) = value_at_mut(v, parents) else {
+        return;
+    };
     if let (Value::Object(m), Segment::Field(k) | Segment::Key(k)) = (cur, last) {
         m.remove(k.as_ref());
     }
