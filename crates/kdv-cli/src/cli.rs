@@ -276,10 +276,12 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "DIR")]
     pub schema: Option<PathBuf>,
 
-    /// The Kubernetes release whose built-in kinds (embedded OpenAPI documents) are the last
-    /// source: one of the embedded releases (default: the newest). Giving it adds the built-in
-    /// kinds also with --types or --schema.
-    #[arg(long, value_name = "VERSION")]
+    /// The Kubernetes release everything release-specific follows (1.N, one of the embedded
+    /// releases; default: the newest): the built-in kinds (its OpenAPI documents and its
+    /// kubernetes/api declarative `+k8s:` rules), the feature gates' defaults and stages, the
+    /// CEL environment of CRD rules. Giving it adds the built-in kinds also with --types or
+    /// --schema.
+    #[arg(long, value_name = "1.N")]
     pub k8s_version: Option<String>,
 
     /// Validate every document as this Go type (`Name` or `pkg/path.Name`) instead of
@@ -310,29 +312,30 @@ pub struct ValidateArgs {
     #[arg(long, short = 'o', value_enum, default_value_t = OutputFormat::Text)]
     pub output: OutputFormat,
 
-    /// Define a validation option of the --types rules for `+k8s:ifEnabled`/`+k8s:ifDisabled`
-    /// and enum exclusions: `NAME` (enabled) or `NAME=false`. Repeatable.
-    #[arg(long = "option", value_name = "NAME[=true|false]", value_parser = parse_option, requires = "types")]
+    /// Define a validation option of the declarative rules (`+k8s:ifEnabled`/`+k8s:ifDisabled`
+    /// and enum exclusions): `NAME` (enabled) or `NAME=false`. Repeatable. An option that is
+    /// not given takes the value of the feature gate of that name at the release
+    /// (--feature-gates, else its default); an option that is neither is disabled, with a
+    /// warning.
+    #[arg(long = "option", value_name = "NAME[=true|false]", value_parser = parse_option)]
     pub options: Vec<(String, bool)>,
 
-    /// Validate a request to this subresource of the --types kinds (`status`, `/scale`);
-    /// default: the main resource.
-    #[arg(long, value_name = "PATH", requires = "types")]
+    /// Validate a request to this subresource (`status`, `scale`; `/status` alike) instead of
+    /// the main resource: an UPDATE (with --old or --old-ref), as the API server handles it.
+    #[arg(long, value_name = "PATH")]
     pub subresource: Option<String>,
 
-    /// Feature gates of declarative validation, as the API server's --feature-gates:
-    /// `DeclarativeValidationBeta=false` (beta-stage rules, `+k8s:beta`, shadowed),
-    /// `DeclarativeValidation`, `DeclarativeValidationTakeover` (accepted, ignored); defaults
-    /// are Kubernetes 1.36's. Errors of shadowed rules of the --types kinds (`+k8s:alpha`
-    /// always, `+k8s:beta` when DeclarativeValidationBeta is off) are printed as warnings, not
-    /// errors.
+    /// Feature gates, as the API server's --feature-gates (`NAME=BOOL,...`), at the release's
+    /// defaults and stages: `DeclarativeValidationBeta=false` (beta-stage rules, `+k8s:beta`,
+    /// shadowed), `DeclarativeValidation`, `DeclarativeValidationTakeover`, and the gates that
+    /// define validation options. Errors of shadowed declarative rules (`+k8s:alpha` always,
+    /// `+k8s:beta` when DeclarativeValidationBeta is off) are printed as warnings, not errors.
     #[arg(long, value_name = "NAME=BOOL,...")]
     pub feature_gates: Option<String>,
 
-    /// The Kubernetes version whose feature-gate defaults and stages apply, as the API
-    /// server's --emulated-version (`1.33` to `1.37`; default 1.36). Before 1.36
-    /// DeclarativeValidationBeta does not exist, so `+k8s:beta` rules are shadowed.
-    #[arg(long, value_name = "MAJOR.MINOR")]
+    /// The API server's name for --k8s-version: the release whose rules, gates and kinds
+    /// apply (the same knob; giving both with different releases is an error).
+    #[arg(long, value_name = "1.N")]
     pub emulated_version: Option<String>,
 
     /// What to do with fields the schema does not have (misspelled or unknown keys): report
@@ -710,13 +713,14 @@ mod tests {
         assert_eq!(args.crds, [PathBuf::from("a.yaml"), PathBuf::from("crds/")]);
         assert_eq!(args.schema, Some(PathBuf::from("openapi")));
         assert_eq!(args.k8s_version.as_deref(), Some("1.35"));
-        // The Go-type options need --types.
-        for extra in [
-            ["--type", "Widget"],
-            ["--roots", "all"],
-            ["--option", "A"],
-            ["--subresource", "status"],
-        ] {
+        // The Go-type options need --types; options and subresources apply to every source.
+        for extra in [["--option", "A"], ["--subresource", "status"]] {
+            let mut argv = vec!["kdv", "validate"];
+            argv.extend(extra);
+            argv.push("x.yaml");
+            assert!(Cli::try_parse_from(argv).is_ok(), "{extra:?}");
+        }
+        for extra in [["--type", "Widget"], ["--roots", "all"]] {
             let mut argv = vec!["kdv", "validate"];
             argv.extend(extra);
             argv.push("x.yaml");

@@ -217,7 +217,7 @@ fn bad_schema_arguments() {
         "exit: 2
 --- stdout
 --- stderr
-error: --k8s-version 1.30: no such embedded release (embedded: 1.35); pass --schema DIR with the OpenAPI documents of other releases
+error: --k8s-version 1.30: not an embedded Kubernetes release (embedded: 1.35); pass --schema DIR with the OpenAPI documents of other releases
 "
     );
     let run = kdv(&[

@@ -78,6 +78,8 @@ impl TagLine {
 
 /// The tags attached to one declaration, in source order.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct Tags {
     /// The tag lines.
     pub lines: Vec<TagLine>,
@@ -336,6 +338,7 @@ impl Snippet {
 
 /// Everything loaded for one run: the packages by import path.
 #[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Universe {
     pub packages: BTreeMap<String, Package>,
 }
@@ -354,6 +357,7 @@ impl Universe {
 
 /// One package: the files of one directory.
 #[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Package {
     /// Import path (from `go.mod` module path + directory, else the directory name).
     pub path: String,
@@ -365,6 +369,10 @@ pub struct Package {
     pub files: Vec<SourceFile>,
     /// Package-level tags (all files, in file order), such as `+k8s:validation-gen=...` and
     /// `+groupName=...`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Tags::is_empty")
+    )]
     pub tags: Tags,
     /// Imports of all files: local name (alias, or last path element) → import path.
     pub imports: BTreeMap<String, String>,
@@ -383,6 +391,7 @@ impl Package {
 
 /// A source file of a package.
 #[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SourceFile {
     /// Path as given to the loader (used in diagnostics).
     pub path: PathBuf,
@@ -392,29 +401,51 @@ pub struct SourceFile {
 
 /// `type Name Def` or `type Name = Def`.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TypeDecl {
     pub name: String,
     /// The type's documentation, without tag lines.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "String::is_empty")
+    )]
     pub description: String,
     /// The tags of the declaration (in Go, of the comment block directly above it).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Tags::is_empty")
+    )]
     pub tags: Tags,
     /// Tags the frontend found detached from the declaration (in Go, the comment block
     /// before the doc comment, separated by a blank line); upstream reads only
     /// `+k8s:validation-gen=true|false`, `+k8s:isSubresource` and `+k8s:supportsSubresource`
     /// there.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Tags::is_empty")
+    )]
     pub detached_tags: Tags,
     /// The definition as written: for `type X string` it is `string`, for
     /// `type X Other` it is the named reference `Other`.
     pub def: TypeRef,
     /// `type X = Y` (a true alias, transparent) rather than a type definition.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "std::ops::Not::not")
+    )]
     pub is_alias: bool,
     /// The declaration has type parameters (generics); such types are not validated.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "std::ops::Not::not")
+    )]
     pub is_generic: bool,
     pub loc: Loc,
 }
 
 /// A reference to a type, as written in a declaration or field.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TypeRef {
     /// A predeclared type: `string`, `bool`, `int`, `int8`..`int64`, `uint`..`uint64`,
     /// `uintptr`, `byte`, `rune`, `float32`, `float64`, `complex64`, `complex128`, `any`,
@@ -443,17 +474,23 @@ pub enum TypeRef {
 
 /// Reference to a named type: the import path of its package and its name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NamedRef {
     /// Import path of the declaring package (the current package's own path for local
     /// types). For a qualified name whose import is unknown, the qualifier as written.
     pub package: String,
     pub name: String,
     /// Type arguments of an instantiated generic type, if any.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub type_args: Vec<TypeRef>,
 }
 
 /// Go's predeclared types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Builtin {
     String,
     Bool,
@@ -563,33 +600,56 @@ impl Builtin {
 
 /// A struct type literal.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StructType {
     pub fields: Vec<Field>,
 }
 
 /// One struct field (one per name: `A, B int` yields two fields).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Field {
     /// Go field name; for an embedded field, the type's name (`T` for `*pkg.T`).
     pub name: String,
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "std::ops::Not::not")
+    )]
     pub embedded: bool,
     pub ty: TypeRef,
     /// The field's declared JSON name and options (Go's `json:"name,opts"` struct tag);
     /// `None` when the field declares none (an empty `json:""` is none).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub json: Option<JsonTag>,
     /// The field's documentation, without tag lines.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "String::is_empty")
+    )]
     pub description: String,
     /// The field's tags.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Tags::is_empty")
+    )]
     pub tags: Tags,
     pub loc: Loc,
 }
 
 /// A field's declared JSON name and options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JsonTag {
     /// The name part: may be empty (only options given) or `-` (never serialized).
     pub name: String,
     /// The options after the name (`omitempty`, `inline`, ...).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub options: Vec<String>,
 }
 
@@ -615,20 +675,30 @@ impl Field {
 /// A constant declaration (`const C T = "v"`), after Go's implicit repetition in const
 /// groups has been applied.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ConstDecl {
     pub name: String,
     /// The declared type, if any (after implicit repetition).
     pub ty: Option<TypeRef>,
     pub value: ConstValue,
     /// The constant's documentation, without tag lines.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "String::is_empty")
+    )]
     pub description: String,
     /// The constant's tags.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Tags::is_empty")
+    )]
     pub tags: Tags,
     pub loc: Loc,
 }
 
 /// The value of a constant, as far as a declaration reader can evaluate it.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ConstValue {
     String(String),
     Int(i128),
@@ -636,6 +706,52 @@ pub enum ConstValue {
     Bool(bool),
     /// Any other expression, kept as source text.
     Expr(String),
+}
+
+/// Serialization of the model (feature `serde`), for type models stored as data (the
+/// embedded Kubernetes releases). Compact where it matters: a [`Loc`] is `[file, line, col,
+/// offset]`, a [`TagLine`] is `[text, loc]` and is parsed again when read, empty fields are
+/// left out.
+#[cfg(feature = "serde")]
+mod serde_impls {
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{Loc, TagLine};
+
+    impl Serialize for Loc {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            [self.file, self.line, self.col, self.offset].serialize(s)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Loc {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Loc, D::Error> {
+            let [file, line, col, offset] = <[u32; 4]>::deserialize(d)?;
+            Ok(Loc {
+                file,
+                line,
+                col,
+                offset,
+            })
+        }
+    }
+
+    impl Serialize for TagLine {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            (&self.text, self.loc).serialize(s)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for TagLine {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TagLine, D::Error> {
+            let (text, loc) = <(String, Loc)>::deserialize(d)?;
+            if text.is_empty() && loc == Loc::default() {
+                return Err(D::Error::custom("empty tag line"));
+            }
+            Ok(TagLine::new(text, loc))
+        }
+    }
 }
 
 #[cfg(test)]

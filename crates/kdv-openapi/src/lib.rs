@@ -229,11 +229,32 @@ pub struct Options {
     pub unknown_fields: UnknownFields,
     /// Whether [`Outcome::defaulted`] is filled (it costs a copy of the object).
     pub return_defaulted: bool,
+    /// Which part of the object the request writes ([`Subresource`]).
+    pub subresource: Subresource,
+    /// Apply the status subresource's strategy (see [`Subresource`]) to the kinds of OpenAPI
+    /// documents too, as the API server's registry does for its built-in kinds; for CRDs it
+    /// always applies. (kubectl-validate, whose cases pin the published documents' checks
+    /// only, does not.)
+    pub builtin_strategy: bool,
     /// Validation ratcheting on UPDATE (KEP-4008, feature `CRDValidationRatcheting`):
     /// errors of the schema's value validations on unchanged parts of the object are
     /// dropped. `None` follows the feature's default for the resource's Kubernetes
     /// version ([`Resource::ratcheting_default`]: on from 1.30, locked on since 1.33).
     pub ratcheting: Option<bool>,
+}
+
+/// Which part of an object a request writes, as the registry's strategies for a kind with a
+/// status subresource handle it (`PrepareForCreate`/`PrepareForUpdate`): a request to the
+/// main resource does not write `status` (dropped on create, kept from the old object on
+/// update); a request to the status subresource writes only `status` (everything else is
+/// kept from the old object, except `metadata.managedFields`, which the request tracks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Subresource {
+    /// The main resource.
+    #[default]
+    Main,
+    /// The status subresource (an UPDATE; without an old object nothing is kept).
+    Status,
 }
 
 /// The result of validating one object.
@@ -277,7 +298,10 @@ pub(crate) enum Source {
         scale: Option<Scale>,
     },
     /// A definition of an OpenAPI document.
-    OpenApi,
+    OpenApi {
+        /// The subresources the document's paths serve for the kind (`status`, `scale`).
+        subresources: BTreeSet<String>,
+    },
 }
 
 /// The compiled schema of one kind at one version. `Send + Sync`: share it between threads.
@@ -387,6 +411,26 @@ impl Resource {
     /// Whether the schema comes from a CRD (rather than an OpenAPI document).
     pub fn is_crd(&self) -> bool {
         matches!(self.source, Source::Crd { .. })
+    }
+
+    /// Whether the kind has the status subresource: a CRD version's `subresources.status`;
+    /// for OpenAPI kinds, a `.../{name}/status` path in the document.
+    pub fn has_status_subresource(&self) -> bool {
+        match &self.source {
+            Source::Crd {
+                status_subresource, ..
+            } => *status_subresource,
+            Source::OpenApi { subresources } => subresources.contains("status"),
+        }
+    }
+
+    /// Whether the kind has the scale subresource (a CRD version's `subresources.scale`; for
+    /// OpenAPI kinds, a `.../{name}/scale` path).
+    pub fn has_scale_subresource(&self) -> bool {
+        match &self.source {
+            Source::Crd { scale, .. } => scale.is_some(),
+            Source::OpenApi { subresources } => subresources.contains("scale"),
+        }
     }
 
     /// The compiled schema: its arena and root node (for the CEL rules of
@@ -840,8 +884,21 @@ impl SchemaSet {
             .map(|m| m.keys().cloned().collect())
             .unwrap_or_default();
         let docs = self.by_group_version.get(api_version);
-        for &i in docs.map(Vec::as_slice).unwrap_or_default() {
-            let doc = self.docs[i].document().map_err(LookupError::Load)?;
+        // A kind is looked for in its group-version's documents, then in the others: some
+        // kinds are served only as the body of another group's subresource (autoscaling/v1
+        // `Scale`, defined in the apps/v1 and core v1 documents), and those are only read
+        // when the first search fails.
+        let own = docs.map(Vec::as_slice).unwrap_or_default();
+        let others = (0..self.docs.len()).filter(|i| !own.contains(i));
+        for i in own.iter().copied().chain(others) {
+            let doc = match self.docs[i].document() {
+                Ok(doc) => doc,
+                Err(e) if own.contains(&i) => return Err(LookupError::Load(e)),
+                Err(_) => continue,
+            };
+            if !own.contains(&i) && !openapi::is_builtin_group(group) {
+                break;
+            }
             if let Some(def) = doc.kinds.get(&gvk) {
                 let (arena, root) = doc
                     .compile(def, openapi::is_builtin_group(group))
@@ -854,7 +911,9 @@ impl SchemaSet {
                         doc.namespaced(&gvk),
                         arena,
                         root,
-                        Source::OpenApi,
+                        Source::OpenApi {
+                            subresources: doc.subresources(&gvk),
+                        },
                     )
                     .with_kubernetes_minor(self.kubernetes_minor),
                 );
@@ -863,7 +922,9 @@ impl SchemaSet {
                 }
                 return Ok(r);
             }
-            known_kinds.extend(doc.kinds_of(api_version));
+            if own.contains(&i) {
+                known_kinds.extend(doc.kinds_of(api_version));
+            }
         }
         if docs.is_some() || self.crds.contains_key(api_version) {
             return Err(LookupError::UnknownKind {

@@ -101,6 +101,9 @@ pub(crate) struct Document {
     pub kinds: HashMap<Gvk, String>,
     /// Scope from `paths`: `Some(true)` namespaced, `Some(false)` cluster, absent unknown.
     scopes: HashMap<Gvk, bool>,
+    /// Subresources from `paths` (`status`, `scale`, ...): the paths below a kind's item path
+    /// (`.../deployments/{name}/status`).
+    subresources: HashMap<Gvk, BTreeSet<String>>,
 }
 
 impl Document {
@@ -157,12 +160,17 @@ impl Document {
                 }
             }
         }
+        let subresources = match root.get("paths") {
+            Some(Value::Object(paths)) => subresources_of(paths),
+            _ => HashMap::new(),
+        };
         Ok(Document {
             file: file.to_owned(),
             bytes,
             schemas,
             kinds,
             scopes,
+            subresources,
         })
     }
 
@@ -198,6 +206,11 @@ impl Document {
         self.scopes.get(gvk).copied()
     }
 
+    /// The subresources of a kind the document's paths serve (`status`, `scale`, ...).
+    pub(crate) fn subresources(&self, gvk: &Gvk) -> BTreeSet<String> {
+        self.subresources.get(gvk).cloned().unwrap_or_default()
+    }
+
     /// Compiles definition `name` (with everything it references) into a new arena.
     pub(crate) fn compile(
         &self,
@@ -214,6 +227,42 @@ impl Document {
             }
         })
     }
+}
+
+/// The subresources of each kind: a kind's item path is a path ending in `/{name}` whose
+/// operations name the kind (`/apis/apps/v1/namespaces/{namespace}/deployments/{name}`), and
+/// its subresources are the paths one segment below it (`.../{name}/status`). (The
+/// operations of a subresource path name the body's kind, e.g. `autoscaling/v1` `Scale`, so
+/// they cannot tell whose subresource it is.)
+fn subresources_of(paths: &Map<String, Value>) -> HashMap<Gvk, BTreeSet<String>> {
+    const METHODS: [&str; 5] = ["get", "put", "patch", "delete", "post"];
+    let mut items: HashMap<&str, Gvk> = HashMap::new();
+    for (path, item) in paths {
+        if !path.ends_with("/{name}") {
+            continue;
+        }
+        let gvk = METHODS
+            .iter()
+            .filter_map(|m| item.get(*m))
+            .flat_map(|op| gvks(op.get("x-kubernetes-group-version-kind")))
+            .next();
+        if let Some(gvk) = gvk {
+            items.insert(path.as_str(), gvk);
+        }
+    }
+    let mut out: HashMap<Gvk, BTreeSet<String>> = HashMap::new();
+    for path in paths.keys() {
+        let Some((parent, sub)) = path.rsplit_once('/') else {
+            continue;
+        };
+        if sub.is_empty() || sub.starts_with('{') {
+            continue;
+        }
+        if let Some(gvk) = items.get(parent) {
+            out.entry(gvk.clone()).or_default().insert(sub.to_owned());
+        }
+    }
+    out
 }
 
 /// Reads an `x-kubernetes-group-version-kind` list.

@@ -31,8 +31,8 @@ use serde_json::Value;
 use crate::correlate::Ratchet;
 use crate::validate::{OPath, St, Validator};
 use crate::{
-    Options, Outcome, Resource, Source, UnknownFields, convert, effective, embedded, listtype,
-    prune,
+    Options, Outcome, Resource, Source, Subresource, UnknownFields, convert, effective, embedded,
+    listtype, prune,
 };
 
 impl Resource {
@@ -50,14 +50,11 @@ impl Resource {
             ));
             return outcome;
         }
-        let adjusted;
-        let object = match self.status_adjusted(object, old) {
-            Some(v) => {
-                adjusted = v;
-                &adjusted
-            }
-            None => object,
-        };
+        // The request body is decoded as sent (its unknown fields, its metadata); the
+        // strategy then decides which parts of it the request writes.
+        let body = object;
+        let prepared = self.prepare(object, old, options);
+        let object: &Value = &prepared;
         let Value::Object(map) = object else {
             return outcome;
         };
@@ -70,8 +67,9 @@ impl Resource {
         // Decoding.
         let meta_path = PathRef::Nil;
         let meta_path = meta_path.child("metadata");
+        let body_metadata = body.get("metadata");
         let metadata = map.get("metadata");
-        if let Some(m) = metadata
+        if let Some(m) = body_metadata
             && let Err(e) = decode_object_meta(m)
         {
             outcome.decode_error = Some(FieldError::invalid(
@@ -84,14 +82,14 @@ impl Resource {
         let track = options.unknown_fields != UnknownFields::Ignore;
         let mut unknown = Vec::new();
         if track {
-            if let Some(m) = metadata {
+            if let Some(m) = body_metadata {
                 unknown_fields(m, &meta_path, &mut unknown);
             }
             let start = unknown.len();
             prune::unknown_paths(
                 &self.arena,
                 Some(self.root),
-                object,
+                body,
                 true,
                 &PathRef::Nil,
                 &mut unknown,
@@ -234,28 +232,69 @@ impl Resource {
         );
     }
 
-    /// The object with `status` as the status subresource leaves it, when that differs.
-    fn status_adjusted(&self, object: &Value, old: Option<&Value>) -> Option<Value> {
-        let Source::Crd {
-            status_subresource: true,
-            ..
-        } = self.source
-        else {
-            return None;
+    /// The object as the registry's strategy leaves it before validation ([`Subresource`]):
+    /// for a kind with the status subresource (a CRD's; a built-in kind's when
+    /// [`Options::builtin_strategy`]), a main-resource request keeps the old `status` (none
+    /// on create), and a status request keeps everything else of the old object (but the
+    /// request's `metadata.managedFields`). Borrowed when nothing changes.
+    pub fn prepare<'a>(
+        &self,
+        object: &'a Value,
+        old: Option<&Value>,
+        options: &Options,
+    ) -> std::borrow::Cow<'a, Value> {
+        use std::borrow::Cow;
+        let applies = match self.source {
+            Source::Crd { .. } => self.has_status_subresource(),
+            Source::OpenApi { .. } => options.builtin_strategy && self.has_status_subresource(),
         };
-        let old_status = old.and_then(|o| o.get("status"));
-        if object.get("status") == old_status {
-            return None;
-        }
-        let mut m = object.as_object()?.clone();
-        match old_status {
-            Some(s) => {
-                m.insert("status".into(), s.clone());
+        let (Some(map), true) = (object.as_object(), applies) else {
+            return Cow::Borrowed(object);
+        };
+        match (options.subresource, old.and_then(Value::as_object)) {
+            (Subresource::Status, Some(old_map)) => {
+                let mut m = old_map.clone();
+                match map.get("status") {
+                    Some(s) => {
+                        m.insert("status".into(), s.clone());
+                    }
+                    None => {
+                        m.remove("status");
+                    }
+                }
+                let managed = map.get("metadata").and_then(|md| md.get("managedFields"));
+                if let Some(Value::Object(md)) = m.get_mut("metadata") {
+                    match managed {
+                        Some(f) => {
+                            md.insert("managedFields".into(), f.clone());
+                        }
+                        None => {
+                            md.remove("managedFields");
+                        }
+                    }
+                }
+                if &m == map {
+                    Cow::Borrowed(object)
+                } else {
+                    Cow::Owned(Value::Object(m))
+                }
             }
-            None => {
-                m.remove("status");
+            _ => {
+                let old_status = old.and_then(|o| o.get("status"));
+                if map.get("status") == old_status {
+                    return Cow::Borrowed(object);
+                }
+                let mut m = map.clone();
+                match old_status {
+                    Some(s) => {
+                        m.insert("status".into(), s.clone());
+                    }
+                    None => {
+                        m.remove("status");
+                    }
+                }
+                Cow::Owned(Value::Object(m))
             }
         }
-        Some(Value::Object(m))
     }
 }

@@ -208,6 +208,12 @@ impl FeatureGates {
         self.overrides[gate.index()].unwrap_or_else(|| gate.spec_at(self.version).default)
     }
 
+    /// Whether the gate named `name` is on at this version (set, else default); `None` for a
+    /// name that is not a gate kdv knows.
+    pub fn enabled_by_name(&self, name: &str) -> Option<bool> {
+        Gate::from_name(name).map(|g| self.enabled(g))
+    }
+
     /// Whether declarative and hand-written results are compared (mismatches logged and
     /// counted): the `DeclarativeValidation` gate.
     pub fn compares(&self) -> bool {

@@ -883,6 +883,10 @@ impl<'u> Discoverer<'u> {
                     .is_none_or(|home| *home == pkg.path);
             if overridden {
                 selection = RootSelection::Override(options.roots);
+            } else if selection == RootSelection::Untagged
+                && options.package.as_deref() == Some(pkg.path.as_str())
+            {
+                selection = RootSelection::UntaggedKinds;
             }
             let group = roots::group_of(pkg);
             // `+k8s:validation-gen-input=<path>`: the types live in another package.
@@ -1040,12 +1044,16 @@ fn index_names(rules: &mut RuleSet, roots: Vec<RootInfo>) {
 
 /// The subresource paths a root accepts (§2.8).
 fn subresources(decl: &TypeDecl) -> Vec<String> {
+    // Kubernetes 1.33-1.35 wrote the path unquoted (`+k8s:isSubresource=/scale`), which the
+    // generator of those releases read as a raw value.
     let values = |name: &str| -> Vec<String> {
         decl.detached_tags
             .named(name)
             .chain(decl.tags.named(name))
-            .filter_map(|l| l.parsed.as_ref().ok())
-            .filter_map(|t| t.value.as_str().map(str::to_string))
+            .filter_map(|l| match &l.parsed {
+                Ok(t) => t.value.as_str().map(str::to_string),
+                Err(_) => Some(l.raw_value()).filter(|v| v.starts_with('/')),
+            })
             .collect()
     };
     let mut out = values("k8s:supportsSubresource");

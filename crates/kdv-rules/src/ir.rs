@@ -1034,6 +1034,64 @@ impl RuleSet {
     }
 }
 
+impl RuleSet {
+    /// The validation options the rules read (`+k8s:ifEnabled(X)`/`ifDisabled(X)`, and
+    /// enum exclusions under them), sorted: each must be defined by the operation
+    /// ([`kdv_runtime::Operation::options`]), or the rules reading it report an internal
+    /// error, as upstream's do.
+    pub fn option_names(&self) -> std::collections::BTreeSet<String> {
+        let mut names = std::collections::BTreeSet::new();
+        for t in &self.types {
+            options_of(t, &mut names, &mut |_| {});
+        }
+        names
+    }
+
+    /// The options validating a value of type `root` can read: those of `root` and of every
+    /// type its validation calls.
+    pub fn option_names_reachable(&self, root: TypeId) -> std::collections::BTreeSet<String> {
+        let mut names = std::collections::BTreeSet::new();
+        let mut seen = vec![false; self.types.len()];
+        let mut queue = vec![root];
+        while let Some(id) = queue.pop() {
+            let i = id.0 as usize;
+            if seen.get(i).copied().unwrap_or(true) {
+                continue;
+            }
+            seen[i] = true;
+            let t = &self.types[i];
+            queue.extend(t.fields.iter().filter_map(|f| f.type_call));
+            options_of(t, &mut names, &mut |called| queue.push(called));
+        }
+        names
+    }
+}
+
+/// Adds the options `t`'s validations read to `names`, and tells `calls` each type called.
+fn options_of(
+    t: &TypeRules,
+    names: &mut std::collections::BTreeSet<String>,
+    calls: &mut impl FnMut(TypeId),
+) {
+    let all = t.validations.iter().chain(&t.iterations).chain(
+        t.fields
+            .iter()
+            .flat_map(|f| f.validations.iter().chain(&f.iterations)),
+    );
+    for v in all {
+        visit_validation(v, &mut |x| match &x.check {
+            Check::IfOption { option, .. } => {
+                names.insert(option.clone());
+            }
+            Check::Enum(spec) => {
+                names.extend(spec.exclusions.iter().map(|e| e.option.clone()));
+            }
+            Check::CallType(id) => calls(*id),
+            _ => {}
+        });
+    }
+}
+
 /// Calls `f` on `v` and on every validation it wraps (wrapper checks, mode rules).
 pub(crate) fn visit_validation<'a>(v: &'a Validation, f: &mut impl FnMut(&'a Validation)) {
     f(v);

@@ -167,6 +167,11 @@ pub enum RootSelection {
     Invalid,
     /// The caller's [`Roots`] (not [`Roots::Package`]) replaces the tags.
     Override(Roots),
+    /// No `+k8s:validation-gen` tag on the package the caller named
+    /// ([`CompileOptions::package`]): its `TypeMeta` types are roots (kdv's default, since
+    /// Kubernetes selects the kinds of the kubernetes/api packages, which carry no such tag,
+    /// from its internal packages).
+    UntaggedKinds,
 }
 
 impl RootSelection {
@@ -174,7 +179,7 @@ impl RootSelection {
     pub(crate) fn filters(&self) -> Option<Vec<TypeFilter>> {
         match self {
             RootSelection::Filters(f) => Some(f.clone()),
-            RootSelection::Override(Roots::TypeMeta) => {
+            RootSelection::Override(Roots::TypeMeta) | RootSelection::UntaggedKinds => {
                 Some(vec![TypeFilter::WithField("TypeMeta".into())])
             }
             RootSelection::Override(_) => Some(vec![TypeFilter::All]),
@@ -195,6 +200,9 @@ impl RootSelection {
                 .collect::<Vec<_>>()
                 .join(", "),
             RootSelection::Override(r) => format!("--roots {}", r.as_str()),
+            RootSelection::UntaggedKinds => format!(
+                "no +{MAIN_TAG} tag (every type with TypeMeta, as Kubernetes selects the kinds of kubernetes/api)"
+            ),
         }
     }
 }

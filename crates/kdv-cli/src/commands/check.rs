@@ -8,7 +8,7 @@ use kdv_manifest::{Document, Position, Query, Step, Target};
 use kdv_openapi::Resource;
 use kdv_rollout::FeatureGates;
 use kdv_rules::{RuleSet, TypeId};
-use kdv_runtime::{BadValue, ErrorList, FieldPath, Operation, Segment};
+use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath, Operation, Segment};
 use serde_json::Value;
 
 use crate::cli::UnknownFields;
@@ -63,16 +63,41 @@ pub fn check_document(
     found
 }
 
+/// The declarative rules of a built-in kind, as a check of [`check_resource`] runs them.
+pub struct Declarative<'a> {
+    /// The release's rules of the kind's group-version.
+    pub rules: &'a RuleSet,
+    /// The kind.
+    pub ty: TypeId,
+    /// The operation, with every option the rules read defined.
+    pub op: &'a Operation,
+    /// Which declarative errors are enforced and which shadowed.
+    pub gates: &'a FeatureGates,
+    /// The object as the registry's strategy leaves it (`kdv_openapi::Resource::prepare`).
+    pub object: &'a Value,
+}
+
 /// Validates `doc` against a CRD, OpenAPI or built-in kind (against `old` for an UPDATE),
 /// with the API server's pipeline (`kdv_openapi`): unknown fields as `--unknown-fields`
-/// says, defaults applied before the value validations.
+/// says, defaults applied before the value validations. For a built-in kind, `declarative`
+/// adds the release's declarative rules.
 ///
 /// Unknown fields are looked for as the API server's `Warn` mode does, which also validates
 /// the pruned object: with `--unknown-fields=error` they are then errors of the document
 /// listed before its field errors, as for Go types (the server itself would stop at them,
 /// and a user fixing the manifest would meet the field errors next).
+///
+/// Both judges (decision): the API server decodes a built-in object (unknown fields, types)
+/// and runs its declarative rules beside the hand-written validation kdv does not have;
+/// kubectl-validate's published value checks stand in for part of the hand-written. Where
+/// both report an error of the same type at the same field, it is reported once: the
+/// declarative rule's when enforced (the server's own text), the published check's when the
+/// declarative rule is shadowed (the server's hand-written validation reports it). The
+/// decoding errors of the declarative pass are the OpenAPI pipeline's already.
 pub fn check_resource(
     resource: &Resource,
+    declarative: Option<Declarative<'_>>,
+    options: &kdv_openapi::Options,
     doc: &Document<'_>,
     old: Option<&Value>,
     unknown: UnknownFields,
@@ -82,7 +107,7 @@ pub fn check_resource(
             UnknownFields::Error | UnknownFields::Warn => kdv_openapi::UnknownFields::Warn,
             UnknownFields::Ignore => kdv_openapi::UnknownFields::Ignore,
         },
-        ..kdv_openapi::Options::default()
+        ..options.clone()
     };
     let mut outcome = resource.validate(&doc.value, old, &options);
     // An object the API server cannot decode (metadata that is not an ObjectMeta) fails with
@@ -90,7 +115,23 @@ pub fn check_resource(
     if let Some(error) = outcome.decode_error.take() {
         return locate(doc, vec![error], &[], unknown);
     }
-    if outcome.errors.is_empty() && outcome.unknown_fields.is_empty() {
+    let (mut enforced, mut shadowed) = (ErrorList::new(), ErrorList::new());
+    if let Some(d) = declarative {
+        let mut errors = kdv_eval::validate(d.rules, d.ty, d.op, d.object, old);
+        errors.retain(|e| e.error_type != ErrorType::TypeInvalid);
+        (enforced, shadowed) = kdv_rollout::partition_enforced(errors, d.gates);
+        let same =
+            |a: &FieldError, b: &FieldError| a.error_type == b.error_type && a.field == b.field;
+        outcome
+            .errors
+            .retain(|e| !enforced.iter().any(|d| same(d, e)));
+        shadowed.retain(|d| !outcome.errors.iter().any(|e| same(d, e)));
+    }
+    if outcome.errors.is_empty()
+        && enforced.is_empty()
+        && shadowed.is_empty()
+        && outcome.unknown_fields.is_empty()
+    {
         return Findings::default();
     }
     let unknown_fields: Vec<(FieldPath, String, String)> = outcome
@@ -102,7 +143,13 @@ pub fn check_resource(
             (path, text, message)
         })
         .collect();
-    locate(doc, outcome.errors, &unknown_fields, unknown)
+    let mut all = outcome.errors;
+    all.extend(enforced);
+    let errors = all.len();
+    all.extend(shadowed);
+    let mut found = locate(doc, all, &unknown_fields, unknown);
+    found.shadowed = found.errors.split_off(errors);
+    found
 }
 
 /// Finds where each error and unknown field (path, path text, message) is written.

@@ -12,6 +12,8 @@ pub mod jobs;
 pub mod lint;
 pub mod lint_crd;
 pub mod old;
+pub mod options;
+pub mod release;
 pub mod schema;
 pub mod select;
 pub mod sources;

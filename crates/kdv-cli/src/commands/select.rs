@@ -270,13 +270,15 @@ impl<'r> TypeSelector<'r> {
                     p.selection.describe(),
                     at(p)
                 ),
-                RootSelection::Override(_) => format!(
+                RootSelection::Override(_) | RootSelection::UntaggedKinds => format!(
                     "{} does not select it (a list type, an opt-out with +k8s:validation-gen=false, or no TypeMeta field)",
                     p.selection.describe()
                 ),
             };
             let hint = match &p.selection {
-                RootSelection::Override(_) => format!("pass --roots all, or --type {kind}"),
+                RootSelection::Override(_) | RootSelection::UntaggedKinds => {
+                    format!("pass --roots all, or --type {kind}")
+                }
                 RootSelection::OptedOut => format!(
                     "to validate its kinds anyway, pass --roots typemeta (every kind with TypeMeta), or --type {kind}"
                 ),

@@ -20,6 +20,7 @@ use kdv_openapi::{LookupError, Resource, SchemaSet};
 use kdv_rules::TypeId;
 use serde_json::Value;
 
+use super::release::Release;
 use super::select::TypeSelector;
 use crate::cli::ValidateArgs;
 use crate::error::CliError;
@@ -30,41 +31,33 @@ use crate::input::{self, ReadLimits, Source, Stream};
 pub struct SchemaSources {
     /// CRDs, `--schema` documents and built-in kinds.
     pub set: SchemaSet,
+    /// The declarative rules of the built-in kinds (from 1.33), when they are a source.
+    pub declarative: Option<kdv_k8s_api::Release>,
     /// What was loaded, for "unknown kind" messages: `2 CRDs (crds/)`, `the Kubernetes 1.35
     /// built-in kinds`.
     pub loaded: Vec<String>,
 }
 
-/// Whether the run uses Kubernetes' built-in kinds, and of which release.
-pub fn builtin_version(args: &ValidateArgs) -> Result<Option<&'static str>, CliError> {
-    let embedded = kdv_k8s_openapi::versions();
-    match &args.k8s_version {
-        Some(asked) => {
-            let wanted = asked.strip_prefix('v').unwrap_or(asked);
-            match embedded.iter().find(|v| **v == wanted) {
-                Some(v) => Ok(Some(v)),
-                None => Err(CliError::Usage(format!(
-                    "--k8s-version {asked}: no such embedded release (embedded: {}); pass --schema DIR with the OpenAPI documents of other releases",
-                    embedded.join(", ")
-                ))),
-            }
-        }
-        None if args.types.is_none() && args.schema.is_none() => {
-            Ok(Some(kdv_k8s_openapi::latest_version()))
-        }
-        None => Ok(None),
-    }
+/// Whether the run uses Kubernetes' built-in kinds: with no --types and no --schema, or
+/// when the release is given.
+pub fn uses_builtins(args: &ValidateArgs, release: &Release) -> bool {
+    release.explicit || (args.types.is_none() && args.schema.is_none())
 }
 
 /// Reads the `--crd` files, registers the `--schema` documents and the built-in kinds.
 /// Returns `None` when the run has no such source (only `--types`).
-pub fn load(args: &ValidateArgs, limits: ReadLimits) -> Result<Option<SchemaSources>, CliError> {
-    let builtins = builtin_version(args)?;
+pub fn load(
+    args: &ValidateArgs,
+    release: &Release,
+    limits: ReadLimits,
+) -> Result<Option<SchemaSources>, CliError> {
+    let builtins = uses_builtins(args, release).then_some(release.version);
     if args.crds.is_empty() && args.schema.is_none() && builtins.is_none() {
         return Ok(None);
     }
     let mut set = SchemaSet::new();
     let mut loaded = Vec::new();
+    let mut declarative = None;
     if !args.crds.is_empty() {
         let mut count = 0;
         for path in &args.crds {
@@ -111,8 +104,13 @@ pub fn load(args: &ValidateArgs, limits: ReadLimits) -> Result<Option<SchemaSour
             );
         }
         loaded.push(format!("the Kubernetes {version} built-in kinds"));
+        declarative = release.builtin_rules();
     }
-    Ok(Some(SchemaSources { set, loaded }))
+    Ok(Some(SchemaSources {
+        set,
+        declarative,
+        loaded,
+    }))
 }
 
 /// Adds the CRDs of a file, or of the files of a directory (searched as manifests are).
@@ -217,8 +215,9 @@ fn register_schema_dir(set: &mut SchemaSet, dir: &Path) -> Result<usize, CliErro
 pub enum Schema {
     /// A Go type of `--types`.
     Go(TypeId),
-    /// A CRD, OpenAPI or built-in kind.
-    Resource(Arc<Resource>),
+    /// A CRD, OpenAPI or built-in kind, with the release's declarative rules of a built-in
+    /// kind.
+    Resource(Arc<Resource>, Option<kdv_k8s_api::BuiltinKind>),
 }
 
 /// Chooses each document's schema among the sources.
@@ -249,10 +248,17 @@ impl Selector<'_> {
             None => None,
         };
         let (api_version, kind) = type_meta(value, self.go.is_some())?;
-        match sources.set.resource(api_version, kind) {
-            Ok(resource) => Ok(Schema::Resource(resource)),
-            Err(e) => Err(self.unknown(sources, api_version, kind, &e, go_message)),
-        }
+        let resource = match sources.set.resource(api_version, kind) {
+            Ok(resource) => resource,
+            Err(e) => return Err(self.unknown(sources, api_version, kind, &e, go_message)),
+        };
+        let declarative = match &sources.declarative {
+            Some(release) if !resource.is_crd() => release
+                .kind(api_version, kind)
+                .map_err(|e| format!("cannot read the rules of kind {kind:?}: {e}"))?,
+            _ => None,
+        };
+        Ok(Schema::Resource(resource, declarative))
     }
 
     fn unknown(

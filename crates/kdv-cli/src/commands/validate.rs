@@ -14,6 +14,8 @@ use serde_json::Value;
 use super::check::{self, check_document, check_resource};
 use super::jobs::{default_threads, run_jobs};
 use super::old::{GitRevisions, OldSet, OldSource, Pairing};
+use super::options::Options;
+use super::release::Release;
 use super::select::TypeSelector;
 use super::sources::{self, Schema, Selector};
 use super::{custom, error_count, load_types};
@@ -42,11 +44,6 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
     result
 }
 
-/// The minor versions of Kubernetes 1.x whose declarative-validation gates kdv knows
-/// (`--emulated-version`).
-const EMULATED_MINORS_START: u32 = 33;
-const EMULATED_MINORS_END: u32 = 37;
-
 fn validate(
     args: &ValidateArgs,
     out: &mut dyn Write,
@@ -54,20 +51,11 @@ fn validate(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<u8, CliError> {
     check_usage(args)?;
-    let mut gates = match &args.emulated_version {
-        None => FeatureGates::default(),
-        Some(v) => match kdv_rollout::gates::parse_version(v) {
-            Some((1, minor @ EMULATED_MINORS_START..=EMULATED_MINORS_END)) => {
-                FeatureGates::for_version(1, minor)
-            }
-            _ => {
-                return Err(CliError::Usage(format!(
-                    "--emulated-version: {v:?}: kdv knows the feature gates of Kubernetes \
-                     1.{EMULATED_MINORS_START} to 1.{EMULATED_MINORS_END} (MAJOR.MINOR)"
-                )));
-            }
-        },
-    };
+    let release = Release::choose(
+        args.k8s_version.as_deref(),
+        args.emulated_version.as_deref(),
+    )?;
+    let mut gates = release.gates();
     if let Some(value) = &args.feature_gates {
         let warnings = gates
             .parse(value)
@@ -123,12 +111,20 @@ fn validate(
         )?),
         _ => None,
     };
-    let sources = sources::load(args, limits)?;
+    let sources = sources::load(args, &release, limits)?;
     let selector = Selector {
         go: type_selector.as_ref(),
         sources: sources.as_ref(),
     };
 
+    let options = Options::new(&args.options, &gates);
+    let mut base = base_operation(args, subresource);
+    if let Some(rules) = rules {
+        // Every option is defined (warnings only for those of the types validated).
+        for (name, value) in options.values(&rules.option_names()) {
+            base.options.entry(name).or_insert(value);
+        }
+    }
     let (old, old_problems) = old_source(args, limits)?;
     let mut report = Report::default();
     report.input_errors.extend(old_problems);
@@ -138,10 +134,12 @@ fn validate(
     let ctx = JobContext {
         rules,
         selector: &selector,
-        base: base_operation(args, subresource),
+        base,
         limits,
         unknown_fields: args.unknown_fields,
         gates: &gates,
+        options: &options,
+        noted: Default::default(),
         old: old.as_ref(),
     };
     let threads = args.jobs.map_or_else(default_threads, |n| n as usize);
@@ -170,6 +168,7 @@ fn validate(
     progress.into_inner().finish();
 
     let mut warnings = rules.map_or_else(Vec::new, |rules| custom_warnings(rules, &report));
+    warnings.extend(options.warnings());
     // Nothing validated and nothing failed: empty files or input (exit status 2).
     warnings.extend(report.nothing_validated().map(|w| format!("warning: {w}")));
     // Warnings go to stderr in every format (JSON and SARIF carry them too).
@@ -252,8 +251,22 @@ struct JobContext<'r> {
     unknown_fields: UnknownFields,
     /// `--feature-gates`: which declarative rules are shadowed.
     gates: &'r FeatureGates,
+    /// The values of validation options.
+    options: &'r Options<'r>,
+    /// The Go types whose options were noted for the warnings.
+    noted: std::sync::Mutex<std::collections::HashSet<kdv_rules::TypeId>>,
     /// Old revisions of `--old` or `--old-ref`.
     old: Option<&'r OldSource>,
+}
+
+impl JobContext<'_> {
+    /// Notes the options a Go type's validation reads, once per type.
+    fn note_options(&self, rules: &RuleSet, ty: kdv_rules::TypeId) {
+        let first = self.noted.lock().is_ok_and(|mut noted| noted.insert(ty));
+        if first {
+            self.options.note(&rules.option_names_reachable(ty));
+        }
+    }
 }
 
 /// Validates the documents of one job; its report holds the results and input errors.
@@ -444,21 +457,35 @@ fn validate_document(
     let old_value = old_doc.map(|d| d.value);
     let (found, type_name) = match (&schema, ctx.rules, ctx.selector.go) {
         (Schema::Go(ty), Some(rules), Some(go)) => (
-            check_document(
-                rules,
-                *ty,
-                &op,
-                doc,
-                old_value,
-                ctx.unknown_fields,
-                ctx.gates,
-            ),
+            {
+                ctx.note_options(rules, *ty);
+                check_document(
+                    rules,
+                    *ty,
+                    &op,
+                    doc,
+                    old_value,
+                    ctx.unknown_fields,
+                    ctx.gates,
+                )
+            },
             go.qualified_name(*ty),
         ),
-        (Schema::Resource(resource), _, _) => (
-            check_resource(resource, doc, old_value, ctx.unknown_fields),
-            format!("{}.{}", resource.api_version(), resource.kind()),
-        ),
+        (Schema::Resource(resource, builtin), _, _) => {
+            match check_resource_document(ctx, resource, builtin.as_ref(), &op, doc, old_value) {
+                Ok(found) => (
+                    found,
+                    format!("{}.{}", resource.api_version(), resource.kind()),
+                ),
+                Err(message) => {
+                    let at = check::position_of(doc, "kind");
+                    report
+                        .input_errors
+                        .push(InputError::document(file, doc.index, at, message));
+                    return;
+                }
+            }
+        }
         // A Go type is selected only when Go types are loaded.
         (Schema::Go(_), _, _) => return,
     };
@@ -477,6 +504,121 @@ fn validate_document(
         warnings: found.warnings,
         shadowed: found.shadowed,
     });
+}
+
+/// Checks a document of a CRD, OpenAPI or built-in kind: the request `--subresource` names
+/// (the status subresource's strategy: an UPDATE that writes only `status`; the scale
+/// subresource's body: a `Scale`), the schema's pipeline and, for a built-in kind, the
+/// release's declarative rules on the object as the strategy leaves it. `Err` is an input
+/// error of the document (a subresource the kind does not have, a status request with no
+/// old object).
+fn check_resource_document(
+    ctx: &JobContext<'_>,
+    resource: &kdv_openapi::Resource,
+    builtin: Option<&kdv_k8s_api::BuiltinKind>,
+    op: &Operation,
+    doc: &Document<'_>,
+    old: Option<&Value>,
+) -> Result<check::Findings, String> {
+    let kind = format!("kind {:?} of {}", resource.kind(), resource.api_version());
+    let subresource = match op.subresources.as_slice() {
+        [] => kdv_openapi::Subresource::Main,
+        [s] if s == "status" => {
+            if !resource.has_status_subresource() {
+                return Err(format!(
+                    "--subresource status: {kind} has no status subresource"
+                ));
+            }
+            if old.is_none() {
+                return Err(
+                    "--subresource status: a status request is an UPDATE; give the object's current revision with --old or --old-ref"
+                        .to_string(),
+                );
+            }
+            kdv_openapi::Subresource::Status
+        }
+        // A request to the scale subresource sends a Scale (autoscaling/v1), validated as
+        // such (its declarative rules are those of `/scale`).
+        [s] if s == "scale" => {
+            if resource.kind() != "Scale" {
+                let what = if resource.has_scale_subresource() {
+                    "a request to its scale subresource sends an autoscaling/v1 Scale"
+                } else {
+                    "it has no scale subresource"
+                };
+                return Err(format!("--subresource scale: {kind}: {what}"));
+            }
+            kdv_openapi::Subresource::Main
+        }
+        other => {
+            return Err(format!(
+                "--subresource /{}: {kind}: kdv validates the main resource, status and scale",
+                other.join("/")
+            ));
+        }
+    };
+    let options = kdv_openapi::Options {
+        subresource,
+        builtin_strategy: !resource.is_crd(),
+        ..kdv_openapi::Options::default()
+    };
+    let mut rule_op;
+    let prepared;
+    let declarative = match builtin {
+        // The declarative rules of a kind run for the subresources it declares (upstream's
+        // generated code has no function for the others, so the server does not call it).
+        Some(kind) if supports(kind, op) || body_of(kind).is_some() => {
+            rule_op = op.clone();
+            // A kind that is only a subresource's body (a Scale) is validated as that
+            // request.
+            if op.subresources.is_empty()
+                && let Some(path) = body_of(kind)
+            {
+                rule_op.subresources = vec![path.trim_start_matches('/').to_string()];
+            }
+            rule_op
+                .options
+                .extend(ctx.options.values(kind.option_names()));
+            ctx.options.note(kind.option_names());
+            prepared = resource.prepare(&doc.value, old, &options);
+            Some(check::Declarative {
+                rules: kind.rules(),
+                ty: kind.type_id(),
+                op: &rule_op,
+                gates: ctx.gates,
+                object: &prepared,
+            })
+        }
+        _ => None,
+    };
+    Ok(check_resource(
+        resource,
+        declarative,
+        &options,
+        doc,
+        old,
+        ctx.unknown_fields,
+    ))
+}
+
+/// The one subresource a kind is the body of (`/scale` for a Scale), when it is validated
+/// for nothing else.
+fn body_of(kind: &kdv_k8s_api::BuiltinKind) -> Option<&str> {
+    match kind
+        .rules()
+        .type_rules(kind.type_id())
+        .subresources
+        .as_slice()
+    {
+        [one] if one != "/" => Some(one),
+        _ => None,
+    }
+}
+
+/// Whether the declarative rules of a built-in kind cover the request's subresource.
+fn supports(kind: &kdv_k8s_api::BuiltinKind, op: &Operation) -> bool {
+    let subresources = &kind.rules().type_rules(kind.type_id()).subresources;
+    subresources.is_empty() || subresources.iter().any(|s| op.subresource_is(s))
 }
 
 fn count(n: usize) -> String {
