@@ -98,13 +98,10 @@ pub enum DocsFormat {
 /// Arguments of `kdv explain`.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// Directory of a Go package, or a Rust file, whose `+k8s:` tags define TYPE.
-    #[arg(
-        long,
-        value_name = "DIR|FILE.rs",
-        required_unless_present = "crds",
-        conflicts_with = "crds"
-    )]
+    /// Directory of a Go package, or a Rust file, whose `+k8s:` tags define TYPE. Without
+    /// --types and --crd, KIND is a built-in kind of the release (--k8s-version): its
+    /// published OpenAPI checks and its declarative rules.
+    #[arg(long, value_name = "DIR|FILE.rs", conflicts_with = "crds")]
     pub types: Option<PathBuf>,
 
     /// CustomResourceDefinitions (YAML or JSON; a directory is searched recursively for
@@ -113,9 +110,14 @@ pub struct ExplainArgs {
     pub crds: Vec<PathBuf>,
 
     /// With --crd: the version of the kind whose schema is explained (default: the storage
-    /// version).
+    /// version); for a built-in kind, its apiVersion (`apps/v1`, `v1`; default: the group's
+    /// preferred version).
     #[arg(long = "api-version", value_name = "VERSION", conflicts_with = "types")]
     pub api_version: Option<String>,
+
+    /// For a built-in kind: the Kubernetes release (1.N; default: the newest embedded).
+    #[arg(long, value_name = "1.N", conflicts_with_all = ["types", "crds"])]
+    pub k8s_version: Option<String>,
 
     /// With --types: which types are roots (their type-level rules are not ratcheted).
     #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package, conflicts_with = "crds")]

@@ -232,6 +232,14 @@ impl Resource {
         );
     }
 
+    /// The object as the API server decodes it: unknown fields pruned, the schema's
+    /// defaults applied (borrowed when that changes nothing). What a built-in kind's
+    /// declarative rules see: the server validates the defaulted object (`+default=` tags
+    /// are published as OpenAPI defaults).
+    pub fn decoded<'a>(&self, object: &'a Value) -> std::borrow::Cow<'a, Value> {
+        effective::decoded(&self.arena, self.root, object)
+    }
+
     /// The object as the registry's strategy leaves it before validation ([`Subresource`]):
     /// for a kind with the status subresource (a CRD's; a built-in kind's when
     /// [`Options::builtin_strategy`]), a main-resource request keeps the old `status` (none

@@ -189,8 +189,11 @@ fn check_compiles(universe: &Universe, package: &str) -> Result<(), String> {
     }
 }
 
-/// Drops what validation never reads: descriptions, file texts, the directory; names the
-/// files by module version (`k8s.io/api@v0.36.3/apps/v1/types.go`).
+/// Drops what validation never reads: descriptions, the directory, and every line of the
+/// file texts but the tag lines (`// +...`), which diagnostics and `kdv explain` quote; the
+/// other bytes become spaces so that offsets, lines and columns stay as in the source (a
+/// file without tag lines keeps no text). Names the files by module version
+/// (`k8s.io/api@v0.36.3/apps/v1/types.go`).
 fn reduce(package: &mut Package, prefix: &str) {
     package.dir = None;
     for file in &mut package.files {
@@ -200,7 +203,7 @@ fn reduce(package: &mut Package, prefix: &str) {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         file.path = PathBuf::from(format!("{prefix}/{name}"));
-        file.text.clear();
+        file.text = tag_lines_only(&file.text);
     }
     for t in &mut package.types {
         t.description.clear();
@@ -230,4 +233,26 @@ fn count_k8s_tags(package: &Package) -> usize {
         }
     }
     n + package.consts.iter().map(|c| k8s(&c.tags)).sum::<usize>()
+}
+
+/// The text with every line that is not a tag line (`// +...`) blanked to spaces, byte for
+/// byte; empty when no line is a tag line.
+fn tag_lines_only(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut any = false;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let is_tag = trimmed
+            .strip_prefix("//")
+            .is_some_and(|rest| rest.trim_start().starts_with('+'));
+        if is_tag {
+            any = true;
+            out.push_str(line);
+        } else {
+            for b in line.bytes() {
+                out.push(if b == b'\n' { '\n' } else { ' ' });
+            }
+        }
+    }
+    if any { out } else { String::new() }
 }

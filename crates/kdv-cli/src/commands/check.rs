@@ -73,8 +73,11 @@ pub struct Declarative<'a> {
     pub op: &'a Operation,
     /// Which declarative errors are enforced and which shadowed.
     pub gates: &'a FeatureGates,
-    /// The object as the registry's strategy leaves it (`kdv_openapi::Resource::prepare`).
+    /// The object as the registry's strategy leaves it (`kdv_openapi::Resource::prepare`),
+    /// decoded and defaulted.
     pub object: &'a Value,
+    /// The old object, decoded and defaulted.
+    pub old: Option<&'a Value>,
 }
 
 /// Validates `doc` against a CRD, OpenAPI or built-in kind (against `old` for an UPDATE),
@@ -117,7 +120,7 @@ pub fn check_resource(
     }
     let (mut enforced, mut shadowed) = (ErrorList::new(), ErrorList::new());
     if let Some(d) = declarative {
-        let mut errors = kdv_eval::validate(d.rules, d.ty, d.op, d.object, old);
+        let mut errors = kdv_eval::validate(d.rules, d.ty, d.op, d.object, d.old);
         errors.retain(|e| e.error_type != ErrorType::TypeInvalid);
         (enforced, shadowed) = kdv_rollout::partition_enforced(errors, d.gates);
         let same =

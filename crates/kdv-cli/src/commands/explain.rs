@@ -43,12 +43,21 @@ pub fn run(args: &ExplainArgs, out: &mut dyn Write, err: &mut dyn Write) -> Resu
             };
             explain(rules, ty, &path)?
         }
-        None => super::explain_crd::explain(
+        None if !args.crds.is_empty() => super::explain_crd::explain(
             &args.crds,
             &args.name,
             args.api_version.as_deref(),
             args.path.as_deref(),
         )?,
+        None => {
+            let release = super::release::Release::choose(args.k8s_version.as_deref(), None)?;
+            super::explain_builtin::explain(
+                &args.name,
+                args.api_version.as_deref(),
+                args.path.as_deref(),
+                &release,
+            )?
+        }
     };
     match args.output {
         ExplainFormat::Text => out.write_all(render(&explanation).as_bytes())?,

@@ -301,6 +301,20 @@ const PUBLISHED: &str = "the CRD's own schema";
 
 /// The keywords and CEL rules written on one schema node, with the locator path of each.
 fn node_rules(node: &Value, at: &[String], path: &str, out: &mut Vec<(Vec<String>, Rule)>) {
+    keyword_rules(node, at, path, ENFORCED, PUBLISHED, out);
+    cel_rules(node, at, path, out);
+}
+
+/// The value keywords of one schema node as rules (`lifecycle` and `published` say what
+/// enforces them and what publishes them).
+pub fn keyword_rules(
+    node: &Value,
+    at: &[String],
+    path: &str,
+    lifecycle: &str,
+    published: &str,
+    out: &mut Vec<(Vec<String>, Rule)>,
+) {
     for &key in VALUE_KEYWORDS {
         let Some(value) = node.get(key) else { continue };
         let mut q = at.to_vec();
@@ -312,12 +326,16 @@ fn node_rules(node: &Value, at: &[String], path: &str, out: &mut Vec<(Vec<String
                 source: format!("{key}: {}", compact(value)),
                 location: None,
                 rule: keyword_words(key, value, node),
-                lifecycle: ENFORCED.into(),
+                lifecycle: lifecycle.into(),
                 ratcheting: keyword_ratcheting(key).into(),
-                published: PUBLISHED.into(),
+                published: published.into(),
             },
         ));
     }
+}
+
+/// The CEL rules (`x-kubernetes-validations`) of one schema node.
+fn cel_rules(node: &Value, at: &[String], path: &str, out: &mut Vec<(Vec<String>, Rule)>) {
     let Some(rules) = node
         .get("x-kubernetes-validations")
         .and_then(Value::as_array)

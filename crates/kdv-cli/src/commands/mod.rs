@@ -6,6 +6,7 @@ pub mod check;
 pub mod custom;
 pub mod docs;
 pub mod explain;
+pub mod explain_builtin;
 pub mod explain_crd;
 pub mod explanation;
 pub mod jobs;

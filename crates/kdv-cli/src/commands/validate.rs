@@ -563,7 +563,7 @@ fn check_resource_document(
         ..kdv_openapi::Options::default()
     };
     let mut rule_op;
-    let prepared;
+    let (prepared, old_decoded);
     let declarative = match builtin {
         // The declarative rules of a kind run for the subresources it declares (upstream's
         // generated code has no function for the others, so the server does not call it).
@@ -580,13 +580,19 @@ fn check_resource_document(
                 .options
                 .extend(ctx.options.values(kind.option_names()));
             ctx.options.note(kind.option_names());
-            prepared = resource.prepare(&doc.value, old, &options);
+            // The server validates the object as its strategy leaves it, decoded and
+            // defaulted (as the stored old object is).
+            prepared = resource
+                .decoded(&resource.prepare(&doc.value, old, &options))
+                .into_owned();
+            old_decoded = old.map(|o| resource.decoded(o));
             Some(check::Declarative {
                 rules: kind.rules(),
                 ty: kind.type_id(),
                 op: &rule_op,
                 gates: ctx.gates,
                 object: &prepared,
+                old: old_decoded.as_deref(),
             })
         }
         _ => None,
