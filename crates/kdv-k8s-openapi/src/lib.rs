@@ -21,6 +21,9 @@
 
 use std::fmt;
 
+#[cfg(feature = "reduce")]
+pub mod reduce;
+
 /// One embedded group-version document of one release.
 #[derive(Debug)]
 pub struct Document {
