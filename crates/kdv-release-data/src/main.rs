@@ -37,9 +37,8 @@ struct Cli {
 #[allow(clippy::enum_variant_names)]
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Store a release's published OpenAPI v3 documents (api/<v>.json,
-    /// apis/<group>/<v>.json) in the reduced, compressed form kdv-k8s-openapi embeds, with
-    /// FILES-v<X.Y>.tsv.
+    /// Store a release's published OpenAPI v3 documents (api/V.json, apis/GROUP/V.json) in
+    /// the reduced, compressed form kdv-k8s-openapi embeds, with FILES-vX.Y.tsv.
     OpenapiImport(openapi_import::ImportArgs),
     /// Build a release's OpenAPI v3 documents from its swagger v2 and the Go types of its
     /// API modules (the defaults v2 pruned), and store them as openapi-import does.
