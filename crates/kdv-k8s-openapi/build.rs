@@ -1,23 +1,25 @@
 //! Embeds the Kubernetes OpenAPI v3 documents of `testdata/kubernetes-openapi/v<X.Y>/`.
 //!
-//! Each group-version document is shrunk before it is compressed, keeping everything a
-//! validator reads:
-//! - schema `description` texts are dropped (only where `description` is the keyword of a
-//!   schema: a property *named* `description` and `default`/`enum`/`example` values stay);
-//! - `paths` keeps each path and, per operation, only its `x-kubernetes-*` extensions (the
-//!   group-version-kind and action): the scope of a kind (namespaced when one of its paths
-//!   holds `namespaces/{namespace}`) is read from there, the parameters and responses are
-//!   not needed.
+//! A release directory holds one file per group-version (`api/v1`, `apis/<group>/<version>`)
+//! in either form:
+//! - `<path>.json`: the document as published. It is reduced here (`src/reduce.rs`: schema
+//!   descriptions dropped, `paths` reduced to the operations' `x-kubernetes-*` extensions),
+//!   compressed with raw DEFLATE and written to `$OUT_DIR/<version>/<path>.json.deflate`;
+//! - `<path>.json.deflate`: the reduced document already compressed (the stored form
+//!   `kdv-release-data` writes). It is inflated and checked (JSON, compact, reduced) and the
+//!   file itself is embedded.
 //!
-//! The compact JSON is compressed with raw DEFLATE (miniz_oxide, its highest level) and
-//! written to `$OUT_DIR/<version>/<path>.json.deflate`; `$OUT_DIR/documents.rs` lists them
-//! for the library (`include_bytes!`).
+//! `$OUT_DIR/documents.rs` lists them for the library (`include_bytes!`).
 
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value};
+#[path = "src/reduce.rs"]
+mod reduce;
+
+/// The largest reduced document accepted (api/v1 is about 150 KB).
+const MAX_DOCUMENT: usize = 64 << 20;
 
 fn main() {
     if let Err(e) = run() {
@@ -32,10 +34,18 @@ struct Entry {
     path: String,
     /// `v1`, `apps/v1`.
     group_version: String,
-    /// Bytes of the shrunk JSON.
+    /// Bytes of the reduced JSON.
     len: usize,
-    /// The compressed file in `OUT_DIR`.
+    /// The compressed file (in `OUT_DIR`, or the stored file itself).
     file: PathBuf,
+}
+
+/// A document file of a release directory.
+enum Source {
+    /// `<path>.json`: published, reduced and compressed here.
+    Published(PathBuf),
+    /// `<path>.json.deflate`: reduced and compressed already.
+    Stored(PathBuf),
 }
 
 fn run() -> Result<(), String> {
@@ -44,6 +54,7 @@ fn run() -> Result<(), String> {
     let root = manifest_dir.join("../../testdata/kubernetes-openapi");
     println!("cargo:rerun-if-changed={}", root.display());
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/reduce.rs");
 
     let mut versions = Vec::new();
     for entry in read_dir(&root)? {
@@ -74,12 +85,22 @@ fn run() -> Result<(), String> {
     index.push_str("pub(crate) static DOCUMENTS: &[&[Document]] = &[\n");
     for (_, version, dir) in &versions {
         let mut files = Vec::new();
-        collect_json(dir, &mut files)?;
+        collect(dir, &mut files)?;
         let mut entries = Vec::new();
         for file in files {
             entries.push(embed(version, dir, &file, &out_dir)?);
         }
         entries.sort_by(|a, b| a.path.cmp(&b.path));
+        if let Some(pair) = entries.windows(2).find(|p| p[0].path == p[1].path) {
+            return Err(format!(
+                "{}: {} is there both as .json and as .json.deflate",
+                dir.display(),
+                pair[0].path
+            ));
+        }
+        if entries.is_empty() {
+            return Err(format!("{}: no documents", dir.display()));
+        }
         index.push_str("    &[\n");
         for e in &entries {
             writeln!(
@@ -117,118 +138,74 @@ fn read_dir(dir: &Path) -> Result<Vec<fs::DirEntry>, String> {
         .map_err(|e| format!("{}: {e}", dir.display()))
 }
 
-fn collect_json(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
+fn collect(dir: &Path, files: &mut Vec<Source>) -> Result<(), String> {
     for entry in read_dir(dir)? {
         let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
         if path.is_dir() {
-            collect_json(&path, files)?;
-        } else if path.extension().is_some_and(|e| e == "json") {
-            files.push(path);
+            collect(&path, files)?;
+        } else if name.ends_with(".json.deflate") {
+            files.push(Source::Stored(path));
+        } else if name.ends_with(".json") {
+            files.push(Source::Published(path));
         }
     }
     Ok(())
 }
 
-fn embed(version: &str, dir: &Path, file: &Path, out_dir: &Path) -> Result<Entry, String> {
-    let relative = file
-        .strip_prefix(dir)
-        .map_err(|e| e.to_string())?
-        .with_extension("");
+fn embed(version: &str, dir: &Path, source: &Source, out_dir: &Path) -> Result<Entry, String> {
+    let (file, suffix) = match source {
+        Source::Published(file) => (file, ".json"),
+        Source::Stored(file) => (file, ".json.deflate"),
+    };
+    let relative = file.strip_prefix(dir).map_err(|e| e.to_string())?;
     let path = relative
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
         .join("/");
+    let path = path.strip_suffix(suffix).unwrap_or(&path).to_string();
     let group_version = match path.split('/').collect::<Vec<_>>()[..] {
         ["api", version] => version.to_string(),
         ["apis", group, version] => format!("{group}/{version}"),
         _ => {
             return Err(format!(
-                "{}: not laid out as api/<version>.json or apis/<group>/<version>.json",
+                "{}: not laid out as api/<version>{suffix} or apis/<group>/<version>{suffix}",
                 file.display()
             ));
         }
     };
-    let text = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let mut document: Value =
-        serde_json::from_slice(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-    shrink(&mut document);
-    let compact = serde_json::to_vec(&document).map_err(|e| e.to_string())?;
-    let compressed = miniz_oxide::deflate::compress_to_vec(&compact, 10);
-    let out = out_dir.join(version).join(format!("{path}.json.deflate"));
-    if let Some(parent) = out.parent() {
-        fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-    }
-    fs::write(&out, compressed).map_err(|e| format!("{}: {e}", out.display()))?;
-    Ok(Entry {
-        path,
-        group_version,
-        len: compact.len(),
-        file: out,
-    })
-}
-
-/// Drops what no validator reads (see the crate's build documentation at the top).
-fn shrink(document: &mut Value) {
-    let Some(top) = document.as_object_mut() else {
-        return;
-    };
-    if let Some(Value::Object(schemas)) =
-        top.get_mut("components").and_then(|c| c.get_mut("schemas"))
-    {
-        for schema in schemas.values_mut() {
-            shrink_schema(schema);
-        }
-    }
-    if let Some(Value::Object(paths)) = top.get_mut("paths") {
-        for item in paths.values_mut() {
-            let Value::Object(item) = item else { continue };
-            let kept: Map<String, Value> = std::mem::take(item)
-                .into_iter()
-                .filter_map(|(method, operation)| {
-                    let Value::Object(operation) = operation else {
-                        return None;
-                    };
-                    let extensions: Map<String, Value> = operation
-                        .into_iter()
-                        .filter(|(k, _)| k.starts_with("x-kubernetes-"))
-                        .collect();
-                    (!extensions.is_empty()).then_some((method, Value::Object(extensions)))
-                })
-                .collect();
-            *item = kept;
-        }
-    }
-}
-
-/// Removes the `description` keyword of a schema and of the schemas it holds.
-fn shrink_schema(schema: &mut Value) {
-    let Value::Object(schema) = schema else {
-        return;
-    };
-    if schema.get("description").is_some_and(Value::is_string) {
-        schema.remove("description");
-    }
-    for (keyword, value) in schema.iter_mut() {
-        match keyword.as_str() {
-            "properties" | "patternProperties" | "definitions" => {
-                if let Value::Object(named) = value {
-                    for sub in named.values_mut() {
-                        shrink_schema(sub);
-                    }
-                }
+    let bytes = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    match source {
+        Source::Published(_) => {
+            let mut document: serde_json::Value =
+                serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+            reduce::reduce(&mut document);
+            let compact = reduce::to_json(&document);
+            let out = out_dir.join(version).join(format!("{path}.json.deflate"));
+            if let Some(parent) = out.parent() {
+                fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
             }
-            "items"
-            | "additionalProperties"
-            | "additionalItems"
-            | "not"
-            | "allOf"
-            | "anyOf"
-            | "oneOf" => match value {
-                Value::Array(subs) => subs.iter_mut().for_each(shrink_schema),
-                sub => shrink_schema(sub),
-            },
-            _ => {}
+            fs::write(&out, reduce::compress(&compact))
+                .map_err(|e| format!("{}: {e}", out.display()))?;
+            Ok(Entry {
+                path,
+                group_version,
+                len: compact.len(),
+                file: out,
+            })
+        }
+        Source::Stored(_) => {
+            let json = reduce::decompress(&bytes, MAX_DOCUMENT)
+                .map_err(|e| format!("{}: does not inflate: {e}", file.display()))?;
+            reduce::check_reduced(&json).map_err(|e| format!("{}: {e}", file.display()))?;
+            let file = std::path::absolute(file).map_err(|e| format!("{}: {e}", file.display()))?;
+            Ok(Entry {
+                path,
+                group_version,
+                len: json.len(),
+                file,
+            })
         }
     }
 }

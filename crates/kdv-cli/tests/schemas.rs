@@ -147,7 +147,7 @@ fn unknown_kinds_are_input_errors() {
         "exit: 2
 --- stdout
 --- stderr
-error: crates/kdv-cli/tests/fixtures/schemas/unknown-kinds.yaml:2:7: document #0: unknown kind \"Deploymnt\" in apiVersion \"apps/v1\" (apps/v1 has: ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet; loaded: 2 CRDs (crates/kdv-cli/tests/fixtures/schemas/crds), the Kubernetes 1.35 built-in kinds)
+error: crates/kdv-cli/tests/fixtures/schemas/unknown-kinds.yaml:2:7: document #0: unknown kind \"Deploymnt\" in apiVersion \"apps/v1\" (apps/v1 has: ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet; loaded: 2 CRDs (crates/kdv-cli/tests/fixtures/schemas/crds), the Kubernetes 1.36 built-in kinds)
 error: crates/kdv-cli/tests/fixtures/schemas/unknown-kinds.yaml:11:7: document #2: document of kind \"ConfigMap\" has no apiVersion; set it
 1 document, 1 valid, 0 invalid, 2 input errors
 "
@@ -157,7 +157,7 @@ error: crates/kdv-cli/tests/fixtures/schemas/unknown-kinds.yaml:11:7: document #
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains(
-            "unknown-kinds.yaml:7:7: document #1: unknown kind \"Widget\": no schema for apiVersion \"demo.kdv.dev/v1\" (loaded: the Kubernetes 1.35 built-in kinds)"
+            "unknown-kinds.yaml:7:7: document #1: unknown kind \"Widget\": no schema for apiVersion \"demo.kdv.dev/v1\" (loaded: the Kubernetes 1.36 built-in kinds)"
         ),
         "{}",
         run.stderr
@@ -209,7 +209,7 @@ fn bad_schema_arguments() {
     let run = kdv(&[
         "validate",
         "--k8s-version",
-        "1.30",
+        "1.29",
         &f("deployment-ok.yaml"),
     ]);
     assert_eq!(
@@ -217,9 +217,17 @@ fn bad_schema_arguments() {
         "exit: 2
 --- stdout
 --- stderr
-error: --k8s-version 1.30: not an embedded Kubernetes release (embedded: 1.35); pass --schema DIR with the OpenAPI documents of other releases
+error: --k8s-version 1.29: not an embedded Kubernetes release (embedded: 1.30, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36); pass --schema DIR with the OpenAPI documents of other releases
 "
     );
+    // The oldest embedded release is there.
+    let run = kdv(&[
+        "validate",
+        "--k8s-version",
+        "1.30",
+        &f("deployment-ok.yaml"),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
     let run = kdv(&[
         "validate",
         "--crd",

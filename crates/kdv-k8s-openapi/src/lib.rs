@@ -1,14 +1,17 @@
 //! kdv-k8s-openapi: the OpenAPI v3 documents Kubernetes publishes (`/openapi/v3/api/v1`,
-//! `/openapi/v3/apis/<group>/<version>`) for the releases kdv knows, embedded in the binary
-//! so that `kdv validate deployment.yaml` needs no schema argument.
+//! `/openapi/v3/apis/<group>/<version>`) for the releases kdv knows (1.30 to 1.36), embedded
+//! in the binary so that `kdv validate deployment.yaml` needs no schema argument.
 //!
-//! The documents come from the project's `testdata/kubernetes-openapi/v<X.Y>/` (one JSON file
-//! per group-version). The build script shrinks them — schema `description` texts are
-//! dropped, and `paths` keeps only each operation's `x-kubernetes-*` extensions (the
-//! group-version-kind and action, from which a kind's scope is read) — and compresses each
-//! one on its own with raw DEFLATE, so a run decompresses and parses only the group-versions
-//! its manifests use ([`Document::load`]). The 1.35 set: 36 documents, 11.0 MB as published,
-//! 1.1 MB shrunk, about 110 KB compressed.
+//! The documents come from the project's `testdata/kubernetes-openapi/v<X.Y>/` (one file per
+//! group-version), in their reduced form (module `reduce`, behind the `reduce` feature): schema
+//! `description` texts dropped, and `paths` keeping only each operation's `x-kubernetes-*`
+//! extensions (the group-version-kind and action, from which a kind's scope is read). Each
+//! one is compressed on its own with raw DEFLATE, so a run decompresses and parses only the
+//! group-versions its manifests use ([`Document::load`]). A release is stored either as
+//! published (1.35: `.json`, reduced and compressed by the build script) or already reduced
+//! and compressed (`.json.deflate`, written by `kdv-release-data`; the build script checks
+//! them). A release's set: about 36 documents, 11 MB as published, 1.1 MB reduced, 110 KB
+//! compressed.
 //!
 //! ```
 //! let version = kdv_k8s_openapi::latest_version();
@@ -20,6 +23,9 @@
 //! ```
 
 use std::fmt;
+
+#[cfg(feature = "reduce")]
+pub mod reduce;
 
 /// One embedded group-version document of one release.
 #[derive(Debug)]
@@ -34,7 +40,7 @@ pub struct Document {
 include!(concat!(env!("OUT_DIR"), "/documents.rs"));
 
 impl Document {
-    /// The Kubernetes release (`1.35`).
+    /// The Kubernetes release (`1.36`).
     pub fn version(&self) -> &'static str {
         self.version
     }
@@ -104,7 +110,7 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// The embedded releases (`["1.35"]`), oldest first.
+/// The embedded releases (`["1.30", ..., "1.36"]`), oldest first.
 pub fn versions() -> &'static [&'static str] {
     VERSIONS
 }
@@ -115,7 +121,7 @@ pub fn latest_version() -> &'static str {
     VERSIONS.last().copied().unwrap_or("")
 }
 
-/// The documents of `version` (`1.35`), sorted by path; none for a release that is not
+/// The documents of `version` (`1.36`), sorted by path; none for a release that is not
 /// embedded.
 pub fn documents(version: &str) -> impl Iterator<Item = &'static Document> + use<> {
     VERSIONS
@@ -137,33 +143,41 @@ mod tests {
 
     #[test]
     fn versions_and_default() {
-        assert_eq!(versions(), ["1.35"]);
-        assert_eq!(latest_version(), "1.35");
-        assert_eq!(documents("1.35").count(), 36);
-        assert_eq!(documents("1.30").count(), 0);
-        assert!(document("1.30", "v1").is_none());
+        assert_eq!(
+            versions(),
+            ["1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.36"]
+        );
+        assert_eq!(latest_version(), "1.36");
+        let counts: Vec<usize> = versions().iter().map(|v| documents(v).count()).collect();
+        assert_eq!(counts, [32, 34, 33, 35, 36, 36, 36]);
+        assert_eq!(documents("1.29").count(), 0);
+        assert!(document("1.29", "v1").is_none());
+        assert!(document("1.30", "v1").is_some());
     }
 
     #[test]
     fn paths_and_group_versions() {
-        let core = document("1.35", "v1").unwrap();
-        assert_eq!(core.path(), "api/v1");
-        assert_eq!(core.version(), "1.35");
-        let apps = document("1.35", "apps/v1").unwrap();
-        assert_eq!(apps.path(), "apis/apps/v1");
-        let paths: Vec<_> = documents("1.35").map(Document::path).collect();
-        let mut sorted = paths.clone();
-        sorted.sort();
-        assert_eq!(paths, sorted);
-        for d in documents("1.35") {
-            assert_eq!(
-                d.path(),
-                if d.group_version().contains('/') {
-                    format!("apis/{}", d.group_version())
-                } else {
-                    format!("api/{}", d.group_version())
-                }
-            );
+        for version in versions() {
+            let core = document(version, "v1").unwrap();
+            assert_eq!(core.path(), "api/v1");
+            assert_eq!(core.version(), *version);
+            let apps = document(version, "apps/v1").unwrap();
+            assert_eq!(apps.path(), "apis/apps/v1");
+            let paths: Vec<_> = documents(version).map(Document::path).collect();
+            let mut sorted = paths.clone();
+            sorted.sort();
+            assert_eq!(paths, sorted);
+            for d in documents(version) {
+                assert_eq!(d.version(), *version);
+                assert_eq!(
+                    d.path(),
+                    if d.group_version().contains('/') {
+                        format!("apis/{}", d.group_version())
+                    } else {
+                        format!("api/{}", d.group_version())
+                    }
+                );
+            }
         }
     }
 

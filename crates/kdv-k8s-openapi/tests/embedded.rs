@@ -1,14 +1,19 @@
-//! The embedded documents against the published ones in `testdata/kubernetes-openapi`: the
-//! same schemas without their description texts, the same paths with only their
-//! `x-kubernetes-*` operation extensions.
+//! The embedded documents against `testdata/kubernetes-openapi`: for 1.35 (kept as
+//! published) the same schemas without their description texts, the same paths with only
+//! their `x-kubernetes-*` operation extensions; for the stored releases, the stored files
+//! (reduced JSON, raw DEFLATE) as `FILES-v<X.Y>.tsv` lists them.
 
 use std::path::PathBuf;
 
 use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+fn testdata() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/kubernetes-openapi")
+}
 
 fn published(version: &str, path: &str) -> Value {
-    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/kubernetes-openapi")
+    let file = testdata()
         .join(format!("v{version}"))
         .join(format!("{path}.json"));
     let text = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
@@ -129,4 +134,102 @@ fn deployment_keeps_its_kind_and_scope() {
         create["x-kubernetes-group-version-kind"]["kind"],
         "Deployment"
     );
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The releases stored reduced and compressed (every one but 1.35).
+const STORED: [&str; 6] = ["1.30", "1.31", "1.32", "1.33", "1.34", "1.36"];
+
+#[test]
+fn every_stored_document_is_the_one_files_lists_and_the_one_embedded() {
+    for version in STORED {
+        let dir = testdata().join(format!("v{version}"));
+        let files = std::fs::read_to_string(testdata().join(format!("FILES-v{version}.tsv")))
+            .unwrap_or_else(|e| panic!("FILES-v{version}.tsv: {e}"));
+        let mut lines = files.lines();
+        assert_eq!(
+            lines.next(),
+            Some(
+                "path\tpublished_bytes\tpublished_sha256\treduced_bytes\treduced_sha256\tstored_bytes"
+            )
+        );
+        let mut listed = Vec::new();
+        for line in lines {
+            let columns: Vec<&str> = line.split('\t').collect();
+            let [
+                file,
+                published_bytes,
+                published_sha,
+                reduced_bytes,
+                reduced_sha,
+                stored_bytes,
+            ] = columns[..]
+            else {
+                panic!("FILES-v{version}.tsv: {line}")
+            };
+            let path = file.strip_suffix(".json.deflate").unwrap();
+            let stored = std::fs::read(dir.join(file)).unwrap();
+            assert_eq!(stored.len().to_string(), stored_bytes, "{version} {file}");
+            let json = miniz_oxide::inflate::decompress_to_vec(&stored).unwrap();
+            assert_eq!(json.len().to_string(), reduced_bytes, "{version} {file}");
+            assert_eq!(sha256_hex(&json), reduced_sha, "{version} {file}");
+            let document: Value = serde_json::from_slice(&json).unwrap();
+            assert_eq!(document["openapi"], "3.0.0", "{version} {file}");
+            assert!(
+                !has_string_description(&document["components"]["schemas"]),
+                "{version} {file}"
+            );
+            // 1.36 was converted from the swagger v2; the others were published.
+            if version == "1.36" {
+                assert_eq!((published_bytes, published_sha), ("-", "-"));
+            } else {
+                assert!(published_bytes.parse::<usize>().unwrap() > json.len());
+                assert_eq!(published_sha.len(), 64);
+            }
+            let embedded = kdv_k8s_openapi::documents(version)
+                .find(|d| d.path() == path)
+                .unwrap_or_else(|| panic!("{version} {path} is not embedded"));
+            assert_eq!(embedded.load().unwrap(), json, "{version} {path}");
+            listed.push(path.to_string());
+        }
+        let embedded: Vec<&str> = kdv_k8s_openapi::documents(version)
+            .map(|d| d.path())
+            .collect();
+        assert_eq!(embedded, listed, "{version}");
+    }
+}
+
+#[test]
+fn every_release_has_the_core_kinds() {
+    for version in kdv_k8s_openapi::versions() {
+        let core = kdv_k8s_openapi::document(version, "v1").unwrap();
+        let json: Value = serde_json::from_slice(&core.load().unwrap()).unwrap();
+        let pod = &json["components"]["schemas"]["io.k8s.api.core.v1.Pod"];
+        assert_eq!(
+            pod["x-kubernetes-group-version-kind"],
+            serde_json::json!([{"group": "", "kind": "Pod", "version": "v1"}]),
+            "{version}"
+        );
+        // The defaults v3 carries (1.36's were rebuilt from the Go types).
+        let port = &json["components"]["schemas"]["io.k8s.api.core.v1.ContainerPort"]["properties"];
+        assert_eq!(port["protocol"]["default"], "TCP", "{version}");
+        assert_eq!(port["containerPort"]["default"], 0, "{version}");
+        let spec = &json["components"]["schemas"]["io.k8s.api.core.v1.PodSpec"]["properties"];
+        assert_eq!(
+            spec["containers"]["items"]["default"],
+            serde_json::json!({}),
+            "{version}"
+        );
+        assert_eq!(
+            spec["containers"]["items"]["allOf"],
+            serde_json::json!([{"$ref": "#/components/schemas/io.k8s.api.core.v1.Container"}]),
+            "{version}"
+        );
+    }
 }
