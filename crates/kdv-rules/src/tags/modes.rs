@@ -59,8 +59,12 @@ fn is_group_name(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// The discriminator group a tag names: `modality`, or in Kubernetes 1.36's spellings
+/// `name` (`+k8s:discriminator`) and `discriminator` (`+k8s:member`).
 fn modality(tag: &Tag) -> String {
     tag.named("modality")
+        .or_else(|| tag.named("name"))
+        .or_else(|| tag.named("discriminator"))
         .map(|a| a.value.as_str().to_string())
         .unwrap_or_default()
 }
@@ -154,7 +158,10 @@ pub(crate) fn record_rule<'u>(
             format!("discriminator group name {} is reserved", go_quote(&name)),
         ));
     }
-    let value = match (tag.named("mode"), tag.positional()) {
+    let value = match (
+        tag.named("mode").or_else(|| tag.named("value")),
+        tag.positional(),
+    ) {
         (Some(a), _) | (None, Some(a)) => a.value.as_str().to_string(),
         (None, None) => return Err(ctx.tag_error(tag, "missing required mode")),
     };
@@ -373,6 +380,58 @@ pub(crate) fn lower_if_mode<'u>(
     record_rule(lw, ctx, tag)
 }
 
+/// `+k8s:discriminator`: Kubernetes 1.36's name of `+k8s:modeDiscriminator`.
+pub(crate) const DISCRIMINATOR: TagDoc = TagDoc {
+    name: "k8s:discriminator",
+    stability: Stability::Stable,
+    scopes: &[Scope::Field],
+    args: &[ArgDoc {
+        name: "name",
+        ty: ValueType::String,
+        required: false,
+        description: "the discriminator group, when a struct has several",
+    }],
+    accepts_unknown_args: false,
+    payload: ValueType::None,
+    payload_required: false,
+    payload_description: "",
+    description: "Kubernetes 1.36's spelling of `+k8s:modeDiscriminator` (`name` for `modality`), renamed in 1.37; accepted so that the releases whose kubernetes/api uses it compile. Write `+k8s:modeDiscriminator`.",
+    example: "+k8s:discriminator",
+};
+
+/// `+k8s:member`: Kubernetes 1.36's name of `+k8s:ifMode`.
+pub(crate) const MEMBER: TagDoc = TagDoc {
+    name: "k8s:member",
+    stability: Stability::Stable,
+    scopes: &[Scope::Field],
+    args: &[
+        ArgDoc {
+            name: "",
+            ty: ValueType::String,
+            required: false,
+            description: "<value>: the discriminator value",
+        },
+        ArgDoc {
+            name: "discriminator",
+            ty: ValueType::String,
+            required: false,
+            description: "the discriminator group",
+        },
+        ArgDoc {
+            name: "value",
+            ty: ValueType::String,
+            required: false,
+            description: "the discriminator value",
+        },
+    ],
+    accepts_unknown_args: false,
+    payload: ValueType::Tag,
+    payload_required: true,
+    payload_description: "<tag>: the validation that applies in this mode",
+    description: "Kubernetes 1.36's spelling of `+k8s:ifMode` (`discriminator` for `modality`, `value` for `mode`), renamed in 1.37; accepted so that the releases whose kubernetes/api uses it compile. Write `+k8s:ifMode`.",
+    example: "+k8s:member(\"A\")=+k8s:required",
+};
+
 /// The tags of this family.
 pub(crate) const TAGS: &[TagDef] = &[
     TagDef {
@@ -382,5 +441,13 @@ pub(crate) const TAGS: &[TagDef] = &[
     TagDef {
         doc: MODE_DISCRIMINATOR,
         lower: lower_mode_discriminator,
+    },
+    TagDef {
+        doc: DISCRIMINATOR,
+        lower: lower_mode_discriminator,
+    },
+    TagDef {
+        doc: MEMBER,
+        lower: lower_if_mode,
     },
 ];
