@@ -3,7 +3,7 @@
 //! ([`crate::semantics::Semantics`]):
 //!
 //! - **before 1.33**: no DV; HV's errors are returned and DV does not run.
-//! - **1.33–1.35** (`DeclarativeValidationWithMigrationChecks` in 1.35, the same steps in the
+//! - **1.33–1.35** (`ValidateDeclarativelyWithMigrationChecks` in 1.35, the same steps in the
 //!   resource strategies of 1.33 and 1.34): with `DeclarativeValidation` off, HV's errors
 //!   and nothing else. Otherwise DV runs (see *Panics*), every DV error is compared with the
 //!   covered HV errors, and with `DeclarativeValidationTakeover` on the result is HV without
