@@ -327,11 +327,13 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "PATH")]
     pub subresource: Option<String>,
 
-    /// Feature gates, as the API server's --feature-gates (`NAME=BOOL,...`), at the release's
-    /// defaults and stages: `DeclarativeValidationBeta=false` (beta-stage rules, `+k8s:beta`,
-    /// shadowed), `DeclarativeValidation`, `DeclarativeValidationTakeover`, and the gates that
-    /// define validation options. Errors of shadowed declarative rules (`+k8s:alpha` always,
-    /// `+k8s:beta` when DeclarativeValidationBeta is off) are printed as warnings, not errors.
+    /// Feature gates, as the API server's --feature-gates (`NAME=BOOL,...`; every gate of the
+    /// release, at its defaults and stages). They decide which declarative rules are
+    /// enforced as that release's server enforces them — 1.33-1.35: `DeclarativeValidation`
+    /// (off: no declarative errors), `DeclarativeValidationTakeover` (on: every declarative
+    /// error is enforced); from 1.36: `DeclarativeValidationBeta` (`+k8s:beta` rules);
+    /// `+k8s:alpha` rules are shadowed — and the validation options named after gates.
+    /// Errors of shadowed declarative rules are printed as warnings, not errors.
     #[arg(long, value_name = "NAME=BOOL,...")]
     pub feature_gates: Option<String>,
 

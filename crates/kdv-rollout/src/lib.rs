@@ -1,6 +1,7 @@
 //! How declarative validation is rolled out beside hand-written validation in an API
-//! server, as Kubernetes does it (KEP-5073): feature gates, hybrid validation with mismatch
-//! checks, panic safety and the validation metrics.
+//! server, as each Kubernetes release does it (KEP-5073): every feature gate of kube-apiserver
+//! 1.30–1.37, each release's hybrid validation with mismatch checks, panic safety and the
+//! validation metrics.
 //!
 //! ```
 //! use kdv_rollout::{FeatureGates, MigrationChecks, ValidationMetrics, validate_with_migration_checks};
@@ -9,7 +10,7 @@
 //!
 //! let mut registry = Registry::default();
 //! let metrics = ValidationMetrics::register(&mut registry);
-//! let mut gates = FeatureGates::for_version(1, 36);
+//! let mut gates = FeatureGates::for_version(1, 37);
 //! gates.parse("DeclarativeValidationBeta=false").unwrap();
 //! let cfg = MigrationChecks {
 //!     gates,
@@ -29,14 +30,14 @@
 //! assert_eq!(metrics.mismatch_total(), 1);
 //! ```
 //!
-//! kdv follows the current upstream runtime (1.36 and later) at every target version:
-//! declarative validation always runs; `DeclarativeValidation` only turns the comparison on
-//! or off; `+k8s:beta` rules are enforced when `DeclarativeValidationBeta` is on (versions
-//! before 1.36 do not know the gate, so it is off there); `+k8s:alpha` rules are always
-//! shadowed; standard (unprefixed) rules, declarative-native rules and internal errors are
-//! always enforced; `DeclarativeValidationTakeover` is accepted and ignored.
+//! The [`FeatureGates`]' version picks the runtime ([`semantics::Semantics`]): 1.33–1.35
+//! run declarative validation with `DeclarativeValidation` and make it authoritative with
+//! `DeclarativeValidationTakeover`; 1.36 enforces it by lifecycle (`+k8s:alpha`, `+k8s:beta`)
+//! for types that opt in; 1.37 for every type. [`semantics::disposition`] says what a tool
+//! without hand-written validation reports for a declarative error at each version.
 //!
-//! Modules: [`gates`] (the gates), [`matcher`] (comparing errors), [`hybrid`] (the hybrid
+//! Modules: [`gates`] (the gates and their table), [`semantics`] (the runtime of each
+//! release, the CLI's dispositions), [`matcher`] (comparing errors), [`hybrid`] (the hybrid
 //! run, its outcome and mismatch records, panic safety), [`metrics`] (the counters),
 //! [`identifier`] (the metrics' `validation_identifier`).
 
@@ -47,14 +48,16 @@ pub mod hybrid;
 pub mod identifier;
 pub mod matcher;
 pub mod metrics;
+pub mod semantics;
 
-pub use gates::{FeatureGates, Gate, GateError};
+pub use gates::{Component, FeatureGates, Gate, GateError, GateState};
 pub use hybrid::{
-    CaughtPanic, MigrationChecks, Mismatch, MismatchKind, ObjectIdentity, Outcome, is_enforced,
-    partition_enforced, silence_caught_panics, validate_with_migration_checks,
+    CaughtPanic, MigrationChecks, Mismatch, MismatchKind, ObjectIdentity, Outcome,
+    silence_caught_panics, validate_with_migration_checks,
 };
 pub use identifier::validation_identifier;
 pub use matcher::{ErrorMatcher, NormalizationRule, duplicate_errors};
 pub use metrics::ValidationMetrics;
 /// The metrics library the counters are registered with (its `Registry` and encoders).
 pub use prometheus_client;
+pub use semantics::{Disposition, Semantics, disposition, is_enforced, partition_enforced};

@@ -82,6 +82,17 @@ impl ValidationMetrics {
             .inc();
     }
 
+    /// Counts one mismatch on the unlabeled counter only (1.33 and 1.34, whose
+    /// `IncDeclarativeValidationMismatchMetric` had no identifier).
+    pub fn inc_mismatch_unlabeled(&self) {
+        self.mismatch.inc();
+    }
+
+    /// Counts one caught panic on the unlabeled counter only (1.33 and 1.34).
+    pub fn inc_panic_unlabeled(&self) {
+        self.panic.inc();
+    }
+
     /// Counts one caught panic (upstream's `IncDeclarativeValidationPanicMetric`).
     pub fn inc_panic(&self, identifier: &str) {
         self.panic.inc();

@@ -53,9 +53,10 @@ pub use kdv_runtime::{
     BadValue, ErrorList, ErrorType, FieldError, FieldPath, Operation, OperationKind, PathRef,
 };
 
-/// Rolling declarative validation out beside hand-written validation in an API server:
-/// feature gates, hybrid validation with mismatch checks and panic safety, the validation
-/// metrics (the `kdv-rollout` crate).
+/// Rolling declarative validation out beside hand-written validation in an API server as
+/// each Kubernetes release does: every feature gate of kube-apiserver 1.30–1.37, hybrid
+/// validation with mismatch checks and panic safety, the validation metrics (the
+/// `kdv-rollout` crate).
 pub use kdv_rollout as rollout;
 
 /// How checks read values, for hand-written code next to generated code (such as

@@ -71,6 +71,9 @@ fn checks(w: &Widget, metrics: &ValidationMetrics) -> MigrationChecks {
             name: w.metadata.name.clone(),
         },
         metrics: Some(metrics.clone()),
+        // The demo type opts in to declarative enforcement (1.36's
+        // `WithDeclarativeEnforcement`): its standard rules are enforced beside HV.
+        declarative_enforcement: true,
         ..MigrationChecks::default()
     }
 }

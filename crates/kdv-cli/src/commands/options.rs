@@ -56,7 +56,7 @@ impl<'a> Options<'a> {
     fn value(&self, name: &str) -> Option<bool> {
         match self.given.iter().rev().find(|(n, _)| n == name) {
             Some((_, v)) => Some(*v),
-            None => self.gates.enabled_by_name(name),
+            None => self.gates.enabled(name),
         }
     }
 

@@ -126,7 +126,10 @@ fn validate(
         }
     }
     let (old, old_problems) = old_source(args, limits)?;
-    let mut report = Report::default();
+    let mut report = Report {
+        minor: release.minor,
+        ..Report::default()
+    };
     report.input_errors.extend(old_problems);
     let (jobs, problems) = input::plan(&args.paths);
     report.input_errors.extend(problems);

@@ -72,10 +72,12 @@ pub struct DocumentResult {
     pub shadowed: Vec<ReportedError>,
 }
 
-/// Why a shadowed error is not enforced, as its warning says.
-pub fn shadowed_reason(e: &kdv_runtime::FieldError) -> &'static str {
+/// Why a shadowed error is not enforced at Kubernetes 1.`minor`, as its warning says.
+pub fn shadowed_reason(e: &kdv_runtime::FieldError, minor: u32) -> &'static str {
     if e.is_alpha() {
         "shadowed: +k8s:alpha rules are never enforced"
+    } else if minor < 36 {
+        "shadowed: +k8s:beta rules are enforced only with DeclarativeValidationTakeover before Kubernetes 1.36"
     } else {
         "shadowed: +k8s:beta rules are not enforced with DeclarativeValidationBeta=false"
     }
@@ -121,6 +123,9 @@ pub struct Report {
     pub input_errors: Vec<InputError>,
     /// Empty documents that were skipped.
     pub empty: usize,
+    /// The Kubernetes minor release the run targets (the reasons of shadowed errors
+    /// depend on it).
+    pub minor: u32,
 }
 
 impl Report {
@@ -314,6 +319,7 @@ pub(crate) mod tests {
                 "did not find expected key",
             )],
             empty: 1,
+            minor: 36,
         }
     }
 

@@ -44,7 +44,7 @@ pub fn write_footer(report: &Report, quiet: bool, err: &mut dyn Write) -> io::Re
                 (Some(line), Some(column)) => format!("{line}:{column}"),
                 _ => format!("{}:{}", doc.line, doc.column),
             };
-            let why = super::shadowed_reason(&r.error);
+            let why = super::shadowed_reason(&r.error, report.minor);
             writeln!(err, "warning: {file}:{at}#{index}: {} ({why})", r.error)?;
         }
         for f in &doc.warnings {
