@@ -771,8 +771,21 @@ mod tests {
         };
         assert_eq!(args.crds.len(), 2);
         assert_eq!(args.api_version.as_deref(), Some("v2"));
-        // One source: --types or --crd; --api-version only with --crd.
-        assert!(Cli::try_parse_from(["kdv", "explain", "Widget"]).is_err());
+        // One source: --types, --crd, or (neither) the release's built-in kinds;
+        // --api-version not with --types.
+        assert!(Cli::try_parse_from(["kdv", "explain", "Widget"]).is_ok());
+        assert!(
+            Cli::try_parse_from([
+                "kdv",
+                "explain",
+                "--types",
+                "a",
+                "--k8s-version",
+                "1.35",
+                "W"
+            ])
+            .is_err()
+        );
         assert!(
             Cli::try_parse_from(["kdv", "explain", "--types", "a", "--crd", "b", "W"]).is_err()
         );

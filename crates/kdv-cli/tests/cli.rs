@@ -782,9 +782,15 @@ fn beta_rules_follow_the_beta_gate_and_the_emulated_version() {
         "{}",
         enforced.transcript()
     );
-    for shadowing in [
-        &["--feature-gates", "DeclarativeValidationBeta=false"][..],
-        &["--emulated-version", "1.35"][..],
+    for (shadowing, why) in [
+        (
+            &["--feature-gates", "DeclarativeValidationBeta=false"][..],
+            "+k8s:beta rules are not enforced with DeclarativeValidationBeta=false",
+        ),
+        (
+            &["--emulated-version", "1.35"][..],
+            "+k8s:beta rules are enforced only with DeclarativeValidationTakeover before Kubernetes 1.36",
+        ),
     ] {
         let mut args = vec!["validate", "--types", types];
         args.extend_from_slice(shadowing);
@@ -792,7 +798,9 @@ fn beta_rules_follow_the_beta_gate_and_the_emulated_version() {
         let run = kdv(&args);
         assert_eq!(run.code, 0, "{shadowing:?}: {}", run.transcript());
         assert!(
-            run.stderr.contains("offset: Invalid value: -1: must be greater than or equal to 0 (shadowed: +k8s:beta rules are not enforced with DeclarativeValidationBeta=false)"),
+            run.stderr.contains(&format!(
+                "offset: Invalid value: -1: must be greater than or equal to 0 (shadowed: {why})"
+            )),
             "{shadowing:?}: {}",
             run.transcript()
         );
