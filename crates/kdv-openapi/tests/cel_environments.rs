@@ -266,3 +266,17 @@ fn schema_set_follows_its_release() {
         ["spec.ip: Invalid value: \"string\": failed rule: isIP(self)"]
     );
 }
+
+/// 1.37 (as of its beta) versions Kubernetes' lists library: `includes` runs on objects of a
+/// 1.37 cluster, but a CRD created on 1.37 may not add it yet (compatibility version 1.36).
+#[test]
+fn lists_v1_in_1_37() {
+    let c = crd("names", strings(), "!self.includes('')");
+    let errs = create_errors(37, &c);
+    assert!(
+        errs.len() == 1 && errs[0].contains("undeclared reference to 'includes'"),
+        "{errs:?}"
+    );
+    // A newer release's compatibility version is 1.37 or later.
+    assert!(create_errors(38, &c).is_empty());
+}

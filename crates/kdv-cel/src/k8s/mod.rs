@@ -70,8 +70,8 @@ pub fn env() -> Env {
     env_for(NEWEST_MINOR, EnvType::StoredExpressions)
 }
 
-/// The `env_type` environment of Kubernetes 1.`minor` (releases outside 1.30–1.36 as
-/// [`modelled_release`] says): a new environment (its checks remember nothing yet) sharing
+/// The `env_type` environment of Kubernetes 1.`minor` (releases outside 1.30–1.37 as
+/// [`features`] says): a new environment (its checks remember nothing yet) sharing
 /// the declarations and name index of [`shared_env`], so building it costs little.
 pub fn env_for(minor: u32, env_type: EnvType) -> Env {
     let shared = shared_env(minor, env_type);
@@ -88,15 +88,16 @@ pub fn env_for(minor: u32, env_type: EnvType) -> Env {
 /// verdicts), which is what compiling many rules wants. Releases and types with the same
 /// options share one environment.
 pub fn shared_env(minor: u32, env_type: EnvType) -> &'static Env {
-    const RELEASES: usize = (NEWEST_MINOR - OLDEST_MINOR + 1) as usize;
-    static SLOTS: [[OnceLock<Env>; 2]; RELEASES] =
-        [const { [OnceLock::new(), OnceLock::new()] }; RELEASES];
-    let release = modelled_release(minor);
-    let slot = &SLOTS[(release - OLDEST_MINOR) as usize][match env_type {
+    // Every release after the newest modelled one has the same options.
+    const SLOTS: usize = NEWEST_MINOR as usize + 2;
+    static ENVS: [[OnceLock<Env>; 2]; SLOTS] =
+        [const { [OnceLock::new(), OnceLock::new()] }; SLOTS];
+    let minor = minor.min(NEWEST_MINOR + 1);
+    let slot = &ENVS[minor as usize][match env_type {
         EnvType::NewExpressions => 0,
         EnvType::StoredExpressions => 1,
     }];
-    slot.get_or_init(|| env_with(features(release, env_type)))
+    slot.get_or_init(|| env_with(features(minor, env_type)))
 }
 
 /// The environment of a set of options, one per distinct set (its index built).

@@ -20,8 +20,8 @@ enum Intro {
 
 /// The probes: (expression, what it exercises, introduction).
 ///
-/// Transcribed from k8s.io/apiserver `pkg/cel/environment/base.go` at v0.36.3
-/// (dac04d6b7804f67da56964d877a4dd1db0dff251; rows compared with v0.30.14 ... v0.35.7), the
+/// Transcribed from k8s.io/apiserver `pkg/cel/environment/base.go` at v0.37.0-beta.0
+/// (c19df515293eb2c814ee3cca7c46e5c2748e789f; rows compared with v0.30.14 ... v0.36.3), the
 /// `go.mod` cel-go version of each release and cel-go's `cel/library.go` (optional library
 /// versions), `parser/macro.go` (`existsOne`) and `ext/strings.go` (format validator).
 const PROBES: &[(&str, &str, Intro)] = &[
@@ -208,6 +208,12 @@ const PROBES: &[(&str, &str, Intro)] = &[
         "lists v3 sortBy macro",
         Intro::Base(34),
     ),
+    // 1.37 (its beta).
+    (
+        "[1, 2].includes(2) && 'a'.includes('a')",
+        "lists (k8s) v1 includes",
+        Intro::Base(37),
+    ),
     // Never in Kubernetes' environment.
     ("cel.bind(x, 1, x == 1)", "bindings extension", Intro::Never),
     ("math.greatest(1, 2) == 2", "math extension", Intro::Never),
@@ -239,7 +245,7 @@ fn expected(intro: Intro, release: u32, env_type: EnvType) -> bool {
 #[test]
 fn probes_compile_from_their_release_on() {
     let mut failures = Vec::new();
-    for release in 30..=36 {
+    for release in 30..=37 {
         for env_type in [EnvType::NewExpressions, EnvType::StoredExpressions] {
             let env = env_for(release, env_type);
             for &(src, what, intro) in PROBES {
@@ -271,7 +277,7 @@ fn probes_evaluate_to_true() {
         if matches!(intro, Intro::Never | Intro::RefusedFrom(_)) {
             continue;
         }
-        let env = env_for(36, EnvType::StoredExpressions);
+        let env = env_for(37, EnvType::StoredExpressions);
         let program = Program::compile(&env, src, &options).expect(src);
         let value = program.eval(&Vars::new(), &EvalConfig::default());
         assert!(
@@ -287,7 +293,7 @@ fn features_follow_the_compatibility_version() {
     use Feature::*;
     let new = |m| features(m, EnvType::NewExpressions);
     let stored = |m| features(m, EnvType::StoredExpressions);
-    for m in 30..=36 {
+    for m in 30..=37 {
         // NewExpressions of 1.N is StoredExpressions of 1.(N-1) plus what cel-go brings.
         let cel_go = [StringFormatValidator, OptionalTypesV2, ExistsOneMacro];
         let strip = |f: Features| f.iter().filter(|x| !cel_go.contains(x)).collect::<Vec<_>>();
@@ -298,7 +304,13 @@ fn features_follow_the_compatibility_version() {
             assert_eq!(new(m).contains(f), stored(m).contains(f), "1.{m} {f:?}");
         }
         assert!(!stored(m).contains(StringsV0) && stored(m).contains(StringsV2));
+        assert_ne!(
+            stored(m).contains(Lists),
+            stored(m).contains(ListsV1),
+            "1.{m}"
+        );
     }
+    assert!(new(37).contains(Lists) && stored(37).contains(ListsV1));
     assert!(new(30).contains(AstValidators) && new(30).contains(StringsV2));
     assert!(!new(30).contains(Ip) && stored(30).contains(Ip) && new(31).contains(Cidr));
     assert!(!new(31).contains(KeywordFieldNames) && stored(31).contains(KeywordFieldNames));
@@ -306,11 +318,17 @@ fn features_follow_the_compatibility_version() {
     assert!(!new(32).contains(Semver) && new(34).contains(Semver));
     assert!(!new(34).contains(ExtListsV3) && new(35).contains(ExtListsV3));
     assert!(!new(36).contains(AuthzSelectors) || stored(35).contains(AuthzSelectors));
-    // Releases outside the modelled range.
-    assert_eq!(stored(29), stored(30));
-    assert_eq!(new(40), stored(36));
+    // Releases outside the modelled range: newer ones know everything of 1.37, older ones
+    // the rows of their version.
+    assert_eq!(new(40), stored(37));
+    assert_eq!(new(38), stored(37));
+    assert_eq!(stored(40), stored(37));
+    assert!(!stored(29).contains(Ip) && stored(29).contains(Sets) && !new(29).contains(Sets));
+    assert!(new(29).contains(StringsV0) && !new(29).contains(StringsV2));
+    // 1.35 and 1.36 add nothing; 1.37 versions Kubernetes' lists library.
     assert_eq!(new(36), stored(36));
     assert_eq!(stored(35), stored(36));
+    assert_eq!(new(37), stored(36));
 }
 
 /// `env()` is the newest StoredExpressions environment, today's full environment.
@@ -327,6 +345,38 @@ fn env_is_the_newest_stored_environment() {
         .collect();
     want.sort_unstable();
     assert_eq!(names, want);
+}
+
+/// Every declaration (function overload, variable, type identifier) of `env()` is one of the
+/// full environment (the base environment and
+/// every Kubernetes library at its newest version), and the other way round.
+#[test]
+fn env_declares_every_library_at_its_newest_version() {
+    fn overloads(env: &Env) -> Vec<String> {
+        let mut out: Vec<String> = env
+            .libraries
+            .iter()
+            .flat_map(|l| l.functions.iter())
+            .flat_map(|f| {
+                f.overloads
+                    .iter()
+                    .map(move |o| format!("{} {}", f.name, o.id))
+            })
+            .chain(
+                env.libraries
+                    .iter()
+                    .flat_map(|l| l.variables.iter().map(|v| format!("var {}", v.name))),
+            )
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+    let mut full = Env::kubernetes();
+    add_declarations(&mut full);
+    assert_eq!(overloads(&env()), overloads(&full));
+    let new = env_for(36, EnvType::NewExpressions);
+    assert!(overloads(&new).len() < overloads(&full).len());
 }
 
 /// Errors are cel-go's, as the API server reports a rule of an undeclared function or macro.

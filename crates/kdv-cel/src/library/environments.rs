@@ -21,10 +21,10 @@ pub fn kubernetes_base() -> [Library; 6] {
     ]
 }
 
-/// Kubernetes' own libraries ([`super::k8s`]).
+/// Kubernetes' own libraries ([`super::k8s`]), each at its newest version.
 pub fn kubernetes() -> [Library; 8] {
     [
-        k8s::lists::library(),
+        k8s::lists::library(1),
         k8s::regex::library(),
         k8s::quantity::library(),
         k8s::format::library(),
@@ -68,20 +68,30 @@ pub fn kubernetes_base_for(features: Features) -> Vec<Library> {
 
 /// Kubernetes' own libraries of an environment with `features`, in [`kubernetes`]'s order.
 pub fn kubernetes_for(features: Features) -> Vec<Library> {
-    [
-        (Feature::Lists, k8s::lists::library()),
-        (Feature::Regex, k8s::regex::library()),
-        (Feature::Quantity, k8s::quantity::library()),
-        (Feature::Format, k8s::format::library()),
-        (Feature::Urls, k8s::urls::library()),
-        (Feature::Ip, k8s::ip::library()),
-        (Feature::Cidr, k8s::cidr::library()),
-        (Feature::Semver, k8s::semver::library()),
-    ]
-    .into_iter()
-    .filter(|(f, _)| features.contains(*f))
-    .map(|(_, lib)| lib)
-    .collect()
+    let lists = if features.contains(Feature::ListsV1) {
+        Some(k8s::lists::library(1))
+    } else if features.contains(Feature::Lists) {
+        Some(k8s::lists::library(0))
+    } else {
+        None
+    };
+    lists
+        .into_iter()
+        .chain(
+            [
+                (Feature::Regex, k8s::regex::library()),
+                (Feature::Quantity, k8s::quantity::library()),
+                (Feature::Format, k8s::format::library()),
+                (Feature::Urls, k8s::urls::library()),
+                (Feature::Ip, k8s::ip::library()),
+                (Feature::Cidr, k8s::cidr::library()),
+                (Feature::Semver, k8s::semver::library()),
+            ]
+            .into_iter()
+            .filter(|(f, _)| features.contains(*f))
+            .map(|(_, lib)| lib),
+        )
+        .collect()
 }
 
 /// The macros a Kubernetes environment with `features` expands: cel-go's standard macros

@@ -16,7 +16,7 @@
 //! defaults to the (emulated) binary version minus one (apiserver `pkg/util/version` in 1.31,
 //! component-base `version` in 1.32, component-base `compatibility` from 1.33, which also
 //! floors it at max(1.31, n−3), a floor the default never reaches). Two rules, one value: at
-//! every release 1.N from 1.30 to 1.36 it is 1.(N−1) ([`compatibility_minor`]).
+//! every release 1.N from 1.30 to 1.37 it is 1.(N−1) ([`compatibility_minor`]).
 //!
 //! A release's environment also depends on the cel-go version it vendors: options upstream
 //! adds without a version take the newest library of that cel-go (`cel.OptionalTypes()`), and
@@ -24,11 +24,15 @@
 //! [`Introduction`] is [`Introduction::CelGo`]: both environment types of the release have
 //! them.
 //!
-//! Releases outside 1.30–1.36 are modelled by the nearest one ([`modelled_release`]): 1.37's
-//! additions (Kubernetes' lists library v1, `includes`; cel-go v0.27) and the environments of
-//! releases before 1.30 (older cel-go, no versioned environment before 1.28) are not. Also not
-//! modelled: cel-go before v0.23 (Kubernetes 1.30–1.32) named the accumulator of comprehension
-//! macros `__result__`, an identifier rules could reference; kdv's parser always hides it.
+//! The releases modelled are 1.30 to 1.36 and 1.37 as its beta has it (v0.37.0-beta.0:
+//! Kubernetes' lists library v1 with `includes`, cel-go v0.27.0; master has since moved to
+//! cel-go v0.29, whose parser accepts back-quoted identifiers by default). For other releases
+//! the table is read at their versions with the cel-go of the nearest modelled release
+//! ([`modelled_release`]): a newer release has everything of 1.37 (its compatibility version
+//! is 1.37 or later), an older one the rows of its version (only approximately its
+//! environment: older cel-go, and no versioned environment before 1.28). Also not modelled:
+//! cel-go before v0.23 (Kubernetes 1.30–1.32) named the accumulator of comprehension macros
+//! `__result__`, an identifier rules could reference; kdv's parser always hides it.
 
 use std::fmt;
 
@@ -49,9 +53,11 @@ pub enum Feature {
     Urls,
     /// Kubernetes' regex library: `find`, `findAll`.
     Regex,
-    /// Kubernetes' lists library (version 0): `isSorted`, `sum`, `min`, `max`, `indexOf`,
+    /// Kubernetes' lists library at version 0: `isSorted`, `sum`, `min`, `max`, `indexOf`,
     /// `lastIndexOf` on lists.
     Lists,
+    /// Kubernetes' lists library at version 1: adds `includes`.
+    ListsV1,
     /// Kubernetes' authorizer library (`authorizer.group(...)...`). Not implemented: CRD rules
     /// have no authorizer value to call it on.
     Authz,
@@ -108,13 +114,14 @@ pub enum Feature {
 
 impl Feature {
     /// Every feature, in declaration order.
-    pub const ALL: [Feature; 26] = [
+    pub const ALL: [Feature; 27] = [
         Feature::HomogeneousAggregateLiterals,
         Feature::DefaultUtcTimeZone,
         Feature::PresenceTestWithoutCost,
         Feature::Urls,
         Feature::Regex,
         Feature::Lists,
+        Feature::ListsV1,
         Feature::Authz,
         Feature::CrossTypeNumericComparisons,
         Feature::OptionalTypes,
@@ -225,12 +232,12 @@ impl VersionedOption {
 
 /// The oldest release modelled.
 pub const OLDEST_MINOR: u32 = 30;
-/// The newest release modelled.
-pub const NEWEST_MINOR: u32 = 36;
+/// The newest release modelled (1.37 as of its beta, v0.37.0-beta.0).
+pub const NEWEST_MINOR: u32 = 37;
 
 /// The cel-go version each modelled release vendors (k8s.io/apiserver `go.mod` at v0.30.14,
-/// v0.31.14, v0.32.13, v0.33.13, v0.34.10, v0.35.7, v0.36.3).
-pub const CEL_GO_VERSIONS: [(u32, &str); 7] = [
+/// v0.31.14, v0.32.13, v0.33.13, v0.34.10, v0.35.7, v0.36.3, v0.37.0-beta.0).
+pub const CEL_GO_VERSIONS: [(u32, &str); 8] = [
     (30, "v0.17.8"),
     (31, "v0.20.1"),
     (32, "v0.22.0"),
@@ -238,16 +245,19 @@ pub const CEL_GO_VERSIONS: [(u32, &str); 7] = [
     (34, "v0.26.0"),
     (35, "v0.26.0"),
     (36, "v0.26.0"),
+    (37, "v0.27.0"),
 ];
 
 /// Kubernetes' versioned CEL environment, row by row.
 ///
 /// Source: k8s.io/apiserver `pkg/cel/environment/base.go` (`baseOpts`, `StrictCostOpt`) at
-/// v0.36.3 (commit dac04d6b7804f67da56964d877a4dd1db0dff251), compared with v0.30.14,
-/// v0.31.14, v0.32.13, v0.33.13, v0.34.10 and v0.35.7: rows are only ever added, each in the
-/// release it names (1.35 and 1.36 add none); `environment.go`'s keyword field names (v0.31.14
-/// on); cel-go's changelog between the versions of [`CEL_GO_VERSIONS`] (`cel/library.go`,
-/// `parser/macro.go`, `ext/strings.go`).
+/// v0.37.0-beta.0 (commit c19df515293eb2c814ee3cca7c46e5c2748e789f; identical on master at
+/// 24a394e516bfda066d7e2221d7d92c052de27c54), compared with
+/// v0.36.3 (dac04d6b7804f67da56964d877a4dd1db0dff251), v0.35.7, v0.34.10, v0.33.13, v0.32.13,
+/// v0.31.14 and v0.30.14: rows are only ever added, each in the release it names (1.35 and
+/// 1.36 add none; 1.37 versions Kubernetes' lists library); `environment.go`'s keyword field
+/// names (v0.31.14 on); cel-go's changelog between the versions of [`CEL_GO_VERSIONS`]
+/// (`cel/library.go`, `parser/macro.go`, `ext/strings.go`).
 ///
 /// The authorizer selectors row also has a feature gate (`AuthorizeWithSelectors`: alpha and
 /// off in 1.31, on from 1.32) that NewExpressions honours; with the default gates it never
@@ -261,9 +271,14 @@ pub const BASE_OPTIONS: &[VersionedOption] = &[
             Feature::DefaultUtcTimeZone,
             Feature::Urls,
             Feature::Regex,
-            Feature::Lists,
             Feature::PresenceTestWithoutCost,
         ],
+        by: Introduction::BaseOptions,
+    },
+    VersionedOption {
+        introduced: 0,
+        removed: Some(37),
+        features: &[Feature::Lists],
         by: Introduction::BaseOptions,
     },
     VersionedOption {
@@ -342,6 +357,12 @@ pub const BASE_OPTIONS: &[VersionedOption] = &[
         features: &[Feature::ExtListsV3],
         by: Introduction::BaseOptions,
     },
+    VersionedOption {
+        introduced: 37,
+        removed: None,
+        features: &[Feature::ListsV1],
+        by: Introduction::BaseOptions,
+    },
     // `StrictCostOpt`.
     VersionedOption {
         introduced: 0,
@@ -374,8 +395,8 @@ pub const BASE_OPTIONS: &[VersionedOption] = &[
     },
 ];
 
-/// The release whose environment stands for Kubernetes 1.`minor`: releases before 1.30 are
-/// modelled by 1.30, releases after 1.36 by 1.36.
+/// The modelled release whose code (cel-go version, rows of the table) stands for
+/// Kubernetes 1.`minor`: 1.30 for older releases, 1.37 for newer ones.
 pub fn modelled_release(minor: u32) -> u32 {
     minor.clamp(OLDEST_MINOR, NEWEST_MINOR)
 }
@@ -387,13 +408,15 @@ pub fn compatibility_minor(release: u32) -> u32 {
 }
 
 /// The options of the `env_type` environment of Kubernetes 1.`minor` (see
-/// [`modelled_release`]).
+/// [`modelled_release`] for releases outside 1.30–1.37).
 pub fn features(minor: u32, env_type: EnvType) -> Features {
     let release = modelled_release(minor);
+    // The version the table is read at; newer releases know no row 1.37 does not.
     let version = match env_type {
-        EnvType::NewExpressions => compatibility_minor(release),
-        EnvType::StoredExpressions => release,
-    };
+        EnvType::NewExpressions => compatibility_minor(minor),
+        EnvType::StoredExpressions => minor,
+    }
+    .min(NEWEST_MINOR);
     let mut out = Features::EMPTY;
     for row in BASE_OPTIONS {
         if row.applies(release, version) {
