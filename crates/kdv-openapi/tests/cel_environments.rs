@@ -280,3 +280,36 @@ fn lists_v1_in_1_37() {
     // A newer release's compatibility version is 1.37 or later.
     assert!(create_errors(38, &c).is_empty());
 }
+
+/// The static cost estimator is the release's: equality of Kubernetes' types got a price in
+/// 1.32 (before, cel-go's by unknown size, far over the limit), the parsing functions called
+/// globally (`quantity(s)`) in 1.34 (before, cel-go's nominal 1).
+#[test]
+fn cost_estimates_follow_the_release() {
+    let eq = crd("size", string(), "quantity(self) == quantity('1Gi')");
+    let errs = create_errors(31, &eq);
+    assert!(
+        errs.iter()
+            .any(|e| e.contains("estimated rule cost exceeds budget by factor of more than 100x")),
+        "{errs:?}"
+    );
+    assert!(create_errors(32, &eq).is_empty());
+    // 4,000 unbounded strings parsed: within the limit while the call costs 1, over it once
+    // priced by the string's size.
+    let parse = crd(
+        "sizes",
+        json!({"type": "array", "maxItems": 4000, "items": {"type": "string"}}),
+        "self.all(s, isQuantity(s))",
+    );
+    assert!(
+        create_errors(33, &parse).is_empty(),
+        "{:?}",
+        create_errors(33, &parse)
+    );
+    let errs = create_errors(34, &parse);
+    assert!(
+        errs.iter()
+            .any(|e| e.contains("estimated rule cost exceeds budget")),
+        "{errs:?}"
+    );
+}

@@ -163,8 +163,35 @@ pub(crate) fn extension_estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEs
     ext::sets::estimate(c).or_else(|| ext::lists::estimate(c))
 }
 
-/// Kubernetes' `CostEstimator` (by function name), asked next when the cost options enable it.
-pub(crate) fn kubernetes_estimate<'a>(c: &mut impl CallSite<'a>) -> Option<CallEstimate> {
+/// Kubernetes' `CostEstimator` (by function name) of release 1.`release`, asked next when the
+/// cost options enable it.
+pub(crate) fn kubernetes_estimate<'a>(
+    c: &mut impl CallSite<'a>,
+    release: u32,
+) -> Option<CallEstimate> {
+    // Equality of Kubernetes' types got its prices in 1.32.
+    if release < 32 && c.function() == "_==_" {
+        return None;
+    }
+    // Until 1.33 these cases required a receiver (`target != nil`), which global calls never
+    // have: cel-go's default applied.
+    if release < 34
+        && c.target().is_none()
+        && matches!(
+            c.function(),
+            "cidr"
+                | "isIP"
+                | "isCIDR"
+                | "ip"
+                | "ip.isCanonical"
+                | "quantity"
+                | "isQuantity"
+                | "semver"
+                | "isSemver"
+        )
+    {
+        return None;
+    }
     k8s::estimate(c)
 }
 

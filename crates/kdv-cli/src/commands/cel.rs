@@ -6,7 +6,7 @@
 
 use std::io::Write;
 
-use kdv_cel::cost::{NoSizeEstimates, STATIC_ESTIMATED_COST_LIMIT};
+use kdv_cel::cost::{CostOptions, NoSizeEstimates, STATIC_ESTIMATED_COST_LIMIT};
 use kdv_cel::interp::{EvalConfig, Vars};
 use kdv_cel::k8s::{self, EnvType};
 use kdv_cel::types::Type;
@@ -73,11 +73,12 @@ pub fn run(args: &CelArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u
     let mut env = k8s::env_for(minor, env_type);
     env.add_variable("self", Type::Dyn);
     env.add_variable("oldSelf", Type::Dyn);
-    let rule = match CompiledExpression::compile(
+    let rule = match CompiledExpression::compile_with(
         &env,
         &args.expression,
         &NoSizeEstimates,
         &k8s::program_options(),
+        &CostOptions::kubernetes_for(minor),
     ) {
         Ok(rule) => rule,
         Err(e @ CompileError::Invalid(_)) => {

@@ -219,7 +219,8 @@ pub(crate) fn compile_node_with(
             let optional = source.optional();
             let rule_env =
                 envs[usize::from(optional)].get_or_insert_with(|| types.env(env.base(), optional));
-            compile_rule(arena, id, source, rule_env, &sizes, max_cardinality)
+            let costs = CostOptions::kubernetes_for(env.minor);
+            compile_rule(arena, id, source, rule_env, &sizes, &costs, max_cardinality)
         })
         .collect();
     let any_old_self = rules.iter().any(|r| r.uses_old_self);
@@ -244,6 +245,7 @@ fn compile_rule(
     source: RuleSource,
     env: &Env,
     sizes: &super::SchemaSizes,
+    costs: &CostOptions,
     max_cardinality: u64,
 ) -> CompiledRule {
     let mut out = CompiledRule {
@@ -279,7 +281,7 @@ fn compile_rule(
         out.error = invalid(format!("program instantiation failed: {}", e.message));
         return out;
     }
-    match cost::estimate_cost(&checked, sizes, &CostOptions::kubernetes()) {
+    match cost::estimate_cost(&checked, sizes, costs) {
         Ok(c) => out.max_cost = c.max,
         Err(e) => {
             out.error = invalid(format!("cost estimation failed: {e}"));
@@ -305,7 +307,7 @@ fn compile_rule(
                         e.message
                     ));
                 } else {
-                    match cost::estimate_cost(&checked, sizes, &CostOptions::kubernetes()) {
+                    match cost::estimate_cost(&checked, sizes, costs) {
                         Ok(c) => {
                             out.message_max_cost = c.max;
                             out.message_program = Some(program);
