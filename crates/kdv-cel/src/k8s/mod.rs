@@ -26,8 +26,9 @@
 //! The runtime side is the same for every release: the registry holds every implemented
 //! overload (the checker decides which are reachable), and the program settings (per-call
 //! cost limit, `has()` without cost, Kubernetes' runtime costs) have not changed since 1.0.
-//! Changes of the libraries' own code between releases (cost estimates, `containsCIDR`'s fix
-//! in 1.32) follow the newest release.
+//! Static cost estimates follow the release with `CostOptions::kubernetes_for`; other changes
+//! of the libraries' own code between releases (`containsCIDR`'s fix in 1.32) follow the
+//! newest release.
 
 use std::sync::{Arc, Mutex, OnceLock};
 
