@@ -425,3 +425,19 @@ fn environments_are_cached() {
         "same options, one environment"
     );
 }
+
+/// `Feature::ALL` lists every feature once, so a set's `iter` shows all of it.
+#[test]
+fn every_feature_is_listed_once() {
+    let mut all = Features::EMPTY;
+    for f in Feature::ALL {
+        assert!(!all.contains(f), "{f:?} twice");
+        all = all.with(f);
+    }
+    for row in BASE_OPTIONS {
+        for &f in row.features {
+            assert!(all.contains(f), "{f:?}");
+        }
+    }
+    assert_eq!(all.iter().count(), Feature::ALL.len());
+}
