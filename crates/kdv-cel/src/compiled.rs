@@ -77,9 +77,21 @@ impl CompiledExpression {
         sizes: &dyn SizeEstimator,
         options: &ProgramOptions,
     ) -> Result<CompiledExpression, CompileError> {
+        Self::compile_with(env, source, sizes, options, &CostOptions::kubernetes())
+    }
+
+    /// [`CompiledExpression::compile`] with the static cost estimated under `costs` (e.g.
+    /// [`CostOptions::kubernetes_for`] a release).
+    pub fn compile_with(
+        env: &Env,
+        source: &str,
+        sizes: &dyn SizeEstimator,
+        options: &ProgramOptions,
+        costs: &CostOptions,
+    ) -> Result<CompiledExpression, CompileError> {
         let checked = checker::compile(source, env).map_err(CompileError::Invalid)?;
-        let estimated_cost = cost::estimate_cost(&checked, sizes, &CostOptions::kubernetes())
-            .map_err(CompileError::CostEstimation)?;
+        let estimated_cost =
+            cost::estimate_cost(&checked, sizes, costs).map_err(CompileError::CostEstimation)?;
         Ok(CompiledExpression {
             program: Program::from_checked(&checked, options),
             result_type: checked.result_type,

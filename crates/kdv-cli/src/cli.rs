@@ -228,9 +228,30 @@ pub struct CelArgs {
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub cost_limit: u64,
 
+    /// The Kubernetes release (1.N) whose CEL environment compiles the expression: which
+    /// libraries, macros and settings it has (default: the newest release modelled).
+    #[arg(long, value_name = "VERSION")]
+    pub k8s_version: Option<String>,
+
+    /// Which of the release's environments: `stored` (rules already in a CRD, as objects are
+    /// validated) or `new` (what a CRD create or update may add: the libraries of the release
+    /// before).
+    #[arg(long, value_enum, value_name = "TYPE", default_value_t = CelEnvArg::Stored)]
+    pub env: CelEnvArg,
+
     /// Output format.
     #[arg(long, short = 'o', value_enum, default_value_t = CelOutput::Text)]
     pub output: CelOutput,
+}
+
+/// The CEL environment type of `kdv cel --env` (upstream's environment types).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CelEnvArg {
+    /// StoredExpressions: every library of the release.
+    Stored,
+    /// NewExpressions: the libraries of the release's compatibility version (the release
+    /// before).
+    New,
 }
 
 /// Output format of `kdv cel`.

@@ -139,3 +139,36 @@ fn unreadable_and_malformed_inputs_exit_2() {
     assert_eq!(code, 2);
     assert!(err.starts_with("error: <stdin>:"), "{err}");
 }
+
+/// `--k8s-version` and `--env` pick the release's environment: the IP library came in 1.30, so
+/// objects of 1.30 may use it (`stored`, the default) but rules new on 1.30 may not.
+#[test]
+fn release_environments() {
+    let (code, out, _) = cel(&["isIP('10.0.0.1')", "--k8s-version", "1.30"], None);
+    assert_eq!((code, out.lines().next()), (0, Some("true")));
+    let (code, out, err) = cel(
+        &["isIP('10.0.0.1')", "--k8s-version", "1.30", "--env", "new"],
+        None,
+    );
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(
+        err,
+        "ERROR: <input>:1:5: undeclared reference to 'isIP' (in container '')\n | isIP('10.0.0.1')\n | ....^\n"
+    );
+    let (code, _, _) = cel(
+        &["isIP('10.0.0.1')", "--k8s-version", "1.31", "--env", "new"],
+        None,
+    );
+    assert_eq!(code, 0);
+    // Newer than the newest release modelled: the newest.
+    let (code, _, _) = cel(&["[2, 1].sort() == [1, 2]", "--k8s-version", "1.40"], None);
+    assert_eq!(code, 0);
+    let (code, out, err) = cel(&["true", "--k8s-version", "2.1", "-o", "json"], None);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: --k8s-version 2.1: expected a release such as 1.35\n"
+    );
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["error"]["kind"], "usage");
+}

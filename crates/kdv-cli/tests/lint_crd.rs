@@ -132,3 +132,47 @@ fn validate_refuses_a_crd_the_server_rejects() {
         run.stderr
     );
 }
+
+/// `--k8s-version` picks the CEL environment of new rules: a library introduced in 1.N may be
+/// used by a CRD created on 1.(N+1) (the compatibility version is the release before), as the
+/// API server of that release decides.
+#[test]
+fn cel_libraries_follow_the_release() {
+    let file = format!("{DIR}/cel-libraries.yaml");
+    let undeclared = |version: &str| {
+        let run = kdv(&["lint", "--crd", &file, "--k8s-version", version, "-q"]);
+        let found: Vec<&str> = ["'isIP'", "'format'", "'all'", "'isSemver'", "'sort'"]
+            .into_iter()
+            .filter(|f| run.stdout.contains(&format!("undeclared reference to {f}")))
+            .collect();
+        assert_eq!(
+            run.code,
+            i32::from(!found.is_empty()),
+            "{}",
+            run.transcript()
+        );
+        found
+    };
+    assert_eq!(
+        undeclared("1.30"),
+        ["'isIP'", "'format'", "'all'", "'isSemver'", "'sort'"]
+    );
+    assert_eq!(
+        undeclared("1.31"),
+        ["'format'", "'all'", "'isSemver'", "'sort'"]
+    );
+    assert_eq!(undeclared("1.32"), ["'all'", "'isSemver'", "'sort'"]);
+    assert_eq!(undeclared("1.33"), ["'isSemver'", "'sort'"]);
+    assert_eq!(undeclared("1.34"), ["'sort'"]);
+    assert!(undeclared("1.35").is_empty());
+    let run = kdv(&["lint", "--crd", &file, "--k8s-version", "1.30", "-q"]);
+    assert!(
+        run.stdout.starts_with(&format!(
+            "{file}:26:25: error: spec.validation.openAPIV3Schema.properties[spec].properties[address].x-kubernetes-validations[0].rule: Invalid value: "
+        )),
+        "{}",
+        run.stdout
+    );
+    // The default release (1.35) takes every rule.
+    assert_eq!(kdv(&["lint", "--crd", &file, "-q"]).code, 0);
+}

@@ -375,10 +375,14 @@ impl Resource {
         self.kubernetes_minor >= 30
     }
 
-    /// The compiled CEL rules (compiled on the first call, then shared).
+    /// The compiled CEL rules (compiled on the first call, then shared), in the
+    /// StoredExpressions environment of the resource's Kubernetes release.
     pub(crate) fn cel_rules(&self) -> Option<&cel::Rules> {
         self.cel
-            .get_or_init(|| cel::Rules::compile(&self.arena, self.root, true, true))
+            .get_or_init(|| {
+                let env = cel::RuleEnv::stored_expressions(self.kubernetes_minor);
+                cel::Rules::compile(&self.arena, self.root, true, true, env)
+            })
             .as_ref()
     }
 
@@ -440,8 +444,9 @@ impl Resource {
     }
 
     /// Compiles a bare `openAPIV3Schema` as the schema of a namespaced CRD version
-    /// `group/version` `kind`, with the rules of Kubernetes 1.`kubernetes_minor` (for tools
-    /// and tests that have a schema rather than a CRD).
+    /// `group/version` `kind`, with the rules of Kubernetes 1.`kubernetes_minor` (formats,
+    /// the StoredExpressions CEL environment of its rules; for tools and tests that have a
+    /// schema rather than a CRD).
     pub fn from_crd_schema(
         group: &str,
         version: &str,
@@ -791,7 +796,11 @@ impl SchemaSet {
     /// The Kubernetes minor version whose version-dependent rules the CRDs added from now
     /// on follow (`35` for 1.35, the default). What depends on it: which `format`s the API
     /// server keeps (up to 1.35 only string formats, `k8s-short-name`/`k8s-long-name` from
-    /// 1.34; from 1.36 integer and number formats too, by type).
+    /// 1.34; from 1.36 integer and number formats too, by type), and the CEL environment of
+    /// `x-kubernetes-validations` rules (`kdv_cel::k8s::env_for`): a CRD is checked as that
+    /// release checks its creation (NewExpressions: only libraries of the release before, so
+    /// `ip()` not before 1.31), objects are validated as it validates them
+    /// (StoredExpressions). The default's environments are the newest release's.
     pub fn set_kubernetes_minor(&mut self, minor: u32) {
         self.kubernetes_minor = minor;
     }

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::ast::Literal;
 use crate::hash::FxHasher;
 use crate::library::{Declarations, FunctionDecl, OverloadDecl, VariableDecl, environments};
+use crate::parser::ParseOptions;
 use crate::types::Type;
 
 /// Supplies object (message) types: Kubernetes schema types, protobuf messages.
@@ -263,6 +264,10 @@ pub struct CheckOptions {
     /// Check `'<literal>'.format([<list literal>])` clauses against the argument types
     /// (the validator of cel-go's strings extension versions 1 to 3; Kubernetes).
     pub validate_format_strings: bool,
+    /// How [`compile`](super::compile) parses source for this environment: the macros its
+    /// libraries bring, the optional and escaped-identifier syntax (cel-go takes its parser
+    /// settings from the environment too).
+    pub parse: ParseOptions,
 }
 
 /// The declarations and settings the checker works with. Cloning is cheap (libraries are
@@ -347,10 +352,12 @@ impl Env {
         }
     }
 
-    /// Kubernetes' base CEL environment (compile side): standard library, optional types,
-    /// strings extension v2, lists extension v3, sets, two-variable comprehensions,
-    /// cross-type numeric comparisons and homogeneous aggregate literals. Kubernetes'
-    /// own libraries (quantity, IP, ...) are added with [`Env::add_library`].
+    /// Kubernetes' base CEL environment of the newest release (compile side): standard
+    /// library, optional types, strings extension v2, lists extension v3, sets, two-variable
+    /// comprehensions, cross-type numeric comparisons, homogeneous aggregate literals, the
+    /// literal validators, and the parser settings of that release (no back-quoted
+    /// identifiers). Kubernetes' own libraries (quantity, IP, ...) are added with
+    /// [`Env::add_library`]; each release's environment is `kdv_cel::k8s::env_for`.
     pub fn kubernetes() -> Env {
         let mut env = Env::empty();
         env.add_library(KUBERNETES_BASE.clone());
@@ -358,6 +365,7 @@ impl Env {
         env.options.homogeneous_aggregate_literals = true;
         env.options.literal_validators = LiteralValidator::kubernetes();
         env.options.validate_format_strings = true;
+        env.options.parse.enable_identifier_escape_syntax = false;
         env
     }
 
@@ -372,6 +380,20 @@ impl Env {
     fn index(&self) -> &Index {
         self.index
             .get_or_init(|| Arc::new(Index::build(&self.libraries)))
+    }
+
+    /// Builds the name index now, so that clones share it.
+    pub(crate) fn build_index(&self) {
+        self.index();
+    }
+
+    /// A copy sharing this environment's declarations and name index but none of the overload
+    /// resolutions its checks remembered (a new environment, as far as checks can tell).
+    pub(crate) fn without_memo(&self) -> Env {
+        Env {
+            resolutions: Arc::default(),
+            ..self.clone()
+        }
     }
 
     /// Sets the container (namespace) used to resolve names.

@@ -172,9 +172,10 @@ pub fn check(parsed: ParsedExpr, env: &Env) -> Result<CheckedExpr, Issues> {
     })
 }
 
-/// Parses (with Kubernetes' parser options) and checks `source`.
+/// Parses (with the environment's parser settings, [`CheckOptions::parse`]) and checks
+/// `source`.
 pub fn compile(source: &str, env: &Env) -> Result<CheckedExpr, Issues> {
-    compile_with(source, &ParseOptions::default(), env)
+    compile_with(source, &env.options.parse, env)
 }
 
 /// Parses with `options` and checks `source`.

@@ -649,7 +649,8 @@ impl<'a> Coster<'a> {
             return with_args(est);
         }
         if options.kubernetes_library
-            && let Some(est) = environments::kubernetes_estimate(&mut call)
+            && let Some(est) =
+                environments::kubernetes_estimate(&mut call, options.kubernetes_release)
         {
             return with_args(est);
         }

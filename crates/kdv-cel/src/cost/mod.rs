@@ -105,15 +105,27 @@ pub struct CostOptions {
     pub kubernetes_library: bool,
     /// Use the overload estimators of cel-go's ext.Sets and ext.Lists (version 3).
     pub extension_estimators: bool,
+    /// The Kubernetes release (minor version) whose `CostEstimator` prices calls: before 1.32
+    /// it had no price for equality of its own types (cel-go's, by their unknown size,
+    /// applies), before 1.34 none for its parsing functions called globally (`quantity(s)`,
+    /// `isIP(s)`, `cidr(s)`, `semver(s)`, ...: cel-go's 1 applies).
+    pub kubernetes_release: u32,
 }
 
 impl CostOptions {
-    /// What the Kubernetes API server uses for CRD rules (and admission expressions).
+    /// What the Kubernetes API server uses for CRD rules (and admission expressions), as the
+    /// newest release modelled prices them.
     pub const fn kubernetes() -> CostOptions {
+        CostOptions::kubernetes_for(crate::library::releases::NEWEST_MINOR)
+    }
+
+    /// [`CostOptions::kubernetes`] as Kubernetes 1.`minor` prices calls.
+    pub const fn kubernetes_for(minor: u32) -> CostOptions {
         CostOptions {
             presence_test_cost: 0,
             kubernetes_library: true,
             extension_estimators: true,
+            kubernetes_release: minor,
         }
     }
 
@@ -123,6 +135,7 @@ impl CostOptions {
             presence_test_cost: 1,
             kubernetes_library: false,
             extension_estimators: true,
+            kubernetes_release: crate::library::releases::NEWEST_MINOR,
         }
     }
 }

@@ -246,9 +246,10 @@ impl Program {
         }
     }
 
-    /// Parses (Kubernetes parser options), type-checks against `env` and plans `source`.
+    /// Parses (the environment's parser settings), type-checks against `env` and plans
+    /// `source`.
     pub fn compile(env: &Env, source: &str, options: &ProgramOptions) -> Result<Program, Issues> {
-        Program::compile_with(env, source, &ParseOptions::default(), options)
+        Program::compile_with(env, source, &env.options.parse, options)
     }
 
     /// [`Program::compile`] with explicit parser options.

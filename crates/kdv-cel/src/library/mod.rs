@@ -31,6 +31,7 @@ pub mod ext;
 mod functions;
 pub mod k8s;
 pub mod regex;
+pub mod releases;
 pub mod standard;
 
 #[cfg(test)]

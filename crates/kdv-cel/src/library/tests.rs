@@ -122,7 +122,11 @@ impl<'a> CallSite<'a> for Probe<'a> {
 /// The estimators of an environment, in the cost walk's order.
 fn estimate(probe: &mut Probe<'_>, kubernetes: bool) -> Option<CallEstimate> {
     extension_estimate(probe)
-        .or_else(|| kubernetes.then(|| kubernetes_estimate(probe)).flatten())
+        .or_else(|| {
+            kubernetes
+                .then(|| kubernetes_estimate(probe, super::releases::NEWEST_MINOR))
+                .flatten()
+        })
         .or_else(|| cel_go_estimate(probe))
 }
 
@@ -199,7 +203,8 @@ fn problems(
                         size: SizeEstimate { min: 3, max: 3 },
                         expr: &expr,
                     };
-                    let estimated = kubernetes_estimate(&mut probe).is_some();
+                    let estimated =
+                        kubernetes_estimate(&mut probe, super::releases::NEWEST_MINOR).is_some();
                     let listed = exempt(NOT_ESTIMATED_BY_KUBERNETES, &o.id);
                     if estimated == listed {
                         out.push(format!(

@@ -24,8 +24,11 @@ impl Macros {
     pub const ALL: Macros = Macros(1 << 1);
     /// `e.exists(x, p)`.
     pub const EXISTS: Macros = Macros(1 << 2);
-    /// `e.exists_one(x, p)` and `e.existsOne(x, p)`.
+    /// `e.exists_one(x, p)`.
     pub const EXISTS_ONE: Macros = Macros(1 << 3);
+    /// `e.existsOne(x, p)`: the camel-case spelling of `exists_one` (cel-go v0.23+, so
+    /// Kubernetes 1.33+).
+    pub const EXISTS_ONE_CAMEL: Macros = Macros(1 << 14);
     /// `e.map(x, t)` and `e.map(x, p, t)`.
     pub const MAP: Macros = Macros(1 << 4);
     /// `e.filter(x, p)`.
@@ -55,13 +58,15 @@ impl Macros {
             | Self::ALL.0
             | Self::EXISTS.0
             | Self::EXISTS_ONE.0
+            | Self::EXISTS_ONE_CAMEL.0
             | Self::MAP.0
             | Self::FILTER.0,
     );
     /// The optional library's macros.
     pub const OPTIONAL: Macros = Macros(Self::OPT_MAP.0 | Self::OPT_FLAT_MAP.0);
-    /// What the Kubernetes CEL environment expands: standard, optional, two-variable
-    /// comprehensions (1.32+) and `sortBy` (lists extension v3, 1.34+).
+    /// What the newest Kubernetes CEL environment expands: standard, optional, two-variable
+    /// comprehensions (1.32+) and `sortBy` (lists extension v3, 1.34+); each release's own
+    /// set is its environment's (`kdv_cel::k8s::env_for`).
     pub const KUBERNETES: Macros =
         Macros(Self::STANDARD.0 | Self::OPTIONAL.0 | Self::TWO_VAR.0 | Self::SORT_BY.0);
     /// Every macro this parser knows (cel-go's conformance runner enables all but `sortBy`).
@@ -128,7 +133,8 @@ fn lookup(enabled: Macros, function: &str, argc: usize, receiver: bool) -> Optio
         ("has", 1, false) => (Kind::Has, Macros::HAS),
         ("all", 2, true) => (Kind::All, Macros::ALL),
         ("exists", 2, true) => (Kind::Exists, Macros::EXISTS),
-        ("exists_one" | "existsOne", 2, true) => (Kind::ExistsOne, Macros::EXISTS_ONE),
+        ("exists_one", 2, true) => (Kind::ExistsOne, Macros::EXISTS_ONE),
+        ("existsOne", 2, true) => (Kind::ExistsOne, Macros::EXISTS_ONE_CAMEL),
         ("map", 2 | 3, true) => (Kind::Map, Macros::MAP),
         ("filter", 2, true) => (Kind::Filter, Macros::FILTER),
         ("optMap", 2, true) => (Kind::OptMap, Macros::OPT_MAP),

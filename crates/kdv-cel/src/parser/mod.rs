@@ -30,7 +30,10 @@ pub use macros::{ACCUMULATOR, Macros};
 
 use crate::ast::{Expr, ExprId, Source};
 
-/// Parser settings. [`ParseOptions::default`] is what Kubernetes uses.
+/// Parser settings. [`ParseOptions::default`]: the newest Kubernetes environment's macros with
+/// cel-go's newest parser defaults (back-quoted identifiers on, which no Kubernetes release has
+/// yet); an environment's own settings are [`crate::checker::CheckOptions::parse`], which
+/// [`crate::checker::compile`] uses.
 #[derive(Debug, Clone)]
 pub struct ParseOptions {
     /// Macros expanded at parse time.
@@ -50,7 +53,8 @@ pub struct ParseOptions {
     /// Optional syntax `a.?b`, `a[?i]`, `[?x]`, `{?k: v}` (on: Kubernetes enables the optional
     /// library).
     pub enable_optional_syntax: bool,
-    /// Back-quoted field names `` a.`b-c` `` (on: cel-go's parser default since 2026).
+    /// Back-quoted field names `` a.`b-c` `` (on: cel-go's parser default since v0.28;
+    /// Kubernetes 1.30–1.37 vendor older cel-go versions, which refuse them).
     pub enable_identifier_escape_syntax: bool,
     /// Most expression ids a parse may use (default 250,000). Macros that copy their receiver
     /// (`optMap`, `optFlatMap`) make chained calls grow exponentially; cel-go has no bound and

@@ -1,18 +1,19 @@
 //! `kdv cel`: compile and evaluate one CEL expression the way the API server runs a CRD
-//! validation rule — Kubernetes' environment and libraries, `self` (and `oldSelf`) bound to a
-//! YAML/JSON document, the per-call runtime cost limit — and report the value, the runtime
-//! cost and the static cost estimate.
+//! validation rule — Kubernetes' environment and libraries (of `--k8s-version`, the stored or
+//! new expressions environment of `--env`), `self` (and `oldSelf`) bound to a YAML/JSON
+//! document, the per-call runtime cost limit — and report the value, the runtime cost and
+//! the static cost estimate.
 
 use std::io::Write;
 
-use kdv_cel::cost::{NoSizeEstimates, STATIC_ESTIMATED_COST_LIMIT};
+use kdv_cel::cost::{CostOptions, NoSizeEstimates, STATIC_ESTIMATED_COST_LIMIT};
 use kdv_cel::interp::{EvalConfig, Vars};
-use kdv_cel::k8s;
+use kdv_cel::k8s::{self, EnvType};
 use kdv_cel::types::Type;
 use kdv_cel::value::Value;
 use kdv_cel::{CompileError, CompiledExpression};
 
-use crate::cli::{CelArgs, CelOutput};
+use crate::cli::{CelArgs, CelEnvArg, CelOutput};
 use crate::error::CliError;
 use crate::input::{ReadLimits, Source, Stream};
 use crate::output::json::{self, CelReport, CostRange, JsonError};
@@ -55,14 +56,29 @@ pub fn run(args: &CelArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u
         Err(message) => return fail(&mut report, "input", format!("error: {message}"), message),
     };
 
-    let mut env = k8s::env();
+    let minor = match args.k8s_version.as_deref() {
+        None => k8s::NEWEST_MINOR,
+        Some(v) => match super::lint_crd::kubernetes_minor(Some(v)) {
+            Ok(m) => m,
+            Err(e) => {
+                let message = e.to_string();
+                return fail(&mut report, "usage", format!("error: {message}"), message);
+            }
+        },
+    };
+    let env_type = match args.env {
+        CelEnvArg::Stored => EnvType::StoredExpressions,
+        CelEnvArg::New => EnvType::NewExpressions,
+    };
+    let mut env = k8s::env_for(minor, env_type);
     env.add_variable("self", Type::Dyn);
     env.add_variable("oldSelf", Type::Dyn);
-    let rule = match CompiledExpression::compile(
+    let rule = match CompiledExpression::compile_with(
         &env,
         &args.expression,
         &NoSizeEstimates,
         &k8s::program_options(),
+        &CostOptions::kubernetes_for(minor),
     ) {
         Ok(rule) => rule,
         Err(e @ CompileError::Invalid(_)) => {

@@ -81,7 +81,7 @@ pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<
 }
 
 /// `--k8s-version 1.N` (or `v1.N`): the minor version whose CRD rules apply.
-fn kubernetes_minor(version: Option<&str>) -> Result<u32, CliError> {
+pub(crate) fn kubernetes_minor(version: Option<&str>) -> Result<u32, CliError> {
     let Some(v) = version else {
         return Ok(kdv_openapi::DEFAULT_KUBERNETES_MINOR);
     };

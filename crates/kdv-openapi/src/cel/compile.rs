@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 use kdv_cel::checker::{self, CheckedExpr, Env};
 use kdv_cel::cost::{self, CostOptions};
 use kdv_cel::interp::Program;
+use kdv_cel::k8s::{self, EnvType};
 use kdv_cel::types::Type;
 use serde_json::Value;
 
@@ -120,10 +121,42 @@ pub(crate) struct NodeRules {
     pub init_error: Option<String>,
 }
 
-/// The Kubernetes base environment of rules, built once per process.
-fn base_env() -> &'static Env {
-    static BASE: OnceLock<Env> = OnceLock::new();
-    BASE.get_or_init(kdv_cel::k8s::env)
+/// Which CEL environment compiles a schema's rules: one environment type of a Kubernetes
+/// release. The CRD write-time checks use NewExpressions (a CRD create adds every rule);
+/// validating objects and defaults uses StoredExpressions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RuleEnv {
+    /// The Kubernetes minor version (1.x).
+    pub minor: u32,
+    pub env_type: EnvType,
+}
+
+impl RuleEnv {
+    /// The NewExpressions environment of Kubernetes 1.`minor`.
+    pub(crate) fn new_expressions(minor: u32) -> RuleEnv {
+        RuleEnv {
+            minor,
+            env_type: EnvType::NewExpressions,
+        }
+    }
+
+    /// The StoredExpressions environment of Kubernetes 1.`minor`.
+    pub(crate) fn stored_expressions(minor: u32) -> RuleEnv {
+        RuleEnv {
+            minor,
+            env_type: EnvType::StoredExpressions,
+        }
+    }
+
+    /// The base environment (libraries, settings), built once per process.
+    fn base(self) -> &'static Env {
+        k8s::shared_env(self.minor, self.env_type)
+    }
+
+    /// Whether declared types recognise keyword field names in this environment.
+    fn keyword_field_names(self) -> bool {
+        k8s::features(self.minor, self.env_type).contains(k8s::Feature::KeywordFieldNames)
+    }
 }
 
 /// The program settings of rules, built once per process.
@@ -140,10 +173,15 @@ fn uses_old_self(checked: &CheckedExpr) -> bool {
         .any(|r| r.name.as_deref() == Some("oldSelf"))
 }
 
-/// Compiles the rules of node `id` (`resource_root`: the CRD root or an embedded resource).
-/// `None` when the node has no rules.
-pub(crate) fn compile_node(arena: &Arena, id: NodeId, resource_root: bool) -> Option<NodeRules> {
-    compile_node_with(arena, id, id, resource_root)
+/// Compiles the rules of node `id` (`resource_root`: the CRD root or an embedded resource)
+/// in `env`. `None` when the node has no rules.
+pub(crate) fn compile_node(
+    arena: &Arena,
+    id: NodeId,
+    resource_root: bool,
+    env: RuleEnv,
+) -> Option<NodeRules> {
+    compile_node_with(arena, id, id, resource_root, env)
 }
 
 /// Compiles the rules written on node `rules` against the type of node `id` (they differ
@@ -153,6 +191,7 @@ pub(crate) fn compile_node_with(
     rules: NodeId,
     id: NodeId,
     resource_root: bool,
+    env: RuleEnv,
 ) -> Option<NodeRules> {
     let node = arena.node(id);
     let sources = RuleSource::parse_all(arena.node(rules).x_validations.as_deref()?);
@@ -170,16 +209,18 @@ pub(crate) fn compile_node_with(
     };
     let max_cardinality =
         cost::max_cardinality(u64::try_from(decl.min_serialized_size).unwrap_or(0));
-    let types = RuleTypes::new(decl, "selfType0");
+    let types =
+        RuleTypes::new(decl, "selfType0").with_keyword_field_names(env.keyword_field_names());
     let sizes = types.sizes();
     let mut envs: [Option<Env>; 2] = [None, None];
     let rules: Box<[CompiledRule]> = sources
         .into_iter()
         .map(|source| {
             let optional = source.optional();
-            let env =
-                envs[usize::from(optional)].get_or_insert_with(|| types.env(base_env(), optional));
-            compile_rule(arena, id, source, env, &sizes, max_cardinality)
+            let rule_env =
+                envs[usize::from(optional)].get_or_insert_with(|| types.env(env.base(), optional));
+            let costs = CostOptions::kubernetes_for(env.minor);
+            compile_rule(arena, id, source, rule_env, &sizes, &costs, max_cardinality)
         })
         .collect();
     let any_old_self = rules.iter().any(|r| r.uses_old_self);
@@ -204,6 +245,7 @@ fn compile_rule(
     source: RuleSource,
     env: &Env,
     sizes: &super::SchemaSizes,
+    costs: &CostOptions,
     max_cardinality: u64,
 ) -> CompiledRule {
     let mut out = CompiledRule {
@@ -239,7 +281,7 @@ fn compile_rule(
         out.error = invalid(format!("program instantiation failed: {}", e.message));
         return out;
     }
-    match cost::estimate_cost(&checked, sizes, &CostOptions::kubernetes()) {
+    match cost::estimate_cost(&checked, sizes, costs) {
         Ok(c) => out.max_cost = c.max,
         Err(e) => {
             out.error = invalid(format!("cost estimation failed: {e}"));
@@ -265,7 +307,7 @@ fn compile_rule(
                         e.message
                     ));
                 } else {
-                    match cost::estimate_cost(&checked, sizes, &CostOptions::kubernetes()) {
+                    match cost::estimate_cost(&checked, sizes, costs) {
                         Ok(c) => {
                             out.message_max_cost = c.max;
                             out.message_program = Some(program);

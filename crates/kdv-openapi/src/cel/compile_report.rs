@@ -28,7 +28,7 @@
 
 use std::fmt;
 
-use super::compile::{CompiledRule, RuleError, compile_node};
+use super::compile::{CompiledRule, RuleEnv, RuleError, compile_node};
 use crate::Resource;
 
 /// The type of a rule's compile error (apiserver `cel.ErrorType`).
@@ -150,15 +150,17 @@ impl std::error::Error for CompileRulesError {}
 /// Compiles the `x-kubernetes-validations` rules on the root of `resource`'s schema, one
 /// result per rule in order (empty when it has none), with the root typed as a resource
 /// root (`apiVersion`, `kind`, `metadata`) when `resource_root` — upstream's
-/// `Compile(s, model.SchemaDeclType(s, resourceRoot), ...)` with the current environment.
-/// An error when the schema has no CEL type (`failed to convert to declType for CEL
-/// validation rules`).
+/// `Compile(s, model.SchemaDeclType(s, resourceRoot), ...)` with the NewExpressions
+/// environment of the resource's Kubernetes release (as a CRD create compiles them). An error
+/// when the schema has no CEL type (`failed to convert to declType for CEL validation
+/// rules`).
 pub fn compile_rules(
     resource: &Resource,
     resource_root: bool,
 ) -> Result<Vec<RuleCompilation>, CompileRulesError> {
     let (arena, root) = resource.schema();
-    let Some(node) = compile_node(arena, root, resource_root) else {
+    let env = RuleEnv::new_expressions(resource.kubernetes_minor());
+    let Some(node) = compile_node(arena, root, resource_root, env) else {
         return Ok(Vec::new());
     };
     if let Some(e) = &node.init_error {

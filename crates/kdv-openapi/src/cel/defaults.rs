@@ -10,6 +10,7 @@ use kdv_cel::cost::PER_CALL_LIMIT;
 use kdv_runtime::{ErrorList, FieldPath};
 use serde_json::Value;
 
+use super::compile::RuleEnv;
 use super::validator::{Config, Rules, validate};
 use crate::Resource;
 
@@ -25,6 +26,9 @@ pub(crate) struct DefaultRules<'a> {
     pub values: bool,
     /// The `CRDValidationRatcheting` feature gate: the second run without an old value.
     pub optional_old_self: bool,
+    /// The Kubernetes release whose StoredExpressions environment compiles the rules (as
+    /// `NewValidator`'s).
+    pub kubernetes_minor: u32,
 }
 
 /// Runs the rules on `default` with `budget` left; returns the budget left after it
@@ -37,7 +41,8 @@ pub(crate) fn validate_default_rules(
 ) -> i64 {
     let (arena, root) = d.resource.schema();
     // `NewValidator`: no validator, and no cost, unless a rule is written outside `allOf`.
-    let Some(rules) = Rules::compile(arena, root, d.resource_root, true) else {
+    let env = RuleEnv::stored_expressions(d.kubernetes_minor);
+    let Some(rules) = Rules::compile(arena, root, d.resource_root, true, env) else {
         return budget;
     };
     let mut remaining = budget;

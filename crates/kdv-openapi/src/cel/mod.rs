@@ -60,7 +60,7 @@ mod values;
 #[cfg(test)]
 mod values_tests;
 
-pub(crate) use compile::{RuleSource, compile_node};
+pub(crate) use compile::{RuleEnv, RuleSource, compile_node};
 pub use compile_report::{
     CompileErrorType, CompileRulesError, RuleCompilation, RuleCompileError, compile_rules,
 };

@@ -36,18 +36,38 @@ impl DeclType {
 }
 
 /// The object types of one or more declared types, by name: the checker's
-/// [`TypeProvider`] for rules on a schema (upstream's `DeclTypeProvider` with keyword field
-/// names recognised, as in every environment since Kubernetes 1.31).
-#[derive(Debug, Default, Clone)]
+/// [`TypeProvider`] for rules on a schema (upstream's `DeclTypeProvider`), by default with
+/// keyword field names recognised, as in environments of compatibility version 1.31 and later
+/// ([`kdv_cel::k8s::Feature::KeywordFieldNames`]).
+#[derive(Debug, Clone)]
 pub struct DeclTypeProvider {
     /// Fields (CEL name → type) of each object type.
     objects: HashMap<Arc<str>, HashMap<Box<str>, Type>>,
+    /// A reserved word selects the field escaped as `__word__`.
+    keyword_field_names: bool,
+}
+
+impl Default for DeclTypeProvider {
+    fn default() -> DeclTypeProvider {
+        DeclTypeProvider {
+            objects: HashMap::new(),
+            keyword_field_names: true,
+        }
+    }
 }
 
 impl DeclTypeProvider {
     /// An empty provider.
     pub fn new() -> DeclTypeProvider {
         DeclTypeProvider::default()
+    }
+
+    /// Whether a field selected by a CEL reserved word (`self.namespace`) is the property of
+    /// that name (escaped `__namespace__`): upstream's `SetRecognizeKeywordAsFieldName`, on
+    /// in environments of compatibility version 1.31 and later. Without it such a selection
+    /// is an undefined field.
+    pub fn set_keyword_field_names(&mut self, recognize: bool) {
+        self.keyword_field_names = recognize;
     }
 
     /// Registers the object types of `decl`, named from `name` (see [`DeclType::cel_type`]),
@@ -87,7 +107,7 @@ impl TypeProvider for DeclTypeProvider {
             return Some(t.clone());
         }
         // A reserved word selects the property of that name (`self.namespace`).
-        if is_reserved(field) {
+        if self.keyword_field_names && is_reserved(field) {
             return fields.get(format!("__{field}__").as_str()).cloned();
         }
         None
@@ -159,6 +179,13 @@ impl RuleTypes {
         }
     }
 
+    /// The same types, with keyword field names recognised or not (see
+    /// [`DeclTypeProvider::set_keyword_field_names`]; recognised by default).
+    pub fn with_keyword_field_names(mut self, recognize: bool) -> RuleTypes {
+        Arc::make_mut(&mut self.provider).set_keyword_field_names(recognize);
+        self
+    }
+
     /// The declared type of the node.
     pub fn decl(&self) -> &DeclType {
         &self.decl
@@ -169,7 +196,8 @@ impl RuleTypes {
         &self.self_type
     }
 
-    /// `base` (normally [`kdv_cel::k8s::env`]) with the object types registered, `self`
+    /// `base` (a release's environment, [`kdv_cel::k8s::env_for`]) with the object types
+    /// registered, `self`
     /// declared, and `oldSelf` declared as `self`'s type or, for rules with
     /// `optionalOldSelf: true`, as `optional_type` of it.
     pub fn env(&self, base: &Env, optional_old_self: bool) -> Env {

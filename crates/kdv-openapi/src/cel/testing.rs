@@ -12,6 +12,7 @@
 use kdv_runtime::{ErrorList, FieldPath};
 use serde_json::Value;
 
+use super::compile::RuleEnv;
 use super::validator::{Config, Rules, validate};
 use crate::Resource;
 
@@ -94,7 +95,8 @@ pub fn validate_rules(
     };
     // Upstream's tests build the validator with `validator(...)`, not `NewValidator`: rules
     // written only in `allOf` entries run too.
-    let Some(rules) = Rules::compile(arena, root, options.resource_root, false) else {
+    let env = RuleEnv::stored_expressions(resource.kubernetes_minor());
+    let Some(rules) = Rules::compile(arena, root, options.resource_root, false, env) else {
         return Ok(report);
     };
     options.root_path.with_path_ref(|root_path| {

@@ -22,7 +22,7 @@ use kdv_cel::value::Value as CelValue;
 use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, PathRef};
 use serde_json::{Map, Value};
 
-use super::compile::{CompiledRule, NodeRules, compile_node_with, trim_space};
+use super::compile::{CompiledRule, NodeRules, RuleEnv, compile_node_with, trim_space};
 use crate::correlate;
 use crate::schema::{Additional, Arena, MapType, NodeId};
 
@@ -68,16 +68,17 @@ fn has_rules(arena: &Arena, id: NodeId) -> bool {
 }
 
 impl Rules {
-    /// Compiles every rule of the schema (`NewValidator`); `None` when no node has rules.
-    /// `resource_root`: `root` is the root of a custom resource (embedded resources are
-    /// resource roots wherever they are). `gate`: as `NewValidator`, nothing runs when no
-    /// rule is written outside `allOf` entries (upstream's tests build validators without
-    /// that check).
+    /// Compiles every rule of the schema in `env` (`NewValidator`: the StoredExpressions
+    /// environment); `None` when no node has rules. `resource_root`: `root` is the root of a
+    /// custom resource (embedded resources are resource roots wherever they are). `gate`: as
+    /// `NewValidator`, nothing runs when no rule is written outside `allOf` entries
+    /// (upstream's tests build validators without that check).
     pub(crate) fn compile(
         arena: &Arena,
         root: NodeId,
         resource_root: bool,
         gate: bool,
+        env: RuleEnv,
     ) -> Option<Rules> {
         let n = arena.len();
         if gate {
@@ -122,7 +123,7 @@ impl Rules {
                 let sid = spine[id as usize];
                 let resource =
                     (resource_root && sid == root) || arena.node(sid).extensions.embedded_resource;
-                compile_node_with(arena, id, sid, resource).map(Box::new)
+                compile_node_with(arena, id, sid, resource, env).map(Box::new)
             })
             .collect();
         Some(Rules {

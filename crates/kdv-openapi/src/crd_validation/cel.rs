@@ -1,6 +1,6 @@
 //! The CEL checks of `x-kubernetes-validations` rules at CRD write time (spec §5.1.2): each
-//! rule compiled against its node's declared type (compile errors, `messageExpression`
-//! errors), its estimated cost times how often its node can occur against the per-rule
+//! rule compiled against its node's declared type in the NewExpressions environment of the
+//! release (compile errors, `messageExpression` errors), its estimated cost times how often its node can occur against the per-rule
 //! limit and, summed, against the per-CRD limit, `oldSelf` on uncorrelatable parts of the
 //! schema, and `optionalOldSelf` without `oldSelf`.
 //!
@@ -15,7 +15,7 @@ use kdv_runtime::{BadValue, ErrorList, FieldError, FieldPath};
 
 use super::model::Props;
 use super::path::{forbidden, invalid, required};
-use crate::cel::compile_node;
+use crate::cel::{RuleEnv, compile_node};
 use crate::schema::{Additional, Arena, NodeId};
 
 /// `TotalCost`: the sum of all costs and the (up to 4) largest contributions of at least 1%
@@ -40,6 +40,8 @@ impl TotalCost {
 
 struct Walk<'w> {
     arena: &'w Arena,
+    /// The environment rules compile in: a CRD create adds every rule, so NewExpressions.
+    env: RuleEnv,
     /// Paths of the schema errors found (no CEL check at a node with one at or below it).
     schema_errors: &'w [String],
     total: TotalCost,
@@ -66,6 +68,7 @@ pub(crate) fn check(
     let paths: Vec<String> = schema_errors.iter().map(|e| e.field.to_string()).collect();
     let mut w = Walk {
         arena: &arena,
+        env: RuleEnv::new_expressions(minor),
         schema_errors: &paths,
         total: TotalCost::default(),
         out: ErrorList::new(),
@@ -194,7 +197,7 @@ impl Walk<'_> {
         let Some(id) = id else { return };
         let rules_path = path.child("x-kubernetes-validations");
         let resource = is_root || s.x_embedded_resource;
-        let Some(nr) = compile_node(self.arena, id, resource) else {
+        let Some(nr) = compile_node(self.arena, id, resource, self.env) else {
             return;
         };
         if nr.init_error.is_some() {

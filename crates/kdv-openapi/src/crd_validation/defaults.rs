@@ -218,6 +218,7 @@ impl<'w, 'a> Walk<'w, 'a> {
             values: self.minor >= 35,
             // `CRDValidationRatcheting`: on by default since Kubernetes 1.30.
             optional_old_self: self.minor >= 30,
+            kubernetes_minor: self.minor,
         };
         self.budget =
             crate::cel::validate_default_rules(&rules, default, self.budget, &mut self.out);

@@ -23,21 +23,21 @@ use crate::value::{EvalError, List, Value};
 /// The library's name.
 const NAME: &str = "kubernetes.lists";
 
-/// The library.
-pub fn library() -> Library {
-    Library::new(NAME, 0, |_| declarations(), |_| functions())
+/// The library at `version` (1 adds `includes`; `u32::MAX`: every version).
+pub fn library(version: u32) -> Library {
+    Library::new(NAME, version, declarations, |_| functions())
 }
 
 type R<'a> = Result<Value<'a>, EvalError>;
 
 // ---- declarations ------------------------------------------------------------------------
 
-/// The checker declarations.
-pub fn declarations() -> Arc<Declarations> {
-    cached(NAME, 0, declare)
+/// The checker declarations at `version` (Kubernetes 1.37+: 1).
+pub fn declarations(version: u32) -> Arc<Declarations> {
+    cached(NAME, version, declare)
 }
 
-fn declare(_: u32) -> Declarations {
+fn declare(version: u32) -> Declarations {
     let list = |t: &Type| Type::List(Box::new(t.clone()));
     let a = Type::Param("A".into());
     let mut lib = Declarations::new(NAME);
@@ -70,14 +70,16 @@ fn declare(_: u32) -> Declarations {
             Type::Int,
         )],
     );
-    lib.function(
-        "includes",
-        vec![OverloadDecl::member(
-            "list_includes_dyn_dyn",
-            vec![Type::Dyn, Type::Dyn],
-            Type::Bool,
-        )],
-    );
+    if version >= 1 {
+        lib.function(
+            "includes",
+            vec![OverloadDecl::member(
+                "list_includes_dyn_dyn",
+                vec![Type::Dyn, Type::Dyn],
+                Type::Bool,
+            )],
+        );
+    }
     lib
 }
 
