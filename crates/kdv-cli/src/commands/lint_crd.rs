@@ -83,7 +83,8 @@ pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<
 /// `--k8s-version 1.N` (or `v1.N`): the minor version whose CRD rules apply.
 pub(crate) fn kubernetes_minor(version: Option<&str>) -> Result<u32, CliError> {
     let Some(v) = version else {
-        return Ok(kdv_openapi::DEFAULT_KUBERNETES_MINOR);
+        // The newest embedded release, as every command's default.
+        return Ok(super::release::Release::choose(None, None)?.minor);
     };
     let bare = v.strip_prefix('v').unwrap_or(v);
     match bare.split_once('.') {
@@ -219,7 +220,12 @@ mod tests {
 
     #[test]
     fn kubernetes_versions() {
-        assert_eq!(kubernetes_minor(None).unwrap(), 35);
+        assert_eq!(
+            kubernetes_minor(None).unwrap(),
+            super::super::release::Release::choose(None, None)
+                .unwrap()
+                .minor
+        );
         assert_eq!(kubernetes_minor(Some("1.36")).unwrap(), 36);
         assert_eq!(kubernetes_minor(Some("v1.34")).unwrap(), 34);
         assert!(kubernetes_minor(Some("2.0")).is_err());

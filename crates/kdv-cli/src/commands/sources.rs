@@ -56,6 +56,8 @@ pub fn load(
         return Ok(None);
     }
     let mut set = SchemaSet::new();
+    // CRD rules compile in the release's CEL environment; its rule-failure texts apply.
+    set.set_kubernetes_minor(release.minor);
     let mut loaded = Vec::new();
     let mut declarative = None;
     if !args.crds.is_empty() {
