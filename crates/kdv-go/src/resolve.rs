@@ -90,6 +90,8 @@ struct Names<'u> {
     by_path: HashMap<&'u str, usize>,
     /// Per package: constant name → index in `Package::consts` (the first declaration).
     consts: Vec<HashMap<&'u str, usize>>,
+    /// Per package: type name → definition (the first declaration).
+    types: Vec<HashMap<&'u str, &'u TypeRef>>,
 }
 
 /// One unevaluated constant with what its expression needs.
@@ -130,10 +132,21 @@ impl<'u> Names<'u> {
                 names
             })
             .collect();
+        let types = list
+            .iter()
+            .map(|p| {
+                let mut names = HashMap::with_capacity(p.types.len());
+                for t in &p.types {
+                    names.entry(t.name.as_str()).or_insert(&t.def);
+                }
+                names
+            })
+            .collect();
         Names {
             packages: list,
             by_path,
             consts,
+            types,
         }
     }
 
@@ -230,7 +243,7 @@ impl<'u> Names<'u> {
                 TypeRef::Builtin(b) => return Some(*b),
                 TypeRef::Named(n) if n.type_args.is_empty() => {
                     let pi = *self.by_path.get(n.package.as_str())?;
-                    ty = &self.packages[pi].type_decl(&n.name)?.def;
+                    ty = self.types[pi].get(n.name.as_str())?;
                 }
                 _ => return None,
             }
@@ -720,6 +733,27 @@ const (
             constant(&u, "example.com/m/p", "C0").0,
             ConstValue::Int(n as i128)
         );
+    }
+
+    #[test]
+    fn many_named_numbers_and_long_type_chains_are_bounded() {
+        let n = 20_000;
+        let mut src = String::from("package p\n\ntype F float64\n");
+        for i in 0..n {
+            src.push_str(&format!("type T{i} F\nconst C{i} T{i} = {i}\n"));
+        }
+        // A definition chain longer than the bound is not followed to its end.
+        for i in 0..100 {
+            src.push_str(&format!("type L{i} L{}\n", i + 1));
+        }
+        src.push_str("type L100 float64\nconst Far L0 = 1\nconst Near L40 = 1\n");
+        let start = std::time::Instant::now();
+        let u = universe(&[("example.com/m/p", &[("p.go", &src)])]);
+        assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+        let c = |n| constant(&u, "example.com/m/p", n).0;
+        assert_eq!(c("C19999"), ConstValue::Float(19_999.0));
+        assert_eq!(c("Far"), ConstValue::Int(1));
+        assert_eq!(c("Near"), ConstValue::Float(1.0));
     }
 
     #[test]
