@@ -4,7 +4,9 @@
 //! A hand-written lexer and declaration parser: package clause, imports, `type` and
 //! `const` declarations are modelled; `var` and `func` declarations are skipped. Nothing
 //! here type-checks: a type definition keeps its definition as written, and qualified
-//! names are resolved through the file's imports only.
+//! names are resolved through the file's imports only. Constants are evaluated as Go
+//! evaluates them, within a file as it is parsed, across files and packages once they are
+//! loaded ([`resolve_constants`]).
 //!
 //! Syntax errors never abort: each becomes a [`Diagnostic`] and parsing resumes at the
 //! next top-level declaration.

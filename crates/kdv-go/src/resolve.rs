@@ -191,10 +191,10 @@ impl<'u> Names<'u> {
         out
     }
 
-    /// The package a file with `imports` means by qualifier `q`: an import named `q`, or an
-    /// unnamed import whose package is called `q` (its package clause when loaded, else
-    /// the likely names of its path).
-    fn imported(&self, imports: &[Import], q: &str) -> Option<usize> {
+    /// The import path a file with `imports` means by qualifier `q`: an import named `q`,
+    /// or an unnamed import whose package is called `q` (its package clause when loaded,
+    /// else the likely names of its path).
+    fn imported<'i>(&self, imports: &'i [Import], q: &str) -> Option<&'i str> {
         for import in imports {
             let matches = match import.name.as_deref() {
                 Some("_" | ".") => false,
@@ -207,7 +207,7 @@ impl<'u> Names<'u> {
                 },
             };
             if matches {
-                return self.by_path.get(import.path.as_str()).copied();
+                return Some(&import.path);
             }
         }
         None
@@ -228,7 +228,7 @@ impl<'u> Names<'u> {
                 if !name.starts_with(|c: char| c.is_uppercase()) {
                     return None;
                 }
-                self.imported(imports, q)?
+                *self.by_path.get(self.imported(imports, q)?)?
             }
         };
         let index = *self.consts[package].get(name)?;
@@ -307,8 +307,8 @@ impl Scope for UniverseScope<'_, '_> {
             |q| {
                 self.names
                     .imported(&self.pending.imports, q)
-                    .map(|pi| self.names.packages[pi].path.clone())
-                    .unwrap_or_else(|| q.to_string())
+                    .unwrap_or(q)
+                    .to_string()
             },
             qualifier,
             name,
@@ -645,6 +645,26 @@ const Rune = v1.IPFamily(65)
         assert_eq!(
             constant(&u, "example.com/m/top", "Deep"),
             (string("IPv6ba!"), named(CORE, "IPFamily"))
+        );
+    }
+
+    #[test]
+    fn conversions_to_types_of_unloaded_packages_name_their_import_path() {
+        let u = core_and(&[(
+            "types.go",
+            r#"package v1
+
+import (
+	v1 "example.com/m/core/v1"
+	ext "example.com/elsewhere/api"
+)
+
+const Ext = ext.Family(v1.IPv4Protocol)
+"#,
+        )]);
+        assert_eq!(
+            constant(&u, DISCOVERY, "Ext"),
+            (string("IPv4"), named("example.com/elsewhere/api", "Family"))
         );
     }
 
