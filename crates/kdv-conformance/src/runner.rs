@@ -648,6 +648,8 @@ pub(crate) fn load_test_imports(universe: &mut Universe, dir: &Path, imports: &[
             }
         }
     }
+    // Constants of the merged packages may refer to each other.
+    kdv_go::resolve_constants(universe);
 }
 
 /// The directory of an import path inside the Go module enclosing `dir`.

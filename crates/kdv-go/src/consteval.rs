@@ -1,9 +1,9 @@
 //! Evaluation of constant expressions, as far as a declaration reader can: integer, float,
-//! string, rune and bool literals, `iota`, earlier constants of the same file, conversions
-//! `T(x)`, parentheses and Go's unary and binary operators. Anything else (function calls,
-//! constants from other packages, overflow) is left to the caller as source text.
-
-use std::collections::HashMap;
+//! string, rune and bool literals, `iota`, the constants a [`Scope`] knows (earlier ones of
+//! the same file while parsing; any package's, qualified `pkg.Name`, once a universe is
+//! assembled: `crate::resolve`), conversions `T(x)` and `pkg.T(x)`, parentheses and Go's
+//! unary and binary operators. Anything else (function calls, unknown names, overflow) is
+//! left to the caller as source text.
 
 use kdv_model::{Builtin, ConstValue, TypeRef};
 
@@ -20,11 +20,23 @@ pub(crate) struct KnownConst {
     pub ty: Option<TypeRef>,
 }
 
-/// Resolves a (possibly qualified) type name used in a conversion.
-pub(crate) trait TypeNames {
+/// What the names of a constant expression mean where it is written.
+pub(crate) trait Scope {
     /// `T` or `pkg.T` as a type, if it names one that a conversion may target. `None` for
     /// names that are functions (`len`, `cap`, ...) or otherwise not types.
     fn conversion_type(&self, qualifier: Option<&str>, name: &str) -> Option<TypeRef>;
+
+    /// The constant `name` (of the package imported as `qualifier`, when qualified), if it
+    /// is known and evaluated.
+    fn constant(&self, qualifier: Option<&str>, name: &str) -> Option<KnownConst>;
+
+    /// The predeclared type underlying `ty`, when known.
+    fn underlying(&self, ty: &TypeRef) -> Option<Builtin> {
+        match ty {
+            TypeRef::Builtin(b) => Some(*b),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -40,8 +52,7 @@ struct Eval<'a> {
     toks: &'a [Token],
     pos: usize,
     iota: i128,
-    known: &'a HashMap<String, KnownConst>,
-    names: &'a dyn TypeNames,
+    scope: &'a dyn Scope,
     depth: u32,
 }
 
@@ -52,16 +63,14 @@ pub(crate) fn evaluate(
     src: &str,
     toks: &[Token],
     iota: i128,
-    known: &HashMap<String, KnownConst>,
-    names: &dyn TypeNames,
+    scope: &dyn Scope,
 ) -> (ConstValue, Option<TypeRef>) {
     let mut ev = Eval {
         src,
         toks,
         pos: 0,
         iota,
-        known,
-        names,
+        scope,
         depth: 0,
     };
     match ev.binary(1) {
@@ -105,12 +114,12 @@ fn precedence(kind: Kind) -> u8 {
 
 type Typed = (Value, Option<TypeRef>);
 
-impl Eval<'_> {
+impl<'a> Eval<'a> {
     fn peek(&self) -> Option<Token> {
         self.toks.get(self.pos).copied()
     }
 
-    fn text(&self, t: Token) -> &str {
+    fn text(&self, t: Token) -> &'a str {
         &self.src[t.start as usize..t.end as usize]
     }
 
@@ -197,39 +206,29 @@ impl Eval<'_> {
     fn identifier(&mut self, t: Token) -> Option<Typed> {
         let name = self.text(t);
         let next = self.peek().map(|n| n.kind);
-        // `pkg.T(x)`: a conversion to a type from another package.
+        // `pkg.T(x)`, a conversion to a type of another package, or `pkg.C`, its constant.
         if next == Some(Kind::Dot) {
             let sel = *self.toks.get(self.pos + 1)?;
-            if sel.kind != Kind::Ident
-                || self.toks.get(self.pos + 2).map(|t| t.kind) != Some(Kind::LParen)
-            {
+            if sel.kind != Kind::Ident {
                 return None;
             }
-            let ty = self
-                .names
-                .conversion_type(Some(name), self.text(sel).to_string().as_str())?;
+            let selected = self.text(sel);
             self.pos += 2;
-            return self.conversion(ty);
+            if self.peek().map(|t| t.kind) == Some(Kind::LParen) {
+                let ty = self.scope.conversion_type(Some(name), selected)?;
+                return self.conversion(ty);
+            }
+            return constant_value(self.scope.constant(Some(name), selected)?);
         }
         if next == Some(Kind::LParen) {
-            let ty = self.names.conversion_type(None, name)?;
+            let ty = self.scope.conversion_type(None, name)?;
             return self.conversion(ty);
         }
         match name {
             "iota" => Some((Value::Int(self.iota), None)),
             "true" => Some((Value::Bool(true), None)),
             "false" => Some((Value::Bool(false), None)),
-            _ => {
-                let known = self.known.get(name)?;
-                let v = match &known.value {
-                    ConstValue::Int(i) => Value::Int(*i),
-                    ConstValue::Float(f) => Value::Float(*f),
-                    ConstValue::String(s) => Value::Str(s.clone()),
-                    ConstValue::Bool(b) => Value::Bool(*b),
-                    ConstValue::Expr(_) => return None,
-                };
-                Some((v, known.ty.clone()))
-            }
+            _ => constant_value(self.scope.constant(None, name)?),
         }
     }
 
@@ -238,20 +237,63 @@ impl Eval<'_> {
         self.expect(Kind::LParen)?;
         let (v, _) = self.binary(1)?;
         self.expect(Kind::RParen)?;
-        let v = match (&ty, v) {
+        let v = match (self.scope.underlying(&ty), v) {
             // `string(65)` makes a one-rune string; not worth modelling.
-            (TypeRef::Builtin(Builtin::String), Value::Int(_)) => return None,
-            (TypeRef::Builtin(b), Value::Float(f)) if b.is_integer() => {
-                if f.fract() != 0.0 || !f.is_finite() {
-                    return None;
-                }
-                Value::Int(f as i128)
-            }
-            (TypeRef::Builtin(b), Value::Int(i)) if b.is_float() => Value::Float(i as f64),
+            (Some(Builtin::String), Value::Int(_)) => return None,
+            // A number converted to a type not known yet (declared later, or in another
+            // package): its kind decides the value, so wait for it.
+            (None, Value::Int(_) | Value::Float(_)) => return None,
+            (Some(b), Value::Float(f)) if b.is_integer() => Value::Int(exact_int(f)?),
+            (Some(b), Value::Int(i)) if b.is_float() => Value::Float(i as f64),
             (_, v) => v,
         };
         Some((v, Some(ty)))
     }
+}
+
+/// A known constant as an operand: its value and type. `None` while it is unevaluated.
+fn constant_value(known: KnownConst) -> Option<Typed> {
+    let v = match known.value {
+        ConstValue::Int(i) => Value::Int(i),
+        ConstValue::Float(f) => Value::Float(f),
+        ConstValue::String(s) => Value::Str(s),
+        ConstValue::Bool(b) => Value::Bool(b),
+        ConstValue::Expr(_) => return None,
+    };
+    Some((v, known.ty))
+}
+
+/// The constant a declaration gives: its declared type, else the type of its expression;
+/// an untyped integer value given a floating-point type becomes a float, and an integral
+/// float given an integer type an integer (`const F float64 = 3`, `const N int = 2.0`).
+pub(crate) fn declare(
+    value: ConstValue,
+    declared: Option<TypeRef>,
+    inferred: Option<TypeRef>,
+    scope: &dyn Scope,
+) -> KnownConst {
+    let ty = declared.or(inferred);
+    let value = represent(value, ty.as_ref().and_then(|t| scope.underlying(t)));
+    KnownConst { value, ty }
+}
+
+/// `value` as a constant whose type has the predeclared type `underlying` beneath it: an
+/// integer value of a floating-point type is a float, an integral float value of an
+/// integer type an integer.
+pub(crate) fn represent(value: ConstValue, underlying: Option<Builtin>) -> ConstValue {
+    match (underlying, value) {
+        (Some(b), ConstValue::Int(i)) if b.is_float() => ConstValue::Float(i as f64),
+        (Some(b), ConstValue::Float(f)) if b.is_integer() && exact_int(f).is_some() => {
+            ConstValue::Int(f as i128)
+        }
+        (_, value) => value,
+    }
+}
+
+/// `f` as an integer, when it is one (and fits).
+fn exact_int(f: f64) -> Option<i128> {
+    let i = f as i128;
+    (f.is_finite() && i as f64 == f).then_some(i)
 }
 
 fn apply_binary(op: Kind, (l, lt): Typed, (r, rt): Typed) -> Option<Typed> {
@@ -339,11 +381,20 @@ fn compare(op: Kind, ord: std::cmp::Ordering) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
+
     use crate::lexer::lex;
     use kdv_model::NamedRef;
 
-    struct Names;
-    impl TypeNames for Names {
+    struct Names<'a>(&'a HashMap<String, KnownConst>);
+    impl Scope for Names<'_> {
+        fn constant(&self, qualifier: Option<&str>, name: &str) -> Option<KnownConst> {
+            match qualifier {
+                None => self.0.get(name).cloned(),
+                Some(q) => self.0.get(&format!("{q}.{name}")).cloned(),
+            }
+        }
+
         fn conversion_type(&self, qualifier: Option<&str>, name: &str) -> Option<TypeRef> {
             if matches!(name, "len" | "cap") {
                 return None;
@@ -372,7 +423,7 @@ mod tests {
             .into_iter()
             .filter(|t| !matches!(t.kind, Kind::AutoSemi | Kind::Eof))
             .collect();
-        evaluate(src, &toks, iota, known, &Names).0
+        evaluate(src, &toks, iota, &Names(known)).0
     }
 
     fn eval(src: &str, iota: i128) -> ConstValue {
@@ -407,11 +458,13 @@ mod tests {
     fn conversions_give_types() {
         let lexed = lex("MyType(\"a\")");
         let toks: Vec<Token> = lexed.tokens[..4].to_vec();
-        let (v, ty) = evaluate("MyType(\"a\")", &toks, 0, &HashMap::new(), &Names);
+        let (v, ty) = evaluate("MyType(\"a\")", &toks, 0, &Names(&HashMap::new()));
         assert_eq!(v, ConstValue::String("a".into()));
         assert!(matches!(ty, Some(TypeRef::Named(n)) if n.name == "MyType"));
         assert_eq!(eval("int64(5) + 1", 0), ConstValue::Int(6));
-        assert_eq!(eval("pkg.T(5)", 0), ConstValue::Int(5));
+        assert_eq!(eval("pkg.T(\"s\")", 0), ConstValue::String("s".into()));
+        // Whether T holds integers, floats or strings is not known here.
+        assert_eq!(eval("pkg.T(5)", 0), ConstValue::Expr("pkg.T(5)".into()));
     }
 
     #[test]
@@ -444,6 +497,41 @@ mod tests {
             },
         );
         assert_eq!(eval_with("A * 3", 0, &known), ConstValue::Int(6));
+    }
+
+    #[test]
+    fn qualified_constants_are_operands_with_their_type() {
+        let mut known = HashMap::new();
+        let family = TypeRef::Named(NamedRef {
+            package: "core".into(),
+            name: "IPFamily".into(),
+            type_args: vec![],
+        });
+        known.insert(
+            "v1.IPv4".to_string(),
+            KnownConst {
+                value: ConstValue::String("IPv4".into()),
+                ty: Some(family.clone()),
+            },
+        );
+        let eval = |src: &str| {
+            let lexed = lex(src);
+            let toks: Vec<Token> = lexed
+                .tokens
+                .into_iter()
+                .filter(|t| !matches!(t.kind, Kind::AutoSemi | Kind::Eof))
+                .collect();
+            evaluate(src, &toks, 0, &Names(&known))
+        };
+        assert_eq!(
+            eval("v1.IPv4 + \"-x\""),
+            (ConstValue::String("IPv4-x".into()), Some(family.clone()))
+        );
+        let (v, ty) = eval("Local(v1.IPv4)");
+        assert_eq!(v, ConstValue::String("IPv4".into()));
+        assert!(matches!(ty, Some(TypeRef::Named(n)) if n.name == "Local"));
+        assert_eq!(eval("v1.Other").0, ConstValue::Expr("v1.Other".into()));
+        assert_eq!(eval("v1.IPv4.X").0, ConstValue::Expr("v1.IPv4.X".into()));
     }
 
     #[test]

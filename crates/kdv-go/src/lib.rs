@@ -4,7 +4,9 @@
 //! A hand-written lexer and declaration parser: package clause, imports, `type` and
 //! `const` declarations are modelled; `var` and `func` declarations are skipped. Nothing
 //! here type-checks: a type definition keeps its definition as written, and qualified
-//! names are resolved through the file's imports only.
+//! names are resolved through the file's imports only. Constants are evaluated as Go
+//! evaluates them, within a file as it is parsed, across files and packages once they are
+//! loaded ([`resolve_constants`]).
 //!
 //! Syntax errors never abort: each becomes a [`Diagnostic`] and parsing resumes at the
 //! next top-level declaration.
@@ -48,14 +50,13 @@ mod consteval;
 pub mod lexer;
 mod literal;
 mod parser;
+mod resolve;
 mod well_known;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use kdv_model::{
-    ConstValue, Diagnostic, Loc, Package, Severity, SourceFile, SourceSpan, TypeRef, Universe,
-};
+use kdv_model::{Diagnostic, Loc, Package, Severity, SourceFile, SourceSpan, Universe};
 
 pub use well_known::{
     add_well_known_packages, well_known_package, well_known_paths, well_known_source,
@@ -198,7 +199,24 @@ pub fn load_universe(dir: &Path) -> Result<(Universe, Vec<Diagnostic>), LoadErro
         }
     }
     diags.extend(add_well_known_packages(&mut universe));
+    resolve_constants(&mut universe);
     Ok((universe, diags))
+}
+
+/// Evaluates the constants that refer to constants of other packages, as Go does once
+/// every package is loaded: `pkg.C`, conversions of them (`T(pkg.C)`, `pkg.T(C)`), and
+/// any expression over them, in chains across files and packages. Each gets its value and
+/// the type Go gives it (declared, converted to, or the operand constant's). Expressions
+/// Go could not evaluate either (or that kdv does not model, such as function calls) stay
+/// [`ConstValue::Expr`](kdv_model::ConstValue::Expr); a cycle (an error in Go) stays
+/// unevaluated.
+///
+/// [`load_universe`] calls it; call it after assembling a universe from
+/// [`load_sources`] packages. Constants are read again from [`Package::files`], so a
+/// package without its sources keeps its unevaluated constants (its evaluated ones are
+/// still used).
+pub fn resolve_constants(universe: &mut Universe) {
+    resolve::resolve_packages(&mut universe.packages);
 }
 
 /// Reads and assembles one directory; also returns every import path of its files.
@@ -370,38 +388,11 @@ fn assemble(
         package.consts.extend(file.consts);
     }
     package.files = sources;
-    resolve_const_references(&mut package);
-    package
-}
-
-/// A constant written as another constant of the package (`const B = A`), possibly in
-/// another file, takes that constant's value and type.
-fn resolve_const_references(package: &mut Package) {
-    // Chains resolve one link per round; bound the rounds so cycles cannot loop.
-    for _ in 0..8 {
-        let values: HashMap<String, (ConstValue, Option<TypeRef>)> = package
-            .consts
-            .iter()
-            .filter(|c| !matches!(c.value, ConstValue::Expr(_)))
-            .map(|c| (c.name.clone(), (c.value.clone(), c.ty.clone())))
-            .collect();
-        let mut changed = false;
-        for c in &mut package.consts {
-            let ConstValue::Expr(text) = &c.value else {
-                continue;
-            };
-            if let Some((value, ty)) = values.get(text.trim()) {
-                c.value = value.clone();
-                if c.ty.is_none() {
-                    c.ty = ty.clone();
-                }
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
+    // Constants of later files, or of earlier ones in another file, resolve within the
+    // package; those of imported packages wait for `resolve_constants`.
+    let mut single = BTreeMap::from([(package.path.clone(), package)]);
+    resolve::resolve_packages(&mut single);
+    single.into_values().next().unwrap_or_default()
 }
 
 fn error_at(sources: &[SourceFile], loc: Loc, len: usize, message: String) -> Diagnostic {

@@ -7,12 +7,12 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use kdv_model::{
-    Builtin, ConstDecl, ConstValue, Diagnostic, Field, JsonTag, Loc, NamedRef, SourceSpan,
-    StructType, TypeDecl, TypeRef,
+    Builtin, ConstDecl, Diagnostic, Field, JsonTag, Loc, NamedRef, SourceSpan, StructType,
+    TypeDecl, TypeRef,
 };
 
 use crate::comments::{CommentIndex, Comments, Group, comment_lines};
-use crate::consteval::{KnownConst, TypeNames, evaluate};
+use crate::consteval::{KnownConst, Scope, declare, evaluate};
 use crate::lexer::{Kind, Lexed, RawComment, Token, lex};
 use crate::literal::unquote;
 use crate::{Import, ParsedFile};
@@ -81,29 +81,69 @@ impl ImportNames {
     }
 }
 
-/// Names of types that conversions in constant expressions may use.
-struct ConversionNames<'a> {
-    imports: &'a ImportNames,
-    package_path: &'a str,
+/// The type a conversion `T(x)` (`qualifier` absent) or `pkg.T(x)` names: a predeclared
+/// type, a type of the package at `package_path`, or of the package the file imports as
+/// `pkg` (`import_path` resolves the qualifier). `None` for Go's builtin functions.
+pub(crate) fn conversion_type(
+    package_path: &str,
+    import_path: impl FnOnce(&str) -> String,
+    qualifier: Option<&str>,
+    name: &str,
+) -> Option<TypeRef> {
+    match qualifier {
+        Some(q) => {
+            let path = import_path(q);
+            (path != "unsafe").then(|| named(path, name, Vec::new()))
+        }
+        None => match name {
+            "len" | "cap" | "real" | "imag" | "complex" | "min" | "max" | "new" | "make"
+            | "append" | "iota" | "true" | "false" | "nil" => None,
+            _ => Some(Builtin::from_name(name).map_or_else(
+                || named(package_path.to_string(), name, Vec::new()),
+                TypeRef::Builtin,
+            )),
+        },
+    }
 }
 
-impl TypeNames for ConversionNames<'_> {
+/// The names a constant expression sees while its file is parsed: the file's earlier
+/// constants, and types for conversions. Other packages' constants are not known yet.
+struct FileScope<'a> {
+    imports: &'a ImportNames,
+    package_path: &'a str,
+    known: &'a HashMap<String, KnownConst>,
+}
+
+impl Scope for FileScope<'_> {
     fn conversion_type(&self, qualifier: Option<&str>, name: &str) -> Option<TypeRef> {
+        conversion_type(
+            self.package_path,
+            |q| self.imports.resolve(q),
+            qualifier,
+            name,
+        )
+    }
+
+    fn constant(&self, qualifier: Option<&str>, name: &str) -> Option<KnownConst> {
         match qualifier {
-            Some(q) => {
-                let path = self.imports.resolve(q);
-                (path != "unsafe").then(|| named(path, name, Vec::new()))
-            }
-            None => match name {
-                "len" | "cap" | "real" | "imag" | "complex" | "min" | "max" | "new" | "make"
-                | "append" | "iota" | "true" | "false" | "nil" => None,
-                _ => Some(Builtin::from_name(name).map_or_else(
-                    || named(self.package_path.to_string(), name, Vec::new()),
-                    TypeRef::Builtin,
-                )),
-            },
+            None => self.known.get(name).cloned(),
+            Some(_) => None,
         }
     }
+}
+
+/// Where one constant's value comes from, for evaluating it again once other files and
+/// packages are known (`crate::resolve`).
+#[derive(Debug, Clone)]
+pub(crate) struct ConstSpec {
+    /// Byte offset of the constant's name (its `Loc::offset`).
+    pub offset: u32,
+    /// Byte range of its expression (the group's previous one, when repeated implicitly).
+    pub expr: (u32, u32),
+    /// `iota` at its spec.
+    pub iota: i128,
+    /// The type written in its spec (or the repeated one).
+    pub declared: Option<TypeRef>,
 }
 
 /// Rough size of a type expression in nodes, to charge its copies. Recursion is bounded:
@@ -149,6 +189,7 @@ struct Parser<'a> {
     depth: u32,
     imports: ImportNames,
     known_consts: HashMap<String, KnownConst>,
+    const_specs: Vec<ConstSpec>,
     out: ParsedFile,
     diags: Vec<Diagnostic>,
     gave_up: bool,
@@ -163,13 +204,24 @@ pub(crate) fn parse(
     file: u32,
     package_path: &str,
 ) -> (ParsedFile, Vec<Diagnostic>) {
+    let (out, diags, _) = parse_with_specs(path, src, file, package_path);
+    (out, diags)
+}
+
+/// [`parse`], also returning where each constant's value comes from, in declaration order.
+pub(crate) fn parse_with_specs(
+    path: &Path,
+    src: &str,
+    file: u32,
+    package_path: &str,
+) -> (ParsedFile, Vec<Diagnostic>, Vec<ConstSpec>) {
     let mut out = ParsedFile {
         path: path.to_path_buf(),
         ..ParsedFile::default()
     };
     if u32::try_from(src.len()).is_err() {
         let d = Diagnostic::error(format!("{}: file too large to parse", path.display()), None);
-        return (out, vec![d]);
+        return (out, vec![d], Vec::new());
     }
     let Lexed {
         tokens,
@@ -197,6 +249,7 @@ pub(crate) fn parse(
         depth: 0,
         imports: ImportNames::default(),
         known_consts: HashMap::new(),
+        const_specs: Vec::new(),
         out,
         diags: Vec::new(),
         gave_up: false,
@@ -207,7 +260,7 @@ pub(crate) fn parse(
         p.push_diag(e.message, e.start as usize, e.len as usize, e.line, e.col);
     }
     p.file_body();
-    (p.out, p.diags)
+    (p.out, p.diags, p.const_specs)
 }
 
 fn describe(src: &str, t: Token) -> String {
@@ -1036,39 +1089,29 @@ impl Parser<'_> {
             if !self.charge(cost) {
                 continue;
             }
-            let names = ConversionNames {
+            let scope = FileScope {
                 imports: &self.imports,
                 package_path: self.package_path,
+                known: &self.known_consts,
             };
-            let (mut value, inferred) = evaluate(
-                self.src,
-                &self.toks[from..to],
-                iota,
-                &self.known_consts,
-                &names,
-            );
-            let ty = ty.clone().or(inferred);
-            if let (ConstValue::Int(i), Some(TypeRef::Builtin(b))) = (&value, &ty)
-                && b.is_float()
-            {
-                value = ConstValue::Float(*i as f64);
-            }
+            let (value, inferred) = evaluate(self.src, &self.toks[from..to], iota, &scope);
+            let known = declare(value, ty.clone(), inferred, &scope);
             let name_text = self.text(name).to_string();
             if name_text == "_" {
                 continue;
             }
-            self.known_consts.insert(
-                name_text.clone(),
-                KnownConst {
-                    value: value.clone(),
-                    ty: ty.clone(),
-                },
-            );
+            self.known_consts.insert(name_text.clone(), known.clone());
+            self.const_specs.push(ConstSpec {
+                offset: name.start,
+                expr: (self.toks[from].start, self.toks[to - 1].end),
+                iota,
+                declared: ty.clone(),
+            });
             let doc = self.doc(name);
             self.out.consts.push(ConstDecl {
                 name: name_text,
-                ty,
-                value,
+                ty: known.ty,
+                value: known.value,
                 description: doc.description(),
                 tags: doc.tags(),
                 loc: self.loc(name),

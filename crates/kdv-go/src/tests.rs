@@ -934,3 +934,37 @@ fn load_universe_adds_unresolved_well_known_imports() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn load_universe_evaluates_constants_of_imported_packages() {
+    let root = std::env::temp_dir().join(format!("kdv-go-consts-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("core/v1")).unwrap();
+    std::fs::create_dir_all(root.join("discovery/v1")).unwrap();
+    std::fs::write(root.join("go.mod"), "module example.com/m\n").unwrap();
+    std::fs::write(
+        root.join("core/v1/types.go"),
+        "package v1\n\ntype IPFamily string\n\nconst IPv4Protocol IPFamily = \"IPv4\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("discovery/v1/types.go"),
+        "package v1\n\nimport v1 \"example.com/m/core/v1\"\n\ntype AddressType string\n\nconst AddressTypeIPv4 = AddressType(v1.IPv4Protocol)\n",
+    )
+    .unwrap();
+    let dir = root.join("discovery/v1");
+    // One package alone cannot know the imported constant...
+    let (p, d) = load_package(&dir).unwrap();
+    assert!(d.is_empty(), "{}", render(&d));
+    assert_eq!(
+        p.consts[0].value,
+        ConstValue::Expr("AddressType(v1.IPv4Protocol)".into())
+    );
+    // ...the universe does.
+    let (u, d) = load_universe(&dir).unwrap();
+    assert!(d.is_empty(), "{}", render(&d));
+    let c = &u.packages["example.com/m/discovery/v1"].consts[0];
+    assert_eq!(c.value, ConstValue::String("IPv4".into()));
+    assert_eq!(c.ty, Some(ext("example.com/m/discovery/v1", "AddressType")));
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -150,6 +150,14 @@ fn parse_and_check(text: &str) {
     ];
     let (package, _) = load_sources("example.com/p", &files);
     assert_eq!(package.files.len(), 2);
+    // Another package naming its constants, resolved over both.
+    let importer =
+        "package q\nimport p \"example.com/p\"\nconst (\n\tX = p.A + p.B\n\tY = p.T(X)\n\tZ\n)\n";
+    let (other, _) = load_sources("example.com/q", &[(PathBuf::from("q.go"), importer.into())]);
+    let mut universe = kdv_model::Universe::default();
+    universe.packages.insert(package.path.clone(), package);
+    universe.packages.insert(other.path.clone(), other);
+    kdv_go::resolve_constants(&mut universe);
 }
 
 /// Go-ish fragments to splice into the snippet.
