@@ -202,12 +202,15 @@ impl BuiltinKind {
     }
 }
 
+/// One group-version's rules, compiled on first use.
+type Compiled = OnceLock<Result<Arc<GroupRules>, LoadError>>;
+
 /// The declarative rules of one release, compiled per group-version on first use and shared
 /// by every thread that asks.
 #[derive(Debug)]
 pub struct Release {
     version: &'static str,
-    groups: Vec<(&'static str, OnceLock<Result<Arc<GroupRules>, LoadError>>)>,
+    groups: Vec<(&'static str, Compiled)>,
 }
 
 impl Release {

@@ -129,7 +129,7 @@ agree!(each, each, "each.rs", mixed: [EachList, EachMap]);
 agree!(item, item, "item.rs", mixed: [Struct], valid_or_invalid: [TaskStruct]);
 agree!(subfield, subfield, "subfield.rs", mixed: [Struct]);
 agree!(unions, unions, "unions.rs", mixed: [Union, TwoUnions, Discriminated, ZeroOrOneOf]);
-agree!(modes, modes, "modes.rs", mixed: [StrictUnion, SharedField, ChainedValidation, NonStringDiscriminator, MultipleDiscriminators, Collections, EnumDiscriminator]);
+agree!(modes, modes, "modes.rs", mixed: [StrictUnion, SharedField, ChainedValidation, NonStringDiscriminator, MultipleDiscriminators, Collections, EnumDiscriminator, LegacyNames]);
 agree!(dependencies, dependencies, "dependencies.rs", mixed: [Required, Forbidden]);
 agree!(options, options, "options.rs", mixed: [Struct, OptionUnions, OptionModes]);
 agree!(testing, testing, "testing.rs", mixed: [], valid_or_invalid: [Struct]);

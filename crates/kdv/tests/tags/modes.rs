@@ -1,6 +1,7 @@
 //! `modeDiscriminator` and `ifMode` (upstream's `mode` fixture): strict unions, shared
 //! fields, chained validations, implicit forbidden, bool discriminators, several
-//! modalities, list and map members.
+//! modalities, list and map members; and the same written with Kubernetes 1.36's names,
+//! `discriminator` and `member`.
 //!
 //! +k8s:validation-gen-nolint
 
@@ -110,4 +111,18 @@ pub enum Mode {
     Slow,
     #[default]
     Off,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LegacyNames {
+    /// +k8s:discriminator(name: "D1")
+    pub d1: String,
+    /// +k8s:member(discriminator: "D1", value: "A")=+k8s:required
+    /// +k8s:member(discriminator: "D1", value: "A")=+k8s:maxLength=5
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field_a: Option<String>,
+    /// +k8s:member(discriminator: "D1", value: "B")=+k8s:optional
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field_b: Option<String>,
 }
