@@ -279,6 +279,20 @@ pub struct Outcome {
     pub decode_error: Option<FieldError>,
 }
 
+/// Whether a default is not Go's zero value (`{}`, `""`, `0`, `false`, `[]`, `null`): a
+/// zero default changes nothing a Go type sees, since an absent field decodes to its zero
+/// value anyway.
+fn is_set(default: &Value) -> bool {
+    match default {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64() != Some(0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(m) => !m.is_empty(),
+    }
+}
+
 /// The scale subresource of a CRD version.
 #[derive(Debug, Clone)]
 pub(crate) struct Scale {
@@ -316,6 +330,8 @@ pub struct Resource {
     source: Source,
     /// Per node: whether an embedded resource is at or below it.
     reach_embedded: Vec<bool>,
+    /// Per node: whether a property with a non-zero default is at or below it.
+    reach_set_defaults: Vec<bool>,
     /// Per node: whether a `set` or `map` list is at or below it.
     reach_lists: Vec<bool>,
     /// The Kubernetes minor version whose behaviour is reproduced (the rendering of CEL
@@ -342,6 +358,12 @@ impl Resource {
                 Some(schema::ListType::Set | schema::ListType::Map)
             )
         });
+        let reach_set_defaults = embedded::reaches(&arena, |n| {
+            n.defaulted.iter().any(|&i| {
+                let (_, c) = &n.properties[i as usize];
+                arena.node(*c).default.as_deref().is_some_and(is_set)
+            })
+        });
         Resource {
             kind: kind.to_owned(),
             group: group.to_owned(),
@@ -351,6 +373,7 @@ impl Resource {
             root,
             source,
             reach_embedded,
+            reach_set_defaults,
             reach_lists,
             kubernetes_minor: DEFAULT_KUBERNETES_MINOR,
             cel: OnceLock::new(),

@@ -240,6 +240,94 @@ impl Resource {
         effective::decoded(&self.arena, self.root, object)
     }
 
+    /// The object with the schema's non-zero defaults set where absent (`+default=1`, a
+    /// port's `protocol: TCP`), and nothing else: what Go types decoded from the defaulted
+    /// object read, since zero defaults (`{}`, `""`, `0`) are what an absent field decodes to
+    /// anyway and unknown fields are not read. Borrowed when no such default applies (the
+    /// usual case: checked without building anything).
+    pub fn with_set_defaults<'a>(&self, object: &'a Value) -> std::borrow::Cow<'a, Value> {
+        if !self.needs_set_defaults(self.root, object) {
+            return std::borrow::Cow::Borrowed(object);
+        }
+        std::borrow::Cow::Owned(self.set_defaults(self.root, object))
+    }
+
+    fn needs_set_defaults(&self, id: crate::schema::NodeId, v: &Value) -> bool {
+        if !self.reach_set_defaults[id as usize] {
+            return false;
+        }
+        let node = self.arena.node(id);
+        match v {
+            Value::Object(map) => {
+                let absent_default = node.defaulted.iter().any(|&i| {
+                    let (name, c) = &node.properties[i as usize];
+                    !map.contains_key(&**name)
+                        && self
+                            .arena
+                            .node(*c)
+                            .default
+                            .as_deref()
+                            .is_some_and(crate::is_set)
+                });
+                absent_default
+                    || map.iter().any(|(k, child)| match self.child_node(node, k) {
+                        Some(c) => self.needs_set_defaults(c, child),
+                        None => false,
+                    })
+            }
+            Value::Array(items) => node
+                .items
+                .is_some_and(|c| items.iter().any(|x| self.needs_set_defaults(c, x))),
+            _ => false,
+        }
+    }
+
+    fn set_defaults(&self, id: crate::schema::NodeId, v: &Value) -> Value {
+        if !self.reach_set_defaults[id as usize] {
+            return v.clone();
+        }
+        let node = self.arena.node(id);
+        match v {
+            Value::Object(map) => {
+                let mut out = serde_json::Map::new();
+                for (k, child) in map {
+                    let child = match self.child_node(node, k) {
+                        Some(c) => self.set_defaults(c, child),
+                        None => child.clone(),
+                    };
+                    out.insert(k.clone(), child);
+                }
+                for &i in node.defaulted.iter() {
+                    let (name, c) = &node.properties[i as usize];
+                    if let Some(d) = self.arena.node(*c).default.as_deref()
+                        && crate::is_set(d)
+                        && !out.contains_key(&**name)
+                    {
+                        out.insert(name.to_string(), d.clone());
+                    }
+                }
+                Value::Object(out)
+            }
+            Value::Array(items) => match node.items {
+                Some(c) => Value::Array(items.iter().map(|x| self.set_defaults(c, x)).collect()),
+                None => v.clone(),
+            },
+            _ => v.clone(),
+        }
+    }
+
+    /// The schema node of an object's key: a property, else `additionalProperties`.
+    fn child_node(&self, node: &crate::schema::Node, key: &str) -> Option<crate::schema::NodeId> {
+        node.properties
+            .iter()
+            .find(|(n, _)| &**n == key)
+            .map(|(_, c)| *c)
+            .or(match node.additional {
+                crate::schema::Additional::Schema(c) => Some(c),
+                _ => None,
+            })
+    }
+
     /// The object as the registry's strategy leaves it before validation ([`Subresource`]):
     /// for a kind with the status subresource (a CRD's; a built-in kind's when
     /// [`Options::builtin_strategy`]), a main-resource request keeps the old `status` (none

@@ -214,3 +214,32 @@ fn sysctl_without_value() {
         ["spec.securityContext.sysctls[0].name: Required value"]
     );
 }
+
+/// What Go types read of the defaulted object: only the non-zero defaults are set (a port's
+/// `protocol: TCP`, a ReplicationController's `replicas: 1`), and an object none applies to
+/// is borrowed.
+#[test]
+fn set_defaults_are_the_non_zero_ones() {
+    let set = set();
+    let rc = set.resource("v1", "ReplicationController").unwrap();
+    let bare = json!({"apiVersion": "v1", "kind": "ReplicationController",
+        "metadata": {"name": "a"}, "spec": {"template": {"spec": {"containers": [
+            {"name": "c", "image": "i", "ports": [{"containerPort": 80}]}]}}}});
+    let defaulted = rc.with_set_defaults(&bare);
+    assert!(matches!(defaulted, std::borrow::Cow::Owned(_)));
+    assert_eq!(defaulted["spec"]["replicas"], json!(1));
+    assert_eq!(
+        defaulted["spec"]["template"]["spec"]["containers"][0]["ports"][0]["protocol"],
+        json!("TCP")
+    );
+    // Zero defaults (`{}`, `""`, `0`) are not inserted: an absent field decodes to them.
+    assert!(defaulted["spec"].get("minReadySeconds").is_none());
+    assert!(defaulted["spec"]["template"].get("metadata").is_none());
+    let full = json!({"apiVersion": "v1", "kind": "ReplicationController",
+        "metadata": {"name": "a"}, "spec": {"replicas": 2, "template": {"spec": {"containers": [
+            {"name": "c", "image": "i", "ports": [{"containerPort": 80, "protocol": "UDP"}]}]}}}});
+    assert!(matches!(
+        rc.with_set_defaults(&full),
+        std::borrow::Cow::Borrowed(_)
+    ));
+}

@@ -189,10 +189,14 @@ fn check_compiles(universe: &Universe, package: &str) -> Result<(), String> {
     }
 }
 
-/// Drops what validation never reads: descriptions, the directory, and every line of the
-/// file texts but the tag lines (`// +...`), which diagnostics and `kdv explain` quote; the
-/// other bytes become spaces so that offsets, lines and columns stay as in the source (a
-/// file without tag lines keeps no text). Names the files by module version
+/// Drops what validation never reads: descriptions; the directory; tags of other generators
+/// (`+k8s:deepcopy-gen`, `+genclient`, `+protobuf`, ...: only `+k8s:` validation tags,
+/// `+default` and `+groupName` are kept); constants that are neither of a named type (enum
+/// members) nor the package's `GroupName`; and every line of the file texts but the tag lines
+/// (`// +...`), which diagnostics and `kdv explain` quote — other lines are kept empty, so line
+/// numbers stay as in the source, and every offset is moved to its place in the reduced text
+/// (its line's start + its column), where `kdv-model` finds a line in constant time. Names the
+/// files by module version
 /// (`k8s.io/api@v0.36.3/apps/v1/types.go`).
 fn reduce(package: &mut Package, prefix: &str) {
     package.dir = None;
@@ -205,17 +209,119 @@ fn reduce(package: &mut Package, prefix: &str) {
         file.path = PathBuf::from(format!("{prefix}/{name}"));
         file.text = tag_lines_only(&file.text);
     }
+    let line_starts: Vec<Vec<u32>> = package
+        .files
+        .iter()
+        .map(|f| {
+            std::iter::once(0)
+                .chain(f.text.match_indices('\n').map(|(i, _)| i as u32 + 1))
+                .collect()
+        })
+        .collect();
+    let relocate = |loc: &mut kdv_model::Loc| {
+        let start = line_starts
+            .get(loc.file as usize)
+            .and_then(|starts| starts.get(loc.line.saturating_sub(1) as usize));
+        loc.offset = match start {
+            Some(s) => s.saturating_add(loc.col.saturating_sub(1)),
+            None => u32::MAX,
+        };
+    };
+    keep_tags(&mut package.tags);
     for t in &mut package.types {
         t.description.clear();
-        if let TypeRef::Struct(s) = &mut t.def {
-            for f in &mut s.fields {
-                f.description.clear();
-            }
-        }
+        keep_tags(&mut t.tags);
+        keep_tags(&mut t.detached_tags);
+        reduce_type(&mut t.def);
     }
+    package
+        .consts
+        .retain(|c| matches!(c.ty, Some(TypeRef::Named(_))) || c.name == "GroupName");
     for c in &mut package.consts {
         c.description.clear();
+        keep_tags(&mut c.tags);
     }
+    for_each_loc(package, &mut |loc| relocate(loc));
+}
+
+/// Calls `f` on every location of the package's declarations and tags.
+fn for_each_loc(package: &mut Package, f: &mut dyn FnMut(&mut kdv_model::Loc)) {
+    fn tags(t: &mut kdv_model::Tags, f: &mut dyn FnMut(&mut kdv_model::Loc)) {
+        for l in &mut t.lines {
+            f(&mut l.loc);
+        }
+    }
+    fn ty(t: &mut TypeRef, f: &mut dyn FnMut(&mut kdv_model::Loc)) {
+        match t {
+            TypeRef::Struct(s) => {
+                for field in &mut s.fields {
+                    f(&mut field.loc);
+                    tags(&mut field.tags, f);
+                    ty(&mut field.ty, f);
+                }
+            }
+            TypeRef::Pointer(t) | TypeRef::Slice(t) => ty(t, f),
+            TypeRef::Array { elem, .. } => ty(elem, f),
+            TypeRef::Map { key, value } => {
+                ty(key, f);
+                ty(value, f);
+            }
+            _ => {}
+        }
+    }
+    tags(&mut package.tags, f);
+    for t in &mut package.types {
+        f(&mut t.loc);
+        tags(&mut t.tags, f);
+        tags(&mut t.detached_tags, f);
+        ty(&mut t.def, f);
+    }
+    for c in &mut package.consts {
+        f(&mut c.loc);
+        tags(&mut c.tags, f);
+    }
+}
+
+/// The fields of struct types (nested ones too) reduced as [`reduce`] does.
+fn reduce_type(ty: &mut TypeRef) {
+    match ty {
+        TypeRef::Struct(s) => {
+            for f in &mut s.fields {
+                f.description.clear();
+                keep_tags(&mut f.tags);
+                reduce_type(&mut f.ty);
+            }
+        }
+        TypeRef::Pointer(t) | TypeRef::Slice(t) => reduce_type(t),
+        TypeRef::Array { elem, .. } => reduce_type(elem),
+        TypeRef::Map { key, value } => {
+            reduce_type(key);
+            reduce_type(value);
+        }
+        _ => {}
+    }
+}
+
+/// Keeps the tags validation reads: `+k8s:` tags but other generators', `+default`,
+/// `+groupName`.
+fn keep_tags(tags: &mut kdv_model::Tags) {
+    const OTHER_GENERATORS: &[&str] = &[
+        "k8s:deepcopy-gen",
+        "k8s:prerelease-lifecycle-gen",
+        "k8s:openapi-gen",
+        "k8s:openapi-model-package",
+        "k8s:protobuf-gen",
+        "k8s:conversion-gen",
+        "k8s:deprecated",
+    ];
+    tags.lines.retain(|l| {
+        l.name.starts_with("k8s:")
+            && !OTHER_GENERATORS
+                .iter()
+                .any(|g| l.name == *g || l.name.starts_with(&format!("{g}:")))
+            || l.name == "default"
+            || l.name == "groupName"
+    });
 }
 
 fn count_k8s_tags(package: &Package) -> usize {
@@ -235,10 +341,10 @@ fn count_k8s_tags(package: &Package) -> usize {
     n + package.consts.iter().map(|c| k8s(&c.tags)).sum::<usize>()
 }
 
-/// The text with every line that is not a tag line (`// +...`) blanked to spaces, byte for
-/// byte; empty when no line is a tag line.
+/// The text with every line that is not a tag line (`// +...`) emptied (its newline kept);
+/// empty when no line is a tag line.
 fn tag_lines_only(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+    let mut out = String::new();
     let mut any = false;
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim_start();
@@ -248,10 +354,8 @@ fn tag_lines_only(text: &str) -> String {
         if is_tag {
             any = true;
             out.push_str(line);
-        } else {
-            for b in line.bytes() {
-                out.push(if b == b'\n' { '\n' } else { ' ' });
-            }
+        } else if line.ends_with('\n') {
+            out.push('\n');
         }
     }
     if any { out } else { String::new() }

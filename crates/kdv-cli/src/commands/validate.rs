@@ -584,11 +584,14 @@ fn check_resource_document(
                 .extend(ctx.options.values(kind.option_names()));
             ctx.options.note(kind.option_names());
             // The server validates the object as its strategy leaves it, decoded and
-            // defaulted (as the stored old object is).
-            prepared = resource
-                .decoded(&resource.prepare(&doc.value, old, &options))
-                .into_owned();
-            old_decoded = old.map(|o| resource.decoded(o));
+            // defaulted (as the stored old object is); what Go types read of that differs
+            // from the manifest only where a non-zero default applies.
+            let strategy = resource.prepare(&doc.value, old, &options);
+            prepared = match resource.with_set_defaults(&strategy) {
+                std::borrow::Cow::Borrowed(_) => strategy,
+                std::borrow::Cow::Owned(v) => std::borrow::Cow::Owned(v),
+            };
+            old_decoded = old.map(|o| resource.with_set_defaults(o));
             Some(check::Declarative {
                 rules: kind.rules(),
                 ty: kind.type_id(),
