@@ -159,6 +159,11 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::cli::{Cli, Command};
+
+/// mimalloc as the allocator (decision, ARCHITECTURE.md): validating a manifest builds and
+/// drops its JSON tree, and glibc's malloc and free were a fifth of the instructions.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use crate::error::CliError;
 
 /// Stack size of the thread that does the work: YAML deserialisation and validation recurse

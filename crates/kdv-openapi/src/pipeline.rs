@@ -318,11 +318,7 @@ impl Resource {
 
     /// The schema node of an object's key: a property, else `additionalProperties`.
     fn child_node(&self, node: &crate::schema::Node, key: &str) -> Option<crate::schema::NodeId> {
-        node.properties
-            .iter()
-            .find(|(n, _)| &**n == key)
-            .map(|(_, c)| *c)
-            .or(match node.additional {
+        node.property(key).or(match node.additional {
                 crate::schema::Additional::Schema(c) => Some(c),
                 _ => None,
             })

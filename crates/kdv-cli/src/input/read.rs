@@ -99,6 +99,12 @@ impl Stream {
                 if meta.is_file() && meta.len() > cap as u64 {
                     return Err(too_large());
                 }
+                if meta.is_file() {
+                    // Room for the whole file and the byte that would make it too large: read in
+                    // one call (a `Take` hides the size, and read_to_end then probes and grows
+                    // in small steps: 7-8 reads a manifest).
+                    bytes.reserve_exact(meta.len() as usize + 1);
+                }
                 read_capped(file, cap, &mut bytes).map_err(cannot)?;
             }
         }
