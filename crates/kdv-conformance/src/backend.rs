@@ -163,6 +163,7 @@ impl CompiledPackage {
     ) -> Result<ErrorList, String> {
         let options = kdv_eval::EvalOptions {
             custom_validators: custom,
+            ..Default::default()
         };
         catch(|| kdv_eval::validate_with(&self.rules, id, op, new, old, &options))
             .map_err(|p| format!("kdv-eval panicked: {p}"))

@@ -138,12 +138,17 @@ impl CustomValidators for CustomRegistry {
 pub struct EvalOptions<'a> {
     /// Functions for `+k8s:customValidation`; `None` skips those validations.
     pub custom_validators: Option<&'a dyn CustomValidators>,
+    /// Skip the decoding pass (its `FieldValueTypeInvalid` errors): for a caller that
+    /// decodes the object itself (an OpenAPI pipeline). The validations are the same: each
+    /// skips a value of the wrong kind, as after a failed decoding pass.
+    pub skip_decoding: bool,
 }
 
 impl fmt::Debug for EvalOptions<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("EvalOptions")
             .field("custom_validators", &self.custom_validators.is_some())
+            .field("skip_decoding", &self.skip_decoding)
             .finish()
     }
 }

@@ -211,6 +211,7 @@ fn valid_objects_do_not_allocate() {
     });
     let options = kdv_eval::EvalOptions {
         custom_validators: Some(&registry),
+        ..Default::default()
     };
     let run = |op: &kdv_runtime::Operation, new: &serde_json::Value, old| {
         kdv_eval::validate_with(&rules, ty, op, new, old, &options)

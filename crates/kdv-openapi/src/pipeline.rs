@@ -319,9 +319,9 @@ impl Resource {
     /// The schema node of an object's key: a property, else `additionalProperties`.
     fn child_node(&self, node: &crate::schema::Node, key: &str) -> Option<crate::schema::NodeId> {
         node.property(key).or(match node.additional {
-                crate::schema::Additional::Schema(c) => Some(c),
-                _ => None,
-            })
+            crate::schema::Additional::Schema(c) => Some(c),
+            _ => None,
+        })
     }
 
     /// The object as the registry's strategy leaves it before validation ([`Subresource`]):

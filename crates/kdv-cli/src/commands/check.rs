@@ -8,7 +8,7 @@ use kdv_manifest::{Document, Position, Query, Step, Target};
 use kdv_openapi::Resource;
 use kdv_rollout::FeatureGates;
 use kdv_rules::{RuleSet, TypeId};
-use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath, Operation, Segment};
+use kdv_runtime::{BadValue, ErrorList, FieldError, FieldPath, Operation, Segment};
 use serde_json::Value;
 
 use crate::cli::UnknownFields;
@@ -120,8 +120,11 @@ pub fn check_resource(
     }
     let (mut enforced, mut shadowed) = (ErrorList::new(), ErrorList::new());
     if let Some(d) = declarative {
-        let mut errors = kdv_eval::validate(d.rules, d.ty, d.op, d.object, d.old);
-        errors.retain(|e| e.error_type != ErrorType::TypeInvalid);
+        let options = kdv_eval::EvalOptions {
+            skip_decoding: true,
+            ..kdv_eval::EvalOptions::default()
+        };
+        let errors = kdv_eval::validate_with(d.rules, d.ty, d.op, d.object, d.old, &options);
         (enforced, shadowed) = kdv_rollout::partition_enforced(errors, d.gates);
         let same =
             |a: &FieldError, b: &FieldError| a.error_type == b.error_type && a.field == b.field;

@@ -63,6 +63,7 @@ fn run_with(
     let old: Option<Value> = old.map(|o| serde_json::from_str(o).expect("json"));
     let options = EvalOptions {
         custom_validators: Some(reg),
+        ..Default::default()
     };
     render(&validate_with(
         &f.rules,

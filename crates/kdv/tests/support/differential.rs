@@ -428,6 +428,7 @@ where
 {
     let options = kdv_eval::EvalOptions {
         custom_validators: custom,
+        ..Default::default()
     };
     let (rules, stem) = rules_of(file_name, source);
     let ty: TypeId = rules
