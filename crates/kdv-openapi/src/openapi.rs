@@ -52,10 +52,16 @@ const ANY_VALUE_DEFINITIONS: [&str; 5] = [
 /// without endpoints is what the EndpointSlice controller itself writes for a Service without
 /// ready pods (`endpoints: null`), and what test suites create by hand. A pod sysctl is
 /// checked for its name only (`validateSysctls`); policy engines' test suites (Kyverno) create
-/// pods with a sysctl without value to be blocked by the policy, not by the API server.
-const NOT_REQUIRED_BY_SERVER: [(&str, &str); 2] = [
+/// pods with a sysctl without value to be blocked by the policy, not by the API server. A
+/// StorageVersion's `status` is a struct (never absent in Go) that the create strategy resets:
+/// a create request without it is accepted, and kdv's strategy drops it on create.
+const NOT_REQUIRED_BY_SERVER: [(&str, &str); 3] = [
     ("io.k8s.api.discovery.v1.EndpointSlice", "endpoints"),
     ("io.k8s.api.core.v1.Sysctl", "value"),
+    (
+        "io.k8s.api.apiserverinternal.v1alpha1.StorageVersion",
+        "status",
+    ),
 ];
 
 const INT_OR_STRING: &str = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";

@@ -19,6 +19,10 @@ fn set() -> SchemaSet {
             "apiextensions.k8s.io/v1",
             "apis/apiextensions.k8s.io/v1.json",
         ),
+        (
+            "internal.apiserver.k8s.io/v1alpha1",
+            "apis/internal.apiserver.k8s.io/v1alpha1.json",
+        ),
     ] {
         let path = root.join(file);
         set.add_openapi_v3_lazy(
@@ -196,6 +200,29 @@ fn endpoint_slice_without_endpoints() {
     assert!(texts(&es, &obj).is_empty());
     obj.as_object_mut().map(|m| m.remove("addressType"));
     assert_eq!(texts(&es, &obj), ["addressType: Required value"]);
+}
+
+/// A StorageVersion without status (published as required) is accepted: the create strategy
+/// resets it, so the server never requires it.
+#[test]
+fn storage_version_without_status() {
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/kubernetes-openapi/v1.35");
+    let doc: Value = serde_json::from_slice(
+        &std::fs::read(root.join("apis/internal.apiserver.k8s.io/v1alpha1.json"))
+            .expect("document"),
+    )
+    .expect("JSON");
+    let published =
+        &doc["components"]["schemas"]["io.k8s.api.apiserverinternal.v1alpha1.StorageVersion"];
+    assert_eq!(published["required"], json!(["spec", "status"]));
+    let set = set();
+    let sv = set
+        .resource("internal.apiserver.k8s.io/v1alpha1", "StorageVersion")
+        .expect("StorageVersion");
+    let obj = json!({"apiVersion": "internal.apiserver.k8s.io/v1alpha1", "kind": "StorageVersion",
+                     "metadata": {"name": "apps.deployments"}, "spec": {}});
+    assert!(texts(&sv, &obj).is_empty());
 }
 
 /// A pod sysctl without value passes (the API server checks sysctl names only); one without
