@@ -15,6 +15,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use kdv_runtime::objectmeta::NameRule;
 use serde_json::{Map, Value};
 
 use crate::LoadError;
@@ -57,6 +58,27 @@ const NOT_REQUIRED_BY_SERVER: [(&str, &str); 2] = [
     ("io.k8s.api.discovery.v1.EndpointSlice", "endpoints"),
     ("io.k8s.api.core.v1.Sysctl", "value"),
 ];
+
+/// The name rule of a built-in kind's strategy (its `ValidateObjectMeta` name function)
+/// where it is not `NameIsDNSSubdomain`, the rule of every other built-in kind and of custom
+/// resources. RBAC objects and CertificateSigningRequests accept any path segment name
+/// (`ValidateRBACName` is `IsValidPathSegmentName`; `ValidateCertificateRequestName`
+/// accepts every name, leaving the registry's path-segment check): `system:controller:x`
+/// is the usual spelling of a ClusterRole. Namespaces are DNS labels. Services are RFC 1035
+/// labels, or RFC 1123 labels with `RelaxedServiceNameValidation` (beta, on, from 1.36).
+pub(crate) fn builtin_name_rule(group: &str, kind: &str, relaxed_service_names: bool) -> NameRule {
+    match (group, kind) {
+        (
+            "rbac.authorization.k8s.io",
+            "Role" | "ClusterRole" | "RoleBinding" | "ClusterRoleBinding",
+        )
+        | ("certificates.k8s.io", "CertificateSigningRequest") => NameRule::PathSegment,
+        ("", "Namespace") => NameRule::DnsLabel,
+        ("", "Service") if relaxed_service_names => NameRule::DnsLabel,
+        ("", "Service") => NameRule::Dns1035Label,
+        _ => NameRule::DnsSubdomain,
+    }
+}
 
 const INT_OR_STRING: &str = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
 

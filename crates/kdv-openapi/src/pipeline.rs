@@ -22,7 +22,7 @@
 //!    CEL ratcheting.
 
 use kdv_runtime::objectmeta::{
-    ObjectMetaRules, decode_object_meta, unknown_fields, validate_object_meta,
+    NameRule, ObjectMetaRules, decode_object_meta, unknown_fields, validate_object_meta,
     validate_object_meta_update,
 };
 use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath, PathRef};
@@ -121,11 +121,20 @@ impl Resource {
 
         // The strategy's validation.
         let errs = &mut outcome.errors;
+        let name = if options.builtin_strategy && !self.is_crd() {
+            crate::openapi::builtin_name_rule(
+                &self.group,
+                &self.kind,
+                options.relaxed_service_names,
+            )
+        } else {
+            NameRule::DnsSubdomain
+        };
         let rules = ObjectMetaRules {
             namespaced: self.namespaced,
-            ..ObjectMetaRules::custom_resource(false)
-        }
-        .as_request();
+            name,
+            request: true,
+        };
         match old {
             None => validate_object_meta(metadata, &rules, &meta_path, errs),
             Some(old) => {

@@ -563,6 +563,7 @@ fn check_resource_document(
     let options = kdv_openapi::Options {
         subresource,
         builtin_strategy: !resource.is_crd(),
+        relaxed_service_names: ctx.gates.enabled("RelaxedServiceNameValidation") == Some(true),
         ..kdv_openapi::Options::default()
     };
     let mut rule_op;
