@@ -52,3 +52,15 @@ fn each_kind_has_its_strategys_name_rule() {
         assert_eq!(run.stdout.lines().collect::<Vec<_>>(), want);
     }
 }
+
+#[test]
+fn repeated_container_ports_and_env_are_accepted() {
+    let f = file("duplicate-container-ports.yaml");
+    let run = kdv(&["validate", &f]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    // Only the pod whose volumes repeat a name is refused.
+    assert_eq!(
+        run.stdout,
+        format!("{f}:51:7#1: spec.volumes[1]: Duplicate value: {{\"name\":\"cache\"}}\n")
+    );
+}

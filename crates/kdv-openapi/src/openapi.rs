@@ -80,6 +80,18 @@ pub(crate) fn builtin_name_rule(group: &str, kind: &str, relaxed_service_names: 
     }
 }
 
+/// List properties of built-in kinds published as `x-kubernetes-list-type: map` whose
+/// repeated keys the API server accepts: its pod validation only warns about them
+/// (`pkg/api/pod/warnings.go`: `duplicate port definition with ...`, env entries that
+/// `hide previous definition of ...`). Install manifests carry such lists (ingress-nginx's
+/// NLB bundle declares container port 80/TCP twice, as `http` and `https`).
+const DUPLICATES_ACCEPTED_BY_SERVER: [(&str, &str); 4] = [
+    ("io.k8s.api.core.v1.Container", "ports"),
+    ("io.k8s.api.core.v1.Container", "env"),
+    ("io.k8s.api.core.v1.EphemeralContainer", "ports"),
+    ("io.k8s.api.core.v1.EphemeralContainer", "env"),
+];
+
 const INT_OR_STRING: &str = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
 
 /// A group, version and kind.
@@ -421,6 +433,14 @@ pub(crate) fn compile_definition(
                 let body = b.build(schemas.get(&def).unwrap_or(&Value::Null))?;
                 if ANY_VALUE_DEFINITIONS.contains(&def.as_str()) {
                     b.arena.node_mut(body).extensions.preserve_unknown_fields = true;
+                }
+                for (_, property) in DUPLICATES_ACCEPTED_BY_SERVER
+                    .iter()
+                    .filter(|(d, _)| *d == def)
+                {
+                    if let Some(list) = b.arena.node(body).property(property) {
+                        b.arena.node_mut(list).extensions.duplicates_accepted = true;
+                    }
                 }
                 for (_, property) in NOT_REQUIRED_BY_SERVER.iter().filter(|(d, _)| *d == def) {
                     if let Some(v) = b.arena.node_mut(body).validations.as_mut() {

@@ -121,7 +121,8 @@ impl Resource {
 
         // The strategy's validation.
         let errs = &mut outcome.errors;
-        let name = if options.builtin_strategy && !self.is_crd() {
+        let builtin = options.builtin_strategy && !self.is_crd();
+        let name = if builtin {
             crate::openapi::builtin_name_rule(
                 &self.group,
                 &self.kind,
@@ -194,6 +195,7 @@ impl Resource {
                         &self.reach_lists,
                         self.root,
                         old_map,
+                        builtin,
                         &mut old_errs,
                     );
                     old_errs.is_empty()
@@ -201,7 +203,14 @@ impl Resource {
                 _ => true,
             };
             if old_ok {
-                listtype::validate(&self.arena, &self.reach_lists, self.root, map, errs);
+                listtype::validate(
+                    &self.arena,
+                    &self.reach_lists,
+                    self.root,
+                    map,
+                    builtin,
+                    errs,
+                );
             }
         }
 
