@@ -64,3 +64,43 @@ fn repeated_container_ports_and_env_are_accepted() {
         format!("{f}:51:7#1: spec.volumes[1]: Duplicate value: {{\"name\":\"cache\"}}\n")
     );
 }
+
+#[test]
+fn the_items_of_a_list_are_validated_as_kubectl_sends_them() {
+    let run = kdv(&["validate", &file("lists.yaml")]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .contains("4 documents, 4 valid, 0 invalid, 1 empty document skipped"),
+        "{}",
+        run.transcript()
+    );
+    let f = file("list-invalid-item.yaml");
+    let json = kdv(&["validate", "-o", "json", &f]);
+    assert_eq!(json.code, 1, "{}", json.transcript());
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let docs = report["documents"].as_array().expect("documents");
+    let seen: Vec<_> = docs
+        .iter()
+        .map(|d| {
+            (
+                d["document"].as_u64(),
+                d["line"].as_u64(),
+                d["valid"].as_bool(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (Some(0), Some(5), Some(true)),
+            (Some(0), Some(10), Some(false))
+        ]
+    );
+    let error = &docs[1]["errors"][0];
+    assert_eq!(error["field"], "metadata.name");
+    assert_eq!(
+        (error["line"].as_u64(), error["column"].as_u64()),
+        (Some(13), Some(13))
+    );
+}

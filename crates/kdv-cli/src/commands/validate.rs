@@ -305,10 +305,19 @@ fn validate_job_into(ctx: &JobContext<'_>, job: &Job, report: &mut Report) {
         };
         for entry in new.documents() {
             match entry {
-                Ok(Entry::Document(doc)) => match old_set {
-                    None => validate_document(ctx, &new.name, &doc, None, report),
-                    Some(set) => validate_paired(ctx, &new.name, &doc, set, report),
-                },
+                Ok(Entry::Document(doc)) => {
+                    // kubectl sends the objects of a list, never the list.
+                    let items = doc.list_items();
+                    if items.as_ref().is_some_and(Vec::is_empty) {
+                        report.empty += 1;
+                    }
+                    for doc in items.as_deref().unwrap_or(std::slice::from_ref(&doc)) {
+                        match old_set {
+                            None => validate_document(ctx, &new.name, doc, None, report),
+                            Some(set) => validate_paired(ctx, &new.name, doc, set, report),
+                        }
+                    }
+                }
                 Ok(Entry::Empty { .. }) => report.empty += 1,
                 Err(e) => report.input_errors.push(e),
             }
