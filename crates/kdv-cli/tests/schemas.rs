@@ -23,7 +23,6 @@ fn deployment_with_errors_and_no_flags() {
 crates/kdv-cli/tests/fixtures/schemas/deployment-bad.yaml:16:9#0: unknown field \"spec.template.spec.containers[0].imagePullPolcy\"
 crates/kdv-cli/tests/fixtures/schemas/deployment-bad.yaml:7:13#0: spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"
 crates/kdv-cli/tests/fixtures/schemas/deployment-bad.yaml:7:3#0: spec.selector: Required value
-crates/kdv-cli/tests/fixtures/schemas/deployment-bad.yaml:20:11#0: spec.template.spec.containers[0].ports[1]: Duplicate value: {\"containerPort\":8080,\"protocol\":\"TCP\"}
 --- stderr
 1 document, 0 valid, 1 invalid
 "
@@ -79,7 +78,8 @@ fn unknown_fields_switch_applies_to_schemas() {
     ]);
     assert!(!run.stdout.contains("unknown field"), "{}", run.stdout);
     assert!(!run.stderr.contains("unknown field"), "{}", run.stderr);
-    assert_eq!(run.stdout.lines().count(), 3, "{}", run.stdout);
+    // The repeated container port is no error: the server's pod validation only warns.
+    assert_eq!(run.stdout.lines().count(), 2, "{}", run.stdout);
 }
 
 #[test]

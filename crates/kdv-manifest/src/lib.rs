@@ -113,6 +113,9 @@ pub struct Document<'a> {
     text: &'a str,
     /// The line its text starts on.
     first_line: u64,
+    /// For an item of a list document ([`Document::list_items`]): its index in `items`,
+    /// under which its paths are found in the text.
+    item: Option<usize>,
 }
 
 impl<'a> Document<'a> {
@@ -125,10 +128,84 @@ impl<'a> Document<'a> {
     /// itself is not (see [`Target`]); the document's root when nothing deeper matches.
     /// Walks the text once, whatever the number of queries.
     pub fn locate(&self, queries: &[Query<'_>]) -> Vec<Position> {
-        locate::locate(self.text, queries)
+        let found = match self.item {
+            None => locate::locate(self.text, queries),
+            Some(i) => {
+                let paths: Vec<Vec<Step<'_>>> = queries
+                    .iter()
+                    .map(|q| {
+                        let mut path = vec![Step::Key("items"), Step::Index(i)];
+                        path.extend_from_slice(q.path);
+                        path
+                    })
+                    .collect();
+                let prefixed: Vec<Query<'_>> = paths
+                    .iter()
+                    .zip(queries)
+                    .map(|(path, q)| Query {
+                        path,
+                        target: q.target,
+                    })
+                    .collect();
+                locate::locate(self.text, &prefixed)
+            }
+        };
+        found
             .into_iter()
             .map(|found| found.map_or(self.position, |p| self.shift(p)))
             .collect()
+    }
+
+    /// The objects of a list document, each as a document of its own (same index and text,
+    /// its paths found under `items[i]`), as kubectl applies a `kind: List` or a typed list
+    /// (`ConfigMapList`, `RoleBindingList`): a document whose `kind` ends in `List` and whose
+    /// `items` is a sequence (or null: no objects). `None` for any other document and for
+    /// the items themselves. The API server never receives the list, only its items.
+    pub fn list_items(&self) -> Option<Vec<Document<'a>>> {
+        if self.item.is_some() {
+            return None;
+        }
+        let map = self.value.as_object()?;
+        let kind = map.get("kind")?.as_str()?;
+        if !kind.ends_with("List") {
+            return None;
+        }
+        let items: &[Value] = match map.get("items")? {
+            Value::Array(items) => items,
+            Value::Null => &[],
+            _ => return None,
+        };
+        let paths: Vec<[Step<'_>; 2]> = (0..items.len())
+            .map(|i| [Step::Key("items"), Step::Index(i)])
+            .collect();
+        let queries: Vec<Query<'_>> = paths
+            .iter()
+            .map(|path| Query {
+                path,
+                target: Target::Value,
+            })
+            .collect();
+        let positions = self.locate(&queries);
+        Some(
+            items
+                .iter()
+                .zip(positions)
+                .enumerate()
+                .map(|(i, (value, position))| Document {
+                    index: self.index,
+                    position,
+                    value: value.clone(),
+                    text: self.text,
+                    first_line: self.first_line,
+                    item: Some(i),
+                })
+                .collect(),
+        )
+    }
+
+    /// For an item of a list document, its index in the list's `items`.
+    pub fn list_item_index(&self) -> Option<usize> {
+        self.item
     }
 
     fn shift(&self, p: Position) -> Position {
@@ -342,6 +419,7 @@ pub fn parse<'a>(
             value,
             text,
             first_line: raw.line,
+            item: None,
         }),
     })
 }

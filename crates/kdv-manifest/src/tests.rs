@@ -260,3 +260,36 @@ proptest::proptest! {
 fn check_invariants(bytes: Vec<u8>) {
     on_big_stack(move || crate::invariants::check(&bytes));
 }
+
+#[test]
+fn the_items_of_a_list_are_documents_located_under_items() {
+    let text = "# a list\n---\napiVersion: v1\nkind: List\nitems:\n- kind: ConfigMap\n  metadata:\n    name: a\n- {kind: Secret, metadata: {name: b}}\n";
+    let entries = read(text, Syntax::Yaml);
+    let Some(Ok(Entry::Document(doc))) = entries.last() else {
+        panic!("{entries:?}")
+    };
+    let items = doc.list_items().expect("a list");
+    assert_eq!(items.len(), 2);
+    assert_eq!(
+        items[1].value,
+        json!({"kind": "Secret", "metadata": {"name": "b"}})
+    );
+    assert_eq!((items[0].position, items[1].position), (at(6, 3), at(9, 3)));
+    assert_eq!(
+        (items[0].index, items[1].list_item_index()),
+        (doc.index, Some(1))
+    );
+    let path = [Step::Key("metadata"), Step::Key("name")];
+    let query = [Query {
+        path: &path,
+        target: Target::Value,
+    }];
+    assert_eq!(items[0].locate(&query), [at(8, 11)]);
+    // Items are not lists of their own; other documents are not lists.
+    assert!(items[0].list_items().is_none());
+    let plain = read("kind: ConfigMapList\nitems: {}\n", Syntax::Yaml);
+    let Some(Ok(Entry::Document(plain))) = plain.first() else {
+        panic!()
+    };
+    assert!(plain.list_items().is_none());
+}

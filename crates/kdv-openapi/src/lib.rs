@@ -241,6 +241,10 @@ pub struct Options {
     /// dropped. `None` follows the feature's default for the resource's Kubernetes
     /// version ([`Resource::ratcheting_default`]: on from 1.30, locked on since 1.33).
     pub ratcheting: Option<bool>,
+    /// With [`Options::builtin_strategy`]: Service names are RFC 1123 labels rather than
+    /// RFC 1035 labels (feature `RelaxedServiceNameValidation`: alpha in 1.34, beta and on
+    /// from 1.36).
+    pub relaxed_service_names: bool,
 }
 
 /// Which part of an object a request writes, as the registry's strategies for a kind with a

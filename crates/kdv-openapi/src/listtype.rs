@@ -14,26 +14,41 @@ use crate::effective::{self, Slot};
 use crate::schema::{Additional, Arena, ListType, NodeId};
 
 /// Checks the effective object `map` at a resource root (structural node `root`); `reach`
-/// tells for each node whether a set or map list is at or below it.
+/// tells for each node whether a set or map list is at or below it. With `builtin` (the
+/// built-in strategy), lists whose duplicates the API server accepts are not checked
+/// ([`crate::schema::Extensions::duplicates_accepted`]).
 pub(crate) fn validate(
     arena: &Arena,
     reach: &[bool],
     root: NodeId,
     map: &Map<String, Value>,
+    builtin: bool,
     out: &mut ErrorList,
 ) {
-    object(arena, reach, root, map, true, &PathRef::Nil, out);
+    let walk = Walk {
+        arena,
+        reach,
+        builtin,
+    };
+    object(&walk, root, map, true, &PathRef::Nil, out);
+}
+
+/// What every step of the walk reads.
+struct Walk<'a> {
+    arena: &'a Arena,
+    reach: &'a [bool],
+    builtin: bool,
 }
 
 fn object(
-    arena: &Arena,
-    reach: &[bool],
+    walk: &Walk<'_>,
     id: NodeId,
     map: &Map<String, Value>,
     resource: bool,
     path: &PathRef<'_>,
     out: &mut ErrorList,
 ) {
+    let arena = walk.arena;
     let node = arena.node(id);
     if node.properties.is_empty() && !matches!(node.additional, Additional::Schema(_)) {
         return;
@@ -44,49 +59,38 @@ fn object(
             // with `Child`.
             Slot::Additional(child) => {
                 let p = path.key(k);
-                value(arena, reach, child, v, &p, out);
+                value(walk, child, v, &p, out);
             }
             Slot::Prop(child) => {
                 let p = path.child(k);
-                value(arena, reach, child, v, &p, out);
+                value(walk, child, v, &p, out);
             }
             Slot::Kept => {}
         }
     }
 }
 
-fn value(
-    arena: &Arena,
-    reach: &[bool],
-    id: NodeId,
-    v: &Value,
-    path: &PathRef<'_>,
-    out: &mut ErrorList,
-) {
-    if !reach[id as usize] {
+fn value(walk: &Walk<'_>, id: NodeId, v: &Value, path: &PathRef<'_>, out: &mut ErrorList) {
+    if !walk.reach[id as usize] {
         return;
     }
     match v {
-        Value::Array(items) => array(arena, reach, id, items, path, out),
+        Value::Array(items) => array(walk, id, items, path, out),
         Value::Object(map) => {
-            let resource = arena.node(id).extensions.embedded_resource;
-            object(arena, reach, id, map, resource, path, out);
+            let resource = walk.arena.node(id).extensions.embedded_resource;
+            object(walk, id, map, resource, path, out);
         }
         _ => {}
     }
 }
 
-fn array(
-    arena: &Arena,
-    reach: &[bool],
-    id: NodeId,
-    items: &[Value],
-    path: &PathRef<'_>,
-    out: &mut ErrorList,
-) {
+fn array(walk: &Walk<'_>, id: NodeId, items: &[Value], path: &PathRef<'_>, out: &mut ErrorList) {
+    let arena = walk.arena;
     let node = arena.node(id);
     let item = |v| effective::item(arena, node.items, v);
+    let unchecked = walk.builtin && node.extensions.duplicates_accepted;
     match &node.extensions.list_type {
+        _ if unchecked => {}
         Some(ListType::Set) if items.len() > 1 => {
             let key = |i: usize| Key::Value(item(&items[i]));
             for i in non_unique(items.len(), key) {
@@ -110,7 +114,7 @@ fn array(
     if let Some(child) = node.items {
         for (i, v) in items.iter().enumerate() {
             let p = path.index(i);
-            value(arena, reach, child, item(v), &p, out);
+            value(walk, child, item(v), &p, out);
         }
     }
 }

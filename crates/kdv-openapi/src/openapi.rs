@@ -15,6 +15,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use kdv_runtime::objectmeta::NameRule;
 use serde_json::{Map, Value};
 
 use crate::LoadError;
@@ -62,6 +63,39 @@ const NOT_REQUIRED_BY_SERVER: [(&str, &str); 3] = [
         "io.k8s.api.apiserverinternal.v1alpha1.StorageVersion",
         "status",
     ),
+];
+
+/// The name rule of a built-in kind's strategy (its `ValidateObjectMeta` name function)
+/// where it is not `NameIsDNSSubdomain`, the rule of every other built-in kind and of custom
+/// resources. RBAC objects and CertificateSigningRequests accept any path segment name
+/// (`ValidateRBACName` is `IsValidPathSegmentName`; `ValidateCertificateRequestName`
+/// accepts every name, leaving the registry's path-segment check): `system:controller:x`
+/// is the usual spelling of a ClusterRole. Namespaces are DNS labels. Services are RFC 1035
+/// labels, or RFC 1123 labels with `RelaxedServiceNameValidation` (beta, on, from 1.36).
+pub(crate) fn builtin_name_rule(group: &str, kind: &str, relaxed_service_names: bool) -> NameRule {
+    match (group, kind) {
+        (
+            "rbac.authorization.k8s.io",
+            "Role" | "ClusterRole" | "RoleBinding" | "ClusterRoleBinding",
+        )
+        | ("certificates.k8s.io", "CertificateSigningRequest") => NameRule::PathSegment,
+        ("", "Namespace") => NameRule::DnsLabel,
+        ("", "Service") if relaxed_service_names => NameRule::DnsLabel,
+        ("", "Service") => NameRule::Dns1035Label,
+        _ => NameRule::DnsSubdomain,
+    }
+}
+
+/// List properties of built-in kinds published as `x-kubernetes-list-type: map` whose
+/// repeated keys the API server accepts: its pod validation only warns about them
+/// (`pkg/api/pod/warnings.go`: `duplicate port definition with ...`, env entries that
+/// `hide previous definition of ...`). Install manifests carry such lists (ingress-nginx's
+/// NLB bundle declares container port 80/TCP twice, as `http` and `https`).
+const DUPLICATES_ACCEPTED_BY_SERVER: [(&str, &str); 4] = [
+    ("io.k8s.api.core.v1.Container", "ports"),
+    ("io.k8s.api.core.v1.Container", "env"),
+    ("io.k8s.api.core.v1.EphemeralContainer", "ports"),
+    ("io.k8s.api.core.v1.EphemeralContainer", "env"),
 ];
 
 const INT_OR_STRING: &str = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
@@ -405,6 +439,14 @@ pub(crate) fn compile_definition(
                 let body = b.build(schemas.get(&def).unwrap_or(&Value::Null))?;
                 if ANY_VALUE_DEFINITIONS.contains(&def.as_str()) {
                     b.arena.node_mut(body).extensions.preserve_unknown_fields = true;
+                }
+                for (_, property) in DUPLICATES_ACCEPTED_BY_SERVER
+                    .iter()
+                    .filter(|(d, _)| *d == def)
+                {
+                    if let Some(list) = b.arena.node(body).property(property) {
+                        b.arena.node_mut(list).extensions.duplicates_accepted = true;
+                    }
                 }
                 for (_, property) in NOT_REQUIRED_BY_SERVER.iter().filter(|(d, _)| *d == def) {
                     if let Some(v) = b.arena.node_mut(body).validations.as_mut() {

@@ -22,7 +22,7 @@
 //!    CEL ratcheting.
 
 use kdv_runtime::objectmeta::{
-    ObjectMetaRules, decode_object_meta, unknown_fields, validate_object_meta,
+    NameRule, ObjectMetaRules, decode_object_meta, unknown_fields, validate_object_meta,
     validate_object_meta_update,
 };
 use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath, PathRef};
@@ -121,11 +121,21 @@ impl Resource {
 
         // The strategy's validation.
         let errs = &mut outcome.errors;
+        let builtin = options.builtin_strategy && !self.is_crd();
+        let name = if builtin {
+            crate::openapi::builtin_name_rule(
+                &self.group,
+                &self.kind,
+                options.relaxed_service_names,
+            )
+        } else {
+            NameRule::DnsSubdomain
+        };
         let rules = ObjectMetaRules {
             namespaced: self.namespaced,
-            ..ObjectMetaRules::custom_resource(false)
-        }
-        .as_request();
+            name,
+            request: true,
+        };
         match old {
             None => validate_object_meta(metadata, &rules, &meta_path, errs),
             Some(old) => {
@@ -185,6 +195,7 @@ impl Resource {
                         &self.reach_lists,
                         self.root,
                         old_map,
+                        builtin,
                         &mut old_errs,
                     );
                     old_errs.is_empty()
@@ -192,7 +203,14 @@ impl Resource {
                 _ => true,
             };
             if old_ok {
-                listtype::validate(&self.arena, &self.reach_lists, self.root, map, errs);
+                listtype::validate(
+                    &self.arena,
+                    &self.reach_lists,
+                    self.root,
+                    map,
+                    builtin,
+                    errs,
+                );
             }
         }
 

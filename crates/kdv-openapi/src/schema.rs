@@ -280,6 +280,10 @@ pub struct Extensions {
     pub list_map_keys: Box<[Box<str>]>,
     /// `x-kubernetes-map-type`.
     pub map_type: Option<MapType>,
+    /// Not an extension: a built-in kind's list whose repeated keys the API server accepts
+    /// (its validation only warns), so the built-in strategy does not check its list type's
+    /// uniqueness (`Options::builtin_strategy`).
+    pub duplicates_accepted: bool,
 }
 
 /// One schema node.

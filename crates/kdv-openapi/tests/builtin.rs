@@ -23,6 +23,10 @@ fn set() -> SchemaSet {
             "internal.apiserver.k8s.io/v1alpha1",
             "apis/internal.apiserver.k8s.io/v1alpha1.json",
         ),
+        (
+            "rbac.authorization.k8s.io/v1",
+            "apis/rbac.authorization.k8s.io/v1.json",
+        ),
     ] {
         let path = root.join(file);
         set.add_openapi_v3_lazy(
@@ -269,4 +273,67 @@ fn set_defaults_are_the_non_zero_ones() {
         rc.with_set_defaults(&full),
         std::borrow::Cow::Borrowed(_)
     ));
+}
+
+#[test]
+fn names_follow_each_kinds_strategy() {
+    let set = set();
+    let builtin = Options {
+        builtin_strategy: true,
+        ..Options::default()
+    };
+    let names = |api_version: &str, kind: &str, name: &str, options: &Options| {
+        let r = set.resource(api_version, kind).expect(kind);
+        let namespace = if r.namespaced() == Some(true) {
+            json!("ns")
+        } else {
+            Value::Null
+        };
+        let obj = json!({"apiVersion": api_version, "kind": kind,
+            "metadata": {"name": name, "namespace": namespace}});
+        let o = r.validate(&obj, None, options);
+        o.errors
+            .iter()
+            .filter(|e| e.field.to_string() == "metadata.name")
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    };
+    // `ValidateRBACName` is a path segment: the `system:` names of install manifests.
+    for kind in ["ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"] {
+        let rbac = "rbac.authorization.k8s.io/v1";
+        assert_eq!(
+            names(rbac, kind, "system:vpa-actor", &builtin),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names(rbac, kind, "a/b", &builtin),
+            ["metadata.name: Invalid value: \"a/b\": may not contain '/'"]
+        );
+    }
+    // Namespaces are DNS labels; Services RFC 1035 labels (RFC 1123 labels when relaxed).
+    assert_eq!(
+        names("v1", "Namespace", "team.a", &builtin),
+        ["metadata.name: Invalid value: \"team.a\": must not contain dots"]
+    );
+    assert_eq!(names("v1", "Service", "1-web", &builtin).len(), 1);
+    let relaxed = Options {
+        relaxed_service_names: true,
+        ..builtin.clone()
+    };
+    assert_eq!(
+        names("v1", "Service", "1-web", &relaxed),
+        Vec::<String>::new()
+    );
+    assert_eq!(names("v1", "ConfigMap", "system:x", &builtin).len(), 1);
+    // Without the built-in strategy (kubectl-validate's reading), every name is a subdomain.
+    assert_eq!(
+        names(
+            "rbac.authorization.k8s.io/v1",
+            "ClusterRole",
+            "system:x",
+            &Options::default()
+        )
+        .len(),
+        1
+    );
 }

@@ -305,10 +305,19 @@ fn validate_job_into(ctx: &JobContext<'_>, job: &Job, report: &mut Report) {
         };
         for entry in new.documents() {
             match entry {
-                Ok(Entry::Document(doc)) => match old_set {
-                    None => validate_document(ctx, &new.name, &doc, None, report),
-                    Some(set) => validate_paired(ctx, &new.name, &doc, set, report),
-                },
+                Ok(Entry::Document(doc)) => {
+                    // kubectl sends the objects of a list, never the list.
+                    let items = doc.list_items();
+                    if items.as_ref().is_some_and(Vec::is_empty) {
+                        report.empty += 1;
+                    }
+                    for doc in items.as_deref().unwrap_or(std::slice::from_ref(&doc)) {
+                        match old_set {
+                            None => validate_document(ctx, &new.name, doc, None, report),
+                            Some(set) => validate_paired(ctx, &new.name, doc, set, report),
+                        }
+                    }
+                }
                 Ok(Entry::Empty { .. }) => report.empty += 1,
                 Err(e) => report.input_errors.push(e),
             }
@@ -563,6 +572,7 @@ fn check_resource_document(
     let options = kdv_openapi::Options {
         subresource,
         builtin_strategy: !resource.is_crd(),
+        relaxed_service_names: ctx.gates.enabled("RelaxedServiceNameValidation") == Some(true),
         ..kdv_openapi::Options::default()
     };
     let mut rule_op;
