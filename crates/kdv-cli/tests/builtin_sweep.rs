@@ -184,14 +184,7 @@ struct Known {
     why: &'static str,
 }
 
-const KNOWN: &[Known] = &[Known {
-    release: "1.36",
-    kind: "scheduling.k8s.io_v1alpha2_PodGroup",
-    line: "spec.disruptionMode: Forbidden",
-    why: "disruptionMode has +default=\"Pod\" and +k8s:ifDisabled(WorkloadAwarePreemption)=+k8s:forbidden: \
-          kdv validates the defaulted object, while the server's strategy drops fields of \
-          disabled gates (dropDisabled...) before validating; kdv has no model of those drops",
-}];
+const KNOWN: &[Known] = &[];
 
 const SKIPPED_KINDS: [&str; 3] = ["DeleteOptions", "WatchEvent", "Status"];
 

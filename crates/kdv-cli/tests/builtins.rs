@@ -191,3 +191,21 @@ fn explain_shows_both_sources_of_a_built_in_field() {
         run.transcript()
     );
 }
+
+#[test]
+fn a_defaulted_value_of_a_disabled_gate_is_not_forbidden() {
+    // The server's strategy drops a disabled gate's field before validating; its published
+    // default is no error of the user's.
+    let run = kdv(&["validate", "--k8s-version", "1.36", &file("podgroup.yaml")]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    // Named in the object, the field is reported as the release's rule reports it.
+    let named = file("podgroup-disruption-mode.yaml");
+    let run = kdv(&["validate", "--k8s-version", "1.36", &named]);
+    assert_eq!(
+        (run.code, run.stdout),
+        (
+            1,
+            format!("{named}:8:19#0: spec.disruptionMode: Forbidden\n")
+        )
+    );
+}

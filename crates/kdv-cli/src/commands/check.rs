@@ -8,7 +8,7 @@ use kdv_manifest::{Document, Position, Query, Step, Target};
 use kdv_openapi::Resource;
 use kdv_rollout::FeatureGates;
 use kdv_rules::{RuleSet, TypeId};
-use kdv_runtime::{BadValue, ErrorList, FieldError, FieldPath, Operation, Segment};
+use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath, Operation, Segment};
 use serde_json::Value;
 
 use crate::cli::UnknownFields;
@@ -124,7 +124,11 @@ pub fn check_resource(
             skip_decoding: true,
             ..kdv_eval::EvalOptions::default()
         };
-        let errors = kdv_eval::validate_with(d.rules, d.ty, d.op, d.object, d.old, &options);
+        let mut errors = kdv_eval::validate_with(d.rules, d.ty, d.op, d.object, d.old, &options);
+        // A value only defaulting put there that a rule forbids is one the strategy drops
+        // before validating (`dropDisabled...Fields` of a disabled gate's field, whose
+        // published default the server would otherwise reject on every create).
+        errors.retain(|e| e.error_type != ErrorType::Forbidden || present(&doc.value, &e.field));
         (enforced, shadowed) = kdv_rollout::partition_enforced(errors, d.gates);
         let same =
             |a: &FieldError, b: &FieldError| a.error_type == b.error_type && a.field == b.field;
@@ -229,6 +233,17 @@ pub fn position_of(doc: &Document<'_>, key: &str) -> Position {
 }
 
 /// A field path as steps through the document: members and map keys are both mapping keys.
+/// Whether `value` has a non-null value at `path`.
+fn present(value: &Value, path: &FieldPath) -> bool {
+    path.segments()
+        .iter()
+        .try_fold(value, |v, segment| match segment {
+            Segment::Field(name) | Segment::Key(name) => v.get(name.as_ref()),
+            Segment::Index(i) => v.get(*i),
+        })
+        .is_some_and(|v| !v.is_null())
+}
+
 fn steps(path: &FieldPath) -> Vec<Step<'_>> {
     path.segments()
         .iter()
