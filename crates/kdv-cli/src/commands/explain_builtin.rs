@@ -225,7 +225,7 @@ pub fn explain(
             .kind(&api_version, want_kind)
             .map_err(|e| CliError::Schema(e.to_string()))?
     {
-        let go = super::explain::explain(kind.rules(), kind.type_id(), &steps)?;
+        let go = super::explain_types::explain(kind.rules(), kind.type_id(), &steps)?;
         value_type = go.value_type;
         rules.extend(go.rules);
     }

@@ -8,6 +8,7 @@ pub mod docs;
 pub mod explain;
 pub mod explain_builtin;
 pub mod explain_crd;
+pub mod explain_types;
 pub mod explanation;
 pub mod jobs;
 pub mod lint;
