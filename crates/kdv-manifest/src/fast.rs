@@ -80,14 +80,29 @@ fn read<F: FnMut(Event<'_>)>(text: &str, sink: F) -> Fast<(Value, Position)> {
 /// Printable ASCII, `\n` and `\r\n` only: columns are then byte offsets, and no character
 /// YAML treats specially (tabs, BOMs, NEL and other breaks, control characters) occurs.
 fn printable_ascii(bytes: &[u8]) -> bool {
-    let mut i = 0;
-    while i < bytes.len() {
+    // A chunk of plain characters (the common case) is checked without branches, which the
+    // compiler vectorizes; a chunk with a `\r` or anything else is checked byte by byte.
+    let mut offset = 0;
+    for chunk in bytes.chunks_exact(32) {
+        let plain = chunk.iter().fold(true, |ok, &c| {
+            ok & (matches!(c, 0x20..=0x7E) | (c == b'\n'))
+        });
+        if !plain && !printable_ascii_from(bytes, offset, offset + 32) {
+            return false;
+        }
+        offset += 32;
+    }
+    printable_ascii_from(bytes, offset, bytes.len())
+}
+
+/// [`printable_ascii`] for `bytes[from..to]`, a `\r` looking at the byte after `to`.
+fn printable_ascii_from(bytes: &[u8], from: usize, to: usize) -> bool {
+    for i in from..to {
         match bytes[i] {
             0x20..=0x7E | b'\n' => {}
             b'\r' if bytes.get(i + 1) == Some(&b'\n') => {}
             _ => return false,
         }
-        i += 1;
     }
     true
 }
@@ -109,7 +124,7 @@ struct Line {
 
 impl Line {
     fn at(b: &[u8], start: usize, no: u64) -> Line {
-        let (end, next) = match b[start..].iter().position(|&c| c == b'\n') {
+        let (end, next) = match memchr::memchr(b'\n', &b[start..]) {
             Some(i) => {
                 let nl = start + i;
                 // A `\r` is only ever followed by `\n` here (printable_ascii).
@@ -563,6 +578,10 @@ fn plain_key(key: &str) -> bool {
 fn yaml11_bool(s: &str) -> Option<bool> {
     const TRUE: [&str; 4] = ["true", "yes", "y", "on"];
     const FALSE: [&str; 4] = ["false", "no", "n", "off"];
+    // Most keys and words are longer than every boolean.
+    if s.len() > 5 {
+        return None;
+    }
     if TRUE.iter().any(|w| s.eq_ignore_ascii_case(w)) {
         Some(true)
     } else if FALSE.iter().any(|w| s.eq_ignore_ascii_case(w)) {

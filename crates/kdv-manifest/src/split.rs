@@ -135,7 +135,7 @@ impl<'a> SplitYaml<'a> {
 /// The end of the line starting at `pos` (without its break) and the start of the next.
 fn line_end(stream: &[u8], pos: usize) -> (usize, usize) {
     let rest = &stream[pos..];
-    match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+    match memchr::memchr2(b'\n', b'\r', rest) {
         None => (stream.len(), stream.len()),
         Some(i) => {
             let end = pos + i;
