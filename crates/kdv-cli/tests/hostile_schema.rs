@@ -109,3 +109,37 @@ fn item_06_yaml_1_1_boolean_keys_are_true_and_false() {
     let run = kdv(&["validate", "--crd", &crd, &q]);
     assert_eq!(run.code, 0, "{}", run.transcript());
 }
+
+#[test]
+fn item_09_out_of_range_numbers_as_go_yaml_v2_resolves_them() {
+    let s = Scratch::new("item09");
+    let crd = s.write(
+        "crd.json",
+        crd(r#"{"type": "object", "properties": {"s": {"type": "string"},
+            "num": {"type": "number"}, "i": {"type": "integer"}}}"#),
+    );
+    // `1e400` overflows go-yaml's ParseFloat: a string, which a string field accepts.
+    let ok = s.write("ok.yaml", format!("{WIDGET}spec:\n  s: 1e400\n"));
+    let run = kdv(&["validate", "--crd", &crd, &ok]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let bad = s.write("bad.yaml", format!("{WIDGET}spec:\n  num: -1e309\n"));
+    let run = kdv(&["validate", "--crd", &crd, &bad]);
+    let t = run.transcript();
+    assert_eq!(run.code, 1, "{t}");
+    assert!(t.contains(r#"spec.num in body must be of type number: "string""#), "{t}");
+    // Beyond int64, a float that encoding/json writes as -9223372036854776000: no integer.
+    for i in [
+        "-9223372036854775809",
+        "-9223372036854775808.0",
+        "-9.223372036854775808e18",
+    ] {
+        let doc = s.write("i.yaml", format!("{WIDGET}spec:\n  i: {i}\n"));
+        let run = kdv(&["validate", "--crd", &crd, &doc]);
+        let t = run.transcript();
+        assert_eq!(run.code, 1, "{i}: {t}");
+        assert!(t.contains(r#"spec.i in body must be of type integer: "number""#), "{i}: {t}");
+    }
+    let doc = s.write("min.yaml", format!("{WIDGET}spec:\n  i: -9223372036854775808\n"));
+    let run = kdv(&["validate", "--crd", &crd, &doc]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+}

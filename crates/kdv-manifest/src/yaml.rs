@@ -552,9 +552,35 @@ mod tests {
             value("a: 1e19"),
             json!({"a": 10_000_000_000_000_000_000u64})
         );
-        assert_eq!(value("a: -9223372036854775809")["a"], json!(i64::MIN));
+        assert_eq!(value("a: -9223372036854775808")["a"], json!(i64::MIN));
         assert_eq!(value("a: 09"), json!({"a": 9}));
         assert!(value("a: 99999999999999999999")["a"].is_f64());
+    }
+
+    #[test]
+    fn item_09_out_of_range_numbers_as_go_yaml_v2_resolves_them() {
+        // go-yaml's ParseFloat fails on overflow: the scalar is a string.
+        assert_eq!(
+            value("s: 1e400\nt: -1e309\nu: [.5e400]\n1e999: k\n"),
+            json!({"s": "1e400", "t": "-1e309", "u": [".5e400"], "1e999": "k"})
+        );
+        // Beyond int64: a float, written by encoding/json as `-9223372036854776000`,
+        // which no int64 holds.
+        for text in [
+            "a: -9223372036854775809",
+            "a: -9223372036854775808.0",
+            "a: -9.223372036854775808e18",
+        ] {
+            let v = value(text);
+            assert!(v["a"].is_f64(), "{text}: {v}");
+            assert_eq!(v["a"].as_f64(), Some(-9_223_372_036_854_775_808.0));
+        }
+        assert!(value("a: 9223372036854775808.0")["a"].is_u64());
+        // Shortest digits padded: 2^62 is written as 4611686018427388000.
+        assert_eq!(
+            value("a: 4611686018427387904.0")["a"],
+            json!(4_611_686_018_427_388_000i64)
+        );
     }
 
     #[test]
