@@ -143,3 +143,26 @@ fn item_09_out_of_range_numbers_as_go_yaml_v2_resolves_them() {
     let run = kdv(&["validate", "--crd", &crd, &doc]);
     assert_eq!(run.code, 0, "{}", run.transcript());
 }
+
+#[test]
+fn item_08_integral_floats_in_metadata_are_accepted() {
+    let s = Scratch::new("item08");
+    let crd = s.write("crd.json", crd(r#"{"type": "object"}"#));
+    for (generation, ok) in [("5.0", true), ("-0.0", true), ("1e2", true), ("5.5", false)] {
+        let doc = s.write(
+            "w.json",
+            format!(
+                r#"{{"apiVersion": "demo.kdv.dev/v1", "kind": "Widget",
+  "metadata": {{"name": "w", "generation": {generation}, "deletionGracePeriodSeconds": {generation}}}, "spec": {{}}}}"#
+            ),
+        );
+        let run = kdv(&["validate", "--crd", &crd, &doc]);
+        let t = run.transcript();
+        if ok {
+            assert_eq!(run.code, 0, "{generation}: {t}");
+        } else {
+            assert_eq!(run.code, 1, "{generation}: {t}");
+            assert!(t.contains("cannot unmarshal number 5.5 into Go struct field"), "{t}");
+        }
+    }
+}
