@@ -166,3 +166,29 @@ fn item_08_integral_floats_in_metadata_are_accepted() {
         }
     }
 }
+
+#[test]
+fn item_11_lists_range_is_bounded_by_the_cost_limit_only() {
+    let run = kdv(&[
+        "cel",
+        "lists.range(2000000).size() == 2000000",
+        "--cost-limit",
+        "100000000",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(run.stdout.starts_with("true\n"), "{}", run.transcript());
+    let run = kdv(&["cel", "lists.range(2000000).size() == 2000000"]);
+    let t = run.transcript();
+    assert_eq!(run.code, 1, "{t}");
+    assert!(t.contains("operation cancelled: actual cost limit exceeded"), "{t}");
+    // A limit beyond any memory: refused with the same error, nothing allocated.
+    let run = kdv(&[
+        "cel",
+        "lists.range(4000000000000).size() > 0",
+        "--cost-limit",
+        "9000000000000",
+    ]);
+    let t = run.transcript();
+    assert_eq!(run.code, 1, "{t}");
+    assert!(t.contains("operation cancelled: actual cost limit exceeded"), "{t}");
+}
