@@ -572,9 +572,13 @@ fn plain_key(key: &str) -> bool {
         })
         && !matches!(key, "null" | "Null" | "NULL")
         && yaml11_bool(key).is_none()
+        // Keys go-yaml reads as numbers (`.5`, `.Inf`) are named as sigs.k8s.io/yaml
+        // writes the number: the full path's.
+        && crate::goyaml::plain_key(key) == key
 }
 
-/// serde-saphyr's YAML 1.1 booleans (`strict_booleans: false`), as go-yaml v2 resolves them.
+/// serde-saphyr's YAML 1.1 booleans (`strict_booleans: false`): go-yaml v2's words in any
+/// letter case.
 fn yaml11_bool(s: &str) -> Option<bool> {
     const TRUE: [&str; 4] = ["true", "yes", "y", "on"];
     const FALSE: [&str; 4] = ["false", "no", "n", "off"];
@@ -598,8 +602,11 @@ fn resolve(text: &str) -> Fast<Value> {
     match bytes.first().ok_or(Outside)? {
         c if c.is_ascii_alphabetic() => Ok(match text {
             "null" | "Null" | "NULL" => Value::Null,
-            _ => match yaml11_bool(text) {
+            _ => match crate::goyaml::go_bool(text) {
                 Some(b) => Value::Bool(b),
+                // serde-saphyr reads `yEs` as a boolean and go-yaml as a string: the full
+                // path settles it from the spelling.
+                None if yaml11_bool(text).is_some() => return Err(Outside),
                 // Words never parse as numbers: integers start with a digit or a sign, and
                 // so must floats (`inf` and `nan` stay strings in the full path).
                 None => Value::String(text.to_owned()),

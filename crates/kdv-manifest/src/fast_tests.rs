@@ -74,6 +74,10 @@ fn scalars_resolve_as_the_full_path_resolves_them() {
         ("OFF", Some(json!(false))),
         ("Null", Some(json!(null))),
         ("nULL", Some(json!("nULL"))),
+        // go-yaml's booleans are three letter cases of each word; the full path settles
+        // the others (strings) from their spelling.
+        ("yEs", None),
+        ("oN", None),
         ("inf", Some(json!("inf"))),
         ("5.0", Some(json!(5))),
         ("-0", Some(json!(0))),
@@ -589,4 +593,19 @@ fn generated_manifests_reach_the_fast_reader() {
     }
     println!("{read} of {total} generated documents read by the fast reader");
     assert!(read * 10 >= total, "only {read} of {total}");
+}
+
+#[test]
+fn item_06_keys_are_named_as_the_full_path_names_them() {
+    // Keys go-yaml reads as booleans, nulls or numbers are left to the full path, which
+    // names them as sigs.k8s.io/yaml writes them; both readers agree on the rest.
+    for key in ["on", "y", "No", "true", "yEs", ".5", ".Inf", "~", "1", "0x1F"] {
+        let text = format!("spec:\n  {key}: 1\n");
+        assert_eq!(fast_value(&text), None, "{key}");
+    }
+    for key in ["name", "yes_no", "onion", ".hidden", "a.b/c", ".inf"] {
+        let text = format!("spec:\n  {key}: 1\n");
+        let (value, _) = fast_value(&text).expect("in the subset");
+        assert_eq!(value, json!({"spec": {key: 1}}));
+    }
 }

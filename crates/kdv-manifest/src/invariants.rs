@@ -213,29 +213,13 @@ fn collect_paths_up_to<'v>(
 /// options, numbers converted as the reader converts them; `None` if it fails.
 fn whole_stream(text: &str) -> Option<Vec<Value>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let values: Vec<Value> =
-        serde_saphyr::from_multiple_with_options(text, yaml::options(text)).ok()?;
+    let values = yaml::read_all(text).ok()?;
     Some(
         values
             .into_iter()
-            .map(convert_numbers)
+            .map(|(v, _)| v)
             .filter(|v| !v.is_null())
             .collect(),
     )
 }
 
-fn convert_numbers(value: Value) -> Value {
-    match value {
-        Value::Number(n) if n.is_f64() => n
-            .as_f64()
-            .and_then(crate::number::json_number_of_float)
-            .map_or(Value::Null, Value::Number),
-        Value::Array(items) => Value::Array(items.into_iter().map(convert_numbers).collect()),
-        Value::Object(map) => Value::Object(
-            map.into_iter()
-                .map(|(k, v)| (k, convert_numbers(v)))
-                .collect(),
-        ),
-        other => other,
-    }
-}

@@ -34,6 +34,7 @@
 
 mod event;
 mod fast;
+mod goyaml;
 #[doc(hidden)]
 pub mod invariants;
 mod json;

@@ -7,7 +7,7 @@
 //! missing required field, a value reached through an alias or a merge key) resolves to its
 //! deepest written ancestor: for a missing field, the object that lacks it.
 
-use serde_saphyr::granit_parser::{Event as YamlEvent, Parser, Span};
+use serde_saphyr::granit_parser::{Event as YamlEvent, Parser, ScalarStyle, Span};
 
 use crate::Position;
 use crate::event::Event;
@@ -69,9 +69,16 @@ pub(crate) fn locate_full(text: &str, queries: &[Query<'_>]) -> Vec<Option<Posit
         && let Some(Ok((event, span))) = parser.next_event()
     {
         let at = position(&span);
+        let key;
         let event = match &event {
             YamlEvent::SequenceStart(..) => Event::SequenceStart(at),
             YamlEvent::MappingStart(..) => Event::MappingStart(at),
+            // A plain key is named in paths as sigs.k8s.io/yaml converts it (`on` is
+            // `true`); the walk reads a scalar's text only as a key.
+            YamlEvent::Scalar(text, ScalarStyle::Plain, _, None) => {
+                key = crate::goyaml::plain_key(text);
+                Event::Scalar(at, &key)
+            }
             YamlEvent::Scalar(text, ..) => Event::Scalar(at, text),
             YamlEvent::Alias(..) | YamlEvent::UnresolvedAlias(..) => Event::Alias(at),
             YamlEvent::SequenceEnd | YamlEvent::MappingEnd => Event::End,
@@ -373,6 +380,23 @@ spec:
     }
 
     #[test]
+    fn item_06_boolean_keys_are_located_by_their_json_name() {
+        let text = "spec:\n  on: push\n  pos:\n    x: 1\n    Y: 2\n";
+        assert_eq!(
+            one(text, &[Step::Key("spec"), Step::Key("true")], Target::Key),
+            at(2, 3)
+        );
+        assert_eq!(
+            one(
+                text,
+                &[Step::Key("spec"), Step::Key("pos"), Step::Key("true")],
+                Target::Value
+            ),
+            at(5, 8)
+        );
+    }
+
+    #[test]
     fn map_key_errors_point_at_the_key() {
         use Step::Key;
         let labels = [Key("metadata"), Key("labels")];
@@ -397,8 +421,8 @@ spec:
     #[test]
     fn several_queries_in_one_walk_and_complex_keys() {
         use Step::Key;
-        let text = "? [a, b]\n: {x: 1}\ny: {z: 2}\n";
-        let y = [Key("y"), Key("z")];
+        let text = "? [a, b]\n: {x: 1}\nw: {z: 2}\n";
+        let y = [Key("w"), Key("z")];
         let a = [Key("a")];
         let found = locate(
             text,

@@ -14,6 +14,8 @@
 //! - Budgets bound nesting, nodes, events, aliases and scalar bytes by the document's size,
 //!   so alias bombs and deep nesting stop early.
 
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -22,6 +24,7 @@ use serde_saphyr::budget::BudgetBreach;
 use serde_saphyr::{DuplicateKeyPolicy, MessageFormatter, Spanned};
 
 use crate::Position;
+use crate::goyaml::{self, Scalar, go_bool};
 use crate::number::json_number_of_float;
 
 /// Deepest nesting of sequences and mappings accepted; the same as serde_json's fixed limit
@@ -78,6 +81,9 @@ pub(crate) fn options(text: &str) -> serde_saphyr::Options {
         strict_booleans: false,
         legacy_octal_numbers: true,
         duplicate_keys: DuplicateKeyPolicy::Error,
+        // Non-finite floats reach the visitor, which tells `.inf` (an error: JSON has no
+        // infinity) from `1e400` (a string to go-yaml, whose ParseFloat fails on overflow).
+        non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::PassThrough,
         with_snippet: false,
     }
 }
@@ -91,24 +97,47 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, YamlError> {
     parse_full(text)
 }
 
-/// [`parse`] through serde-saphyr, whatever the text.
+/// [`parse`] through serde-saphyr, whatever the text. Read without spans first; where the
+/// value depends on a scalar's spelling (booleans in letter cases go-yaml does not read as
+/// booleans, non-finite floats and numbers beyond float64), once more with them.
 pub(crate) fn parse_full(text: &str) -> Result<Parsed, YamlError> {
-    let mut values: Vec<Spanned<YamlValue>> =
-        serde_saphyr::from_multiple_with_options(text, options(text))
-            .map_err(|e| yaml_error(&e))?;
-    match values.len() {
-        0 => Ok(Parsed::Nothing),
-        1 => {
-            let Some(spanned) = values.pop() else {
-                return Ok(Parsed::Nothing);
-            };
-            let at = Position {
-                line: spanned.referenced.line().max(1),
-                column: spanned.referenced.column().max(1),
-            };
-            Ok(Parsed::Value(spanned.value.0, at))
+    let values = read_all(text).map_err(|e| yaml_error(&e))?;
+    Ok(one(values.into_iter()))
+}
+
+/// Every document of `text` as [`parse_full`] reads one, with where each starts.
+pub(crate) fn read_all(
+    text: &str,
+) -> Result<Vec<(Value, serde_saphyr::Location)>, serde_saphyr::Error> {
+    if !goyaml::may_hold_odd_case_bool(text) {
+        NEEDS_EXACT.with(|c| c.set(false));
+        let values: Result<Vec<Spanned<YamlValue>>, _> =
+            serde_saphyr::from_multiple_with_options(text, options(text));
+        if !NEEDS_EXACT.with(Cell::get) {
+            return values.map(|v| v.into_iter().map(|s| (s.value.0, s.referenced)).collect());
         }
-        _ => Ok(Parsed::Several),
+    }
+    SOURCE.with(|s| text.clone_into(&mut s.borrow_mut()));
+    let values: Result<Vec<Spanned<ExactValue>>, _> =
+        serde_saphyr::from_multiple_with_options(text, options(text));
+    SOURCE.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    values.map(|v| v.into_iter().map(|s| (s.value.0, s.referenced)).collect())
+}
+
+fn one(mut values: impl ExactSizeIterator<Item = (Value, serde_saphyr::Location)>) -> Parsed {
+    match values.len() {
+        0 => Parsed::Nothing,
+        1 => match values.next() {
+            Some((value, at)) => Parsed::Value(
+                value,
+                Position {
+                    line: at.line().max(1),
+                    column: at.column().max(1),
+                },
+            ),
+            None => Parsed::Nothing,
+        },
+        _ => Parsed::Several,
     }
 }
 
@@ -178,96 +207,322 @@ fn budget_message(breach: &BudgetBreach) -> String {
     }
 }
 
-/// A document's value as `YAMLToJSON` would produce it (see the module documentation).
+/// A document's value as `YAMLToJSON` would produce it (see the module documentation), read
+/// without spans: exact unless it sets [`NEEDS_EXACT`].
 struct YamlValue(Value);
+
+/// A document's value read with the spans of its scalars, which settle what serde-saphyr's
+/// typed answer leaves open (the spelling of a boolean, a number beyond float64); the text
+/// is in [`SOURCE`].
+struct ExactValue(Value);
+
+thread_local! {
+    /// Set while reading without spans when the value depends on a scalar's spelling.
+    static NEEDS_EXACT: Cell<bool> = const { Cell::new(false) };
+    /// The text an exact reading indexes with spans.
+    static SOURCE: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// What a node reads as before its spelling is known.
+enum Node {
+    Json(Value),
+    /// A boolean as serde-saphyr reads it (any letter case).
+    Bool(bool),
+    /// A non-finite float: go-yaml reads `.inf` as one, and `1e400` as a string.
+    NonFinite(f64),
+}
+
+/// What a mapping key reads as.
+enum Key {
+    Str(String),
+    Scalar(Scalar),
+}
 
 impl<'de> Deserialize<'de> for YamlValue {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(YamlVisitor).map(YamlValue)
+        match deserializer.deserialize_any(NodeVisitor { exact: false })? {
+            Node::Json(v) => Ok(YamlValue(v)),
+            Node::Bool(b) => Ok(YamlValue(Value::Bool(b))),
+            Node::NonFinite(_) => Err(needs_exact()),
+        }
     }
 }
 
-struct YamlVisitor;
+/// The source text of a span, if it has byte offsets.
+fn spelled(location: &serde_saphyr::Location) -> Option<String> {
+    let span = location.span();
+    let (start, len) = (span.byte_offset()?, span.byte_len()?);
+    SOURCE.with(|s| {
+        let s = s.borrow();
+        let start = usize::try_from(start).ok()?;
+        let end = start.checked_add(usize::try_from(len).ok()?)?;
+        s.get(start..end).map(|t| t.trim_end().to_owned())
+    })
+}
 
-impl<'de> Visitor<'de> for YamlVisitor {
-    type Value = Value;
+impl<'de> Deserialize<'de> for ExactValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let node = Spanned::<ExactNode>::deserialize(deserializer)?;
+        let text = spelled(&node.defined);
+        let value = match node.value.0 {
+            Node::Json(v) => v,
+            Node::Bool(b) => match text.as_deref() {
+                // A tagged boolean (`!!bool`) keeps its value; a plain one is a boolean in
+                // go-yaml's spellings only.
+                Some(t) if !t.starts_with('!') && go_bool(t).is_none() => {
+                    Value::String(t.to_owned())
+                }
+                _ => Value::Bool(b),
+            },
+            Node::NonFinite(f) => match text.as_deref().map(|t| (t, goyaml::resolve(t))) {
+                Some((t, Scalar::Str)) => Value::String(t.to_owned()),
+                _ => return Err(de::Error::custom(non_finite(f))),
+            },
+        };
+        Ok(ExactValue(value))
+    }
+}
+
+/// Stops a reading without spans: the exact reading follows (its error is discarded).
+fn needs_exact<E: de::Error>() -> E {
+    NEEDS_EXACT.with(|c| c.set(true));
+    E::custom("the value depends on a scalar's spelling")
+}
+
+fn non_finite(f: f64) -> String {
+    format!("{f} is not a JSON number; the API server rejects the document")
+}
+
+/// A node read by the exact visitor (inside a [`Spanned`]).
+struct ExactNode(Node);
+
+impl<'de> Deserialize<'de> for ExactNode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_any(NodeVisitor { exact: true })
+            .map(ExactNode)
+    }
+}
+
+struct NodeVisitor {
+    exact: bool,
+}
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = Node;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a YAML value")
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
+    fn visit_bool<E>(self, v: bool) -> Result<Node, E> {
+        Ok(Node::Bool(v))
     }
 
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
+    fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
+        Ok(Node::Json(Value::from(v)))
     }
 
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
+    fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
+        Ok(Node::Json(Value::from(v)))
     }
 
-    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Value, E> {
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Node, E> {
         // go-yaml: integers beyond 64 bits fail ParseInt/ParseUint and resolve as floats.
         match (i64::try_from(v), u64::try_from(v)) {
-            (Ok(i), _) => Ok(Value::from(i)),
-            (_, Ok(u)) => Ok(Value::from(u)),
+            (Ok(i), _) => Ok(Node::Json(Value::from(i))),
+            (_, Ok(u)) => Ok(Node::Json(Value::from(u))),
             _ => self.visit_f64(v as f64),
         }
     }
 
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Value, E> {
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Node, E> {
         match u64::try_from(v) {
-            Ok(u) => Ok(Value::from(u)),
+            Ok(u) => Ok(Node::Json(Value::from(u))),
             Err(_) => self.visit_f64(v as f64),
         }
     }
 
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-        json_number_of_float(v).map(Value::Number).ok_or_else(|| {
-            E::custom(format_args!(
-                "{v} is not a JSON number; the API server rejects the document"
-            ))
-        })
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_string()))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        YamlValue::deserialize(deserializer).map(|v| v.0)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
-        while let Some(YamlValue(item)) = seq.next_element()? {
-            items.push(item);
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Node, E> {
+        match json_number_of_float(v) {
+            Some(n) => Ok(Node::Json(Value::Number(n))),
+            None => Ok(Node::NonFinite(v)),
         }
-        Ok(Value::Array(items))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        // serde-saphyr rejects repeated keys itself (DuplicateKeyPolicy::Error).
+    fn visit_str<E>(self, v: &str) -> Result<Node, E> {
+        Ok(Node::Json(Value::String(v.to_string())))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Node, E> {
+        Ok(Node::Json(Value::String(v)))
+    }
+
+    fn visit_unit<E>(self) -> Result<Node, E> {
+        Ok(Node::Json(Value::Null))
+    }
+
+    fn visit_none<E>(self) -> Result<Node, E> {
+        Ok(Node::Json(Value::Null))
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Node, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        if self.exact {
+            while let Some(ExactValue(item)) = seq.next_element()? {
+                items.push(item);
+            }
+        } else {
+            while let Some(YamlValue(item)) = seq.next_element()? {
+                items.push(item);
+            }
+        }
+        Ok(Node::Json(Value::Array(items)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Node, A::Error> {
+        // serde-saphyr rejects keys repeated as written (DuplicateKeyPolicy::Error); keys
+        // that differ as written but not as JSON keys (`on` and `true`) are rejected here,
+        // as go-yaml's strict decoding rejects equal resolved keys.
         let mut map = Map::new();
-        while let Some(key) = access.next_key::<String>()? {
-            let YamlValue(value) = access.next_value()?;
+        loop {
+            let key = if self.exact {
+                let Some(key) = access.next_key::<Spanned<KeyNode>>()? else {
+                    break;
+                };
+                exact_key(key)?
+            } else {
+                let Some(KeyNode(key)) = access.next_key::<KeyNode>()? else {
+                    break;
+                };
+                match key {
+                    Key::Str(s) => s,
+                    Key::Scalar(Scalar::Float(f)) if !f.is_finite() => return Err(needs_exact()),
+                    Key::Scalar(scalar) => goyaml::json_key(scalar, "")
+                        .map_err(de::Error::custom)?
+                        .into_owned(),
+                }
+            };
+            let value = if self.exact {
+                access.next_value::<ExactValue>()?.0
+            } else {
+                access.next_value::<YamlValue>()?.0
+            };
+            if map.contains_key(&key) {
+                return Err(de::Error::custom(format_args!("duplicate key {key:?}")));
+            }
             map.insert(key, value);
         }
-        Ok(Value::Object(map))
+        Ok(Node::Json(Value::Object(map)))
+    }
+}
+
+/// A key as sigs.k8s.io/yaml names it, from its spelling where the typed reading leaves it
+/// open.
+fn exact_key<E: de::Error>(key: Spanned<KeyNode>) -> Result<String, E> {
+    let text = spelled(&key.defined);
+    match key.value.0 {
+        Key::Str(s) => Ok(s),
+        Key::Scalar(scalar @ (Scalar::Bool(_) | Scalar::Float(_))) => match text.as_deref() {
+            Some(t) if !t.starts_with('!') => {
+                let resolved = goyaml::resolve(t);
+                goyaml::json_key(resolved, t)
+                    .map(Cow::into_owned)
+                    .map_err(E::custom)
+            }
+            _ => goyaml::json_key(scalar, "")
+                .map(Cow::into_owned)
+                .map_err(E::custom),
+        },
+        Key::Scalar(scalar) => goyaml::json_key(scalar, "")
+            .map(Cow::into_owned)
+            .map_err(E::custom),
+    }
+}
+
+/// A mapping key read typed, as go-yaml types it.
+struct KeyNode(Key);
+
+impl<'de> Deserialize<'de> for KeyNode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(KeyVisitor).map(KeyNode)
+    }
+}
+
+struct KeyVisitor;
+
+impl<'de> Visitor<'de> for KeyVisitor {
+    type Value = Key;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a scalar mapping key")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Key, E> {
+        Ok(Key::Scalar(Scalar::Bool(v)))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Key, E> {
+        Ok(Key::Scalar(Scalar::Int(v)))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Key, E> {
+        Ok(Key::Scalar(match i64::try_from(v) {
+            Ok(i) => Scalar::Int(i),
+            Err(_) => Scalar::Uint(v),
+        }))
+    }
+
+    fn visit_i128<E>(self, v: i128) -> Result<Key, E> {
+        Ok(Key::Scalar(match (i64::try_from(v), u64::try_from(v)) {
+            (Ok(i), _) => Scalar::Int(i),
+            (_, Ok(u)) => Scalar::Uint(u),
+            _ => Scalar::Float(v as f64),
+        }))
+    }
+
+    fn visit_u128<E>(self, v: u128) -> Result<Key, E> {
+        Ok(Key::Scalar(match (i64::try_from(v), u64::try_from(v)) {
+            (Ok(i), _) => Scalar::Int(i),
+            (_, Ok(u)) => Scalar::Uint(u),
+            _ => Scalar::Float(v as f64),
+        }))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Key, E> {
+        Ok(Key::Scalar(Scalar::Float(v)))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Key, E> {
+        Ok(Key::Str(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Key, E> {
+        Ok(Key::Str(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Key, E> {
+        Ok(Key::Scalar(Scalar::Null))
+    }
+
+    fn visit_none<E>(self) -> Result<Key, E> {
+        Ok(Key::Scalar(Scalar::Null))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Key, A::Error> {
+        Err(de::Error::custom(
+            "unsupported map key of type: sequence; the API server cannot read the document",
+        ))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Key, A::Error> {
+        Err(de::Error::custom(
+            "unsupported map key of type: mapping; the API server cannot read the document",
+        ))
     }
 }
 
@@ -297,20 +552,46 @@ mod tests {
             value("a: 1e19"),
             json!({"a": 10_000_000_000_000_000_000u64})
         );
-        assert_eq!(value("a: -9223372036854775809")["a"], json!(i64::MIN));
+        assert_eq!(value("a: -9223372036854775808")["a"], json!(i64::MIN));
         assert_eq!(value("a: 09"), json!({"a": 9}));
         assert!(value("a: 99999999999999999999")["a"].is_f64());
     }
 
     #[test]
+    fn item_09_out_of_range_numbers_as_go_yaml_v2_resolves_them() {
+        // go-yaml's ParseFloat fails on overflow: the scalar is a string.
+        assert_eq!(
+            value("s: 1e400\nt: -1e309\nu: [.5e400]\n1e999: k\n"),
+            json!({"s": "1e400", "t": "-1e309", "u": [".5e400"], "1e999": "k"})
+        );
+        // Beyond int64: a float, written by encoding/json as `-9223372036854776000`,
+        // which no int64 holds.
+        for text in [
+            "a: -9223372036854775809",
+            "a: -9223372036854775808.0",
+            "a: -9.223372036854775808e18",
+        ] {
+            let v = value(text);
+            assert!(v["a"].is_f64(), "{text}: {v}");
+            assert_eq!(v["a"].as_f64(), Some(-9_223_372_036_854_775_808.0));
+        }
+        assert!(value("a: 9223372036854775808.0")["a"].is_u64());
+        // Shortest digits padded: 2^62 is written as 4611686018427388000.
+        assert_eq!(
+            value("a: 4611686018427387904.0")["a"],
+            json!(4_611_686_018_427_388_000i64)
+        );
+    }
+
+    #[test]
     fn non_finite_floats_are_errors() {
-        for text in ["a: .inf", "a: -.inf", "a: .nan", "a: 1e400"] {
+        for text in ["a: .inf", "a: -.Inf", "a: .NaN", "a: [.inf]", "a: {b: .inf}"] {
             let Err(e) = parse(text) else {
                 panic!("{text} parsed")
             };
             assert_eq!(
-                e.position,
-                Some(Position { line: 1, column: 4 }),
+                e.position.map(|p| p.line),
+                Some(1),
                 "{text}: {}",
                 e.message
             );
@@ -323,6 +604,45 @@ mod tests {
             value("a: yes\nb: on\nc: off\nd: y\ne: 0755\nf: \"yes\"\ng: 0x1F\n"),
             json!({"a": true, "b": true, "c": false, "d": true, "e": 493, "f": "yes", "g": 31})
         );
+    }
+
+    #[test]
+    fn item_06_yaml_1_1_boolean_keys_become_true_false() {
+        // As sigs.k8s.io/yaml converts go-yaml v2's keys: `on: push` is the key "true".
+        assert_eq!(value("on: push"), json!({"true": "push"}));
+        assert_eq!(
+            value("spec:\n  pos:\n    x: 1\n    y: 2\n"),
+            json!({"spec": {"pos": {"x": 1, "true": 2}}})
+        );
+        assert_eq!(
+            value("Y: 1\nNo: 2\n"),
+            json!({"true": 1, "false": 2})
+        );
+        assert_eq!(value("{on: 1, OFF: 2}"), json!({"true": 1, "false": 2}));
+        // Other spellings are strings to go-yaml (serde-saphyr reads any letter case).
+        assert_eq!(value("oN: 1\nb: yEs\n"), json!({"oN": 1, "b": "yEs"}));
+        assert_eq!(value("a: [tRUE, true]"), json!({"a": ["tRUE", true]}));
+        // Quoted keys keep their text.
+        assert_eq!(value("'on': 1\n\"y\": 2\n"), json!({"on": 1, "y": 2}));
+        // Numbers and floats as sigs.k8s.io/yaml writes them.
+        assert_eq!(
+            value("1: a\n0x1F: b\n1.5: c\n1e6: d\n-0.0: e\n.inf: f\n1e400: g\n"),
+            json!({"1": "a", "31": "b", "1.5": "c", "1e+06": "d", "-0": "e", ".inf": "f", "1e400": "g"})
+        );
+        // Keys equal once converted are repeated keys (go-yaml's strict decoding).
+        for text in ["on: 1\ntrue: 2\n", "1: a\n0x1: b\n", "y: 1\nYES: 2\n"] {
+            let Err(e) = parse(text) else {
+                panic!("{text:?} parsed")
+            };
+            assert!(e.message.contains("duplicate key"), "{text:?}: {}", e.message);
+        }
+        // Keys JSON cannot have.
+        for text in ["~: 1", "null: 1", "18446744073709551615: 1"] {
+            let Err(e) = parse(text) else {
+                panic!("{text:?} parsed")
+            };
+            assert!(e.message.contains("unsupported map key"), "{text:?}: {}", e.message);
+        }
     }
 
     #[test]

@@ -710,6 +710,7 @@ impl<'a> Evaluator<'a, '_> {
                 let ctx = CallCtx {
                     regexes: &self.prog.regexes,
                     precompiled: c.regex.as_deref(),
+                    remaining_cost: self.limit.saturating_sub(self.cost),
                 };
                 let r = (o.imp)(&ctx, args);
                 let cost = match (&r, o.cost) {

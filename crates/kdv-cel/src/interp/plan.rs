@@ -920,6 +920,7 @@ impl Planner<'_> {
             let ctx = CallCtx {
                 regexes: self.regexes,
                 precompiled: None,
+                remaining_cost: u64::MAX,
             };
             let args = [arg.clone()];
             if let Some(o) = call.overloads.iter().find(|o| o.accepts(&args)) {

@@ -794,3 +794,37 @@ fn calls_without_a_single_checked_overload_cost_as_in_cel_go() {
         assert_eq!(cost, want, "{src}");
     }
 }
+
+#[test]
+fn item_11_lists_range_has_no_cap_of_its_own_and_memory_stays_bounded() {
+    // cel-go's genRange: any size the cost limit allows; a negative size is empty.
+    let p = program(
+        "lists.range(2000000).size() == 2000000",
+        &ProgramOptions::default(),
+    );
+    let cfg = EvalConfig {
+        cost_limit: Some(100_000_000),
+        interrupt: None,
+    };
+    assert!(matches!(p.eval(&(), &cfg).unwrap().0, Value::Bool(true)));
+    assert_eq!(ok("lists.range(-3)"), "[]");
+    // Past the limit: cel-go's cost error, before the list is built.
+    let cfg = EvalConfig {
+        cost_limit: Some(1_000_000),
+        interrupt: None,
+    };
+    let e = p.eval(&(), &cfg).unwrap_err();
+    assert_eq!(e.message, "operation cancelled: actual cost limit exceeded");
+    assert!(e.abort);
+    // Without a limit, one call still allocates at most MAX_CALL_ELEMENTS elements.
+    let p = program(
+        "lists.range(9223372036854775807).size() > 0",
+        &ProgramOptions::default(),
+    );
+    let cfg = EvalConfig {
+        cost_limit: None,
+        interrupt: None,
+    };
+    let e = p.eval(&(), &cfg).unwrap_err();
+    assert_eq!(e.message, "operation cancelled: actual cost limit exceeded");
+}

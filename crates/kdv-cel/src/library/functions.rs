@@ -249,12 +249,31 @@ pub struct CallCtx<'p> {
     pub regexes: &'p RegexCache,
     /// The compiled pattern when the call's pattern argument is a constant.
     pub precompiled: Option<&'p ::regex::Regex>,
+    /// The runtime cost the evaluation may still spend before its limit.
+    pub remaining_cost: u64,
 }
+
+/// Most elements one call may allocate for a result whose size its arguments choose
+/// (`lists.range(n)`): about 512 MiB of values. cel-go allocates first and charges the cost
+/// after, so a large enough cost limit lets it exhaust memory; kdv refuses the call instead
+/// with cel-go's cost error, which is what a limit of this size means in practice.
+pub const MAX_CALL_ELEMENTS: u64 = 1 << 24;
 
 impl CallCtx<'_> {
     /// The compiled regular expression for `pattern`.
     pub fn regex(&self, pattern: &str) -> Result<Arc<::regex::Regex>, EvalError> {
         self.regexes.get(pattern)
+    }
+
+    /// Before allocating a result of `elements` elements whose runtime cost is `cost`:
+    /// `operation cancelled: actual cost limit exceeded` when the cost charged after the
+    /// call would exceed the limit anyway, or the result exceeds [`MAX_CALL_ELEMENTS`], so
+    /// memory stays bounded by the cost limit.
+    pub fn reserve(&self, elements: u64, cost: u64) -> Result<(), EvalError> {
+        if cost > self.remaining_cost || elements > MAX_CALL_ELEMENTS {
+            return Err(EvalError::cost_limit_exceeded());
+        }
+        Ok(())
     }
 }
 

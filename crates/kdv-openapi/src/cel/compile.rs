@@ -198,7 +198,13 @@ pub(crate) fn compile_node_with(
     if sources.is_empty() {
         return None;
     }
-    let type_text: Box<str> = node.type_text().into();
+    // Upstream's errors show the structural schema's `type`, which an int-or-string node
+    // leaves empty (kube-openapi's list is "integer,string").
+    let type_text: Box<str> = if node.extensions.int_or_string {
+        "".into()
+    } else {
+        node.type_text().into()
+    };
     let Some(decl) = schema_decl_type(arena, id, resource_root) else {
         return Some(NodeRules {
             rules: Box::new([]),

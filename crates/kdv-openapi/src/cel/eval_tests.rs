@@ -170,6 +170,44 @@ fn evaluation_errors_use_the_type_string() {
 }
 
 #[test]
+fn item_12_errors_on_an_int_or_string_node_show_its_structural_type() {
+    // Upstream passes the structural schema's `type`, which an int-or-string node leaves
+    // empty (not kube-openapi's "integer,string").
+    let r = resource(spec_schema(json!({
+        "type": "object",
+        "properties": {
+            "i": {
+                "x-kubernetes-int-or-string": true,
+                "x-kubernetes-validations": [{"rule": "self.startsWith('a')"}],
+            },
+        },
+    })));
+    assert_eq!(
+        errors(&r, &object(json!({"spec": {"i": 5}})), None),
+        ["spec.i: Invalid value: \"\": 'no such overload': call arguments did not match a supported operator, function or macro signature for rule: self.startsWith('a')"]
+    );
+}
+
+#[test]
+fn item_11_a_huge_range_stops_validation_with_the_cost_error() {
+    // cel-go has no size cap on lists.range: the per-call cost limit stops it, and with
+    // it every later rule.
+    let r = resource(spec_schema(json!({
+        "type": "object",
+        "x-kubernetes-validations": [
+            {"rule": "lists.range(2000000).size() > 0"},
+            {"rule": "false", "message": "not reached"},
+        ],
+    })));
+    assert_eq!(
+        errors(&r, &object(json!({"spec": {}})), None),
+        [
+            "spec: Invalid value: \"object\": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: lists.range(2000000).size() > 0"
+        ]
+    );
+}
+
+#[test]
 fn per_call_cost_limit_stops_validation() {
     let r = resource(spec_schema(json!({
         "type": "object",

@@ -195,7 +195,10 @@ impl Decoder {
     fn int64(&mut self, v: &Value, ctx: Ctx) -> Option<i64> {
         match v {
             Value::Null => None,
-            Value::Number(n) => match n.as_i64() {
+            // The server reads metadata after `json.Marshal` wrote it (apiextensions'
+            // `GetObjectMeta`), so a float counts as the literal Go writes for it:
+            // `5.0`, `-0.0` and `1e2` are the integers 5, 0 and 100.
+            Value::Number(n) => match n.as_i64().or_else(|| number_literal(n).parse().ok()) {
                 Some(i) => Some(i),
                 None => {
                     let lit = format!("number {}", number_literal(n));

@@ -1168,6 +1168,11 @@ fn decode_errors() {
         err(json!({"generation": "1"})),
         "json: cannot unmarshal string into Go struct field ObjectMeta.generation of type int64"
     );
+    // item 21.8: integral floats round-trip through `json.Marshal` as integers.
+    assert_eq!(
+        err(json!({"generation": 9.3e18})),
+        "json: cannot unmarshal number 9300000000000000000 into Go struct field ObjectMeta.generation of type int64"
+    );
     assert_eq!(
         err(json!({"generation": 1.5})),
         "json: cannot unmarshal number 1.5 into Go struct field ObjectMeta.generation of type int64"
@@ -1667,4 +1672,19 @@ fn bad_value_of_unstructured_values() {
         BadValue::unstructured(&json!({"b": [1]})).to_string(),
         "{\"b\":[1]}"
     );
+}
+
+#[test]
+fn item_08_integral_floats_in_metadata_are_integers() {
+    // apiextensions' GetObjectMeta round-trips metadata through json.Marshal, which
+    // writes these floats as integer literals.
+    let meta = |v: Value| decode_object_meta(&v).map(|m| (m.generation, m.deletion_grace_period_seconds));
+    assert_eq!(meta(json!({"generation": 5.0})).unwrap(), (5, None));
+    assert_eq!(meta(json!({"generation": -0.0})).unwrap(), (0, None));
+    assert_eq!(
+        meta(json!({"generation": 1e2, "deletionGracePeriodSeconds": 3.0})).unwrap(),
+        (100, Some(3))
+    );
+    assert!(meta(json!({"generation": 5.5})).is_err());
+    assert!(meta(json!({"generation": 1e21})).is_err());
 }

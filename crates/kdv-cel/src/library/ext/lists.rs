@@ -110,8 +110,6 @@ fn declare(version: u32) -> Declarations {
 
 type R<'a> = Result<Value<'a>, EvalError>;
 
-/// Largest `lists.range` size (cel-go v0.29 default).
-pub const MAX_RANGE: i64 = 1_000_000;
 /// Nesting limit of `flatten(depth)` (bounded recursion).
 const MAX_FLATTEN_DEPTH: i64 = 1000;
 
@@ -234,19 +232,13 @@ fn sort_by_associated_keys<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     sort_by_keys(list_arg(&a[0])?, list_arg(&a[1])?)
 }
 
-fn range<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
-    let n = int_arg(&a[0])?;
-    if n < 0 {
-        return Err(EvalError::new(format!(
-            "lists.range: size must be non-negative, got {n}"
-        )));
-    }
-    if n > MAX_RANGE {
-        return Err(EvalError::new(format!(
-            "lists.range: size {n} exceeds maximum allowed ({MAX_RANGE})"
-        )));
-    }
-    Ok(Value::list((0..n).map(Value::Int).collect()))
+fn range<'a>(ctx: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
+    // cel-go's genRange: no size cap, and a negative size is an empty list. Its cost (the
+    // result's size plus 11) is charged after the call; refusing beforehand what that
+    // charge would refuse keeps memory bounded by the cost limit.
+    let n = u64::try_from(int_arg(&a[0])?).unwrap_or(0);
+    ctx.reserve(n, n.saturating_add(11))?;
+    Ok(Value::list((0..n as i64).map(Value::Int).collect()))
 }
 
 fn reverse<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {

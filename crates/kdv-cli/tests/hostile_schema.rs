@@ -1,0 +1,194 @@
+//! End-to-end tests of issue 21's schema-side items (hostile and odd inputs): YAML keys and
+//! numbers as kubectl converts them, metadata numbers, CEL limits and messages, long
+//! patterns and lines, unclear messages. Assertions are on message substrings, not on the
+//! location prefix of a line.
+
+use std::path::PathBuf;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+mod common;
+
+/// What one run printed.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn transcript(&self) -> String {
+        format!(
+            "exit: {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+fn kdv(args: &[&str]) -> Run {
+    let mut cmd = cargo_bin_cmd!("kdv");
+    cmd.current_dir(common::root()).args(args);
+    // Every run here must end quickly: a hang is the bug being tested for.
+    cmd.timeout(std::time::Duration::from_secs(120));
+    let output = cmd.output().expect("kdv runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// A scratch directory, removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!(
+            "kdv-hostile-schema-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        Scratch(dir)
+    }
+
+    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, bytes).expect("write");
+        path.display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A namespaced CRD `widgets.demo.kdv.dev` whose v1 `spec` schema is `spec` (JSON).
+fn crd(spec: &str) -> String {
+    format!(
+        r#"{{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+  "metadata": {{"name": "widgets.demo.kdv.dev"}},
+  "spec": {{"group": "demo.kdv.dev", "scope": "Namespaced",
+    "names": {{"kind": "Widget", "plural": "widgets", "singular": "widget", "listKind": "WidgetList"}},
+    "versions": [{{"name": "v1", "served": true, "storage": true,
+      "schema": {{"openAPIV3Schema": {{"type": "object", "properties": {{"spec": {spec}}}}}}}}}]}}}}
+"#
+    )
+}
+
+const WIDGET: &str = "apiVersion: demo.kdv.dev/v1\nkind: Widget\nmetadata:\n  name: w\n";
+
+#[test]
+fn item_06_yaml_1_1_boolean_keys_are_true_and_false() {
+    let s = Scratch::new("item06");
+    let crd = s.write(
+        "crd.json",
+        crd(r#"{"type": "object", "properties": {"on": {"type": "string"},
+            "pos": {"type": "object", "required": ["x", "y"],
+                    "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}}}}}"#),
+    );
+    let w = s.write(
+        "w.yaml",
+        format!("{WIDGET}spec:\n  on: push\n  pos:\n    x: 1\n    y: 2\n"),
+    );
+    let run = kdv(&["validate", "--crd", &crd, &w]);
+    let t = run.transcript();
+    assert_eq!(run.code, 1, "{t}");
+    assert!(t.contains(r#"unknown field "spec.true""#), "{t}");
+    assert!(t.contains(r#"unknown field "spec.pos.true""#), "{t}");
+    assert!(t.contains("spec.pos.y: Required value"), "{t}");
+    // The unknown `spec.true` is located at the `on` key (line 6, column 3).
+    assert!(t.contains("w.yaml:6:3"), "{t}");
+    // Quoted, the keys are what they say.
+    let q = s.write(
+        "q.yaml",
+        format!("{WIDGET}spec:\n  'on': push\n  pos:\n    x: 1\n    \"y\": 2\n"),
+    );
+    let run = kdv(&["validate", "--crd", &crd, &q]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+}
+
+#[test]
+fn item_09_out_of_range_numbers_as_go_yaml_v2_resolves_them() {
+    let s = Scratch::new("item09");
+    let crd = s.write(
+        "crd.json",
+        crd(r#"{"type": "object", "properties": {"s": {"type": "string"},
+            "num": {"type": "number"}, "i": {"type": "integer"}}}"#),
+    );
+    // `1e400` overflows go-yaml's ParseFloat: a string, which a string field accepts.
+    let ok = s.write("ok.yaml", format!("{WIDGET}spec:\n  s: 1e400\n"));
+    let run = kdv(&["validate", "--crd", &crd, &ok]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let bad = s.write("bad.yaml", format!("{WIDGET}spec:\n  num: -1e309\n"));
+    let run = kdv(&["validate", "--crd", &crd, &bad]);
+    let t = run.transcript();
+    assert_eq!(run.code, 1, "{t}");
+    assert!(t.contains(r#"spec.num in body must be of type number: "string""#), "{t}");
+    // Beyond int64, a float that encoding/json writes as -9223372036854776000: no integer.
+    for i in [
+        "-9223372036854775809",
+        "-9223372036854775808.0",
+        "-9.223372036854775808e18",
+    ] {
+        let doc = s.write("i.yaml", format!("{WIDGET}spec:\n  i: {i}\n"));
+        let run = kdv(&["validate", "--crd", &crd, &doc]);
+        let t = run.transcript();
+        assert_eq!(run.code, 1, "{i}: {t}");
+        assert!(t.contains(r#"spec.i in body must be of type integer: "number""#), "{i}: {t}");
+    }
+    let doc = s.write("min.yaml", format!("{WIDGET}spec:\n  i: -9223372036854775808\n"));
+    let run = kdv(&["validate", "--crd", &crd, &doc]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+}
+
+#[test]
+fn item_08_integral_floats_in_metadata_are_accepted() {
+    let s = Scratch::new("item08");
+    let crd = s.write("crd.json", crd(r#"{"type": "object"}"#));
+    for (generation, ok) in [("5.0", true), ("-0.0", true), ("1e2", true), ("5.5", false)] {
+        let doc = s.write(
+            "w.json",
+            format!(
+                r#"{{"apiVersion": "demo.kdv.dev/v1", "kind": "Widget",
+  "metadata": {{"name": "w", "generation": {generation}, "deletionGracePeriodSeconds": {generation}}}, "spec": {{}}}}"#
+            ),
+        );
+        let run = kdv(&["validate", "--crd", &crd, &doc]);
+        let t = run.transcript();
+        if ok {
+            assert_eq!(run.code, 0, "{generation}: {t}");
+        } else {
+            assert_eq!(run.code, 1, "{generation}: {t}");
+            assert!(t.contains("cannot unmarshal number 5.5 into Go struct field"), "{t}");
+        }
+    }
+}
+
+#[test]
+fn item_11_lists_range_is_bounded_by_the_cost_limit_only() {
+    let run = kdv(&[
+        "cel",
+        "lists.range(2000000).size() == 2000000",
+        "--cost-limit",
+        "100000000",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(run.stdout.starts_with("true\n"), "{}", run.transcript());
+    let run = kdv(&["cel", "lists.range(2000000).size() == 2000000"]);
+    let t = run.transcript();
+    assert_eq!(run.code, 1, "{t}");
+    assert!(t.contains("operation cancelled: actual cost limit exceeded"), "{t}");
+    // A limit beyond any memory: refused with the same error, nothing allocated.
+    let run = kdv(&[
+        "cel",
+        "lists.range(4000000000000).size() > 0",
+        "--cost-limit",
+        "9000000000000",
+    ]);
+    let t = run.transcript();
+    assert_eq!(run.code, 1, "{t}");
+    assert!(t.contains("operation cancelled: actual cost limit exceeded"), "{t}");
+}
