@@ -266,7 +266,7 @@ pub enum CelOutput {
 /// Output format of `kdv validate` and `kdv lint`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
-    /// One line per error (`<file>:<line>:<col>#<document>: <error>`; lint: each finding
+    /// One line per error (`<file>:<line>:<col>: <error>`; lint: each finding
     /// with a caret); input errors, warnings and the summary on stderr.
     Text,
     /// One JSON object on stdout, also when the run fails (`error` is set then).

@@ -396,7 +396,7 @@ fn validate_paired(
                 result.warnings.push(Finding {
                     field: "apiVersion".into(),
                     message: format!(
-                        "its old revision {}#{} has apiVersion {was:?}; kdv does not convert between versions, so it is validated as a CREATE",
+                        "its old revision {} (document {}) has apiVersion {was:?}; kdv does not convert between versions, so it is validated as a CREATE",
                         old.file, old.index
                     ),
                     position: check::position_of(doc, "apiVersion"),
@@ -658,7 +658,7 @@ fn same_kind(new: &Value, old_file: &str, old: &Document<'_>) -> Result<(), Stri
         let (a, b) = (string_field(new, field), string_field(&old.value, field));
         if a != b {
             return Err(format!(
-                "its old revision ({old_file}#{}) has {field} {}, not {}",
+                "its old revision ({old_file}, document {}) has {field} {}, not {}",
                 old.index,
                 quoted_or_none(b),
                 quoted_or_none(a)

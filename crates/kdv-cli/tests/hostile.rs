@@ -1,0 +1,104 @@
+//! Hostile and odd inputs (issue 21): each item's regression test, end to end.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::kdv;
+
+/// A fresh directory under the system's temporary directory for one test, removed when
+/// dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("kdv-hostile-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temporary directory");
+        Scratch(dir)
+    }
+
+    /// Writes `text` to `name` in the directory; returns its path as text.
+    fn write(&self, name: &str, text: impl AsRef<[u8]>) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).expect("write");
+        path.to_str().expect("UTF-8 path").to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Parses one line with the classic quickfix pattern `%f:%l:%c:%m`: file, line, column,
+/// message.
+fn quickfix(line: &str) -> Option<(String, u64, u64, String)> {
+    let pattern = regex::Regex::new(r"^([^:]+):(\d+):(\d+):(.*)$").expect("pattern");
+    let c = pattern.captures(line)?;
+    Some((
+        c[1].to_string(),
+        c[2].parse().ok()?,
+        c[3].parse().ok()?,
+        c[4].trim_start().to_string(),
+    ))
+}
+
+#[test]
+fn item_13_locations_parse_as_file_line_col_message() {
+    let dir = Scratch::new("item13");
+    let name = dir.write(
+        "m.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\ndata:\n  a: x\n---\n\
+         apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bad\n  bogus: 1\ndata:\n  a: 1\n---\n\
+         apiVersion: v1\nkind: Nope\nmetadata:\n  name: n\n",
+    );
+    let name = name.as_str();
+    let run = kdv(&["validate", "--unknown-fields=warn", name]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    let located: Vec<(String, u64, u64, String)> = run
+        .stdout
+        .lines()
+        .chain(run.stderr.lines())
+        .filter_map(quickfix)
+        .collect();
+    for (f, _, _, _) in &located {
+        assert_eq!(f, name, "{}", run.transcript());
+    }
+    let messages: Vec<(u64, u64, &str)> = located
+        .iter()
+        .map(|(_, l, c, m)| (*l, *c, m.as_str()))
+        .collect();
+    // The error, the warning and the input error, each at its line in the file (the second
+    // and third documents), the document's index nowhere in the location.
+    assert!(
+        messages.contains(&(
+            14,
+            6,
+            "data.a: Invalid value: \"integer\": data.a in body must be of type string: \"integer\""
+        )),
+        "{}",
+        run.transcript()
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|(l, c, m)| (*l, *c) == (12, 3) && m.starts_with("warning: unknown field")),
+        "{}",
+        run.transcript()
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|(l, _, m)| *l == 17 && m.starts_with("error: ")),
+        "{}",
+        run.transcript()
+    );
+    // Every line that names the file parses so.
+    for line in run.stdout.lines().chain(run.stderr.lines()) {
+        if line.contains(name) {
+            assert!(quickfix(line).is_some(), "{line}");
+        }
+    }
+}
