@@ -19,15 +19,33 @@ use kdv_model::Diagnostic;
 use super::{DocumentResult, Report};
 use crate::file_name;
 
-/// Writes the unknown fields and field errors of `documents`, one line each.
+/// How many errors (unknown fields included) text output prints for one document; a line
+/// counts the rest. JSON and SARIF list them all.
+pub const ERRORS_SHOWN: usize = 100;
+
+/// Writes the unknown fields and field errors of `documents`, one line each, at most
+/// [`ERRORS_SHOWN`] a document and then a line counting the others.
 pub fn write_document_errors(documents: &[DocumentResult], out: &mut dyn Write) -> io::Result<()> {
     for doc in documents {
-        for f in &doc.unknown_fields {
+        let unknown = doc.unknown_fields.iter().take(ERRORS_SHOWN);
+        for f in unknown {
             writeln!(out, "{}:{}: {}", doc.file, f.position, f.message)?;
         }
-        for e in &doc.errors {
+        let left = ERRORS_SHOWN.saturating_sub(doc.unknown_fields.len());
+        for e in doc.errors.iter().take(left) {
             let at = doc.position(e);
             writeln!(out, "{}:{at}: {}", doc.file, e.error)?;
+        }
+        let total = doc.unknown_fields.len() + doc.errors.len();
+        if total > ERRORS_SHOWN {
+            writeln!(
+                out,
+                "{}:{}:{}: {} more errors in this document (text output shows the first {ERRORS_SHOWN}; -o json lists all)",
+                doc.file,
+                doc.line,
+                doc.column,
+                total - ERRORS_SHOWN
+            )?;
         }
     }
     Ok(())
