@@ -410,7 +410,7 @@ fn ambiguous_old_revisions_are_input_errors() {
     assert_eq!(run.code, 2, "{}", run.transcript());
     assert!(
         run.stderr.contains(&format!(
-            "{two}:1:1: error: its old revision is ambiguous: <stdin>#0, <stdin>#2 all have its apiVersion, kind, namespace and name"
+            "{two}:1:1: error: its old revision is ambiguous: 2 old objects have its apiVersion, kind, namespace and name: <stdin> (document 0), <stdin> (document 2)"
         )),
         "{}",
         run.transcript()

@@ -102,3 +102,75 @@ fn item_13_locations_parse_as_file_line_col_message() {
         }
     }
 }
+
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=kdv", "-c", "user.email=kdv@example.com"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("this test needs git, which cannot be run: {e}"));
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+/// How many candidates the message of an ambiguous old revision names (it counts the rest).
+const CANDIDATES: usize = 5;
+
+#[test]
+fn item_01_ambiguous_old_objects_are_listed_up_to_a_cap() {
+    let n = 3_000;
+    let dir = Scratch::new("item01");
+    let doc = "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: same\ndata:\n  a: x\n";
+    let same = dir.write("same.yaml", doc.repeat(n));
+    let run = kdv(&["validate", "--old", &same, &same]);
+    assert_eq!(run.code, 2, "{}", &run.transcript()[..2000]);
+    let errors: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains(": error: "))
+        .collect();
+    assert_eq!(errors.len(), n);
+    for line in errors {
+        assert!(
+            line.contains(&format!("ambiguous: {n} old objects have"))
+                && line.ends_with(&format!("and {} more", n - CANDIDATES))
+                && line.matches("(document ").count() == CANDIDATES,
+            "{line}"
+        );
+        assert!(line.len() < 2 * same.len() * CANDIDATES + 300, "{line}");
+    }
+}
+
+#[test]
+fn item_01_generate_name_objects_are_always_created() {
+    let n = 2_000;
+    let dir = Scratch::new("item01-generate");
+    let doc =
+        "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  generateName: cm-\ndata:\n  a: x\n";
+    dir.write("cms.yaml", doc.repeat(n));
+    git(&dir.0, &["init", "-q"]);
+    git(&dir.0, &["add", "cms.yaml"]);
+    git(&dir.0, &["commit", "-q", "-m", "cms"]);
+    let file = dir.0.join("cms.yaml");
+    let run = kdv(&[
+        "validate",
+        "-o",
+        "json",
+        "--old-ref",
+        "HEAD",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", &run.stderr[..run.stderr.len().min(2000)]);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON report");
+    let documents = report["documents"].as_array().expect("documents");
+    assert_eq!(documents.len(), n);
+    assert!(documents.iter().all(|d| d["operation"] == "CREATE"));
+    assert!(run.stderr.len() < 1000, "{}", run.stderr);
+}

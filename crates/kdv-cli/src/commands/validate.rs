@@ -403,17 +403,20 @@ fn validate_paired(
                 });
             }
         }
-        Pairing::Ambiguous(candidates) => {
-            let names: Vec<String> = candidates
+        Pairing::Ambiguous { listed, total } => {
+            let mut names: Vec<String> = listed
                 .iter()
-                .map(|c| format!("{}#{}", c.file, c.index))
+                .map(|c| format!("{} (document {})", c.file, c.index))
                 .collect();
+            if total > listed.len() {
+                names.push(format!("and {} more", total - listed.len()));
+            }
             report.input_errors.push(InputError::document(
                 file,
                 doc.index,
                 doc.position,
                 format!(
-                    "its old revision is ambiguous: {} all have its apiVersion, kind, namespace and name",
+                    "its old revision is ambiguous: {total} old objects have its apiVersion, kind, namespace and name: {}",
                     names.join(", ")
                 ),
             ));
