@@ -163,7 +163,11 @@ fn validate(
                 })?;
             }
             progress.advance(part.documents.len(), part.error_count());
-            report.absorb(part);
+            if streaming {
+                report.absorb_written(part);
+            } else {
+                report.absorb(part);
+            }
             Ok::<(), std::io::Error>(())
         },
         || progress.borrow_mut().tick(),
@@ -193,14 +197,15 @@ fn validate(
 fn custom_warnings(rules: &RuleSet, report: &Report) -> Vec<String> {
     let mut seen = std::collections::BTreeSet::new();
     let mut warnings = Vec::new();
-    for doc in &report.documents {
-        if !seen.insert(doc.type_name.as_str()) {
+    let names = report.written.type_names.iter();
+    for name in names.chain(report.documents.iter().map(|d| &d.type_name)) {
+        if !seen.insert(name.as_str()) {
             continue;
         }
-        let Some(ty) = rules.find_type(&doc.type_name) else {
+        let Some(ty) = rules.find_type(name) else {
             continue;
         };
-        warnings.extend(custom::skipped_warning(rules, ty, &doc.type_name));
+        warnings.extend(custom::skipped_warning(rules, ty, name));
     }
     warnings
 }
