@@ -174,3 +174,49 @@ fn item_01_generate_name_objects_are_always_created() {
     assert!(documents.iter().all(|d| d["operation"] == "CREATE"));
     assert!(run.stderr.len() < 1000, "{}", run.stderr);
 }
+
+fn utf16(text: &str, little: bool, bom: bool) -> Vec<u8> {
+    let mut bytes = match (bom, little) {
+        (false, _) => vec![],
+        (true, true) => vec![0xFF, 0xFE],
+        (true, false) => vec![0xFE, 0xFF],
+    };
+    for unit in text.encode_utf16() {
+        bytes.extend(if little {
+            unit.to_le_bytes()
+        } else {
+            unit.to_be_bytes()
+        });
+    }
+    bytes
+}
+
+#[test]
+fn item_10_utf16_with_a_bom_is_read_and_without_one_is_named() {
+    let dir = Scratch::new("item10");
+    let text =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cafe\ndata:\n  a: 1\n  b: café\n";
+    for little in [true, false] {
+        let file = dir.write("bom.yaml", utf16(text, little, true));
+        let run = kdv(&["validate", &file]);
+        // Read as text: the error is the value's, at its line and column.
+        assert_eq!(run.code, 1, "{}", run.transcript());
+        assert!(
+            run.stdout
+                .starts_with(&format!("{file}:6:6: data.a: Invalid value")),
+            "{}",
+            run.transcript()
+        );
+    }
+    let file = dir.write("nobom.yaml", utf16(text, true, false));
+    let run = kdv(&["validate", &file]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr.contains(&format!(
+            "{file}:1:2: error: control characters are not allowed: a NUL byte (binary data, or UTF-16 without a byte order mark?"
+        )),
+        "{}",
+        run.transcript()
+    );
+    assert!(!run.stderr.contains("\\u{"), "{}", run.transcript());
+}
