@@ -287,8 +287,9 @@ pub struct ValidateArgs {
     pub types: Option<PathBuf>,
 
     /// CustomResourceDefinitions (YAML or JSON; a directory is searched recursively for
-    /// *.yaml, *.yml, *.json); documents that are not CRDs are ignored. Repeatable. Every
-    /// version a CRD lists is a source, after the --types kinds.
+    /// *.yaml, *.yml, *.json; `-` reads standard input unless the manifests do); documents
+    /// that are not CRDs are ignored. Repeatable. Every version a CRD lists is a source,
+    /// after the --types kinds.
     #[arg(long = "crd", value_name = "FILE|DIR")]
     pub crds: Vec<PathBuf>,
 

@@ -220,3 +220,92 @@ fn item_10_utf16_with_a_bom_is_read_and_without_one_is_named() {
     );
     assert!(!run.stderr.contains("\\u{"), "{}", run.transcript());
 }
+
+#[cfg(unix)]
+#[test]
+fn dangling_symlink_in_a_walked_directory_is_named() {
+    let dir = Scratch::new("dangling");
+    dir.write(
+        "ok.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+    );
+    std::os::unix::fs::symlink("gone.yaml", dir.0.join("link.yaml")).unwrap();
+    let run = kdv(&["validate", dir.0.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    let link = dir.0.join("link.yaml");
+    assert!(
+        run.stderr.contains(&format!(
+            "{}: error: is a dangling symlink: its target gone.yaml does not exist",
+            link.display()
+        )),
+        "{}",
+        run.transcript()
+    );
+}
+
+#[test]
+fn validate_reads_a_crd_from_standard_input() {
+    let dir = Scratch::new("crd-stdin");
+    let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+               metadata:\n  name: widgets.demo.kdv.dev\nspec:\n  group: demo.kdv.dev\n  \
+               names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n  \
+               - name: v1\n    served: true\n    storage: true\n    schema:\n      \
+               openAPIV3Schema:\n        type: object\n        properties:\n          \
+               spec: {type: object, properties: {size: {type: integer, maximum: 3}}}\n";
+    let widget = dir.write(
+        "w.yaml",
+        "apiVersion: demo.kdv.dev/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 4\n",
+    );
+    let out = assert_cmd::cargo::cargo_bin_cmd!("kdv")
+        .args(["validate", "--crd", "-", &widget])
+        .write_stdin(crd)
+        .output()
+        .expect("kdv runs");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.starts_with(&format!("{widget}:6:9: spec.size: Invalid value: 4")),
+        "{stdout}"
+    );
+    // Standard input read twice is a usage error.
+    let run = kdv(&["validate", "--crd", "-", "-"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr.contains("can be read only once"),
+        "{}",
+        run.transcript()
+    );
+}
+
+#[test]
+fn item_03_text_output_caps_the_errors_of_a_document() {
+    let dir = Scratch::new("item03");
+    let mut text = String::from("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n");
+    for i in 0..150 {
+        text.push_str(&format!("  k{i:03}: {i}\n"));
+    }
+    let file = dir.write("cm.yaml", text);
+    let run = kdv(&["validate", &file]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 101, "{}", run.stdout);
+    assert!(lines[0].starts_with(&format!("{file}:6:9: data.k000: Invalid value")));
+    assert_eq!(
+        lines[100],
+        format!(
+            "{file}:1:1: 50 more errors in this document (text output shows the first 100; -o json lists all)"
+        )
+    );
+    // JSON lists them all.
+    let run = kdv(&["validate", "-o", "json", &file]);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON report");
+    assert_eq!(
+        report["documents"][0]["errors"].as_array().map(Vec::len),
+        Some(150)
+    );
+}

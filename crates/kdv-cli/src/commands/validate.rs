@@ -213,7 +213,8 @@ fn custom_warnings(rules: &RuleSet, report: &Report) -> Vec<String> {
 /// Checks the arguments that clap cannot check alone.
 fn check_usage(args: &ValidateArgs) -> Result<(), CliError> {
     let stdin_uses = args.paths.iter().filter(|p| *p == "-").count()
-        + usize::from(args.old.as_deref() == Some("-"));
+        + usize::from(args.old.as_deref() == Some("-"))
+        + args.crds.iter().filter(|p| p.as_os_str() == "-").count();
     if stdin_uses > 1 {
         return Err(CliError::Usage(
             "standard input (`-`) can be read only once".to_string(),
