@@ -266,7 +266,7 @@ pub enum CelOutput {
 /// Output format of `kdv validate` and `kdv lint`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
-    /// One line per error (`<file>:<line>:<col>#<document>: <error>`; lint: each finding
+    /// One line per error (`<file>:<line>:<col>: <error>`; lint: each finding
     /// with a caret); input errors, warnings and the summary on stderr.
     Text,
     /// One JSON object on stdout, also when the run fails (`error` is set then).
@@ -287,8 +287,9 @@ pub struct ValidateArgs {
     pub types: Option<PathBuf>,
 
     /// CustomResourceDefinitions (YAML or JSON; a directory is searched recursively for
-    /// *.yaml, *.yml, *.json); documents that are not CRDs are ignored. Repeatable. Every
-    /// version a CRD lists is a source, after the --types kinds.
+    /// *.yaml, *.yml, *.json; `-` reads standard input unless the manifests do); documents
+    /// that are not CRDs are ignored. Repeatable. Every version a CRD lists is a source,
+    /// after the --types kinds.
     #[arg(long = "crd", value_name = "FILE|DIR")]
     pub crds: Vec<PathBuf>,
 

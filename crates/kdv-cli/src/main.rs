@@ -57,18 +57,19 @@
 //!   the third document as written). Empty and `null` documents are skipped and counted in the
 //!   summary. A document that cannot be read (malformed, a duplicate key, invalid UTF-8,
 //!   too large) is an input error; the stream's other documents are still validated.
-//! - Malformed input is reported as `file:line:col: document #N: message`; the other
+//! - Malformed input is reported as `file:line:col: error: message`; the other
 //!   documents and files are still validated, and the exit status is 2. So is a directory
 //!   with no manifests in it, and a run that found nothing to validate (empty files, empty
 //!   standard input), which also prints a warning.
 //!
 //! # Output
 //!
-//! - `-o text` (default): one line per field error on stdout, `FILE:LINE:COL#DOC: error`:
+//! - `-o text` (default): one line per field error on stdout, `FILE:LINE:COL: error`:
 //!   where the failing field is written (for a missing field, the object that lacks it; for
-//!   an error about a map key, the key), the document's index, then the error as Kubernetes
-//!   prints it; input errors (`error: FILE:LINE:COL: ...`), warnings and the summary on
-//!   stderr. Positions are found by walking a document's text again, only for documents
+//!   an error about a map key, the key), then the error as Kubernetes prints it, at most 100
+//!   a document; input errors (`FILE:LINE:COL: error: ...`), warnings
+//!   (`FILE:LINE:COL: warning: ...`) and the summary on stderr: every line parses as
+//!   `%f:%l:%c:%m`. Positions are found by walking a document's text again, only for documents
 //!   with findings (`commands::check`). `-o json`: one JSON document on stdout for every run
 //!   that got past argument parsing, failures included (`error` set, exit status unchanged);
 //!   errors carry `line` and `column`. `-o sarif` (`validate`, `lint`): a SARIF 2.1.0 log for

@@ -2,7 +2,7 @@
 //! `fixtures/builtin-cases/<release>/<resource>/` transcribes one case of a
 //! `declarative_validation_test.go` of kubernetes/kubernetes (its README names them) and says
 //! in its header what `kdv validate` prints for it with no flag but the release (and the
-//! case's own `# args:`, such as `--subresource status`): `# error: <line>:<col>#<doc>: ...`
+//! case's own `# args:`, such as `--subresource status`): `# error: <line>:<col>: ...`
 //! lines on standard output, `# warning: ...` lines (shadowed declarative errors) on standard
 //! error, in order. A case with an `x.old.yaml` sibling is an UPDATE. The files of one
 //! release and one argument list run as one `kdv` process.
@@ -38,7 +38,9 @@ fn read_case(file: &str) -> Case {
         } else if let Some(rest) = line.strip_prefix("# error: ") {
             case.errors.push(format!("{file}:{rest}"));
         } else if let Some(rest) = line.strip_prefix("# warning: ") {
-            case.warnings.push(format!("warning: {file}:{rest}"));
+            let (at, message) = rest.split_once(": ").unwrap_or((rest, ""));
+            case.warnings
+                .push(format!("{file}:{at}: warning: {message}"));
         }
     }
     case
@@ -139,11 +141,11 @@ fn upstream_cases_of_built_in_kinds() {
                     .lines()
                     .filter(|l| l.starts_with(&prefix))
                     .collect();
-                let warning = format!("warning: {prefix}");
+                // Every stderr line of the file: its warnings (an input error would differ).
                 let warnings: Vec<&str> = stderr
                     .iter()
                     .copied()
-                    .filter(|l| l.starts_with(&warning))
+                    .filter(|l| l.starts_with(&prefix))
                     .collect();
                 if errors != case.errors || warnings != case.warnings {
                     failures.push(format!(
@@ -154,10 +156,7 @@ fn upstream_cases_of_built_in_kinds() {
             }
             // Nothing else: no line of a file outside the group, no run-wide warning.
             let files: Vec<String> = group.iter().map(|c| format!("{}:", c.file)).collect();
-            let ours = |l: &str| {
-                let l = l.strip_prefix("warning: ").unwrap_or(l);
-                files.iter().any(|f| l.starts_with(f.as_str()))
-            };
+            let ours = |l: &str| files.iter().any(|f| l.starts_with(f.as_str()));
             for line in run.stdout.lines().chain(stderr.iter().copied()) {
                 if !ours(line) {
                     failures.push(format!("{release} {args:?}: unexpected line {line:?}"));

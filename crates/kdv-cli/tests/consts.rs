@@ -35,7 +35,7 @@ fn enum_errors_list_members_from_imported_constants() {
     assert_eq!(
         run.stdout,
         format!(
-            "{slice}:5:14#0: addressType: Unsupported value: \"IPv5\": supported values: \"FQDN\", \"IPv4\", \"IPv6\"\n"
+            "{slice}:5:14: addressType: Unsupported value: \"IPv5\": supported values: \"FQDN\", \"IPv4\", \"IPv6\"\n"
         )
     );
 }

@@ -120,7 +120,7 @@ fn item_04_broken_documents_are_reported_and_the_others_validated() {
     assert_eq!(
         run.stdout,
         format!(
-            "{file}:17:13#2: spec.replicas: Invalid value: 200: must be less than or equal to 100\n"
+            "{file}:17:13: spec.replicas: Invalid value: 200: must be less than or equal to 100\n"
         ),
         "{}",
         run.transcript()
@@ -128,17 +128,17 @@ fn item_04_broken_documents_are_reported_and_the_others_validated() {
     let errors: Vec<&str> = run.stderr.lines().collect();
     assert_eq!(errors.len(), 4, "{}", run.transcript());
     assert!(
-        errors[0].starts_with(&format!("error: {file}:10:")) && errors[0].contains("document #1: "),
+        errors[0].starts_with(&format!("{file}:10:")) && errors[0].contains(": error: "),
         "{}",
         run.transcript()
     );
     assert_eq!(
         errors[1],
-        format!("error: {file}:21:1: document #3: duplicate key \"kind\"")
+        format!("{file}:21:1: error: duplicate key \"kind\"")
     );
     assert_eq!(
         errors[2],
-        format!("error: {file}:24:12: document #4: invalid UTF-8 (byte 0xE9)")
+        format!("{file}:24:12: error: invalid UTF-8 (byte 0xE9)")
     );
     assert_eq!(errors[3], "3 documents, 2 valid, 1 invalid, 3 input errors");
 }
@@ -179,10 +179,10 @@ fn item_05_unknown_fields_are_errors_by_default() {
     assert_eq!(run.code, 1, "{}", run.transcript());
     assert_eq!(
         run.stdout,
-        "<stdin>:5:3#0: unknown field \"metadata.labelz\"\n\
-         <stdin>:13:5#0: unknown field \"spec.ports[0].prot\"\n\
-         <stdin>:9:3#0: unknown field \"spec.spce\"\n\
-         <stdin>:7:13#0: spec.replicas: Invalid value: 0: must be greater than or equal to 1\n",
+        "<stdin>:5:3: unknown field \"metadata.labelz\"\n\
+         <stdin>:13:5: unknown field \"spec.ports[0].prot\"\n\
+         <stdin>:9:3: unknown field \"spec.spce\"\n\
+         <stdin>:7:13: spec.replicas: Invalid value: 0: must be greater than or equal to 1\n",
         "{}",
         run.transcript()
     );
@@ -190,10 +190,7 @@ fn item_05_unknown_fields_are_errors_by_default() {
     // A document whose only problem is an unknown field is invalid.
     let run = validate_stdin(&[], widget("w", "1") + "  replica: 1\n");
     assert_eq!(run.code, 1, "{}", run.transcript());
-    assert_eq!(
-        run.stdout,
-        "<stdin>:8:3#0: unknown field \"spec.replica\"\n"
-    );
+    assert_eq!(run.stdout, "<stdin>:8:3: unknown field \"spec.replica\"\n");
 }
 
 #[test]
@@ -204,7 +201,7 @@ fn item_05_unknown_fields_as_warnings_or_ignored() {
     assert_eq!(run.stdout, "");
     assert_eq!(
         run.stderr,
-        "warning: <stdin>:8:3#0: unknown field \"spec.spce\"\n1 document, 1 valid, 0 invalid\n"
+        "<stdin>:8:3: warning: unknown field \"spec.spce\"\n1 document, 1 valid, 0 invalid\n"
     );
     let run = validate_stdin(&["--unknown-fields=warn", "-o", "json"], text.clone());
     assert_eq!(run.code, 0, "{}", run.transcript());
@@ -273,7 +270,7 @@ fn item_06_yaml_integral_floats_are_integers_as_yaml_to_json_writes_them() {
     let run = validate_stdin(&[], widget("w", ".inf"));
     assert_eq!(run.code, 2, "{}", run.transcript());
     assert!(
-        run.stderr.starts_with("error: <stdin>:6:13: document #0: "),
+        run.stderr.starts_with("<stdin>:6:13: error: "),
         "{}",
         run.transcript()
     );
@@ -298,7 +295,7 @@ fn item_06_json_number_literals_decode_as_go_decodes_them() {
         assert_eq!(run.code, 1, "{literal}: {}", run.transcript());
         assert!(
             run.stdout
-                .contains(&format!("{file}:2:24#0: spec.replicas: Invalid value: "))
+                .contains(&format!("{file}:2:24: spec.replicas: Invalid value: "))
                 && run.stdout.ends_with(": expected integer, got number\n"),
             "{literal}: {}",
             run.transcript()
@@ -359,7 +356,7 @@ fn item_09_devices_are_refused_and_walks_take_regular_files_only() {
     assert_eq!(run.code, 2, "{}", run.transcript());
     assert_eq!(
         run.stderr,
-        "error: /dev/zero: is a character device, not a file; kdv reads files, FIFOs and `-`\n\
+        "/dev/zero: error: is a character device, not a file; kdv reads files, FIFOs and `-`\n\
          0 documents, 0 valid, 0 invalid, 1 input error\n"
     );
     let s = Scratch::new("item09walk");
@@ -376,12 +373,12 @@ fn item_09_devices_are_refused_and_walks_take_regular_files_only() {
         lines,
         [
             format!(
-                "error: {}: is a FIFO, not a regular file; not read (name it on the command line to read a FIFO)",
+                "{}: error: is a FIFO, not a regular file; not read (name it on the command line to read a FIFO)",
                 s.path("pipe.yaml")
             )
             .as_str(),
             &format!(
-                "error: {}: is a character device, not a regular file; not read (name it on the command line to read a FIFO)",
+                "{}: error: is a character device, not a regular file; not read (name it on the command line to read a FIFO)",
                 s.path("zero.yaml")
             ),
             "2 documents, 2 valid, 0 invalid, 2 input errors",
@@ -412,7 +409,7 @@ fn item_09_a_named_fifo_is_read_with_the_cap() {
     assert_eq!(
         run.stderr,
         format!(
-            "error: {fifo}: larger than 1 MiB (--max-size to raise the limit)\n\
+            "{fifo}: error: larger than 1 MiB (--max-size to raise the limit)\n\
              0 documents, 0 valid, 0 invalid, 1 input error\n"
         )
     );
@@ -440,7 +437,7 @@ fn item_09_documents_over_the_size_limit_are_errors() {
     assert_eq!(run.code, 2, "{}", run.transcript());
     assert_eq!(
         run.stderr,
-        "error: <stdin>:8:1: document #1: document is larger than 3 MiB (--max-size to raise the limit)\n\
+        "<stdin>:8:1: error: document is larger than 3 MiB (--max-size to raise the limit)\n\
          2 documents, 1 valid, 1 invalid, 1 input error\n",
         "{}",
         run.transcript()
@@ -493,7 +490,7 @@ fn item_10_large_documents_are_refused_by_default_and_validated_when_allowed() {
     assert_eq!(run.code, 2, "{}", run.transcript());
     assert!(
         run.stderr.starts_with(
-            "error: <stdin>:1:1: document #0: document is larger than 3 MiB (--max-size to raise the limit)\n"
+            "<stdin>:1:1: error: document is larger than 3 MiB (--max-size to raise the limit)\n"
         ),
         "{}",
         run.transcript()
@@ -502,7 +499,7 @@ fn item_10_large_documents_are_refused_by_default_and_validated_when_allowed() {
     assert_eq!(run.code, 1, "{}", run.transcript());
     assert_eq!(
         run.stdout,
-        "<stdin>:6:5#0: metadata.labels: Too many: 130000: must have at most 16 items\n"
+        "<stdin>:6:5: metadata.labels: Too many: 130000: must have at most 16 items\n"
     );
 }
 
@@ -515,7 +512,7 @@ fn item_13_every_input_error_has_a_line_and_column() {
     assert_eq!(run.code, 2, "{}", run.transcript());
     assert!(
         run.stderr.starts_with(
-            "error: crates/kdv-cli/tests/fixtures/manifests/unknown-kind.yaml:2:7: document #0: unknown kind \"Gadget\""
+            "crates/kdv-cli/tests/fixtures/manifests/unknown-kind.yaml:2:7: error: unknown kind \"Gadget\""
         ),
         "{}",
         run.transcript()
@@ -526,7 +523,7 @@ fn item_13_every_input_error_has_a_line_and_column() {
     );
     assert!(
         run.stderr
-            .starts_with("error: <stdin>:2:11: document #0: invalid UTF-8 (byte 0xFF)\n"),
+            .starts_with("<stdin>:2:11: error: invalid UTF-8 (byte 0xFF)\n"),
         "{}",
         run.transcript()
     );
@@ -555,17 +552,17 @@ spec:
             .collect::<Vec<_>>(),
         [
             // A map key error points at the key.
-            "<stdin>:5:22#0",
+            "<stdin>:5:22",
             // A missing field points at the object that lacks it.
-            "<stdin>:7:3#0",
-            "<stdin>:10:23#0",
+            "<stdin>:7:3",
+            "<stdin>:10:23",
         ],
         "{}",
         run.transcript()
     );
     // The +k8s:alpha rule's error is shadowed (issue 13): a warning, at the field too.
     assert!(
-        run.stderr.contains("warning: <stdin>:7:10#0: spec.image: "),
+        run.stderr.contains("<stdin>:7:10: warning: spec.image: "),
         "{}",
         run.transcript()
     );
@@ -590,7 +587,7 @@ spec:
     assert_eq!(
         run.stdout,
         format!(
-            "{file}:3:23#0: spec.replicas: Invalid value: 0: must be greater than or equal to 1\n"
+            "{file}:3:23: spec.replicas: Invalid value: 0: must be greater than or equal to 1\n"
         )
     );
 }

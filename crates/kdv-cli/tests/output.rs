@@ -94,9 +94,9 @@ fn item_16_file_names_are_escaped_in_text_and_exact_in_json_and_sarif() {
     let mut firsts: Vec<&str> = run
         .stdout
         .lines()
-        // `<file>:<line>:<col>#0: spec...`: the name is what precedes the position.
+        // `<file>:<line>:<col>: spec...`: the name is what precedes the position.
         .map(|l| {
-            let located = l.split("#0: spec.").next().unwrap();
+            let located = l.split(": spec.").next().unwrap();
             located.rsplitn(3, ':').last().unwrap()
         })
         .collect();
@@ -158,7 +158,7 @@ fn item_16_input_errors_name_files_escaped() {
     assert_eq!(run.code, 2);
     assert!(
         run.stderr
-            .starts_with("error: \"no such\\ndir/x.yaml\": cannot read: "),
+            .starts_with("\"no such\\ndir/x.yaml\": error: cannot read: "),
         "{}",
         run.stderr
     );
@@ -364,7 +364,7 @@ fn item_21_quiet_keeps_errors_only() {
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
-        "error: crates/kdv-cli/tests/fixtures/manifests/malformed.json:4:26: document #0: trailing comma\n"
+        "crates/kdv-cli/tests/fixtures/manifests/malformed.json:4:26: error: trailing comma\n"
     );
     // Warnings go.
     let custom = "crates/kdv-cli/tests/fixtures/tags/custom";

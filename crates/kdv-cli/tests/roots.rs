@@ -37,7 +37,7 @@ fn item_01_bare_type_name_is_the_package_own_type() {
         &claim,
     ]);
     assert_eq!(run.code, 1, "{}", run.transcript());
-    assert_eq!(run.stdout, format!("{claim}:8:7#0: {TOO_MANY}\n"));
+    assert_eq!(run.stdout, format!("{claim}:8:7: {TOO_MANY}\n"));
 
     // A qualified name names any loaded type.
     let run = kdv(&[
@@ -88,7 +88,7 @@ fn item_02_kind_that_is_not_a_root_says_how_to_select_it() {
     assert_eq!(run.code, 2, "{}", run.transcript());
     assert!(
         run.stderr.contains(&format!(
-            "error: {claim}:2:7: document #0: kind \"ResourceClaim\" of apiVersion \"resource.example.com/v1\" \
+            "{claim}:2:7: error: kind \"ResourceClaim\" of apiVersion \"resource.example.com/v1\" \
              is declared in example.com/roots/resource/v1 but is not a root type: the package selects its \
              roots with +k8s:validation-gen=TypesWithSuffix=DeviceAttribute at doc.go:8:24; pass --roots \
              typemeta to validate every kind with TypeMeta"
@@ -111,7 +111,7 @@ fn item_02_roots_typemeta_validates_every_kind() {
         &claim,
     ]);
     assert_eq!(run.code, 1, "{}", run.transcript());
-    assert_eq!(run.stdout, format!("{claim}:8:7#0: {TOO_MANY}\n"));
+    assert_eq!(run.stdout, format!("{claim}:8:7: {TOO_MANY}\n"));
     // `all` selects every type, so the kind is found as well.
     let run = kdv(&[
         "validate",
@@ -170,7 +170,7 @@ fn item_03_package_that_opts_out_lints_cleanly_and_validate_says_so() {
     assert_eq!(
         run.stdout,
         format!(
-            "{deployment}:6:13#0: spec.replicas: Invalid value: -1: must be greater than or equal to 0\n"
+            "{deployment}:6:13: spec.replicas: Invalid value: -1: must be greater than or equal to 0\n"
         )
     );
 }
@@ -238,7 +238,7 @@ fn item_15_subresource_is_checked_before_reading_manifests() {
     assert_eq!(run.code, 2, "{}", run.transcript());
     assert!(
         run.stderr.contains(
-            "document #0: example.com/roots/resource/v1.ClaimScale is validated only as a subresource (/scale), not as the main resource; pass --subresource /scale\n"
+            ":2:7: error: example.com/roots/resource/v1.ClaimScale is validated only as a subresource (/scale), not as the main resource; pass --subresource /scale\n"
         ),
         "{}",
         run.transcript()
@@ -256,9 +256,7 @@ fn item_15_subresource_is_checked_before_reading_manifests() {
     assert_eq!(run.code, 1, "{}", run.transcript());
     assert_eq!(
         run.stdout,
-        format!(
-            "{scale}:3:11#0: replicas: Invalid value: -1: must be greater than or equal to 0\n"
-        )
+        format!("{scale}:3:11: replicas: Invalid value: -1: must be greater than or equal to 0\n")
     );
     // Not a root: no subresources at all.
     let run = kdv(&[
@@ -293,7 +291,7 @@ fn item_15_subresource_is_checked_before_reading_manifests() {
             &claim,
         ]);
         assert_eq!(run.code, 1, "{}", run.transcript());
-        assert_eq!(run.stdout, format!("{claim}:8:7#0: {TOO_MANY}\n"));
+        assert_eq!(run.stdout, format!("{claim}:8:7: {TOO_MANY}\n"));
     }
 }
 
@@ -316,7 +314,7 @@ fn item_02_upstream_resource_claim_with_40_requests() {
     let types = api.join("resource/v1");
     let types = types.to_str().expect("UTF-8 path");
     let claim = manifest("upstream-resourceclaim-40-requests.yaml");
-    let expected = format!("{claim}:8:7#0: {TOO_MANY}\n");
+    let expected = format!("{claim}:8:7: {TOO_MANY}\n");
     let run = kdv(&["validate", "--types", types, "--roots", "typemeta", &claim]);
     assert_eq!(run.code, 1, "{}", run.transcript());
     assert_eq!(run.stdout, expected);

@@ -20,9 +20,9 @@ fn deployment_with_errors_and_no_flags() {
         run.transcript(),
         "exit: 1
 --- stdout
-crates/kdv-cli/tests/fixtures/schemas/deployment-bad.yaml:16:9#0: unknown field \"spec.template.spec.containers[0].imagePullPolcy\"
-crates/kdv-cli/tests/fixtures/schemas/deployment-bad.yaml:7:13#0: spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"
-crates/kdv-cli/tests/fixtures/schemas/deployment-bad.yaml:7:3#0: spec.selector: Required value
+crates/kdv-cli/tests/fixtures/schemas/deployment-bad.yaml:16:9: unknown field \"spec.template.spec.containers[0].imagePullPolcy\"
+crates/kdv-cli/tests/fixtures/schemas/deployment-bad.yaml:7:13: spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"
+crates/kdv-cli/tests/fixtures/schemas/deployment-bad.yaml:7:3: spec.selector: Required value
 --- stderr
 1 document, 0 valid, 1 invalid
 "
@@ -65,7 +65,7 @@ fn unknown_fields_switch_applies_to_schemas() {
     assert!(!run.stdout.contains("unknown field"), "{}", run.stdout);
     assert!(
         run.stderr.contains(
-            "warning: crates/kdv-cli/tests/fixtures/schemas/deployment-bad.yaml:16:9#0: unknown field \"spec.template.spec.containers[0].imagePullPolcy\"\n"
+            "crates/kdv-cli/tests/fixtures/schemas/deployment-bad.yaml:16:9: warning: unknown field \"spec.template.spec.containers[0].imagePullPolcy\"\n"
         ),
         "{}",
         run.stderr
@@ -94,12 +94,12 @@ fn custom_resources_against_a_crd_file() {
         run.transcript(),
         "exit: 1
 --- stdout
-crates/kdv-cli/tests/fixtures/schemas/widgets.yaml:18:3#1: unknown field \"spec.shape\"
-crates/kdv-cli/tests/fixtures/schemas/widgets.yaml:15:10#1: spec.color: Unsupported value: \"purple\": supported values: \"red\", \"green\", \"blue\"
-crates/kdv-cli/tests/fixtures/schemas/widgets.yaml:16:9#1: spec.name: Invalid value: \"Bad_Name\": spec.name in body should match '^[a-z]+$'
-crates/kdv-cli/tests/fixtures/schemas/widgets.yaml:14:9#1: spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10
-crates/kdv-cli/tests/fixtures/schemas/widgets.yaml:17:9#1: spec.tags: Too many: 3: must have at most 2 items
-crates/kdv-cli/tests/fixtures/schemas/widgets.yaml:17:16#1: spec.tags[2]: Duplicate value: \"a\"
+crates/kdv-cli/tests/fixtures/schemas/widgets.yaml:18:3: unknown field \"spec.shape\"
+crates/kdv-cli/tests/fixtures/schemas/widgets.yaml:15:10: spec.color: Unsupported value: \"purple\": supported values: \"red\", \"green\", \"blue\"
+crates/kdv-cli/tests/fixtures/schemas/widgets.yaml:16:9: spec.name: Invalid value: \"Bad_Name\": spec.name in body should match '^[a-z]+$'
+crates/kdv-cli/tests/fixtures/schemas/widgets.yaml:14:9: spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10
+crates/kdv-cli/tests/fixtures/schemas/widgets.yaml:17:9: spec.tags: Too many: 3: must have at most 2 items
+crates/kdv-cli/tests/fixtures/schemas/widgets.yaml:17:16: spec.tags[2]: Duplicate value: \"a\"
 --- stderr
 2 documents, 1 valid, 1 invalid
 "
@@ -147,8 +147,8 @@ fn unknown_kinds_are_input_errors() {
         "exit: 2
 --- stdout
 --- stderr
-error: crates/kdv-cli/tests/fixtures/schemas/unknown-kinds.yaml:2:7: document #0: unknown kind \"Deploymnt\" in apiVersion \"apps/v1\" (apps/v1 has: ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet; loaded: 2 CRDs (crates/kdv-cli/tests/fixtures/schemas/crds), the Kubernetes 1.36 built-in kinds)
-error: crates/kdv-cli/tests/fixtures/schemas/unknown-kinds.yaml:11:7: document #2: document of kind \"ConfigMap\" has no apiVersion; set it
+crates/kdv-cli/tests/fixtures/schemas/unknown-kinds.yaml:2:7: error: unknown kind \"Deploymnt\" in apiVersion \"apps/v1\" (apps/v1 has: ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet; loaded: 2 CRDs (crates/kdv-cli/tests/fixtures/schemas/crds), the Kubernetes 1.36 built-in kinds)
+crates/kdv-cli/tests/fixtures/schemas/unknown-kinds.yaml:11:7: error: document of kind \"ConfigMap\" has no apiVersion; set it
 1 document, 1 valid, 0 invalid, 2 input errors
 "
     );
@@ -157,7 +157,7 @@ error: crates/kdv-cli/tests/fixtures/schemas/unknown-kinds.yaml:11:7: document #
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains(
-            "unknown-kinds.yaml:7:7: document #1: unknown kind \"Widget\": no schema for apiVersion \"demo.kdv.dev/v1\" (loaded: the Kubernetes 1.36 built-in kinds)"
+            "unknown-kinds.yaml:7:7: error: unknown kind \"Widget\": no schema for apiVersion \"demo.kdv.dev/v1\" (loaded: the Kubernetes 1.36 built-in kinds)"
         ),
         "{}",
         run.stderr
@@ -171,7 +171,7 @@ fn openapi_documents_of_a_schema_directory() {
         run.transcript(),
         "exit: 1
 --- stdout
-crates/kdv-cli/tests/fixtures/schemas/things.yaml:6:10#0: spec.count: Invalid value: \"string\": spec.count in body must be of type integer: \"string\"
+crates/kdv-cli/tests/fixtures/schemas/things.yaml:6:10: spec.count: Invalid value: \"string\": spec.count in body must be of type integer: \"string\"
 --- stderr
 1 document, 0 valid, 1 invalid
 "
@@ -186,7 +186,7 @@ crates/kdv-cli/tests/fixtures/schemas/things.yaml:6:10#0: spec.count: Invalid va
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains(
-            "document #0: unknown kind \"Deployment\": no schema for apiVersion \"apps/v1\" (loaded: 1 OpenAPI document (crates/kdv-cli/tests/fixtures/schemas/openapi))"
+            ":2:7: error: unknown kind \"Deployment\": no schema for apiVersion \"apps/v1\" (loaded: 1 OpenAPI document (crates/kdv-cli/tests/fixtures/schemas/openapi))"
         ),
         "{}",
         run.stderr
@@ -355,9 +355,9 @@ fn object_metadata_of_built_in_kinds() {
         run.transcript(),
         "exit: 1
 --- stdout
-crates/kdv-cli/tests/fixtures/schemas/bad-metadata.yaml:4:9#0: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
-crates/kdv-cli/tests/fixtures/schemas/bad-metadata.yaml:6:5#0: metadata.labels: Invalid value: \"not a label value!\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
-crates/kdv-cli/tests/fixtures/schemas/bad-metadata.yaml:11:3#1: metadata: Invalid value: {\"finalizers\":{\"key\":\"value\"},\"name\":\"settings\"}: json: cannot unmarshal object into Go struct field ObjectMeta.finalizers of type []string
+crates/kdv-cli/tests/fixtures/schemas/bad-metadata.yaml:4:9: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
+crates/kdv-cli/tests/fixtures/schemas/bad-metadata.yaml:6:5: metadata.labels: Invalid value: \"not a label value!\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
+crates/kdv-cli/tests/fixtures/schemas/bad-metadata.yaml:11:3: metadata: Invalid value: {\"finalizers\":{\"key\":\"value\"},\"name\":\"settings\"}: json: cannot unmarshal object into Go struct field ObjectMeta.finalizers of type []string
 --- stderr
 2 documents, 0 valid, 2 invalid
 "

@@ -32,6 +32,7 @@
 
 #![warn(missing_docs)]
 
+mod encoding;
 mod event;
 mod fast;
 mod goyaml;
@@ -47,6 +48,7 @@ use std::fmt;
 
 use serde_json::Value;
 
+pub use encoding::transcode_utf16;
 pub use locate::{Query, Step, Target};
 pub use number::json_number_of_float;
 pub use split::{RawDocument, SplitYaml, split_yaml};
@@ -362,6 +364,18 @@ pub fn parse<'a>(
                 "document is larger than {}",
                 format_size(limits.max_document_bytes)
             ),
+        ));
+    }
+    // A NUL is never in a manifest: the text is binary, or UTF-16 without the byte order
+    // mark that would have told how to read it (`transcode_utf16`).
+    if let Some(nul) = raw.bytes.iter().position(|&b| b == 0) {
+        return Err(error(
+            end_of(&raw.bytes[..nul], raw.line),
+            ErrorKind::Encoding,
+            "control characters are not allowed: a NUL byte (binary data, or UTF-16 without \
+             a byte order mark? manifests are read as UTF-8, or as UTF-16 after a byte order \
+             mark)"
+                .to_string(),
         ));
     }
     let text = std::str::from_utf8(raw.bytes).map_err(|e| {

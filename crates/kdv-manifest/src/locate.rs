@@ -7,6 +7,9 @@
 //! missing required field, a value reached through an alias or a merge key) resolves to its
 //! deepest written ancestor: for a missing field, the object that lacks it.
 
+use std::cmp::Ordering;
+use std::ops::Range;
+
 use serde_saphyr::granit_parser::{Event as YamlEvent, Parser, ScalarStyle, Span};
 
 use crate::Position;
@@ -89,8 +92,15 @@ pub(crate) fn locate_full(text: &str, queries: &[Query<'_>]) -> Vec<Option<Posit
     walk.best
 }
 
+/// The walk keeps the queries sorted by path (`order`), so the queries that lead into an
+/// open collection are one range of that order and those that lead into one of its entries a
+/// sub-range found by binary search: each node costs a search plus the queries that pass
+/// through it, whatever the number of queries (100,000 errors under one mapping are not
+/// compared with each of its 100,000 entries).
 struct Walk<'q> {
     queries: &'q [Query<'q>],
+    /// Query indices sorted by path, then target ([`compare`]).
+    order: Vec<u32>,
     best: Vec<Option<Position>>,
     /// Whether a query's final position is known (later matches are ignored).
     done: Vec<bool>,
@@ -100,14 +110,17 @@ struct Walk<'q> {
     seen_root: bool,
     /// Nothing more to learn: later events are ignored.
     stopped: bool,
+    /// Queries visited (a measure of the work done, for tests).
+    visits: usize,
 }
 
 /// An open collection: the queries whose path so far leads into it.
 struct Frame {
     /// `Some(next item index)` for a sequence; `None` for a mapping.
     items: Option<usize>,
-    /// The queries alive in this collection (indices into `queries`).
-    alive: Vec<u32>,
+    /// The queries alive in this collection: a range of `Walk::order`, all of whose paths
+    /// start with the `depth` steps leading here.
+    alive: Range<usize>,
     /// How many steps lead to this collection.
     depth: usize,
     /// For a mapping: whether the next node is a key.
@@ -124,16 +137,63 @@ fn position(span: &Span) -> Position {
     }
 }
 
+/// Orders steps: keys by text, then indices by number.
+fn compare_step(a: &Step<'_>, b: &Step<'_>) -> Ordering {
+    match (a, b) {
+        (Step::Key(a), Step::Key(b)) => a.cmp(b),
+        (Step::Index(a), Step::Index(b)) => a.cmp(b),
+        (Step::Key(_), Step::Index(_)) => Ordering::Less,
+        (Step::Index(_), Step::Key(_)) => Ordering::Greater,
+    }
+}
+
+/// Orders a step that may be missing (a path that ends earlier comes first).
+fn compare_at(path: &[Step<'_>], depth: usize, step: &Step<'_>) -> Ordering {
+    match path.get(depth) {
+        None => Ordering::Less,
+        Some(s) => compare_step(s, step),
+    }
+}
+
+fn compare_target(a: &Target<'_>, b: &Target<'_>) -> Ordering {
+    fn rank(t: &Target<'_>) -> u8 {
+        match t {
+            Target::Value => 0,
+            Target::Key => 1,
+            Target::MapKey(_) => 2,
+        }
+    }
+    match (a, b) {
+        (Target::MapKey(a), Target::MapKey(b)) => a.cmp(b),
+        _ => rank(a).cmp(&rank(b)),
+    }
+}
+
+/// Orders queries by path (lexicographically by step, a prefix first), then by target.
+fn compare(a: &Query<'_>, b: &Query<'_>) -> Ordering {
+    a.path
+        .iter()
+        .zip(b.path)
+        .map(|(x, y)| compare_step(x, y))
+        .find(|o| o.is_ne())
+        .unwrap_or_else(|| a.path.len().cmp(&b.path.len()))
+        .then_with(|| compare_target(&a.target, &b.target))
+}
+
 impl<'q> Walk<'q> {
     fn new(queries: &'q [Query<'q>]) -> Walk<'q> {
+        let mut order: Vec<u32> = (0..queries.len() as u32).collect();
+        order.sort_by(|&a, &b| compare(&queries[a as usize], &queries[b as usize]));
         Walk {
             queries,
+            order,
             best: vec![None; queries.len()],
             done: vec![false; queries.len()],
             remaining: queries.len(),
             stack: Vec::new(),
             seen_root: false,
             stopped: queries.is_empty(),
+            visits: 0,
         }
     }
 
@@ -162,8 +222,7 @@ impl<'q> Walk<'q> {
                 return false;
             }
             self.seen_root = true;
-            let alive: Vec<u32> = (0..self.queries.len() as u32).collect();
-            let alive = self.arrive(&alive, 0, None, at, None);
+            let alive = self.arrive(0..self.order.len(), 0, None, at, None);
             return match collection {
                 Some(items) => {
                     stack.push(Frame::new(items, alive, 0));
@@ -177,14 +236,15 @@ impl<'q> Walk<'q> {
             parent.key = match event {
                 Event::Scalar(_, text) => {
                     let key = text.to_string();
-                    self.key_seen(&parent.alive, parent.depth, &key, at);
+                    let (alive, depth) = (parent.alive.clone(), parent.depth);
+                    self.key_seen(alive, depth, &key, at);
                     Some((key, at))
                 }
                 _ => None,
             };
             if let Some(items) = collection {
                 // A collection used as a key: no path leads into it.
-                stack.push(Frame::new(items, Vec::new(), usize::MAX));
+                stack.push(Frame::new(items, 0..0, 0));
             }
             return true;
         }
@@ -203,27 +263,18 @@ impl<'q> Walk<'q> {
                 }
             }
         };
+        let parent_alive = parent.alive.clone();
         let alive = match step {
-            Some(step) if depth != usize::MAX && !parent.alive.is_empty() => {
-                let parent_alive = std::mem::take(&mut parent.alive);
-                let alive = self.arrive(&parent_alive, depth + 1, Some(&step), at, key_at);
-                if let Some(parent) = stack.last_mut() {
-                    parent.alive = parent_alive;
-                }
-                alive
+            Some(step) if !parent_alive.is_empty() => {
+                self.arrive(parent_alive, depth + 1, Some(&step), at, key_at)
             }
-            _ => Vec::new(),
+            _ => 0..0,
         };
         if self.remaining == 0 {
             return false;
         }
         if let Some(items) = collection {
-            let depth = if alive.is_empty() {
-                usize::MAX
-            } else {
-                depth + 1
-            };
-            stack.push(Frame::new(items, alive, depth));
+            stack.push(Frame::new(items, alive, depth + 1));
         }
         true
     }
@@ -233,65 +284,93 @@ impl<'q> Walk<'q> {
     /// the queries alive in it.
     fn arrive(
         &mut self,
-        parent_alive: &[u32],
+        parent_alive: Range<usize>,
         depth: usize,
         step: Option<&OwnedStep>,
         at: Position,
         key_at: Option<Position>,
-    ) -> Vec<u32> {
-        let mut alive = Vec::new();
-        for &q in parent_alive {
+    ) -> Range<usize> {
+        let alive = match step {
+            None => parent_alive,
+            Some(step) => {
+                let want = step.as_step();
+                let slice = &self.order[parent_alive.clone()];
+                let path = |q: &u32| self.queries[*q as usize].path;
+                let lo = slice.partition_point(|q| compare_at(path(q), depth - 1, &want).is_lt());
+                let hi = slice.partition_point(|q| compare_at(path(q), depth - 1, &want).is_le());
+                self.visits += 2 * (usize::BITS - slice.len().leading_zeros()) as usize;
+                parent_alive.start + lo..parent_alive.start + hi
+            }
+        };
+        for &q in &self.order[alive.clone()] {
+            self.visits += 1;
             let qi = q as usize;
             let query = &self.queries[qi];
             if self.done[qi] {
                 continue;
             }
-            if let Some(step) = step {
-                let Some(want) = query.path.get(depth - 1) else {
-                    continue;
-                };
-                if !step.matches(want) {
-                    continue;
-                }
-            }
             if depth < query.path.len() {
                 self.best[qi] = Some(at);
-                alive.push(q);
                 continue;
             }
             match query.target {
-                Target::Value => self.finish(qi, at),
-                Target::Key => self.finish(qi, key_at.unwrap_or(at)),
-                Target::MapKey(_) => {
-                    // Found the mapping; its key is looked for among its entries.
-                    self.best[qi] = Some(at);
-                    alive.push(q);
+                Target::Value => {
+                    finish(&mut self.best, &mut self.done, &mut self.remaining, qi, at)
                 }
+                Target::Key => finish(
+                    &mut self.best,
+                    &mut self.done,
+                    &mut self.remaining,
+                    qi,
+                    key_at.unwrap_or(at),
+                ),
+                // Found the mapping; its key is looked for among its entries.
+                Target::MapKey(_) => self.best[qi] = Some(at),
             }
         }
         alive
     }
 
-    /// A key of a mapping at `depth` steps: settles the `MapKey` queries looking for it.
-    fn key_seen(&mut self, alive: &[u32], depth: usize, key: &str, at: Position) {
-        for &q in alive {
-            let qi = q as usize;
-            let query = &self.queries[qi];
-            if !self.done[qi] && query.path.len() == depth && query.target == Target::MapKey(key) {
-                self.finish(qi, at);
+    /// A key of a mapping at `depth` steps (alive queries `alive`): settles the `MapKey`
+    /// queries looking for it.
+    fn key_seen(&mut self, alive: Range<usize>, depth: usize, key: &str, at: Position) {
+        let slice = &self.order[alive.clone()];
+        let queries = self.queries;
+        let here = |q: &u32| {
+            let query = &queries[*q as usize];
+            (query.path.len() == depth).then_some(&query.target)
+        };
+        let wanted = Target::MapKey(key);
+        // Those ending here come first, in target order.
+        let lo =
+            slice.partition_point(|q| here(q).is_some_and(|t| compare_target(t, &wanted).is_lt()));
+        let hi =
+            slice.partition_point(|q| here(q).is_some_and(|t| compare_target(t, &wanted).is_le()));
+        self.visits += 2 * (usize::BITS - slice.len().leading_zeros()) as usize;
+        for i in alive.start + lo..alive.start + hi {
+            self.visits += 1;
+            let qi = self.order[i] as usize;
+            if !self.done[qi] {
+                finish(&mut self.best, &mut self.done, &mut self.remaining, qi, at);
             }
         }
     }
+}
 
-    fn finish(&mut self, q: usize, at: Position) {
-        self.best[q] = Some(at);
-        self.done[q] = true;
-        self.remaining -= 1;
-    }
+fn finish(
+    best: &mut [Option<Position>],
+    done: &mut [bool],
+    remaining: &mut usize,
+    q: usize,
+    at: Position,
+) {
+    best[q] = Some(at);
+    done[q] = true;
+    *remaining -= 1;
 }
 
 impl Frame {
-    fn new(items: Option<usize>, alive: Vec<u32>, depth: usize) -> Frame {
+    fn new(items: Option<usize>, alive: Range<usize>, depth: usize) -> Frame {
         Frame {
             items,
             alive,
@@ -308,11 +387,10 @@ enum OwnedStep {
 }
 
 impl OwnedStep {
-    fn matches(&self, want: &Step<'_>) -> bool {
-        match (self, want) {
-            (OwnedStep::Key(k), Step::Key(w)) => k == w,
-            (OwnedStep::Index(i), Step::Index(w)) => i == w,
-            _ => false,
+    fn as_step(&self) -> Step<'_> {
+        match self {
+            OwnedStep::Key(k) => Step::Key(k),
+            OwnedStep::Index(i) => Step::Index(*i),
         }
     }
 }
@@ -458,5 +536,62 @@ spec:
             ),
             vec![at(1, 4)]
         );
+    }
+
+    #[test]
+    fn item_03_errors_are_located_in_one_pass() {
+        use Step::Key;
+        // 20,000 errors at the values of a mapping of 20,000 entries, and 20,000 errors
+        // about the keys of another: each entry costs a search and its own queries, not a
+        // look at every query (which was 20,000 x 20,000 visits).
+        let n = 20_000;
+        let mut text = String::from("data:\n");
+        for i in 0..n {
+            text.push_str(&format!("  k{i}: {i}\n"));
+        }
+        text.push_str("labels:\n");
+        for i in 0..n {
+            text.push_str(&format!("  l{i}: x\n"));
+        }
+        let keys: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
+        let labels: Vec<String> = (0..n).map(|i| format!("l{i}")).collect();
+        let values: Vec<[Step<'_>; 2]> = keys.iter().map(|k| [Key("data"), Key(k)]).collect();
+        let map = [Key("labels")];
+        let mut queries: Vec<Query<'_>> = values
+            .iter()
+            .map(|path| Query {
+                path,
+                target: Target::Value,
+            })
+            .collect();
+        queries.extend(labels.iter().rev().map(|l| Query {
+            path: &map,
+            target: Target::MapKey(l),
+        }));
+        for walk_text in [None, Some(())] {
+            let mut walk = Walk::new(&queries);
+            match walk_text {
+                None => assert!(crate::fast::events(&text, |e| walk.event(e))),
+                Some(()) => {
+                    // The YAML event parser's walk, as a text outside the fast subset.
+                    let found = locate_full(&text, &queries);
+                    assert_eq!(found[n - 1], at(n as u64 + 1, 11));
+                    continue;
+                }
+            }
+            assert_eq!(walk.best[0], at(2, 7));
+            assert_eq!(walk.best[n - 1], at(n as u64 + 1, 11));
+            // Labels are queried in reverse: l{n-1} first.
+            assert_eq!(walk.best[n], at(2 * n as u64 + 2, 3));
+            assert_eq!(walk.best[2 * n - 1], at(n as u64 + 3, 3));
+            assert!(walk.done.iter().all(|d| *d));
+            // Two binary searches of ~16 steps and a query or two per entry.
+            assert!(
+                walk.visits < 100 * 2 * n,
+                "{} visits for {} queries",
+                walk.visits,
+                2 * n
+            );
+        }
     }
 }

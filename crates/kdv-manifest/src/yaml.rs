@@ -170,12 +170,18 @@ fn yaml_message(error: &serde_saphyr::Error) -> String {
     }
 }
 
-/// Messages may quote input text; control characters in it would garble a terminal.
+/// Messages may quote input text; control characters in it would garble a terminal. They
+/// are written as Go quotes them (`\x00`, `\u0085`).
 pub(crate) fn printable(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_control() {
-            out.extend(c.escape_default());
+            let code = c as u32;
+            if code < 0x80 {
+                out.push_str(&format!("\\x{code:02x}"));
+            } else {
+                out.push_str(&format!("\\u{code:04x}"));
+            }
         } else {
             out.push(c);
         }

@@ -10,14 +10,14 @@ use crate::validate::{Code, OErr};
 /// Converts a validator result: identical messages are reported once (kube-openapi's
 /// `Result.AddErrors` de-duplicates by `Error()`), in first-seen order.
 pub(crate) fn to_field_errors(errs: Vec<OErr>, out: &mut ErrorList) {
-    let mut seen: Vec<&str> = Vec::with_capacity(errs.len());
+    // A set, not a list: 100,000 errors of one object are 100,000 look-ups, not 10^10.
+    let mut seen: std::collections::HashSet<&str> =
+        std::collections::HashSet::with_capacity(errs.len());
     let mut unique = Vec::with_capacity(errs.len());
     for (i, e) in errs.iter().enumerate() {
-        if seen.contains(&e.message.as_str()) {
-            continue;
+        if seen.insert(e.message.as_str()) {
+            unique.push(i);
         }
-        seen.push(&e.message);
-        unique.push(i);
     }
     let mut errs: Vec<Option<OErr>> = errs.into_iter().map(Some).collect();
     for i in unique {

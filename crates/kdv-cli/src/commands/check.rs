@@ -4,6 +4,8 @@
 //! (`kdv_manifest::Document::locate`) only when there is something to point at, and then
 //! once for all of its findings.
 
+use std::collections::HashSet;
+
 use kdv_manifest::{Document, Position, Query, Step, Target};
 use kdv_openapi::Resource;
 use kdv_rollout::FeatureGates;
@@ -130,12 +132,12 @@ pub fn check_resource(
         // published default the server would otherwise reject on every create).
         errors.retain(|e| e.error_type != ErrorType::Forbidden || present(&doc.value, &e.field));
         (enforced, shadowed) = kdv_rollout::partition_enforced(errors, d.gates);
-        let same =
-            |a: &FieldError, b: &FieldError| a.error_type == b.error_type && a.field == b.field;
-        outcome
-            .errors
-            .retain(|e| !enforced.iter().any(|d| same(d, e)));
-        shadowed.retain(|d| !outcome.errors.iter().any(|e| same(d, e)));
+        // Sets, not scans: an object with many errors of both kinds stays linear.
+        let key = |e: &FieldError| (e.error_type, e.field.clone());
+        let declared: HashSet<_> = enforced.iter().map(key).collect();
+        outcome.errors.retain(|e| !declared.contains(&key(e)));
+        let published: HashSet<_> = outcome.errors.iter().map(key).collect();
+        shadowed.retain(|d| !published.contains(&key(d)));
     }
     if outcome.errors.is_empty()
         && enforced.is_empty()

@@ -8,7 +8,10 @@
 //! under PATH (read like the inputs); with `--old-ref`, those of the same file at REV
 //! (`git cat-file` of `REV:<path from the repository root>`; a file absent at REV holds
 //! none). Several old objects with one identity are an input error of the document that
-//! would pair with them. An old object of the same group and kind but another version is
+//! would pair with them (the message names the first [`CANDIDATES_LISTED`] and counts the
+//! rest). An object without a name (`generateName`, or none at all) is always a CREATE and
+//! is never an old revision: the API server names a `generateName` object anew on every
+//! create, and no object is updated without a name. An old object of the same group and kind but another version is
 //! not compared (kdv does not convert between versions): the document is a CREATE, with a
 //! warning.
 
@@ -35,8 +38,8 @@ pub struct Identity {
 }
 
 impl Identity {
-    /// The identity of a document's value.
-    pub fn of(value: &Value) -> Identity {
+    /// The identity of a document's value; `None` without a name (never paired).
+    pub fn of(value: &Value) -> Option<Identity> {
         let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_owned();
         let api_version = value
             .get("apiVersion")
@@ -44,12 +47,16 @@ impl Identity {
             .unwrap_or("");
         let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
         let metadata = value.get("metadata");
-        Identity {
+        let name = text(metadata.and_then(|m| m.get("name")));
+        if name.is_empty() {
+            return None;
+        }
+        Some(Identity {
             group: group.to_owned(),
             kind: text(value.get("kind")),
             namespace: text(metadata.and_then(|m| m.get("namespace"))),
-            name: text(metadata.and_then(|m| m.get("name"))),
-        }
+            name,
+        })
     }
 }
 
@@ -64,11 +71,17 @@ pub struct OldDoc {
     pub value: Value,
 }
 
+/// How many candidates the message of an ambiguous old revision names.
+pub const CANDIDATES_LISTED: usize = 5;
+
 /// Old objects by identity.
 #[derive(Debug, Default)]
 pub struct OldSet {
     docs: Vec<OldDoc>,
-    by_identity: HashMap<Identity, Vec<usize>>,
+    /// The old objects of each identity and apiVersion (as JSON text), in input order.
+    by_version: HashMap<(Identity, String), Vec<usize>>,
+    /// The first old object of each identity, whatever its version.
+    by_identity: HashMap<Identity, usize>,
 }
 
 /// The old revision found for a document.
@@ -80,7 +93,12 @@ pub enum Pairing<'a> {
     /// An object of the same group and kind in another version: a CREATE, with a warning.
     OtherVersion(&'a OldDoc),
     /// Several candidates: an input error.
-    Ambiguous(Vec<&'a OldDoc>),
+    Ambiguous {
+        /// The first [`CANDIDATES_LISTED`] candidates.
+        listed: Vec<&'a OldDoc>,
+        /// How many there are.
+        total: usize,
+    },
 }
 
 impl OldSet {
@@ -90,10 +108,13 @@ impl OldSet {
             match entry {
                 Ok(Entry::Document(doc)) => {
                     let i = self.docs.len();
-                    self.by_identity
-                        .entry(Identity::of(&doc.value))
-                        .or_default()
-                        .push(i);
+                    if let Some(identity) = Identity::of(&doc.value) {
+                        self.by_identity.entry(identity.clone()).or_insert(i);
+                        self.by_version
+                            .entry((identity, api_version(&doc.value)))
+                            .or_default()
+                            .push(i);
+                    }
                     self.docs.push(OldDoc {
                         file: stream.name.clone(),
                         index: doc.index,
@@ -123,21 +144,33 @@ impl OldSet {
 
     /// The old revision of `value`.
     pub fn pair(&self, value: &Value) -> Pairing<'_> {
-        let Some(found) = self.by_identity.get(&Identity::of(value)) else {
+        let Some(identity) = Identity::of(value) else {
             return Pairing::None;
         };
-        let api_version = value.get("apiVersion");
-        let (same, other): (Vec<&OldDoc>, Vec<&OldDoc>) = found
-            .iter()
-            .map(|&i| &self.docs[i])
-            .partition(|d| d.value.get("apiVersion") == api_version);
-        match (same.as_slice(), other.first()) {
-            ([one], _) => Pairing::One(one),
-            ([], Some(other)) => Pairing::OtherVersion(other),
-            ([], None) => Pairing::None,
-            _ => Pairing::Ambiguous(same),
+        let Some(&first) = self.by_identity.get(&identity) else {
+            return Pairing::None;
+        };
+        match self.by_version.get(&(identity, api_version(value))) {
+            Some(same) if same.len() == 1 => Pairing::One(&self.docs[same[0]]),
+            Some(same) => Pairing::Ambiguous {
+                listed: same
+                    .iter()
+                    .take(CANDIDATES_LISTED)
+                    .map(|&i| &self.docs[i])
+                    .collect(),
+                total: same.len(),
+            },
+            // No old object has its version: the first of the identity has another.
+            None => Pairing::OtherVersion(&self.docs[first]),
         }
     }
+}
+
+/// A document's apiVersion as JSON text (`null` without one), what pairing compares.
+fn api_version(value: &Value) -> String {
+    value
+        .get("apiVersion")
+        .map_or_else(|| "null".into(), Value::to_string)
 }
 
 /// Where old revisions come from.

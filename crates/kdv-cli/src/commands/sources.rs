@@ -25,7 +25,7 @@ use super::select::TypeSelector;
 use crate::cli::ValidateArgs;
 use crate::error::CliError;
 use crate::file_name;
-use crate::input::{self, ReadLimits, Source, Stream};
+use crate::input::{self, ReadLimits, Stream};
 
 /// The schema sources of a run besides the Go types, and what they hold (for messages).
 pub struct SchemaSources {
@@ -125,11 +125,8 @@ fn load_crds(set: &mut SchemaSet, path: &Path, limits: ReadLimits) -> Result<usi
     let mut count = 0;
     for job in &jobs {
         for source in std::iter::once(&job.new).chain(&job.old) {
-            if *source == Source::Stdin {
-                return Err(CliError::Usage(
-                    "--crd reads files and directories, not standard input".to_string(),
-                ));
-            }
+            // `--crd -` reads standard input (`validate` refuses it when the manifests or
+            // `--old` read it too).
             let stream = Stream::read(source, limits)
                 .map_err(|e| CliError::Schema(format!("--crd: {e}")))?;
             count += set

@@ -163,7 +163,11 @@ fn validate(
                 })?;
             }
             progress.advance(part.documents.len(), part.error_count());
-            report.absorb(part);
+            if streaming {
+                report.absorb_written(part);
+            } else {
+                report.absorb(part);
+            }
             Ok::<(), std::io::Error>(())
         },
         || progress.borrow_mut().tick(),
@@ -193,14 +197,15 @@ fn validate(
 fn custom_warnings(rules: &RuleSet, report: &Report) -> Vec<String> {
     let mut seen = std::collections::BTreeSet::new();
     let mut warnings = Vec::new();
-    for doc in &report.documents {
-        if !seen.insert(doc.type_name.as_str()) {
+    let names = report.written.type_names.iter();
+    for name in names.chain(report.documents.iter().map(|d| &d.type_name)) {
+        if !seen.insert(name.as_str()) {
             continue;
         }
-        let Some(ty) = rules.find_type(&doc.type_name) else {
+        let Some(ty) = rules.find_type(name) else {
             continue;
         };
-        warnings.extend(custom::skipped_warning(rules, ty, &doc.type_name));
+        warnings.extend(custom::skipped_warning(rules, ty, name));
     }
     warnings
 }
@@ -208,7 +213,8 @@ fn custom_warnings(rules: &RuleSet, report: &Report) -> Vec<String> {
 /// Checks the arguments that clap cannot check alone.
 fn check_usage(args: &ValidateArgs) -> Result<(), CliError> {
     let stdin_uses = args.paths.iter().filter(|p| *p == "-").count()
-        + usize::from(args.old.as_deref() == Some("-"));
+        + usize::from(args.old.as_deref() == Some("-"))
+        + args.crds.iter().filter(|p| p.as_os_str() == "-").count();
     if stdin_uses > 1 {
         return Err(CliError::Usage(
             "standard input (`-`) can be read only once".to_string(),
@@ -396,24 +402,27 @@ fn validate_paired(
                 result.warnings.push(Finding {
                     field: "apiVersion".into(),
                     message: format!(
-                        "its old revision {}#{} has apiVersion {was:?}; kdv does not convert between versions, so it is validated as a CREATE",
+                        "its old revision {} (document {}) has apiVersion {was:?}; kdv does not convert between versions, so it is validated as a CREATE",
                         old.file, old.index
                     ),
                     position: check::position_of(doc, "apiVersion"),
                 });
             }
         }
-        Pairing::Ambiguous(candidates) => {
-            let names: Vec<String> = candidates
+        Pairing::Ambiguous { listed, total } => {
+            let mut names: Vec<String> = listed
                 .iter()
-                .map(|c| format!("{}#{}", c.file, c.index))
+                .map(|c| format!("{} (document {})", c.file, c.index))
                 .collect();
+            if total > listed.len() {
+                names.push(format!("and {} more", total - listed.len()));
+            }
             report.input_errors.push(InputError::document(
                 file,
                 doc.index,
                 doc.position,
                 format!(
-                    "its old revision is ambiguous: {} all have its apiVersion, kind, namespace and name",
+                    "its old revision is ambiguous: {total} old objects have its apiVersion, kind, namespace and name: {}",
                     names.join(", ")
                 ),
             ));
@@ -658,7 +667,7 @@ fn same_kind(new: &Value, old_file: &str, old: &Document<'_>) -> Result<(), Stri
         let (a, b) = (string_field(new, field), string_field(&old.value, field));
         if a != b {
             return Err(format!(
-                "its old revision ({old_file}#{}) has {field} {}, not {}",
+                "its old revision ({old_file}, document {}) has {field} {}, not {}",
                 old.index,
                 quoted_or_none(b),
                 quoted_or_none(a)

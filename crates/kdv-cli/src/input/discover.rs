@@ -219,10 +219,26 @@ fn walk(
             // A dangling symlink to a manifest is worth a message; other noise is not.
             Err(e) if manifest_extension(&path).is_some() => errors.push(InputError::file(
                 file_name::display(&path),
-                format!("cannot read: {e}"),
+                unreadable_entry(&path, &e),
             )),
             Err(_) => {}
         }
+    }
+}
+
+/// Why a directory entry cannot be read: a dangling symlink says so and names its target
+/// (the OS error alone, "No such file or directory", reads as if the entry were missing).
+fn unreadable_entry(path: &Path, e: &std::io::Error) -> String {
+    match fs::read_link(path) {
+        Ok(target) if e.kind() == std::io::ErrorKind::NotFound => format!(
+            "is a dangling symlink: its target {} does not exist",
+            file_name::display(&target)
+        ),
+        Ok(target) => format!(
+            "is a symlink to {} that cannot be read: {e}",
+            file_name::display(&target)
+        ),
+        Err(_) => format!("cannot read: {e}"),
     }
 }
 

@@ -13,7 +13,8 @@ use kdv_manifest::Position;
 
 /// A problem with an input (unreadable file, malformed YAML/JSON, a document that cannot be
 /// matched to a type). Rendered as `file:line:col: message`, or with less location when it
-/// is not known.
+/// is not known; text output adds `error: ` before the message (`file:line:col: error: ...`,
+/// the form compilers print and editors' error formats parse).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError {
     /// The file as the user named it (`<stdin>` for standard input).
@@ -74,19 +75,26 @@ impl InputError {
     }
 }
 
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
+impl InputError {
+    /// Where the problem is: `file:line:col`, `file:line` or `file`.
+    pub fn location(&self) -> String {
+        let mut text = self.file.clone();
         if let Some(line) = self.line {
-            write!(f, ":{line}")?;
+            text.push_str(&format!(":{line}"));
             if let Some(column) = self.column {
-                write!(f, ":{column}")?;
+                text.push_str(&format!(":{column}"));
             }
         }
-        if let Some(document) = self.document {
-            write!(f, ": document #{document}")?;
-        }
-        write!(f, ": {}", self.message)
+        text
+    }
+}
+
+/// `file:line:col: message`. The document's index is not part of it: lines count from the
+/// start of the file, so the position names the document already (JSON and SARIF carry the
+/// index).
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.location(), self.message)
     }
 }
 
@@ -104,7 +112,7 @@ mod tests {
         assert_eq!(
             InputError::document("a.yaml", 2, Position { line: 9, column: 7 }, "unknown kind")
                 .to_string(),
-            "a.yaml:9:7: document #2: unknown kind"
+            "a.yaml:9:7: unknown kind"
         );
     }
 }

@@ -7,6 +7,11 @@
 //! it is validated. A `.json` file holds one document, so it is read up to `--max-size`
 //! only. Reads never go further than the cap, so `/dev/zero` through a FIFO or a pipe ends
 //! in an error, not in exhausted memory.
+//!
+//! Encoding (decision): UTF-8, or UTF-16 (either byte order) after a byte order mark,
+//! transcoded as kubectl transcodes files (`kdv_manifest::transcode_utf16`; standard input
+//! too: a BOM is unambiguous). UTF-16 without a BOM is not guessed: its NUL bytes are
+//! reported as such.
 
 use std::fs;
 use std::io::Read;
@@ -111,6 +116,9 @@ impl Stream {
         if bytes.len() > cap {
             return Err(too_large());
         }
+        if let Some(text) = kdv_manifest::transcode_utf16(&bytes) {
+            bytes = text;
+        }
         Ok(Stream {
             name,
             syntax,
@@ -121,6 +129,7 @@ impl Stream {
 
     /// A stream of bytes read elsewhere (an old revision from git), named `name`.
     pub fn from_bytes(name: String, syntax: Syntax, bytes: Vec<u8>, limits: ReadLimits) -> Stream {
+        let bytes = kdv_manifest::transcode_utf16(&bytes).unwrap_or(bytes);
         Stream {
             name,
             syntax,

@@ -126,6 +126,25 @@ pub struct Report {
     /// The Kubernetes minor release the run targets (the reasons of shadowed errors
     /// depend on it).
     pub minor: u32,
+    /// Documents already written and dropped from `documents` ([`Report::absorb_written`]),
+    /// counted.
+    pub written: Written,
+}
+
+/// What a run keeps of the documents whose lines text output has written: counts for the
+/// summary and the exit status, and the types they were validated as (for the warnings
+/// about skipped checks). Memory stays bounded by the files in flight, not by the run.
+#[derive(Debug, Clone, Default)]
+pub struct Written {
+    /// Documents.
+    pub documents: usize,
+    /// Valid documents among them.
+    pub valid: usize,
+    /// Their errors (unknown fields reported as errors included).
+    pub errors: usize,
+    /// The Go types they were validated as, in the order first met.
+    pub type_names: Vec<String>,
+    seen_types: std::collections::HashSet<String>,
 }
 
 impl Report {
@@ -136,30 +155,58 @@ impl Report {
         self.empty += part.empty;
     }
 
+    /// Adds the results of one job whose errors text output has written: only the
+    /// documents with warnings are kept (the footer writes them), the others are counted
+    /// (in [`Report::written`]).
+    pub fn absorb_written(&mut self, part: Report) {
+        for doc in part.documents {
+            if !doc.warnings.is_empty() || !doc.shadowed.is_empty() {
+                self.documents.push(doc);
+                continue;
+            }
+            let w = &mut self.written;
+            w.documents += 1;
+            w.valid += usize::from(doc.is_valid());
+            w.errors += doc.errors.len() + doc.unknown_fields.len();
+            if w.seen_types.insert(doc.type_name.clone()) {
+                w.type_names.push(doc.type_name);
+            }
+        }
+        self.input_errors.extend(part.input_errors);
+        self.empty += part.empty;
+    }
+
+    /// Number of documents validated.
+    pub fn document_count(&self) -> usize {
+        self.written.documents + self.documents.len()
+    }
+
     /// Number of documents validated without errors (unknown fields reported as errors
     /// count as errors).
     pub fn valid(&self) -> usize {
-        self.documents.iter().filter(|d| d.is_valid()).count()
+        self.written.valid + self.documents.iter().filter(|d| d.is_valid()).count()
     }
 
     /// Number of documents validated with errors.
     pub fn invalid(&self) -> usize {
-        self.documents.len() - self.valid()
+        self.document_count() - self.valid()
     }
 
     /// Number of field errors (unknown fields reported as errors included) in all
     /// documents.
     pub fn error_count(&self) -> usize {
-        self.documents
-            .iter()
-            .map(|d| d.errors.len() + d.unknown_fields.len())
-            .sum()
+        self.written.errors
+            + self
+                .documents
+                .iter()
+                .map(|d| d.errors.len() + d.unknown_fields.len())
+                .sum::<usize>()
     }
 
     /// The warning for a run that validated nothing although nothing failed (empty files,
     /// empty standard input, only empty documents).
     pub fn nothing_validated(&self) -> Option<String> {
-        (self.documents.is_empty() && self.input_errors.is_empty()).then(|| {
+        (self.document_count() == 0 && self.input_errors.is_empty()).then(|| {
             let what = if self.empty > 0 {
                 format!(
                     "{} and nothing else",
@@ -175,7 +222,7 @@ impl Report {
     /// The process exit code: 2 if any input could not be validated or nothing at all was
     /// validated, else 1 if any document is invalid, else 0.
     pub fn exit_code(&self) -> u8 {
-        if !self.input_errors.is_empty() || self.documents.is_empty() {
+        if !self.input_errors.is_empty() || self.document_count() == 0 {
             2
         } else if self.invalid() > 0 {
             1
@@ -189,7 +236,7 @@ impl Report {
     pub fn summary(&self) -> String {
         let mut text = format!(
             "{}, {} valid, {} invalid",
-            plural(self.documents.len(), "document", "documents"),
+            plural(self.document_count(), "document", "documents"),
             self.valid(),
             self.invalid()
         );
@@ -320,7 +367,41 @@ pub(crate) mod tests {
             )],
             empty: 1,
             minor: 36,
+            written: Written::default(),
         }
+    }
+
+    #[test]
+    fn item_14_written_documents_are_counted_not_kept() {
+        // Text output writes each job's lines as it finishes; what the run keeps of 1,000
+        // such jobs is counts and the documents with warnings, not 1,000 results.
+        let mut all = Report::default();
+        let mut streamed = Report::default();
+        for _ in 0..1_000 {
+            let mut part = sample();
+            part.input_errors.clear();
+            all.absorb(part.clone());
+            streamed.absorb_written(part);
+        }
+        // The sample's second document has a warning: kept for the footer.
+        assert_eq!(streamed.documents.len(), 1_000);
+        assert!(streamed.documents.iter().all(|d| !d.warnings.is_empty()));
+        assert_eq!(streamed.written.documents, 1_000);
+        assert_eq!(
+            streamed.written.type_names,
+            vec!["demo/v1.Widget".to_string()]
+        );
+        assert_eq!(streamed.summary(), all.summary());
+        assert_eq!(streamed.error_count(), all.error_count());
+        assert_eq!(streamed.exit_code(), all.exit_code());
+        let mut quiet = Report::default();
+        for _ in 0..1_000 {
+            let mut part = sample();
+            part.documents.truncate(1);
+            quiet.absorb_written(part);
+        }
+        assert!(quiet.documents.is_empty());
+        assert_eq!(quiet.document_count(), 1_000);
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! Text output: one line per field error on standard output,
-//! `<file>:<line>:<col>#<document>: <error>`, where `<file>` is the file's text form
+//! `<file>:<line>:<col>: <error>`, where `<file>` is the file's text form
 //! (`crate::file_name`: quoted when it holds `#`, `:`, spaces, quotes or unprintable
 //! characters), `<line>:<col>` is where the failing field is written (a missing field: the
 //! object that lacks it; an error about a map key: the key), and `<error>` reads exactly as
 //! Kubernetes prints a `field.Error`. Unknown fields reported as errors come first in their
 //! document, `unknown field "spec.spce"` as the API server words them. Warnings
-//! (`warning: <file>:<line>:<col>#<document>: ...`), input errors
-//! (`error: <file>:<line>:<col>: <message>`) and the summary go to standard error.
+//! (`<file>:<line>:<col>: warning: ...`), input errors (`<file>:<line>:<col>: error: ...`)
+//! and the summary go to standard error. Every located line reads `file:line:col: message`,
+//! the form editors' quickfix lists (`%f:%l:%c:%m`) and CI problem matchers parse; the
+//! document's index is not printed (lines count from the start of the file, so the position
+//! names the document; JSON and SARIF carry the index).
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -16,19 +19,33 @@ use kdv_model::Diagnostic;
 use super::{DocumentResult, Report};
 use crate::file_name;
 
-/// Writes the unknown fields and field errors of `documents`, one line each.
+/// How many errors (unknown fields included) text output prints for one document; a line
+/// counts the rest. JSON and SARIF list them all.
+pub const ERRORS_SHOWN: usize = 100;
+
+/// Writes the unknown fields and field errors of `documents`, one line each, at most
+/// [`ERRORS_SHOWN`] a document and then a line counting the others.
 pub fn write_document_errors(documents: &[DocumentResult], out: &mut dyn Write) -> io::Result<()> {
     for doc in documents {
-        for f in &doc.unknown_fields {
+        let unknown = doc.unknown_fields.iter().take(ERRORS_SHOWN);
+        for f in unknown {
+            writeln!(out, "{}:{}: {}", doc.file, f.position, f.message)?;
+        }
+        let left = ERRORS_SHOWN.saturating_sub(doc.unknown_fields.len());
+        for e in doc.errors.iter().take(left) {
+            let at = doc.position(e);
+            writeln!(out, "{}:{at}: {}", doc.file, e.error)?;
+        }
+        let total = doc.unknown_fields.len() + doc.errors.len();
+        if total > ERRORS_SHOWN {
             writeln!(
                 out,
-                "{}:{}#{}: {}",
-                doc.file, f.position, doc.document, f.message
+                "{}:{}:{}: {} more errors in this document (text output shows the first {ERRORS_SHOWN}; -o json lists all)",
+                doc.file,
+                doc.line,
+                doc.column,
+                total - ERRORS_SHOWN
             )?;
-        }
-        for e in &doc.errors {
-            let at = doc.position(e);
-            writeln!(out, "{}:{at}#{}: {}", doc.file, doc.document, e.error)?;
         }
     }
     Ok(())
@@ -39,21 +56,21 @@ pub fn write_document_errors(documents: &[DocumentResult], out: &mut dyn Write) 
 pub fn write_footer(report: &Report, quiet: bool, err: &mut dyn Write) -> io::Result<()> {
     for doc in report.documents.iter().filter(|_| !quiet) {
         for r in &doc.shadowed {
-            let (file, index) = (&doc.file, doc.document);
+            let file = &doc.file;
             let at = match (r.line, r.column) {
                 (Some(line), Some(column)) => format!("{line}:{column}"),
                 _ => format!("{}:{}", doc.line, doc.column),
             };
             let why = super::shadowed_reason(&r.error, report.minor);
-            writeln!(err, "warning: {file}:{at}#{index}: {} ({why})", r.error)?;
+            writeln!(err, "{file}:{at}: warning: {} ({why})", r.error)?;
         }
         for f in &doc.warnings {
-            let (file, at, index) = (&doc.file, f.position, doc.document);
-            writeln!(err, "warning: {file}:{at}#{index}: {}", f.message)?;
+            let (file, at) = (&doc.file, f.position);
+            writeln!(err, "{file}:{at}: warning: {}", f.message)?;
         }
     }
     for e in &report.input_errors {
-        writeln!(err, "error: {e}")?;
+        writeln!(err, "{}: error: {}", e.location(), e.message)?;
     }
     if !quiet {
         writeln!(err, "{}", report.summary())?;
@@ -154,15 +171,15 @@ mod tests {
         write_text(&sample(), &mut out, &mut err).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "m/bad.yaml:9:3#0: unknown field \"spec.spce\"\n\
-             m/bad.yaml:4:13#0: spec.replicas: Invalid value: 0: must be greater than or equal to 1\n\
-             m/bad.yaml:3:9#0: metadata.name: Required value\n\
-             m/bad.yaml:1:1#0: metadata.name: Too long: may not be more than 10 bytes\n"
+            "m/bad.yaml:9:3: unknown field \"spec.spce\"\n\
+             m/bad.yaml:4:13: spec.replicas: Invalid value: 0: must be greater than or equal to 1\n\
+             m/bad.yaml:3:9: metadata.name: Required value\n\
+             m/bad.yaml:1:1: metadata.name: Too long: may not be more than 10 bytes\n"
         );
         assert_eq!(
             String::from_utf8(err).unwrap(),
-            "warning: m/good.yaml:10:1#2: unknown field \"x\"\n\
-             error: m/broken.yaml:3:2: did not find expected key\n\
+            "m/good.yaml:10:1: warning: unknown field \"x\"\n\
+             m/broken.yaml:3:2: error: did not find expected key\n\
              2 documents, 1 valid, 1 invalid, 1 empty document skipped, 1 input error\n"
         );
     }
@@ -196,7 +213,7 @@ mod tests {
         write_footer(&sample(), true, &mut err).unwrap();
         assert_eq!(
             String::from_utf8(err).unwrap(),
-            "error: m/broken.yaml:3:2: did not find expected key\n"
+            "m/broken.yaml:3:2: error: did not find expected key\n"
         );
     }
 }
