@@ -24,7 +24,7 @@
 //!   `1e21` are not; kdv-manifest's YAML reader produces those integers
 //!   (`kdv_manifest::json_number_of_float`).
 
-use kdv_rules::{CommonKind, FieldAccess, Shape, ShapeId, StructShape};
+use kdv_rules::{CommonKind, FieldAccess, RuleSet, Shape, ShapeId, StructShape};
 use kdv_runtime::{BadValue, ErrorList, FieldError, PathRef};
 use serde_json::{Map, Value};
 
@@ -46,6 +46,30 @@ fn decodes_as(kind: CommonKind, x: &Value) -> bool {
         },
         _ => false,
     }
+}
+
+/// How many pointers [`decodes_at_once`] looks through.
+const POINTER_CHAIN: usize = 4;
+
+/// Whether `x` decodes into `shape` with nothing to walk: `null`, a scalar of the right
+/// kind, an empty object or list of the right kind (most fields), under at most
+/// [`POINTER_CHAIN`] pointers. `false` proves nothing.
+#[inline]
+fn decodes_at_once(rules: &RuleSet, mut shape: ShapeId, x: &Value) -> bool {
+    for _ in 0..=POINTER_CHAIN {
+        match (rules.shape(shape), x) {
+            (_, Value::Null)
+            | (Shape::String { .. }, Value::String(_))
+            | (Shape::Bool, Value::Bool(_))
+            | (Shape::Any, _) => return true,
+            (Shape::Int(k), Value::Number(_)) => return as_int(Val::Json(x), *k).is_some(),
+            (Shape::Struct(_) | Shape::Map { .. }, Value::Object(o)) => return o.is_empty(),
+            (Shape::Slice(_), Value::Array(a)) => return a.is_empty(),
+            (Shape::Pointer(e), _) => shape = *e,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Moves the errors after `start` so that the segments (`(field index, from, to)`, each a
@@ -149,6 +173,13 @@ impl Eval<'_> {
             _ => "",
         };
         if let Some(kind) = st.common_kind
+            && st.other_kinds.is_empty()
+        {
+            // Every value of the common kind decodes, whatever its key.
+            if obj.values().all(|x| decodes_as(kind, x)) {
+                return;
+            }
+        } else if let Some(kind) = st.common_kind
             && obj.iter().all(|(k, x)| {
                 // A value of the common kind decodes into any field but the others; one
                 // of another kind needs its field found.
@@ -164,15 +195,11 @@ impl Eval<'_> {
         let start = out.len();
         let mut segments: Vec<(u32, usize, usize)> = Vec::new();
         let rules = self.rules;
+        // Far from the depth limit, the values `decodes_at_once` accepts need no call.
+        let shallow = depth + 2 * POINTER_CHAIN < MAX_DEPTH;
         for_each_keyed(obj, &st.key_order, key, |i, x| {
             let shape = st.fields[i as usize].shape;
-            // Scalars of the right kind (most fields) need no call.
-            let fine = match (rules.shape(shape), x) {
-                (Shape::String { .. }, Value::String(_)) | (Shape::Bool, Value::Bool(_)) => true,
-                (Shape::Int(k), Value::Number(_)) => as_int(Val::Json(x), *k).is_some(),
-                _ => false,
-            };
-            if fine {
+            if shallow && decodes_at_once(rules, shape, x) {
                 return;
             }
             let from = out.len();
