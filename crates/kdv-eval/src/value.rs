@@ -116,28 +116,30 @@ pub(crate) fn for_each_keyed<'a, 'k>(
     let mut last: Option<(&'a String, &'a Value)> = None;
     for &i in order {
         let k = key(i);
-        loop {
+        // One call site for `found`, so that it is inlined.
+        let hit = loop {
             match cur {
                 // Objects mostly hold the fields' keys: equality is the cheap first question.
                 Some((ek, ev)) if str_eq(ek, k) => {
-                    found(i, ev);
                     last = cur;
                     cur = entries.next();
+                    break Some(ev);
                 }
                 Some((ek, _)) if cmp_key(ek.as_bytes(), k.as_bytes()) == Ordering::Less => {
                     cur = entries.next();
-                    continue;
                 }
                 // No entry left holds `k`: it is absent or a repeat of the last matched key.
                 _ => match last {
-                    Some((lk, lv)) if str_eq(lk, k) => found(i, lv),
+                    Some((lk, lv)) if str_eq(lk, k) => break Some(lv),
                     // The object is exhausted and the keys still to come are greater than
                     // every matched one.
                     _ if cur.is_none() => return,
-                    _ => {}
+                    _ => break None,
                 },
             }
-            break;
+        };
+        if let Some(v) = hit {
+            found(i, v);
         }
     }
 }
@@ -374,9 +376,15 @@ pub(crate) fn kind_ok(rules: &RuleSet, shape: ShapeId, v: Val<'_>) -> bool {
     let Val::Json(j) = v else {
         return true;
     };
-    // Strings and integers (most fields) without a call.
+    // Strings, integers and structs (most values), under a pointer, without a call.
+    let shape = match rules.shape(shape) {
+        Shape::Pointer(e) => *e,
+        _ => shape,
+    };
     match (rules.shape(shape), j) {
-        (_, Value::Null) | (Shape::String { .. }, Value::String(_)) => true,
+        (_, Value::Null)
+        | (Shape::String { .. }, Value::String(_))
+        | (Shape::Struct(_), Value::Object(_)) => true,
         (Shape::Int(k), Value::Number(_)) => as_int(v, *k).is_some(),
         _ => json_kind_ok(rules, shape, j),
     }
@@ -458,15 +466,30 @@ pub(crate) fn json_identical(a: &Value, b: &Value, depth: usize) -> bool {
         }
         (Value::Object(x), Value::Object(y)) => {
             std::ptr::eq(x, y)
-                || (depth <= MAX_DEPTH
-                    && x.len() == y.len()
-                    && x.iter().zip(y).all(|((kp, p), (kq, q))| {
-                        str_eq(kp, kq)
+                // Empty objects (`{}` members) without starting two iterations.
+                || (x.is_empty() && y.is_empty())
+                || (depth <= MAX_DEPTH && x.len() == y.len() && {
+                    // Entries in step (a plain loop: `zip` and `all` cost more here).
+                    let mut ys = y.iter();
+                    let mut same = true;
+                    for (kp, p) in x {
+                        let Some((kq, q)) = ys.next() else {
+                            same = false;
+                            break;
+                        };
+                        let equal = str_eq(kp, kq)
                             && match (p, q) {
                                 (Value::String(p), Value::String(q)) => str_eq(p, q),
+                                (Value::Number(p), Value::Number(q)) => p == q,
                                 _ => json_identical(p, q, depth + 1),
-                            }
-                    }))
+                            };
+                        if !equal {
+                            same = false;
+                            break;
+                        }
+                    }
+                    same
+                })
         }
         _ => a == b,
     }
@@ -786,11 +809,11 @@ mod tests {
         assert_eq!(found, want);
     }
 
-    /// Keys of every length 0..=20 over a small alphabet with NUL and a multi-byte
-    /// character: all of one byte, with one byte raised, lowered to NUL or cut.
-    fn generated_keys() -> Vec<String> {
+    /// Keys of every length up to `max` over a small alphabet with NUL and a multi-byte
+    /// character: all of one byte, and with one character changed.
+    fn keys_up_to(max: usize) -> Vec<String> {
         let mut keys = Vec::new();
-        for n in 0..=20usize {
+        for n in 0..=max {
             let base = "m".repeat(n);
             keys.push(base.clone());
             for at in 0..n {
@@ -804,6 +827,20 @@ mod tests {
         keys.sort();
         keys.dedup();
         keys
+    }
+
+    fn generated_keys() -> Vec<String> {
+        keys_up_to(20)
+    }
+
+    #[test]
+    fn string_equality_agrees_with_str_up_to_40_bytes() {
+        let keys = keys_up_to(40);
+        for a in &keys {
+            for b in keys.iter().filter(|b| b.len() == a.len()) {
+                assert_eq!(str_eq(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]

@@ -179,6 +179,10 @@ pub fn str_eq(a: &str, b: &str) -> bool {
             a.first_chunk::<8>() == b.first_chunk::<8>()
                 && a.last_chunk::<8>() == b.last_chunk::<8>()
         }
+        17..=32 => {
+            a.first_chunk::<16>() == b.first_chunk::<16>()
+                && a.last_chunk::<16>() == b.last_chunk::<16>()
+        }
         _ => a == b,
     }
 }
