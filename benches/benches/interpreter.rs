@@ -1,13 +1,16 @@
 //! Interpreter benchmarks on the workloads of the performance anchors (§1), named like the
 //! Go benchmarks there so the figures can be put side by side. Objects are JSON values built
-//! once outside the timed loop; each benchmark also reports allocations per operation.
+//! once outside the timed loop; each benchmark also reports allocations per operation. Each
+//! workload is timed twice: as `kdv_eval::validate` (with the decoding pass) and, under the
+//! name followed by `/skip_decoding`, without it (the object already decoded, as upstream's
+//! Go benchmarks and `kdv validate` for built-in kinds have it).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kdv_benches::{
-    CountingAllocator, FLAT_GO, allocations_per_call, compile, flat_workloads, list_map_workloads,
-    max_length_object, minimum_object, run_validation, short_name_object,
+    CountingAllocator, FLAT_GO, SKIP_DECODING, allocations_per_call, compile, flat_workloads,
+    list_map_workloads, max_length_object, minimum_object, run_validation, short_name_object,
 };
 use kdv_runtime::Operation;
 
@@ -30,20 +33,31 @@ fn flat(c: &mut Criterion) {
         ),
     ];
     let op = Operation::create();
-    let all3 = || {
-        let mut n = 0;
-        for (ty, obj) in &objects {
-            let ty = ty.expect("flat workload types exist");
-            n += kdv_eval::validate(&rules, ty, &op, obj, None).len();
-        }
-        n
-    };
-    assert_eq!(all3(), 0);
-    let allocs = allocations_per_call(1000, || {
-        black_box(all3());
-    });
-    eprintln!("allocs/op {:<55} {allocs:>8.1}", "Flat_All3_Create_Valid");
-    c.bench_function("Flat_All3_Create_Valid", |b| b.iter(|| black_box(all3())));
+    for skip_decoding in [false, true] {
+        let options = kdv_eval::EvalOptions {
+            skip_decoding,
+            ..Default::default()
+        };
+        let all3 = || {
+            let mut n = 0;
+            for (ty, obj) in &objects {
+                let ty = ty.expect("flat workload types exist");
+                n += kdv_eval::validate_with(&rules, ty, &op, obj, None, &options).len();
+            }
+            n
+        };
+        assert_eq!(all3(), 0);
+        let name = if skip_decoding {
+            format!("Flat_All3_Create_Valid{SKIP_DECODING}")
+        } else {
+            "Flat_All3_Create_Valid".to_string()
+        };
+        let allocs = allocations_per_call(1000, || {
+            black_box(all3());
+        });
+        eprintln!("allocs/op {name:<55} {allocs:>8.1}");
+        c.bench_function(&name, |b| b.iter(|| black_box(all3())));
+    }
 }
 
 fn list_map(c: &mut Criterion) {

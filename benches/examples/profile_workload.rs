@@ -1,11 +1,12 @@
 //! Runs one interpreter workload many times, for profilers and instruction counts:
 //! `cargo run --release -p kdv-benches --example profile_workload -- NAME [ITERATIONS]`
 //! (`valgrind --tool=callgrind` on the built binary gives repeatable counts). Without a
-//! name, lists the workloads.
+//! name, lists the workloads. A name followed by `/skip_decoding` runs the workload without
+//! the decoding pass (`EvalOptions::skip_decoding`).
 
 use std::hint::black_box;
 
-use kdv_benches::{flat_workloads, list_map_workloads, union_workloads};
+use kdv_benches::{SKIP_DECODING, flat_workloads, list_map_workloads, union_workloads};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -20,6 +21,10 @@ fn main() {
         }
         return;
     };
+    let (name, skip_decoding) = match name.strip_suffix(SKIP_DECODING) {
+        Some(base) => (base.to_string(), true),
+        None => (name, false),
+    };
     let iterations: u64 = args.next().and_then(|n| n.parse().ok()).unwrap_or(100_000);
     let Some(w) = all.iter().find(|w| w.name == name) else {
         eprintln!("unknown workload {name}; run without arguments for the list");
@@ -27,6 +32,6 @@ fn main() {
     };
     w.check();
     for _ in 0..iterations {
-        black_box(w.validate());
+        black_box(w.validate_with(skip_decoding));
     }
 }

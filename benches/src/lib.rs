@@ -354,6 +354,12 @@ pub fn union_workloads() -> Vec<Workload> {
 impl Workload {
     /// Validates the workload once.
     pub fn validate(&self) -> kdv_runtime::ErrorList {
+        self.validate_with(false)
+    }
+
+    /// Validates the workload once; `skip_decoding` as [`kdv_eval::EvalOptions`] has it (the
+    /// object was decoded already, as `kdv validate` does for built-in kinds).
+    pub fn validate_with(&self, skip_decoding: bool) -> kdv_runtime::ErrorList {
         let ty = self
             .rules
             .find_type(self.type_name)
@@ -363,24 +369,38 @@ impl Workload {
         } else {
             Operation::create()
         };
-        kdv_eval::validate(&self.rules, ty, &op, &self.new, self.old.as_ref())
+        let options = kdv_eval::EvalOptions {
+            skip_decoding,
+            ..Default::default()
+        };
+        kdv_eval::validate_with(&self.rules, ty, &op, &self.new, self.old.as_ref(), &options)
     }
 
-    /// Panics unless the workload reports the expected number of errors.
+    /// Panics unless the workload reports the expected number of errors (with and without
+    /// the decoding pass).
     pub fn check(&self) {
-        let errors = self.validate();
-        assert_eq!(
-            errors.len(),
-            self.expected_errors,
-            "{}: unexpected result {:#?}",
-            self.name,
-            errors.iter().map(ToString::to_string).collect::<Vec<_>>()
-        );
+        for skip_decoding in [false, true] {
+            let errors = self.validate_with(skip_decoding);
+            assert_eq!(
+                errors.len(),
+                self.expected_errors,
+                "{} (skip_decoding {skip_decoding}): unexpected result {:#?}",
+                self.name,
+                errors.iter().map(ToString::to_string).collect::<Vec<_>>()
+            );
+        }
     }
 }
 
+/// The suffix of a benchmark name timed with [`kdv_eval::EvalOptions::skip_decoding`]: the
+/// object already decoded, as `kdv validate` has it for built-in kinds (and as upstream's Go
+/// benchmarks have it: they validate a decoded struct, decoding is not timed).
+pub const SKIP_DECODING: &str = "/skip_decoding";
+
 /// Checks a workload's error count, prints its allocations per call (`allocs/op NAME N`, the
-/// line `go-bench/summarize.py` reads) and times it.
+/// line `go-bench/summarize.py` reads) and times it: once as [`kdv_eval::validate`] (with the
+/// decoding pass, under the workload's name) and once without the decoding pass (the name
+/// followed by [`SKIP_DECODING`]).
 pub fn run_validation(c: &mut Criterion, w: &Workload) {
     w.check();
     let ty = w
@@ -392,10 +412,22 @@ pub fn run_validation(c: &mut Criterion, w: &Workload) {
     } else {
         Operation::create()
     };
-    let validate = || kdv_eval::validate(&w.rules, ty, &op, &w.new, w.old.as_ref());
-    let allocs = allocations_per_call(1000, || {
-        black_box(validate());
-    });
-    eprintln!("allocs/op {:<55} {allocs:>8.1}", w.name);
-    c.bench_function(&w.name, |b| b.iter(|| black_box(validate())));
+    for skip_decoding in [false, true] {
+        let options = kdv_eval::EvalOptions {
+            skip_decoding,
+            ..Default::default()
+        };
+        let validate =
+            || kdv_eval::validate_with(&w.rules, ty, &op, &w.new, w.old.as_ref(), &options);
+        let name = if skip_decoding {
+            format!("{}{SKIP_DECODING}", w.name)
+        } else {
+            w.name.clone()
+        };
+        let allocs = allocations_per_call(1000, || {
+            black_box(validate());
+        });
+        eprintln!("allocs/op {name:<55} {allocs:>8.1}");
+        c.bench_function(&name, |b| b.iter(|| black_box(validate())));
+    }
 }

@@ -20,6 +20,26 @@ use crate::value::{Val, kind_ok};
 use crate::view::{JsonIdentity, Typed, UnionExtractors, zero_json};
 
 impl Eval<'_> {
+    /// [`call`](Eval::call) with the most common scalar checks inlined into the caller (the
+    /// field loop): the call and the dispatch over every check cost more than the check.
+    #[inline(always)]
+    pub(crate) fn call_scalar<S: ErrorSink>(
+        &mut self,
+        val: &Validation,
+        path: &PathRef<'_>,
+        shape: ShapeId,
+        v: Val<'_>,
+        old: Val<'_>,
+        out: &mut S,
+    ) {
+        let t = Typed::new(self.rules, shape, v);
+        match &val.check {
+            Check::Minimum(bound) => limits::minimum(path, t, *bound, out),
+            Check::MaxLength(n) => limits::max_length(path, t, *n, out),
+            _ => self.call(val, path, shape, v, old, out),
+        }
+    }
+
     /// Executes one check on `v` (of type `shape`), with `old`.
     pub(crate) fn call<S: ErrorSink>(
         &mut self,

@@ -24,13 +24,13 @@
 //!   `1e21` are not; kdv-manifest's YAML reader produces those integers
 //!   (`kdv_manifest::json_number_of_float`).
 
-use kdv_rules::{CommonKind, FieldAccess, Shape, ShapeId, StructShape};
+use kdv_rules::{CommonKind, FieldAccess, RuleSet, Shape, ShapeId, StructShape};
 use kdv_runtime::{BadValue, ErrorList, FieldError, PathRef};
 use serde_json::{Map, Value};
 
 use crate::eval::Eval;
 use crate::value::{
-    MAX_DEPTH, Val, as_int, for_each_keyed, is_base64, kind_ok, str_eq, type_error_detail,
+    MAX_DEPTH, Val, as_int, for_each_keyed, get, is_base64, kind_ok, str_eq, type_error_detail,
 };
 
 /// Whether `x` (or `null`) decodes into every field of a struct whose fields share `kind`.
@@ -39,13 +39,41 @@ fn decodes_as(kind: CommonKind, x: &Value) -> bool {
     match (kind, x) {
         (_, Value::Null) | (CommonKind::String, Value::String(_)) => true,
         (CommonKind::Bool, Value::Bool(_)) => true,
-        (CommonKind::Int { min, max }, Value::Number(n)) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) => (min..=max).contains(&i128::from(i)),
-            (None, Some(u)) => (min..=max).contains(&i128::from(u)),
-            _ => false,
-        },
+        (CommonKind::Int { min, max }, Value::Number(n)) => {
+            if let Some(i) = n.as_i64() {
+                (min..=max).contains(&i128::from(i))
+            } else if let Some(u) = n.as_u64() {
+                (min..=max).contains(&i128::from(u))
+            } else {
+                false
+            }
+        }
         _ => false,
     }
+}
+
+/// How many pointers [`decodes_at_once`] looks through.
+const POINTER_CHAIN: usize = 4;
+
+/// Whether `x` decodes into `shape` with nothing to walk: `null`, a scalar of the right
+/// kind, an empty object or list of the right kind (most fields), under at most
+/// [`POINTER_CHAIN`] pointers. `false` proves nothing.
+#[inline]
+fn decodes_at_once(rules: &RuleSet, mut shape: ShapeId, x: &Value) -> bool {
+    for _ in 0..=POINTER_CHAIN {
+        match (rules.shape(shape), x) {
+            (_, Value::Null)
+            | (Shape::String { .. }, Value::String(_))
+            | (Shape::Bool, Value::Bool(_))
+            | (Shape::Any, _) => return true,
+            (Shape::Int(k), Value::Number(_)) => return as_int(Val::Json(x), *k).is_some(),
+            (Shape::Struct(_) | Shape::Map { .. }, Value::Object(o)) => return o.is_empty(),
+            (Shape::Slice(_), Value::Array(a)) => return a.is_empty(),
+            (Shape::Pointer(e), _) => shape = *e,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Moves the errors after `start` so that the segments (`(field index, from, to)`, each a
@@ -132,6 +160,67 @@ impl Eval<'_> {
         }
     }
 
+    /// Whether every value of `obj` decodes into its field of a struct whose fields but
+    /// [`other_kinds`](StructShape::other_kinds) share `kind`: the values not of `kind`
+    /// must be exactly those of other-kind keys that are not of `kind`, and every value of
+    /// an other-kind key must be of that field's kind. Counting the values not of `kind`
+    /// and looking up the few other-kind keys spares comparing every key with them.
+    /// `false` proves nothing (an unknown key with a value not of `kind`, say).
+    #[inline]
+    fn decodes_as_common<'k>(
+        &self,
+        st: &StructShape,
+        kind: CommonKind,
+        obj: &Map<String, Value>,
+        key: impl Fn(u32) -> &'k str,
+    ) -> bool {
+        let others = st.other_kinds.as_slice();
+        if others.is_empty() {
+            return obj.values().all(|x| decodes_as(kind, x));
+        }
+        if obj.len() <= 8 {
+            // Few entries: each key compared with the other-kind keys costs less than
+            // looking those up.
+            return obj.iter().all(|(k, x)| {
+                decodes_as(kind, x) && !others.iter().any(|&i| str_eq(key(i), k))
+                    || others.iter().any(|&i| {
+                        str_eq(key(i), k)
+                            && kind_ok(self.rules, st.fields[i as usize].shape, Val::Json(x))
+                    })
+            });
+        }
+        let mut not_common = 0usize;
+        for x in obj.values() {
+            if !decodes_as(kind, x) {
+                not_common += 1;
+                if not_common > others.len() {
+                    return false;
+                }
+            }
+        }
+        let mut not_common_of_others = 0usize;
+        for (n, &i) in others.iter().enumerate() {
+            let k = key(i);
+            // A key shared by several other-kind fields is looked at once.
+            if others[..n].iter().any(|&j| str_eq(key(j), k)) {
+                continue;
+            }
+            let Some(x) = get(obj, k) else {
+                continue;
+            };
+            let fits = others.iter().any(|&j| {
+                str_eq(key(j), k) && kind_ok(self.rules, st.fields[j as usize].shape, Val::Json(x))
+            });
+            if !fits {
+                return false;
+            }
+            if !decodes_as(kind, x) {
+                not_common_of_others += 1;
+            }
+        }
+        not_common == not_common_of_others
+    }
+
     /// The decoding pass over a struct's fields. They are checked in key order (one pass
     /// over the object); errors are put back in declaration order afterwards, which
     /// allocates only when there are errors.
@@ -149,30 +238,18 @@ impl Eval<'_> {
             _ => "",
         };
         if let Some(kind) = st.common_kind
-            && obj.iter().all(|(k, x)| {
-                // A value of the common kind decodes into any field but the others; one
-                // of another kind needs its field found.
-                decodes_as(kind, x) && !st.other_kinds.iter().any(|&i| str_eq(key(i), k))
-                    || st.other_kinds.iter().any(|&i| {
-                        str_eq(key(i), k)
-                            && kind_ok(self.rules, st.fields[i as usize].shape, Val::Json(x))
-                    })
-            })
+            && self.decodes_as_common(st, kind, obj, key)
         {
             return;
         }
         let start = out.len();
         let mut segments: Vec<(u32, usize, usize)> = Vec::new();
         let rules = self.rules;
+        // Far from the depth limit, the values `decodes_at_once` accepts need no call.
+        let shallow = depth + 2 * POINTER_CHAIN < MAX_DEPTH;
         for_each_keyed(obj, &st.key_order, key, |i, x| {
             let shape = st.fields[i as usize].shape;
-            // Scalars of the right kind (most fields) need no call.
-            let fine = match (rules.shape(shape), x) {
-                (Shape::String { .. }, Value::String(_)) | (Shape::Bool, Value::Bool(_)) => true,
-                (Shape::Int(k), Value::Number(_)) => as_int(Val::Json(x), *k).is_some(),
-                _ => false,
-            };
-            if fine {
+            if shallow && decodes_at_once(rules, shape, x) {
                 return;
             }
             let from = out.len();

@@ -120,22 +120,39 @@ impl<'r> Eval<'r> {
         old: Val<'_>,
         out: &mut S,
     ) {
+        self.validate_type_of(id, path, v, old, true, out);
+    }
+
+    /// [`validate_type`](Eval::validate_type); `may_be_identical` is false when the caller
+    /// already knows `old` is not identical JSON (a field block that did not ratchet).
+    fn validate_type_of<S: ErrorSink>(
+        &mut self,
+        id: TypeId,
+        path: &PathRef<'_>,
+        v: Val<'_>,
+        old: Val<'_>,
+        may_be_identical: bool,
+        out: &mut S,
+    ) {
         let rules = self.rules;
         let t = rules.type_rules(id);
         if !t.has_validations || !self.enter(path, out) {
             return;
         }
+        // An old value of identical JSON is handed on as `v` itself: the checks' own
+        // identity tests (union ratcheting) then succeed at the first pointer comparison
+        // instead of walking both values again, and the field blocks, which would all
+        // ratchet, are skipped at once.
+        let unchanged = may_be_identical
+            && self.op.is_update()
+            && matches!((v, old), (Val::Json(x), Val::Json(y)) if json_identical(x, y, 0));
+        let old = if unchanged { v } else { old };
         if self.run_calls(&t.validations, path, t.shape, v, old, out) {
             for it in &t.iterations {
                 self.call_marked(it, path, t.shape, v, old, out);
             }
-            // A nil struct is not descended (upstream would dereference nil). When the old
-            // struct is identical JSON, every field block would ratchet: skipped at once.
-            let unchanged = || {
-                self.op.is_update()
-                    && matches!((v, old), (Val::Json(x), Val::Json(y)) if json_identical(x, y, 0))
-            };
-            if !(t.opaque || (t.kind == TypeKind::Struct && v.is_nil()) || unchanged()) {
+            // A nil struct is not descended (upstream would dereference nil).
+            if !(t.opaque || (t.kind == TypeKind::Struct && v.is_nil()) || unchanged) {
                 self.field_blocks(t, path, v, old, out);
             }
         }
@@ -205,7 +222,9 @@ impl<'r> Eval<'r> {
 
     /// One struct field's block (§4.3): `v` and `old` are the field's values (`old` is
     /// meaningful only when `correlated`, i.e. the struct has an old value). Ratcheting: on
-    /// Update, an unchanged field is not validated at all.
+    /// Update, an unchanged field is not validated at all. Inlined into
+    /// [`field_blocks`](Eval::field_blocks), its one caller.
+    #[inline(always)]
     fn field_block<S: ErrorSink>(
         &mut self,
         f: &FieldRules,
@@ -259,7 +278,8 @@ impl<'r> Eval<'r> {
                 self.run_calls(&t.validations, &path, t.shape, v, old, out);
                 self.depth -= 1;
             } else {
-                self.validate_type(tid, &path, v, old, out);
+                // Identical JSON ratcheted above.
+                self.validate_type_of(tid, &path, v, old, false, out);
             }
         }
         for it in &f.iterations {
@@ -289,7 +309,7 @@ impl<'r> Eval<'r> {
                         continue;
                     }
                     if val.level.is_none() && !val.declarative_native {
-                        self.call(val, path, shape, v, old, out);
+                        self.call_scalar(val, path, shape, v, old, out);
                     } else {
                         self.call_marked(val, path, shape, v, old, out);
                     }

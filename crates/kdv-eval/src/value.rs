@@ -110,47 +110,76 @@ pub(crate) fn for_each_keyed<'a, 'k>(
     }
     let mut entries = obj.iter();
     let mut cur = entries.next();
+    // The entry matched last: the object's entries advance past a match at once (the
+    // common case, every field present, costs one equality test per field), and a field
+    // reading the same key as the one before finds it here.
+    let mut last: Option<(&'a String, &'a Value)> = None;
     for &i in order {
         let k = key(i);
-        // Not advanced on a match: the next field may read the same key.
-        while let Some((ek, ev)) = cur {
-            // Objects mostly hold the fields' keys: equality is the cheap first question.
-            let ord = if str_eq(ek, k) {
-                Ordering::Equal
-            } else {
-                cmp_key(ek.as_bytes(), k.as_bytes())
-            };
-            match ord {
-                Ordering::Less => cur = entries.next(),
-                Ordering::Equal => {
-                    found(i, ev);
-                    break;
+        // One call site for `found`, so that it is inlined.
+        let hit = loop {
+            match cur {
+                // Objects mostly hold the fields' keys: equality is the cheap first question.
+                Some((ek, ev)) if str_eq(ek, k) => {
+                    last = cur;
+                    cur = entries.next();
+                    break Some(ev);
                 }
-                Ordering::Greater => break,
+                Some((ek, _)) if cmp_key(ek.as_bytes(), k.as_bytes()) == Ordering::Less => {
+                    cur = entries.next();
+                }
+                // No entry left holds `k`: it is absent or a repeat of the last matched key.
+                _ => match last {
+                    Some((lk, lv)) if str_eq(lk, k) => break Some(lv),
+                    // The object is exhausted and the keys still to come are greater than
+                    // every matched one.
+                    _ if cur.is_none() => return,
+                    _ => break None,
+                },
             }
-        }
-        if cur.is_none() {
-            return;
+        };
+        if let Some(v) = hit {
+            found(i, v);
         }
     }
 }
 
 /// Byte-wise lexicographic order (the order of `str`) without a `memcmp` call in the usual
-/// cases: keys differing in their first eight bytes, equal keys of up to 16 bytes, short
-/// keys.
-#[inline(always)]
+/// cases: keys differing in their first eight bytes, keys of up to eight bytes, equal keys of
+/// up to 16 bytes. Not inlined: the merge pass asks it only when keys differ, and inlined
+/// its setup would be hoisted before the equality test that usually settles a field.
+#[inline(never)]
 fn cmp_key(a: &[u8], b: &[u8]) -> Ordering {
-    if let (Some(x), Some(y)) = (a.first_chunk::<8>(), b.first_chunk::<8>()) {
-        if x != y {
-            return u64::from_be_bytes(*x).cmp(&u64::from_be_bytes(*y));
-        }
-        // The first and last eight bytes cover keys of up to 16 bytes.
-        if a.len() == b.len() && a.len() <= 16 && a.last_chunk::<8>() == b.last_chunk::<8>() {
-            return Ordering::Equal;
-        }
-        return cmp_key_tail(a, b, 8);
+    let (x, y) = (prefix8(a), prefix8(b));
+    if x != y {
+        return x.cmp(&y);
     }
-    cmp_key_tail(a, b, 0)
+    // Equal padded prefixes: a key of at most eight bytes is a prefix of the other.
+    if a.len() <= 8 || b.len() <= 8 {
+        return a.len().cmp(&b.len());
+    }
+    // The first and last eight bytes cover keys of up to 16 bytes.
+    if a.len() == b.len() && a.len() <= 16 && a.last_chunk::<8>() == b.last_chunk::<8>() {
+        return Ordering::Equal;
+    }
+    cmp_key_tail(a, b, 8)
+}
+
+/// The first eight bytes of a key as a big-endian number, zero-padded: zero is the least
+/// byte, so padded prefixes that differ order their keys.
+#[inline(always)]
+fn prefix8(s: &[u8]) -> u64 {
+    if let Some(c) = s.first_chunk::<8>() {
+        return u64::from_be_bytes(*c);
+    }
+    let n = s.len();
+    if let (Some(first), Some(last)) = (s.first_chunk::<4>(), s.last_chunk::<4>()) {
+        // Bytes 4..n are the low n - 4 bytes of the last four.
+        let low = u64::from(u32::from_be_bytes(*last)) & ((1u64 << (8 * (n - 4))) - 1);
+        return (u64::from(u32::from_be_bytes(*first)) << 32) | (low << (8 * (8 - n)));
+    }
+    let byte = |i: usize| s.get(i).map_or(0, |&b| u64::from(b));
+    (byte(0) << 56) | (byte(1) << 48) | (byte(2) << 40)
 }
 
 /// [`cmp_key`] from byte `i` on (the bytes before are equal): eight bytes at a time while
@@ -342,13 +371,31 @@ fn expected(rules: &RuleSet, shape: ShapeId) -> String {
 }
 
 /// Whether the (non-null) JSON value has the kind `shape` decodes.
+#[inline]
 pub(crate) fn kind_ok(rules: &RuleSet, shape: ShapeId, v: Val<'_>) -> bool {
     let Val::Json(j) = v else {
         return true;
     };
+    // Strings, integers and structs (most values), under a pointer, without a call.
+    let shape = match rules.shape(shape) {
+        Shape::Pointer(e) => *e,
+        _ => shape,
+    };
+    match (rules.shape(shape), j) {
+        (_, Value::Null)
+        | (Shape::String { .. }, Value::String(_))
+        | (Shape::Struct(_), Value::Object(_)) => true,
+        (Shape::Int(k), Value::Number(_)) => as_int(v, *k).is_some(),
+        _ => json_kind_ok(rules, shape, j),
+    }
+}
+
+/// [`kind_ok`] of a JSON value.
+fn json_kind_ok(rules: &RuleSet, shape: ShapeId, j: &Value) -> bool {
     if j.is_null() {
         return true;
     }
+    let v = Val::Json(j);
     match rules.shape(shape) {
         Shape::String { .. } => j.is_string(),
         Shape::Bool => j.is_boolean(),
@@ -419,15 +466,30 @@ pub(crate) fn json_identical(a: &Value, b: &Value, depth: usize) -> bool {
         }
         (Value::Object(x), Value::Object(y)) => {
             std::ptr::eq(x, y)
-                || (depth <= MAX_DEPTH
-                    && x.len() == y.len()
-                    && x.iter().zip(y).all(|((kp, p), (kq, q))| {
-                        str_eq(kp, kq)
+                // Empty objects (`{}` members) without starting two iterations.
+                || (x.is_empty() && y.is_empty())
+                || (depth <= MAX_DEPTH && x.len() == y.len() && {
+                    // Entries in step (a plain loop: `zip` and `all` cost more here).
+                    let mut ys = y.iter();
+                    let mut same = true;
+                    for (kp, p) in x {
+                        let Some((kq, q)) = ys.next() else {
+                            same = false;
+                            break;
+                        };
+                        let equal = str_eq(kp, kq)
                             && match (p, q) {
                                 (Value::String(p), Value::String(q)) => str_eq(p, q),
+                                (Value::Number(p), Value::Number(q)) => p == q,
                                 _ => json_identical(p, q, depth + 1),
-                            }
-                    }))
+                            };
+                        if !equal {
+                            same = false;
+                            break;
+                        }
+                    }
+                    same
+                })
         }
         _ => a == b,
     }
@@ -745,6 +807,95 @@ mod tests {
         for_each_keyed(&sparse, &order, |i| KEYS[i as usize], |i, _| found.push(i));
         let want: Vec<u32> = order.iter().copied().filter(|i| i % 2 == 0).collect();
         assert_eq!(found, want);
+    }
+
+    /// Keys of every length up to `max` over a small alphabet with NUL and a multi-byte
+    /// character: all of one byte, and with one character changed.
+    fn keys_up_to(max: usize) -> Vec<String> {
+        let mut keys = Vec::new();
+        for n in 0..=max {
+            let base = "m".repeat(n);
+            keys.push(base.clone());
+            for at in 0..n {
+                for c in ['\u{0}', 'a', 'z', 'é'] {
+                    let mut k: Vec<char> = base.chars().collect();
+                    k[at] = c;
+                    keys.push(k.into_iter().collect());
+                }
+            }
+        }
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    fn generated_keys() -> Vec<String> {
+        keys_up_to(20)
+    }
+
+    #[test]
+    fn string_equality_agrees_with_str_up_to_40_bytes() {
+        let keys = keys_up_to(40);
+        for a in &keys {
+            for b in keys.iter().filter(|b| b.len() == a.len()) {
+                assert_eq!(str_eq(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn key_order_agrees_with_str_on_generated_keys() {
+        let keys = generated_keys();
+        for a in &keys {
+            for b in &keys {
+                assert_eq!(cmp_key(a.as_bytes(), b.as_bytes()), a.cmp(b), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    /// `for_each_keyed` against `Map::get` for each field, over objects and field lists
+    /// drawn from the generated keys: absent keys, repeated keys, empty objects, fields
+    /// past the object's last key.
+    #[test]
+    fn merge_pass_agrees_with_lookups() {
+        let keys = generated_keys();
+        // A small deterministic generator (xorshift).
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..2000 {
+            let obj: Map<String, Value> = (0..next(14))
+                .map(|j| (keys[next(keys.len())].clone(), Value::from(j)))
+                .collect();
+            let fields: Vec<&str> = (0..1 + next(12))
+                .map(|_| {
+                    // Mostly keys of the object (when it has any), some others.
+                    if !obj.is_empty() && next(3) > 0 {
+                        obj.keys().nth(next(obj.len())).map_or("", String::as_str)
+                    } else {
+                        keys[next(keys.len())].as_str()
+                    }
+                })
+                .collect();
+            let mut order: Vec<u32> = (0..fields.len() as u32).collect();
+            order.sort_by_key(|&i| (fields[i as usize], i));
+            let mut found = Vec::new();
+            for_each_keyed(
+                &obj,
+                &order,
+                |i| fields[i as usize],
+                |i, v| found.push((i, v)),
+            );
+            let want: Vec<(u32, &Value)> = order
+                .iter()
+                .filter_map(|&i| obj.get(fields[i as usize]).map(|v| (i, v)))
+                .collect();
+            assert_eq!(found, want, "{obj:?} {fields:?}");
+        }
     }
 
     #[test]

@@ -70,57 +70,100 @@ fn with_bound(prefix: &str, bound: i128) -> String {
     out
 }
 
-/// `+k8s:minimum` on an integer: `value < min` →
-/// `Invalid(value, "must be greater than or equal to <min>")`, origin `minimum`.
-#[inline]
-pub fn minimum<'a>(path: &PathRef<'_>, v: impl View<'a>, min: i128, out: &mut impl ErrorSink) {
-    let Some(x) = v.as_int() else { return };
-    let (below, bound) = match x {
+/// Whether `x` is below `min`, and `min` within `x`'s type. Widened comparison first (no
+/// clamping on the way of a passing value); a value below the wide bound is below the
+/// clamped one too unless the bound exceeds the type, which the clamped comparison decides.
+#[inline(always)]
+fn below(x: Int, min: i128) -> Option<i128> {
+    let wide = match x {
+        Int::Signed(x) => i128::from(x) < min,
+        Int::Unsigned(x) => i128::from(x) < min,
+    };
+    if !wide {
+        return None;
+    }
+    match x {
         Int::Signed(x) => {
             let b = clamp_signed(min);
-            (x < b, i128::from(b))
+            (x < b).then_some(i128::from(b))
         }
         Int::Unsigned(x) => {
             let b = clamp_unsigned(min);
-            (x < b, i128::from(b))
+            (x < b).then_some(i128::from(b))
         }
-    };
-    if below {
-        out.fail(|| {
-            FieldError::invalid(
-                path,
-                x.bad_value(),
-                with_bound("must be greater than or equal to ", bound),
-            )
-            .with_origin(origin::MINIMUM)
-        });
     }
+}
+
+/// Whether `x` is above `max` (see [`below`]), and `max` within `x`'s type.
+#[inline(always)]
+fn above(x: Int, max: i128) -> Option<i128> {
+    let wide = match x {
+        Int::Signed(x) => i128::from(x) > max,
+        Int::Unsigned(x) => i128::from(x) > max,
+    };
+    if !wide {
+        return None;
+    }
+    match x {
+        Int::Signed(x) => {
+            let b = clamp_signed(max);
+            (x > b).then_some(i128::from(b))
+        }
+        Int::Unsigned(x) => {
+            let b = clamp_unsigned(max);
+            (x > b).then_some(i128::from(b))
+        }
+    }
+}
+
+/// `+k8s:minimum` on an integer: `value < min` →
+/// `Invalid(value, "must be greater than or equal to <min>")`, origin `minimum`.
+#[inline(always)]
+pub fn minimum<'a>(path: &PathRef<'_>, v: impl View<'a>, min: i128, out: &mut impl ErrorSink) {
+    let Some(x) = v.as_int() else { return };
+    if let Some(bound) = below(x, min) {
+        out_of_bound(
+            path,
+            x,
+            "must be greater than or equal to ",
+            bound,
+            origin::MINIMUM,
+            out,
+        );
+    }
+}
+
+/// The error of a failed [`minimum`] or [`maximum`], out of line: the passing path (most
+/// values) is inlined into the caller.
+#[cold]
+#[inline(never)]
+fn out_of_bound(
+    path: &PathRef<'_>,
+    x: Int,
+    message: &str,
+    bound: i128,
+    origin: &'static str,
+    out: &mut impl ErrorSink,
+) {
+    out.fail(|| {
+        FieldError::invalid(path, x.bad_value(), with_bound(message, bound)).with_origin(origin)
+    });
 }
 
 /// `+k8s:maximum` on an integer: `value > max` →
 /// `Invalid(value, "must be less than or equal to <max>")`, origin `maximum`.
-#[inline]
+#[inline(always)]
 pub fn maximum<'a>(path: &PathRef<'_>, v: impl View<'a>, max: i128, out: &mut impl ErrorSink) {
     let Some(x) = v.as_int() else { return };
-    let (above, bound) = match x {
-        Int::Signed(x) => {
-            let b = clamp_signed(max);
-            (x > b, i128::from(b))
-        }
-        Int::Unsigned(x) => {
-            let b = clamp_unsigned(max);
-            (x > b, i128::from(b))
-        }
-    };
-    if above {
-        out.fail(|| {
-            FieldError::invalid(
-                path,
-                x.bad_value(),
-                with_bound("must be less than or equal to ", bound),
-            )
-            .with_origin(origin::MAXIMUM)
-        });
+    if let Some(bound) = above(x, max) {
+        out_of_bound(
+            path,
+            x,
+            "must be less than or equal to ",
+            bound,
+            origin::MAXIMUM,
+            out,
+        );
     }
 }
 
@@ -143,13 +186,26 @@ fn typed<'a>(mut e: FieldError, v: impl View<'a>) -> FieldError {
 
 /// `+k8s:maxLength`: at most `max` characters (code points). Counts characters only when the
 /// byte length alone cannot decide. Failure → `TooLongCharacters(max)`, origin `maxLength`.
-#[inline]
+#[inline(always)]
 pub fn max_length<'a>(path: &PathRef<'_>, v: impl View<'a>, max: i64, out: &mut impl ErrorSink) {
     let Some(s) = v.as_str() else { return };
-    let bytes = s.len();
-    if (bytes as i64) <= max {
+    // A string no longer in bytes than the bound (most) is decided inline.
+    if (s.len() as i64) <= max {
         return;
     }
+    max_length_chars(path, v, s, max, out);
+}
+
+/// [`max_length`] of a string longer in bytes than the bound: count its characters.
+#[inline(never)]
+fn max_length_chars<'a>(
+    path: &PathRef<'_>,
+    v: impl View<'a>,
+    s: &str,
+    max: i64,
+    out: &mut impl ErrorSink,
+) {
+    let bytes = s.len();
     if quarter_ceil(bytes) > max || s.chars().count() as i64 > max {
         out.fail(|| {
             typed(
@@ -250,6 +306,63 @@ pub fn max_properties<'a>(
 
 #[cfg(test)]
 mod bound_tests {
+    use super::*;
+
+    /// The widened comparisons agree with comparing against the bound clamped to the
+    /// value's type, bounds beyond the type included.
+    #[test]
+    fn widened_comparisons_agree_with_clamped_bounds() {
+        let edges = [
+            i128::MIN,
+            -(1i128 << 64),
+            i128::from(i64::MIN) - 1,
+            i128::from(i64::MIN),
+            -2,
+            -1,
+            0,
+            1,
+            2,
+            i128::from(i64::MAX) - 1,
+            i128::from(i64::MAX),
+            i128::from(i64::MAX) + 1,
+            i128::from(u64::MAX) - 1,
+            i128::from(u64::MAX),
+            i128::from(u64::MAX) + 1,
+            i128::MAX,
+        ];
+        let mut values = Vec::new();
+        for &e in &edges {
+            if let Ok(x) = i64::try_from(e) {
+                values.push(Int::Signed(x));
+            }
+            if let Ok(x) = u64::try_from(e) {
+                values.push(Int::Unsigned(x));
+            }
+        }
+        for &x in &values {
+            for &b in &edges {
+                let (lo, hi) = match x {
+                    Int::Signed(x) => {
+                        let (l, h) = (clamp_signed(b), clamp_signed(b));
+                        (
+                            (x < l).then_some(i128::from(l)),
+                            (x > h).then_some(i128::from(h)),
+                        )
+                    }
+                    Int::Unsigned(x) => {
+                        let (l, h) = (clamp_unsigned(b), clamp_unsigned(b));
+                        (
+                            (x < l).then_some(i128::from(l)),
+                            (x > h).then_some(i128::from(h)),
+                        )
+                    }
+                };
+                assert_eq!(below(x, b), lo, "{x:?} < {b}");
+                assert_eq!(above(x, b), hi, "{x:?} > {b}");
+            }
+        }
+    }
+
     #[test]
     fn bounds_print_as_go_prints_them() {
         for b in [

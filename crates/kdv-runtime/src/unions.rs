@@ -279,6 +279,12 @@ pub fn discriminated_union<'a, V: View<'a>>(
     extractors: &impl Extractors<V>,
     out: &mut impl ErrorSink,
 ) {
+    // Identical values ratchet before the discriminator is read (`set_members` would
+    // return at once, after reporting a miscounted union, which still reports here).
+    if op.is_update() && !old.is_nil() && extractors.count() == members.len() && new.identical(old)
+    {
+        return;
+    }
     let d = discriminator_of(new);
     let same = || d == discriminator_of(old);
     let Some(set) = set_members(op, path, new, old, members, extractors, "", same, out) else {

@@ -170,20 +170,21 @@ pub fn str_eq(a: &str, b: &str) -> bool {
     match n {
         0 => true,
         1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=7 => load4(a, 0) == load4(b, 0) && load4(a, n - 4) == load4(b, n - 4),
-        8..=16 => load8(a, 0) == load8(b, 0) && load8(a, n - 8) == load8(b, n - 8),
+        // First and last chunks: no bounds checks once the length is known.
+        4..=7 => {
+            a.first_chunk::<4>() == b.first_chunk::<4>()
+                && a.last_chunk::<4>() == b.last_chunk::<4>()
+        }
+        8..=16 => {
+            a.first_chunk::<8>() == b.first_chunk::<8>()
+                && a.last_chunk::<8>() == b.last_chunk::<8>()
+        }
+        17..=32 => {
+            a.first_chunk::<16>() == b.first_chunk::<16>()
+                && a.last_chunk::<16>() == b.last_chunk::<16>()
+        }
         _ => a == b,
     }
-}
-
-#[inline(always)]
-fn load4(s: &[u8], i: usize) -> u32 {
-    u32::from_ne_bytes(s[i..i + 4].try_into().unwrap_or([0; 4]))
-}
-
-#[inline(always)]
-fn load8(s: &[u8], i: usize) -> u64 {
-    u64::from_ne_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]))
 }
 
 /// `BadValue` → JSON, for composite bad values of plain Rust views.

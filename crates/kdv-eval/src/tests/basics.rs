@@ -362,3 +362,63 @@ type T struct {
         ])
     );
 }
+
+/// The decoding pass's shortcut for structs whose fields share a kind but a few: a value of
+/// the shared kind at an other-kind key, and a value of another kind at a shared-kind key,
+/// are errors whatever else the object holds.
+#[test]
+fn decoding_shortcut_of_mostly_string_structs_misses_no_error() {
+    let f = fixture(
+        r#"
+// +k8s:validation-gen=*
+package p
+
+type T struct {
+	// +k8s:maxLength=3
+	A string `json:"a"`
+	B *string `json:"b"`
+	C string `json:"c"`
+	N int    `json:"n"`
+	F bool `json:"f"`
+}
+"#,
+    );
+    let cases: [(&str, &[&str]); 8] = [
+        (r#"{"a": "x", "b": "y", "c": "z", "n": 1, "f": true}"#, &[]),
+        (
+            r#"{"a": "x", "n": "1"}"#,
+            &["n: Invalid value: \"1\": expected integer, got string"],
+        ),
+        (
+            r#"{"a": 1, "b": "y"}"#,
+            &["a: Invalid value: 1: expected string, got number"],
+        ),
+        (
+            r#"{"a": 1, "n": "1"}"#,
+            &[
+                "a: Invalid value: 1: expected string, got number",
+                "n: Invalid value: \"1\": expected integer, got string",
+            ],
+        ),
+        (
+            r#"{"a": 1, "n": 1}"#,
+            &["a: Invalid value: 1: expected string, got number"],
+        ),
+        (
+            r#"{"a": true, "f": 1}"#,
+            &[
+                "a: Invalid value: true: expected string, got boolean",
+                "f: Invalid value: 1: expected boolean, got number",
+            ],
+        ),
+        // Unknown keys are not decoded, whatever their values.
+        (r#"{"a": "x", "n": 1, "other": 5, "more": true}"#, &[]),
+        (
+            r#"{"a": "toolong", "n": 0, "other": 5}"#,
+            &["a: Too long: may not be more than 3 characters [maxLength]"],
+        ),
+    ];
+    for (doc, want) in cases {
+        assert_eq!(f.create("T", doc), strs(want), "{doc}");
+    }
+}
