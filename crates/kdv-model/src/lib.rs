@@ -835,7 +835,9 @@ mod tests {
             "short".to_owned(),
         ];
         for line in &lines {
-            for col in [1, 2, 20, 21, 22, 23, 100, 301, 302, 500, 501, 600, 1000, 1006, 2000] {
+            for col in [
+                1, 2, 20, 21, 22, 23, 100, 301, 302, 500, 501, 600, 1000, 1006, 2000,
+            ] {
                 for len in [1, 6, 40, 5000] {
                     for width in [1, 20, 120] {
                         assert_eq!(

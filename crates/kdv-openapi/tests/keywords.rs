@@ -256,7 +256,11 @@ fn item_04_long_patterns_on_long_values_are_bounded() {
     let value = "xy".repeat(100_000);
     let errs = errors(&s, &json!({"s": value}));
     assert_eq!(errs.len(), 1);
-    assert!(errs[0].contains("in body should match 'xxx"), "{}", &errs[0][..200]);
+    assert!(
+        errs[0].contains("in body should match 'xxx"),
+        "{}",
+        &errs[0][..200]
+    );
     // Any other pattern is matched within a budget of pattern × value length; beyond it
     // the value is reported, saying why.
     let pattern = format!("{}[0-9]", "x".repeat(5_000));

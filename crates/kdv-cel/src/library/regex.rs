@@ -52,9 +52,19 @@ mod literal_tests {
         let value = "xy".repeat(100_000);
         assert!(!lit.is_match(&value));
         // Same verdicts as the regex for small cases.
-        for (p, v) in [("^ab$", "ab"), ("^ab$", "abc"), ("b$", "ab"), ("^a", "ba"), ("é", "café")] {
+        for (p, v) in [
+            ("^ab$", "ab"),
+            ("^ab$", "abc"),
+            ("b$", "ab"),
+            ("^a", "ba"),
+            ("é", "café"),
+        ] {
             let re = compile_go(p).unwrap();
-            assert_eq!(literal_form(p).unwrap().is_match(v), re.is_match(v), "{p} {v}");
+            assert_eq!(
+                literal_form(p).unwrap().is_match(v),
+                re.is_match(v),
+                "{p} {v}"
+            );
         }
     }
 }
@@ -216,7 +226,9 @@ pub fn literal_form(pattern: &str) -> Option<LiteralPattern> {
         match part.kind() {
             HirKind::Look(Look::Start) if i == 0 => form.start = true,
             HirKind::Look(Look::End) if i + 1 == parts.len() => form.end = true,
-            HirKind::Literal(lit) if !form.end => form.text.push_str(std::str::from_utf8(&lit.0).ok()?),
+            HirKind::Literal(lit) if !form.end => {
+                form.text.push_str(std::str::from_utf8(&lit.0).ok()?)
+            }
             HirKind::Empty => {}
             _ => return None,
         }
