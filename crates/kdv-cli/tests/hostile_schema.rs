@@ -43,10 +43,8 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "kdv-hostile-schema-{}-{name}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("kdv-hostile-schema-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch dir");
         Scratch(dir)
@@ -85,9 +83,11 @@ fn item_06_yaml_1_1_boolean_keys_are_true_and_false() {
     let s = Scratch::new("item06");
     let crd = s.write(
         "crd.json",
-        crd(r#"{"type": "object", "properties": {"on": {"type": "string"},
+        crd(
+            r#"{"type": "object", "properties": {"on": {"type": "string"},
             "pos": {"type": "object", "required": ["x", "y"],
-                    "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}}}}}"#),
+                    "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}}}}}"#,
+        ),
     );
     let w = s.write(
         "w.yaml",
@@ -115,8 +115,10 @@ fn item_09_out_of_range_numbers_as_go_yaml_v2_resolves_them() {
     let s = Scratch::new("item09");
     let crd = s.write(
         "crd.json",
-        crd(r#"{"type": "object", "properties": {"s": {"type": "string"},
-            "num": {"type": "number"}, "i": {"type": "integer"}}}"#),
+        crd(
+            r#"{"type": "object", "properties": {"s": {"type": "string"},
+            "num": {"type": "number"}, "i": {"type": "integer"}}}"#,
+        ),
     );
     // `1e400` overflows go-yaml's ParseFloat: a string, which a string field accepts.
     let ok = s.write("ok.yaml", format!("{WIDGET}spec:\n  s: 1e400\n"));
@@ -126,7 +128,10 @@ fn item_09_out_of_range_numbers_as_go_yaml_v2_resolves_them() {
     let run = kdv(&["validate", "--crd", &crd, &bad]);
     let t = run.transcript();
     assert_eq!(run.code, 1, "{t}");
-    assert!(t.contains(r#"spec.num in body must be of type number: "string""#), "{t}");
+    assert!(
+        t.contains(r#"spec.num in body must be of type number: "string""#),
+        "{t}"
+    );
     // Beyond int64, a float that encoding/json writes as -9223372036854776000: no integer.
     for i in [
         "-9223372036854775809",
@@ -137,9 +142,15 @@ fn item_09_out_of_range_numbers_as_go_yaml_v2_resolves_them() {
         let run = kdv(&["validate", "--crd", &crd, &doc]);
         let t = run.transcript();
         assert_eq!(run.code, 1, "{i}: {t}");
-        assert!(t.contains(r#"spec.i in body must be of type integer: "number""#), "{i}: {t}");
+        assert!(
+            t.contains(r#"spec.i in body must be of type integer: "number""#),
+            "{i}: {t}"
+        );
     }
-    let doc = s.write("min.yaml", format!("{WIDGET}spec:\n  i: -9223372036854775808\n"));
+    let doc = s.write(
+        "min.yaml",
+        format!("{WIDGET}spec:\n  i: -9223372036854775808\n"),
+    );
     let run = kdv(&["validate", "--crd", &crd, &doc]);
     assert_eq!(run.code, 0, "{}", run.transcript());
 }
@@ -162,7 +173,10 @@ fn item_08_integral_floats_in_metadata_are_accepted() {
             assert_eq!(run.code, 0, "{generation}: {t}");
         } else {
             assert_eq!(run.code, 1, "{generation}: {t}");
-            assert!(t.contains("cannot unmarshal number 5.5 into Go struct field"), "{t}");
+            assert!(
+                t.contains("cannot unmarshal number 5.5 into Go struct field"),
+                "{t}"
+            );
         }
     }
 }
@@ -180,7 +194,10 @@ fn item_11_lists_range_is_bounded_by_the_cost_limit_only() {
     let run = kdv(&["cel", "lists.range(2000000).size() == 2000000"]);
     let t = run.transcript();
     assert_eq!(run.code, 1, "{t}");
-    assert!(t.contains("operation cancelled: actual cost limit exceeded"), "{t}");
+    assert!(
+        t.contains("operation cancelled: actual cost limit exceeded"),
+        "{t}"
+    );
     // A limit beyond any memory: refused with the same error, nothing allocated.
     let run = kdv(&[
         "cel",
@@ -190,5 +207,8 @@ fn item_11_lists_range_is_bounded_by_the_cost_limit_only() {
     ]);
     let t = run.transcript();
     assert_eq!(run.code, 1, "{t}");
-    assert!(t.contains("operation cancelled: actual cost limit exceeded"), "{t}");
+    assert!(
+        t.contains("operation cancelled: actual cost limit exceeded"),
+        "{t}"
+    );
 }

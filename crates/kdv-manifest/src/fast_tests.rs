@@ -599,7 +599,9 @@ fn generated_manifests_reach_the_fast_reader() {
 fn item_06_keys_are_named_as_the_full_path_names_them() {
     // Keys go-yaml reads as booleans, nulls or numbers are left to the full path, which
     // names them as sigs.k8s.io/yaml writes them; both readers agree on the rest.
-    for key in ["on", "y", "No", "true", "yEs", ".5", ".Inf", "~", "1", "0x1F"] {
+    for key in [
+        "on", "y", "No", "true", "yEs", ".5", ".Inf", "~", "1", "0x1F",
+    ] {
         let text = format!("spec:\n  {key}: 1\n");
         assert_eq!(fast_value(&text), None, "{key}");
     }

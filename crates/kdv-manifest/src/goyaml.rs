@@ -99,7 +99,9 @@ pub(crate) fn resolve(text: &str) -> Scalar {
 fn go_parse_float(s: &str) -> Option<f64> {
     let body = s.strip_prefix(['+', '-']).unwrap_or(s);
     // Rust also reads `inf`, `nan`, `infinity`; go-yaml only passes decimal shapes here.
-    if !body.bytes().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'))
+    if !body
+        .bytes()
+        .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'))
     {
         return None;
     }
@@ -145,8 +147,7 @@ fn yaml_style_float(s: &str) -> bool {
 
 /// The magnitude of `strconv.ParseUint(s, 0, 64)`'s base-prefixed or decimal digits.
 fn go_magnitude(s: &str) -> Option<u64> {
-    let (radix, digits) = if let Some(d) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"))
-    {
+    let (radix, digits) = if let Some(d) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         (16, d)
     } else if let Some(d) = s.strip_prefix("0o").or_else(|| s.strip_prefix("0O")) {
         (8, d)
@@ -259,8 +260,7 @@ pub(crate) fn json_key<'t>(scalar: Scalar, text: &'t str) -> Result<Cow<'t, str>
             "unsupported map key of type: uint64, key: {u:#x}; the API server cannot read the document"
         )),
         Scalar::Null => Err(
-            "unsupported map key of type: null; the API server cannot read the document"
-                .to_owned(),
+            "unsupported map key of type: null; the API server cannot read the document".to_owned(),
         ),
     }
 }

@@ -222,4 +222,3 @@ fn whole_stream(text: &str) -> Option<Vec<Value>> {
             .collect(),
     )
 }
-

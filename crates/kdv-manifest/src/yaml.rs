@@ -591,16 +591,17 @@ mod tests {
 
     #[test]
     fn non_finite_floats_are_errors() {
-        for text in ["a: .inf", "a: -.Inf", "a: .NaN", "a: [.inf]", "a: {b: .inf}"] {
+        for text in [
+            "a: .inf",
+            "a: -.Inf",
+            "a: .NaN",
+            "a: [.inf]",
+            "a: {b: .inf}",
+        ] {
             let Err(e) = parse(text) else {
                 panic!("{text} parsed")
             };
-            assert_eq!(
-                e.position.map(|p| p.line),
-                Some(1),
-                "{text}: {}",
-                e.message
-            );
+            assert_eq!(e.position.map(|p| p.line), Some(1), "{text}: {}", e.message);
         }
     }
 
@@ -620,10 +621,7 @@ mod tests {
             value("spec:\n  pos:\n    x: 1\n    y: 2\n"),
             json!({"spec": {"pos": {"x": 1, "true": 2}}})
         );
-        assert_eq!(
-            value("Y: 1\nNo: 2\n"),
-            json!({"true": 1, "false": 2})
-        );
+        assert_eq!(value("Y: 1\nNo: 2\n"), json!({"true": 1, "false": 2}));
         assert_eq!(value("{on: 1, OFF: 2}"), json!({"true": 1, "false": 2}));
         // Other spellings are strings to go-yaml (serde-saphyr reads any letter case).
         assert_eq!(value("oN: 1\nb: yEs\n"), json!({"oN": 1, "b": "yEs"}));
@@ -640,14 +638,22 @@ mod tests {
             let Err(e) = parse(text) else {
                 panic!("{text:?} parsed")
             };
-            assert!(e.message.contains("duplicate key"), "{text:?}: {}", e.message);
+            assert!(
+                e.message.contains("duplicate key"),
+                "{text:?}: {}",
+                e.message
+            );
         }
         // Keys JSON cannot have.
         for text in ["~: 1", "null: 1", "18446744073709551615: 1"] {
             let Err(e) = parse(text) else {
                 panic!("{text:?} parsed")
             };
-            assert!(e.message.contains("unsupported map key"), "{text:?}: {}", e.message);
+            assert!(
+                e.message.contains("unsupported map key"),
+                "{text:?}: {}",
+                e.message
+            );
         }
     }
 

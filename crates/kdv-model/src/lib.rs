@@ -257,6 +257,32 @@ pub struct Snippet {
 impl Snippet {
     /// The snippet of `line` for the span at 1-based byte column `col`, `len` bytes long.
     pub fn new(line: &str, col: u32, len: u32, width: usize) -> Snippet {
+        // Only `width` characters on either side of the span's start can be shown: clip the
+        // line to one more on each side (so the clipped side still overflows the window and
+        // gets its `…`), keeping the cost independent of the line's length.
+        let start = ((col.max(1) - 1) as usize).min(line.len());
+        let start = (0..=start)
+            .rev()
+            .find(|&i| line.is_char_boundary(i))
+            .unwrap_or(0);
+        let lo = line[..start]
+            .char_indices()
+            .rev()
+            .nth(width)
+            .map_or(0, |(i, _)| i);
+        let hi = line[start..]
+            .char_indices()
+            .nth(width.saturating_add(2))
+            .map_or(line.len(), |(i, _)| start + i);
+        if lo > 0 || hi < line.len() {
+            let col = col.max(1) - u32::try_from(lo).unwrap_or(0);
+            let len = len.min(u32::try_from(hi - start).unwrap_or(u32::MAX).max(1));
+            return Snippet::new_within(&line[lo..hi], col, len, width);
+        }
+        Snippet::new_within(line, col, len, width)
+    }
+
+    fn new_within(line: &str, col: u32, len: u32, width: usize) -> Snippet {
         // Display units: each character as shown.
         let units: Vec<(usize, String)> = line
             .char_indices()
@@ -798,6 +824,31 @@ mod tests {
             (s.text.as_str(), s.caret_prefix.as_str(), s.caret_len),
             ("abc", "   ", 1)
         );
+    }
+
+    #[test]
+    fn item_02_snippets_of_long_lines_read_a_window_around_the_span() {
+        // The clipped reading renders exactly what reading the whole line renders.
+        let lines = [
+            format!("{}TARGET{}", "a".repeat(500), "b".repeat(500)),
+            format!("{}é\u{1b}x{}", "é".repeat(300), "\tx".repeat(300)),
+            "short".to_owned(),
+        ];
+        for line in &lines {
+            for col in [
+                1, 2, 20, 21, 22, 23, 100, 301, 302, 500, 501, 600, 1000, 1006, 2000,
+            ] {
+                for len in [1, 6, 40, 5000] {
+                    for width in [1, 20, 120] {
+                        assert_eq!(
+                            Snippet::new(line, col, len, width),
+                            Snippet::new_within(line, col, len, width),
+                            "col {col} len {len} width {width}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -310,9 +310,14 @@ impl<'a, R: Refs> Builder<'a, R> {
             && !p.is_empty()
         {
             let regex = kdv_cel::library::regex::compile_go(p).map_err(|e| e.to_string());
+            let literal = regex
+                .as_ref()
+                .ok()
+                .and_then(|_| kdv_cel::library::regex::literal_form(p));
             v.pattern = Some(Pattern {
                 text: p.into(),
                 regex,
+                literal,
             });
         }
         v.maximum = self.number_field(map, "maximum")?;

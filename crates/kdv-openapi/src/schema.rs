@@ -162,7 +162,16 @@ pub struct Pattern {
     pub text: Box<str>,
     /// The translated regex, or Go's compile error (`error parsing regexp: ...`).
     pub regex: Result<Regex, String>,
+    /// The pattern as one literal text, matched by substring search (linear time).
+    pub literal: Option<kdv_cel::library::regex::LiteralPattern>,
 }
+
+/// Most `pattern length × value length` matched by the regex engine for one value: its
+/// worst case is proportional to that product (a 50,000-byte literal-heavy pattern against
+/// a 50,000-byte value takes 21 s; Go takes a minute for 100,000 against 200,000), so this
+/// bounds one value's matching to seconds. Beyond it the value is reported as not matching,
+/// saying why; literal patterns are exempt (substring search, linear).
+pub const PATTERN_BUDGET: u64 = 500_000_000;
 
 /// The value validations of a node (boxed: most nodes have none).
 #[derive(Debug, Default, Clone)]

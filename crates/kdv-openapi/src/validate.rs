@@ -647,12 +647,26 @@ impl<'s> Validator<'s> {
             return;
         }
         if let Some(p) = &v.pattern {
-            if let Ok(re) = &p.regex
-                && re.is_match(s)
-            {
+            let over_budget = p.literal.is_none()
+                && (p.text.len() as u64).saturating_mul(s.len() as u64)
+                    > crate::schema::PATTERN_BUDGET;
+            let matched = match (&p.literal, &p.regex) {
+                (Some(lit), _) => lit.is_match(s),
+                (None, Ok(re)) => !over_budget && re.is_match(s),
+                (None, Err(_)) => false,
+            };
+            if matched {
                 return;
             }
             let shown = || match &p.regex {
+                Ok(_) if over_budget => format!(
+                    "{}, but kdv did not match it: a {}-byte pattern against a {}-byte value \
+                     exceeds kdv's regex budget (pattern length × value length ≤ {})",
+                    p.text,
+                    p.text.len(),
+                    s.len(),
+                    crate::schema::PATTERN_BUDGET
+                ),
                 Ok(_) => p.text.to_string(),
                 Err(e) => format!("{}, but pattern is invalid: {e}", p.text),
             };

@@ -243,3 +243,37 @@ fn identical_messages_are_reported_once() {
         ]
     );
 }
+
+#[test]
+fn item_04_long_patterns_on_long_values_are_bounded() {
+    // A literal pattern (the 100,000 characters against 200,000) is a substring
+    // search: linear, with the regex's verdict.
+    let pattern = "x".repeat(100_000);
+    let s = schema(json!({"s": {"type": "string", "pattern": pattern}}));
+    let mut value = "y".repeat(100_000);
+    value.push_str(&pattern);
+    assert!(errors(&s, &json!({"s": value})).is_empty());
+    let value = "xy".repeat(100_000);
+    let errs = errors(&s, &json!({"s": value}));
+    assert_eq!(errs.len(), 1);
+    assert!(
+        errs[0].contains("in body should match 'xxx"),
+        "{}",
+        &errs[0][..200]
+    );
+    // Any other pattern is matched within a budget of pattern × value length; beyond it
+    // the value is reported, saying why.
+    let pattern = format!("{}[0-9]", "x".repeat(5_000));
+    let s = schema(json!({"s": {"type": "string", "pattern": pattern}}));
+    let errs = errors(&s, &json!({"s": "x".repeat(200_000)}));
+    assert_eq!(errs.len(), 1);
+    assert!(
+        errs[0].contains(
+            "but kdv did not match it: a 5005-byte pattern against a 200000-byte value exceeds kdv's regex budget"
+        ),
+        "{}",
+        &errs[0][errs[0].len().saturating_sub(300)..]
+    );
+    // Within the budget, the regex decides.
+    assert!(errors(&s, &json!({"s": format!("{}1", "x".repeat(5_000))})).is_empty());
+}

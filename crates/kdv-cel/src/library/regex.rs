@@ -29,6 +29,46 @@ mod tables;
 #[cfg(test)]
 mod go_tests;
 
+#[cfg(test)]
+mod literal_tests {
+    use super::*;
+
+    #[test]
+    fn item_04_literal_patterns_are_matched_by_substring_search() {
+        let form = |p: &str| literal_form(p).map(|f| (f.start, f.text, f.end));
+        assert_eq!(form("abc"), Some((false, "abc".into(), false)));
+        assert_eq!(form("^abc$"), Some((true, "abc".into(), true)));
+        assert_eq!(form("^a\\.b"), Some((true, "a.b".into(), false)));
+        assert_eq!(form("a.c"), None);
+        assert_eq!(form("(?i)abc"), None);
+        assert_eq!(form("a$b"), None);
+        assert_eq!(form("(?m)^abc$"), None);
+        // The case: 100,000 literal characters against 200,000, in linear time.
+        let pattern = "x".repeat(100_000);
+        let lit = literal_form(&pattern).expect("a literal");
+        let mut value = "x".repeat(199_999);
+        value.push('y');
+        assert!(lit.is_match(&value));
+        let value = "xy".repeat(100_000);
+        assert!(!lit.is_match(&value));
+        // Same verdicts as the regex for small cases.
+        for (p, v) in [
+            ("^ab$", "ab"),
+            ("^ab$", "abc"),
+            ("b$", "ab"),
+            ("^a", "ba"),
+            ("é", "café"),
+        ] {
+            let re = compile_go(p).unwrap();
+            assert_eq!(
+                literal_form(p).unwrap().is_match(v),
+                re.is_match(v),
+                "{p} {v}"
+            );
+        }
+    }
+}
+
 /// Compiled size limit per pattern (bytes of each compiled NFA). Go's limit is about 128 MB
 /// of instructions where a class is one instruction; the `regex` crate's UTF-8 automata
 /// are far larger (`\pL{1000}`, which Go accepts, needs about 33 MB in reverse).
@@ -141,6 +181,59 @@ pub fn compile_go(pattern: &str) -> Result<Regex, GoRegexError> {
             })
     })
     .unwrap_or_else(|| Err(internal(pattern)))
+}
+
+/// A pattern that is one literal text, optionally anchored at the start (`^`) and at the
+/// end (`$`, end of text in Go): matched by substring search, in time linear in the value
+/// whatever the literal's length (automata for a long literal are not).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiteralPattern {
+    /// `^`: the value starts with the literal.
+    pub start: bool,
+    /// The literal text.
+    pub text: String,
+    /// `$`: the value ends with the literal.
+    pub end: bool,
+}
+
+impl LiteralPattern {
+    /// Whether Go's `regexp.MatchString` finds the pattern in `value`.
+    pub fn is_match(&self, value: &str) -> bool {
+        match (self.start, self.end) {
+            (true, true) => value == self.text,
+            (true, false) => value.starts_with(&self.text),
+            (false, true) => value.ends_with(&self.text),
+            (false, false) => value.contains(self.text.as_str()),
+        }
+    }
+}
+
+/// The [`LiteralPattern`] a valid Go pattern is, if it is one.
+pub fn literal_form(pattern: &str) -> Option<LiteralPattern> {
+    use regex_syntax::hir::{HirKind, Look};
+    let tree = parse::parse(pattern).ok()?;
+    let hir = with_stack(tree.height(), || tree.to_hir())?;
+    let parts: &[regex_syntax::hir::Hir] = match hir.kind() {
+        HirKind::Concat(parts) => parts,
+        _ => std::slice::from_ref(&hir),
+    };
+    let mut form = LiteralPattern {
+        start: false,
+        text: String::new(),
+        end: false,
+    };
+    for (i, part) in parts.iter().enumerate() {
+        match part.kind() {
+            HirKind::Look(Look::Start) if i == 0 => form.start = true,
+            HirKind::Look(Look::End) if i + 1 == parts.len() => form.end = true,
+            HirKind::Literal(lit) if !form.end => {
+                form.text.push_str(std::str::from_utf8(&lit.0).ok()?)
+            }
+            HirKind::Empty => {}
+            _ => return None,
+        }
+    }
+    Some(form)
 }
 
 /// Compiles a Go RE2 pattern; errors read like Go's (`error parsing regexp: ...`).

@@ -184,7 +184,9 @@ fn item_12_errors_on_an_int_or_string_node_show_its_structural_type() {
     })));
     assert_eq!(
         errors(&r, &object(json!({"spec": {"i": 5}})), None),
-        ["spec.i: Invalid value: \"\": 'no such overload': call arguments did not match a supported operator, function or macro signature for rule: self.startsWith('a')"]
+        [
+            "spec.i: Invalid value: \"\": 'no such overload': call arguments did not match a supported operator, function or macro signature for rule: self.startsWith('a')"
+        ]
     );
 }
 

@@ -1678,7 +1678,8 @@ fn bad_value_of_unstructured_values() {
 fn item_08_integral_floats_in_metadata_are_integers() {
     // apiextensions' GetObjectMeta round-trips metadata through json.Marshal, which
     // writes these floats as integer literals.
-    let meta = |v: Value| decode_object_meta(&v).map(|m| (m.generation, m.deletion_grace_period_seconds));
+    let meta =
+        |v: Value| decode_object_meta(&v).map(|m| (m.generation, m.deletion_grace_period_seconds));
     assert_eq!(meta(json!({"generation": 5.0})).unwrap(), (5, None));
     assert_eq!(meta(json!({"generation": -0.0})).unwrap(), (0, None));
     assert_eq!(
