@@ -267,7 +267,7 @@ impl CallCtx<'_> {
 
     /// Before allocating a result of `elements` elements whose runtime cost is `cost`:
     /// `operation cancelled: actual cost limit exceeded` when the cost charged after the
-    /// call would exceed the limit anyway, or the result exceeds [`MAX_CALL_ELEMENTS`], so
+    /// call would exceed the limit anyway, or the result exceeds `MAX_CALL_ELEMENTS` (2^24), so
     /// memory stays bounded by the cost limit.
     pub fn reserve(&self, elements: u64, cost: u64) -> Result<(), EvalError> {
         if cost > self.remaining_cost || elements > MAX_CALL_ELEMENTS {
