@@ -122,8 +122,12 @@ fn write_hex_escape<W: Write + ?Sized>(
 /// and the decimal exponent of the first digit (`d.ddd × 10^exp`).
 fn shortest_digits(v: f64) -> (String, i32) {
     // Rust's `{:e}` prints the shortest round-trip representation, e.g. `1.2345e-7`.
-    let text = format!("{:e}", v.abs());
-    let (mantissa, exponent) = text.split_once('e').unwrap_or((text.as_str(), "0"));
+    digits_of(&format!("{:e}", v.abs()))
+}
+
+/// The digits and decimal exponent of a `{:e}` rendering (`1.2345e-7`).
+fn digits_of(text: &str) -> (String, i32) {
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
     let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
     let exp = exponent.parse::<i32>().unwrap_or(0);
     (digits, exp)
@@ -191,12 +195,41 @@ pub fn format_float_v(v: f64) -> String {
         return out;
     }
     let (digits, exp) = shortest_digits(v);
-    if !(-4..6).contains(&exp) {
-        write_exponent_form(&mut out, &digits, exp);
-    } else {
-        write_plain_form(&mut out, &digits, exp);
-    }
+    write_g_form(&mut out, &digits, exp);
     out
+}
+
+/// Formats a float32 like Go's `strconv.FormatFloat(float64(x), 'g', -1, 32)`: the shortest
+/// digits that round-trip the float32, laid out as [`format_float_v`] lays them out.
+pub fn format_float32_g(x: f32) -> String {
+    if x.is_nan() {
+        return "NaN".to_owned();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "+Inf" } else { "-Inf" }.to_owned();
+    }
+    let mut out = String::new();
+    if x.is_sign_negative() {
+        out.push('-');
+    }
+    if x == 0.0 {
+        out.push('0');
+        return out;
+    }
+    // `{:e}` of an f32 is the shortest representation that round-trips the f32.
+    let (digits, exp) = digits_of(&format!("{:e}", x.abs()));
+    write_g_form(&mut out, &digits, exp);
+    out
+}
+
+/// `%g`'s choice for shortest digits: exponent form when the decimal exponent is < -4 or
+/// >= 6, plain otherwise.
+fn write_g_form(out: &mut String, digits: &str, exp: i32) {
+    if !(-4..6).contains(&exp) {
+        write_exponent_form(out, digits, exp);
+    } else {
+        write_plain_form(out, digits, exp);
+    }
 }
 
 /// Formats a float like Go's `encoding/json` (ES6 number formatting): exponent form only

@@ -201,50 +201,7 @@ pub(crate) fn float_key(f: f64) -> String {
     if x.is_infinite() {
         return if x > 0.0 { ".inf" } else { "-.inf" }.to_owned();
     }
-    let mut out = String::new();
-    if x.is_sign_negative() {
-        out.push('-');
-    }
-    if x == 0.0 {
-        out.push('0');
-        return out;
-    }
-    // `{:e}` is the shortest round-trip digits of the float32: `d.ddde<exp>`.
-    let sci = format!("{:e}", x.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let nd = digits.len() as i32;
-    if !(-4..6).contains(&exp) {
-        out.push_str(&digits[..1]);
-        if nd > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        out.push('e');
-        out.push(if exp < 0 { '-' } else { '+' });
-        let e = exp.unsigned_abs();
-        if e < 10 {
-            out.push('0');
-        }
-        out.push_str(&e.to_string());
-    } else {
-        // Fixed form: the decimal point after `exp + 1` digits.
-        let dp = exp + 1;
-        if dp <= 0 {
-            out.push_str("0.");
-            out.extend(std::iter::repeat_n('0', (-dp) as usize));
-            out.push_str(&digits);
-        } else if dp >= nd {
-            out.push_str(&digits);
-            out.extend(std::iter::repeat_n('0', (dp - nd) as usize));
-        } else {
-            out.push_str(&digits[..dp as usize]);
-            out.push('.');
-            out.push_str(&digits[dp as usize..]);
-        }
-    }
-    out
+    kdv_gofmt::format_float32_g(x)
 }
 
 /// The JSON object key sigs.k8s.io/yaml's `YAMLToJSON` makes of a key go-yaml resolved as
