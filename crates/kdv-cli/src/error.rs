@@ -24,7 +24,8 @@ pub enum CliError {
 
     /// `--type NAME` names no type of the package.
     #[error(
-        "--type {name}: no such type in {}{}",
+        "--type {}: no such type in {}{}",
+        shown_name(name),
         crate::file_name::display(dir),
         known_list(known)
     )]
@@ -32,6 +33,23 @@ pub enum CliError {
         name: String,
         dir: PathBuf,
         known: Vec<String>,
+    },
+
+    /// A type given as an argument (`kdv schema TYPE`) names no type of the package.
+    #[error(
+        "{}: no such type in {}{}{}",
+        shown_name(name),
+        crate::file_name::display(dir),
+        crate::commands::explanation::near_list(name, &nearest.iter().map(String::as_str).collect::<Vec<_>>()),
+        known_list(roots)
+    )]
+    UnknownTypeArgument {
+        name: String,
+        dir: PathBuf,
+        /// Every type the package declares (the nearest few are named).
+        nearest: Vec<String>,
+        /// The package's root types.
+        roots: Vec<String>,
     },
 
     /// `--type NAME` is a bare name the package does not declare but several imported
@@ -66,12 +84,27 @@ impl CliError {
         match self {
             CliError::TypesUnreadable { .. } => "typesUnreadable",
             CliError::TypesInvalid { .. } => "typesInvalid",
-            CliError::UnknownType { .. } => "unknownType",
+            CliError::UnknownType { .. } | CliError::UnknownTypeArgument { .. } => "unknownType",
             CliError::AmbiguousType { .. } => "ambiguousType",
             CliError::Usage(_) => "usage",
             CliError::Schema(_) => "schemaUnreadable",
             CliError::Output(_) => "output",
         }
+    }
+}
+
+/// How many characters of a type name a message echoes.
+const NAME_SHOWN: usize = 100;
+
+/// A name as a message echoes it: at most [`NAME_SHOWN`] characters, then how many more.
+pub(crate) fn shown_name(name: &str) -> String {
+    match name.char_indices().nth(NAME_SHOWN) {
+        None => name.to_string(),
+        Some((end, _)) => format!(
+            "{}... ({} more characters)",
+            &name[..end],
+            name[end..].chars().count()
+        ),
     }
 }
 
@@ -86,6 +119,16 @@ fn known_list(known: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_names_are_cut() {
+        assert_eq!(shown_name("Widget"), "Widget");
+        let long = "é".repeat(NAME_SHOWN + 7);
+        assert_eq!(
+            shown_name(&long),
+            format!("{}... (7 more characters)", "é".repeat(NAME_SHOWN))
+        );
+    }
 
     #[test]
     fn messages() {

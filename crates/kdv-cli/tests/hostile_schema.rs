@@ -212,3 +212,107 @@ fn item_11_lists_range_is_bounded_by_the_cost_limit_only() {
         "{t}"
     );
 }
+
+#[test]
+fn message_enum_supported_values_are_capped_in_text_output() {
+    let scratch = Scratch::new("enum");
+    let values: Vec<String> = (0..200_000).map(|i| format!("\"v{i}\"")).collect();
+    let spec = format!(
+        r#"{{"type": "object", "properties": {{"mode": {{"type": "string", "enum": [{}]}}}}}}"#,
+        values.join(",")
+    );
+    let crd = scratch.write("crd.json", crd(&spec));
+    let obj = scratch.write("w.yaml", format!("{WIDGET}spec:\n  mode: nope\n"));
+    let run = kdv(&["validate", "--crd", &crd, &obj]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let line = run.stdout.lines().next().expect("one error line");
+    assert!(line.contains("supported values: \"v0\", \"v1\""), "{line}");
+    assert!(line.len() < 5_000, "{} bytes", line.len());
+    assert!(
+        line.ends_with("more bytes of this message; -o json shows all)"),
+        "{line}"
+    );
+    // JSON keeps the whole message, as the API server words it.
+    let run = kdv(&["validate", "--crd", &crd, &obj, "-o", "json"]);
+    assert!(
+        run.stdout.contains(r#"\"v199999\""#),
+        "{}",
+        &run.stdout[..200]
+    );
+}
+
+#[test]
+fn message_openapi_document_parts_of_the_wrong_shape_are_named() {
+    let scratch = Scratch::new("components");
+    let dir = scratch.0.join("schemas/apis/demo.kdv.dev");
+    std::fs::create_dir_all(&dir).unwrap();
+    let obj = scratch.write("w.yaml", WIDGET);
+    let schemas = scratch.0.join("schemas").display().to_string();
+    std::fs::write(
+        dir.join("v1.json"),
+        r#"{"openapi": "3.0.0", "components": "x"}"#,
+    )
+    .unwrap();
+    let run = kdv(&["validate", "--schema", &schemas, &obj]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .contains("v1.json:1:1: components must be an object"),
+        "{}",
+        run.stderr
+    );
+    std::fs::write(dir.join("v1.json"), r#"{"openapi": "3.0.0"}"#).unwrap();
+    let run = kdv(&["validate", "--schema", &schemas, &obj]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr.contains(
+            "(demo.kdv.dev/v1 declares no kinds: none of its schemas carries x-kubernetes-group-version-kind;"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn message_schema_of_an_unknown_type_names_the_nearest_and_the_roots() {
+    let run = kdv(&["schema", "--types", "examples/api", "widget"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert_eq!(
+        run.stderr,
+        "error: widget: no such type in examples/api; nearest: Widget, Tier, WidgetPort, WidgetSpec, Probe; root types: Widget\n"
+    );
+    let long = "W".repeat(100_000);
+    let run = kdv(&["schema", "--types", "examples/api", &long]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(run.stderr.len() < 400, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("... (99900 more characters)"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn message_a_second_crd_claiming_a_kind_is_refused() {
+    let scratch = Scratch::new("names");
+    let first = crd(r#"{"type": "object"}"#);
+    let second = first
+        .replace("widgets.demo.kdv.dev", "gadgets.demo.kdv.dev")
+        .replace(r#""plural": "widgets""#, r#""plural": "gadgets""#)
+        .replace(r#""singular": "widget""#, r#""singular": "gadget""#);
+    let crds = scratch.write("crds.yaml", format!("{first}---\n{second}"));
+    let obj = scratch.write("w.yaml", WIDGET);
+    let run = kdv(&["validate", "--crd", &crds, &obj]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(
+        run.stderr.contains(
+            "CustomResourceDefinition \"gadgets.demo.kdv.dev\" is not served: \"Widget\" is already in use by CustomResourceDefinition \"widgets.demo.kdv.dev\""
+        ) && run.stderr.contains("reason KindConflict"),
+        "{}",
+        run.stderr
+    );
+    // The same CRD twice (one name) is an update, not a conflict.
+    let twice = scratch.write("twice.yaml", format!("{first}---\n{first}"));
+    let run = kdv(&["validate", "--crd", &twice, &obj]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+}

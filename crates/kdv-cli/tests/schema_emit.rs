@@ -76,7 +76,7 @@ fn options_and_unknown_types() {
     assert_eq!(run.code, 2);
     assert!(
         run.stderr
-            .contains("--type Gadget: no such type in examples/api"),
+            .contains("error: Gadget: no such type in examples/api; nearest: "),
         "{}",
         run.stderr
     );

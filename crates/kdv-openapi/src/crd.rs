@@ -13,8 +13,91 @@ use crate::{LoadError, Resource, Scale, Source};
 /// Largest schema document read (CRDs of large operators approach a few MiB).
 const MAX_SCHEMA_DOCUMENT: usize = 64 << 20;
 
-/// Reads every CRD of a YAML/JSON stream.
-pub(crate) fn load(file: &str, bytes: &[u8], minor: u32) -> Result<Vec<Arc<Resource>>, LoadError> {
+/// The names one CRD claims in its group, as the API server's naming controller sees them.
+#[derive(Debug, Clone)]
+pub(crate) struct ClaimedNames {
+    /// `metadata.name`.
+    pub name: String,
+    pub group: String,
+    /// Resource names (plural, singular, short names): one namespace in a group.
+    pub resources: Vec<String>,
+    /// Kind and list kind: another namespace in a group.
+    pub kinds: Vec<String>,
+    /// Where the CRD starts.
+    pub file: String,
+    pub line: u64,
+    pub column: u64,
+}
+
+impl ClaimedNames {
+    fn of(v: &Value, file: &str, at: kdv_manifest::Position) -> ClaimedNames {
+        let text = |p: &str| {
+            v.pointer(p)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+        };
+        let mut resources = vec![text("/spec/names/plural"), text("/spec/names/singular")];
+        if let Some(Value::Array(short)) = v.pointer("/spec/names/shortNames") {
+            resources.extend(short.iter().filter_map(Value::as_str).map(str::to_owned));
+        }
+        let mut list_kind = text("/spec/names/listKind");
+        let kind = text("/spec/names/kind");
+        if list_kind.is_empty() && !kind.is_empty() {
+            // Defaulted by the API server.
+            list_kind = format!("{kind}List");
+        }
+        resources.retain(|r| !r.is_empty());
+        ClaimedNames {
+            name: text("/metadata/name"),
+            group: text("/spec/group"),
+            resources,
+            kinds: vec![kind, list_kind],
+            file: file.to_owned(),
+            line: at.line,
+            column: at.column,
+        }
+    }
+
+    /// Why the API server would not accept this CRD's names beside `other`'s (same group,
+    /// another CRD): the naming controller's condition reason and message, first conflict
+    /// in its order (plural, singular, short names, kind, list kind).
+    pub(crate) fn conflict_with(&self, other: &ClaimedNames) -> Option<String> {
+        if self.group != other.group || self.name == other.name {
+            return None;
+        }
+        let reasons = ["PluralConflict", "SingularConflict"];
+        for (i, r) in self.resources.iter().enumerate() {
+            if other.resources.contains(r) {
+                let reason = reasons.get(i).copied().unwrap_or("ShortNamesConflict");
+                return Some(self.conflict_message(other, r, reason));
+            }
+        }
+        for (k, reason) in self.kinds.iter().zip(["KindConflict", "ListKindConflict"]) {
+            if !k.is_empty() && other.kinds.contains(k) {
+                return Some(self.conflict_message(other, k, reason));
+            }
+        }
+        None
+    }
+
+    fn conflict_message(&self, other: &ClaimedNames, name: &str, reason: &str) -> String {
+        format!(
+            "CustomResourceDefinition {:?} is not served: {name:?} is already in use by CustomResourceDefinition {:?} ({}:{}:{}); the API server sets its condition NamesAccepted=False, reason {reason}",
+            self.name, other.name, other.file, other.line, other.column
+        )
+    }
+}
+
+/// One CRD of a stream: the names it claims and a resource per served version.
+pub(crate) type LoadedCrd = (ClaimedNames, Vec<Arc<Resource>>);
+
+/// Reads every CRD of a YAML/JSON stream: each CRD's names and its resources.
+pub(crate) fn load(
+    file: &str,
+    bytes: &[u8],
+    minor: u32,
+) -> Result<Vec<LoadedCrd>, LoadError> {
     let limits = Limits {
         max_document_bytes: MAX_SCHEMA_DOCUMENT,
         ..Limits::default()
@@ -79,7 +162,8 @@ pub(crate) fn load(file: &str, bytes: &[u8], minor: u32) -> Result<Vec<Arc<Resou
                 message,
             });
         }
-        out.extend(crd(v, &error, minor)?);
+        let resources = crd(v, &error, minor)?;
+        out.push((ClaimedNames::of(v, file, doc.position), resources));
     }
     Ok(out)
 }

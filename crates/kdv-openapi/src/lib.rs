@@ -783,6 +783,9 @@ pub struct SchemaSet {
     kubernetes_minor: u32,
     /// CRD resources by group-version, then kind.
     crds: HashMap<String, HashMap<String, Arc<Resource>>>,
+    /// The names each added CRD claims (a CRD of the same `metadata.name` replaces one, as
+    /// an update does; another CRD claiming a taken name is refused).
+    claimed: Vec<crd::ClaimedNames>,
     docs: Vec<DocEntry>,
     /// Documents declaring each group-version (indices into `docs`).
     by_group_version: HashMap<String, Vec<usize>>,
@@ -807,6 +810,7 @@ impl Default for SchemaSet {
         SchemaSet {
             kubernetes_minor: DEFAULT_KUBERNETES_MINOR,
             crds: HashMap::new(),
+            claimed: Vec::new(),
             docs: Vec::new(),
             by_group_version: HashMap::new(),
             cache: Mutex::new(HashMap::new()),
@@ -840,11 +844,29 @@ impl SchemaSet {
     /// checks of [`crd_validation`]) is an error: the server's message
     /// (`CustomResourceDefinition.apiextensions.k8s.io "<name>" is invalid: ...`) at its
     /// first error's position, and nothing of the stream is added. Unknown fields alone are
-    /// not (the server drops them).
+    /// not (the server drops them). So is a CRD claiming a name (plural, singular, short
+    /// name, kind, list kind) another CRD of its group has under another `metadata.name`:
+    /// the API server creates it but does not serve it (`NamesAccepted=False`). A CRD of
+    /// the same `metadata.name` replaces the earlier one, as an update does.
     pub fn add_crds(&mut self, file: &str, bytes: &[u8]) -> Result<usize, LoadError> {
-        let resources = crd::load(file, bytes, self.kubernetes_minor)?;
+        let loaded = crd::load(file, bytes, self.kubernetes_minor)?;
+        // Names are checked for the whole stream before anything is added.
+        let mut claimed = self.claimed.clone();
+        for (names, _) in &loaded {
+            if let Some(message) = claimed.iter().find_map(|c| names.conflict_with(c)) {
+                return Err(LoadError {
+                    file: names.file.clone(),
+                    line: names.line,
+                    column: names.column,
+                    message,
+                });
+            }
+            claimed.retain(|c| c.name != names.name);
+            claimed.push(names.clone());
+        }
+        self.claimed = claimed;
         let mut crds = BTreeSet::new();
-        for r in resources {
+        for r in loaded.into_iter().flat_map(|(_, resources)| resources) {
             crds.insert((r.group.clone(), r.kind.clone()));
             self.crds
                 .entry(r.api_version())

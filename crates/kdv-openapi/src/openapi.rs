@@ -164,6 +164,18 @@ impl Document {
                 "an OpenAPI document must be a JSON object",
             ));
         };
+        // A document whose parts have the wrong shape would otherwise load as "no kinds".
+        for (key, what) in [("components", "components"), ("paths", "paths")] {
+            if root
+                .get(key)
+                .is_some_and(|v| !v.is_object() && !v.is_null())
+            {
+                return Err(LoadError::at_start(
+                    file,
+                    format!("{what} must be an object"),
+                ));
+            }
+        }
         let schemas = match root
             .get_mut("components")
             .and_then(|c| c.get_mut("schemas"))

@@ -148,7 +148,8 @@ fn resolve(
                 .map(|t| t.name.as_str())
                 .collect();
             CliError::Usage(format!(
-                "{name}: no such type in {}{}",
+                "{}: no such type in {}{}",
+                crate::error::shown_name(name),
                 crate::file_name::display(dir),
                 near_list(name, &names)
             ))

@@ -37,10 +37,15 @@ pub fn run(args: &SchemaArgs, out: &mut dyn Write, err: &mut dyn Write) -> Resul
     let ty = rules
         .resolve_type(&args.type_name, types.home.as_deref())
         .map_err(|e| match e {
-            TypeLookupError::Unknown => CliError::UnknownType {
+            TypeLookupError::Unknown => CliError::UnknownTypeArgument {
                 name: args.type_name.clone(),
                 dir: args.types.clone(),
-                known: known(),
+                nearest: known(),
+                roots: rules
+                    .roots()
+                    .filter(|r| Some(&r.package) == types.home.as_ref())
+                    .map(|r| r.name)
+                    .collect(),
             },
             TypeLookupError::Ambiguous(candidates) => CliError::AmbiguousType {
                 name: args.type_name.clone(),

@@ -270,10 +270,22 @@ impl Selector<'_> {
     ) -> String {
         let loaded = sources.loaded.join(", ");
         let mut message = match error {
-            LookupError::UnknownKind { known, .. } => format!(
-                "unknown kind {kind:?} in apiVersion {api_version:?} ({api_version} has: {}; loaded: {loaded})",
-                resource_kinds(known).join(", ")
-            ),
+            LookupError::UnknownKind { known, .. } => {
+                let mut kinds = resource_kinds(known);
+                if kinds.is_empty() {
+                    kinds = known.iter().map(String::as_str).collect();
+                }
+                if kinds.is_empty() {
+                    format!(
+                        "unknown kind {kind:?} in apiVersion {api_version:?} ({api_version} declares no kinds: none of its schemas carries x-kubernetes-group-version-kind; loaded: {loaded})"
+                    )
+                } else {
+                    format!(
+                        "unknown kind {kind:?} in apiVersion {api_version:?} ({api_version} has: {}; loaded: {loaded})",
+                        kinds.join(", ")
+                    )
+                }
+            }
             LookupError::UnknownGroupVersion { .. } => format!(
                 "unknown kind {kind:?}: no schema for apiVersion {api_version:?} (loaded: {loaded})"
             ),
