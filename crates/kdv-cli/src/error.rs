@@ -69,8 +69,9 @@ pub enum CliError {
     #[error("{0}")]
     Usage(String),
 
-    /// A schema source (`--crd`, `--schema`) cannot be read.
-    #[error("{0}")]
+    /// A schema source (`--crd`, `--schema`) cannot be read. The message is capped: it
+    /// echoes the input (a CRD's every write-time error can make a megabyte).
+    #[error("{}", kdv_model::clip_message(.0))]
     Schema(String),
 
     /// Writing the output failed.

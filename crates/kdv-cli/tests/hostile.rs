@@ -309,3 +309,104 @@ fn item_03_text_output_caps_the_errors_of_a_document() {
         Some(150)
     );
 }
+
+/// A CRD whose schema has `n` properties of the misspelled type `strign` (one finding
+/// each), serialized as one JSON line.
+fn one_line_crd(n: usize) -> String {
+    let properties: serde_json::Map<String, serde_json::Value> = (0..n)
+        .map(|i| (format!("p{i:05}"), serde_json::json!({"type": "strign"})))
+        .collect();
+    let crd = serde_json::json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.demo.kdv.dev"},
+        "spec": {
+            "group": "demo.kdv.dev",
+            "scope": "Namespaced",
+            "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
+            "versions": [{
+                "name": "v1", "served": true, "storage": true,
+                "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                    "spec": {"type": "object", "properties": properties}
+                }}}
+            }]
+        }
+    });
+    format!("{crd}\n")
+}
+
+#[test]
+fn item_02_findings_on_a_one_line_crd_print_a_bounded_amount_each() {
+    const N: usize = 2000;
+    let dir = Scratch::new("item02-lint");
+    let text = one_line_crd(N);
+    assert!(text.len() > 50_000);
+    let json_file = dir.write("crd.json", &text);
+    // The same line read as (flow) YAML.
+    let yaml_file = dir.write("crd.yaml", &text);
+    for file in [&json_file, &yaml_file] {
+        let run = kdv(&["lint", "--crd", file]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains(&format!("{N} findings ({N} errors, 0 warnings)")),
+            "{}",
+            run.stderr
+        );
+        // Each finding: its headline and a snippet of the line clipped around it.
+        assert!(run.stdout.len() < N * 1000, "{} bytes", run.stdout.len());
+        let json = kdv(&["lint", "--crd", file, "-o", "json"]);
+        assert!(json.stdout.len() < N * 1000, "{} bytes", json.stdout.len());
+        let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON output");
+        let findings = v["findings"].as_array().expect("findings");
+        assert_eq!(findings.len(), N);
+        // Columns are exact however far along the line (characters; the line is ASCII).
+        for (i, f) in findings.iter().enumerate().step_by(199) {
+            let at = text
+                .find(&format!("\"p{i:05}\":{{\"type\":\"strign\""))
+                .expect("key");
+            let column = at + format!("\"p{i:05}\":{{\"type\":").len() + 1;
+            assert_eq!(f["column"], column, "{f}");
+            assert_eq!(f["line"], 1);
+        }
+        let sarif = kdv(&["lint", "--crd", file, "-o", "sarif"]);
+        assert!(
+            sarif.stdout.len() < N * 1500,
+            "{} bytes",
+            sarif.stdout.len()
+        );
+    }
+}
+
+#[test]
+fn item_02_validate_crd_caps_the_refusal_it_echoes() {
+    let dir = Scratch::new("item02-validate");
+    let crd = dir.write("crd.json", one_line_crd(2000));
+    let object = dir.write(
+        "w.yaml",
+        "apiVersion: demo.kdv.dev/v1\nkind: Widget\nmetadata:\n  name: w\n",
+    );
+    let run = kdv(&["validate", "--crd", &crd, &object]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    let line = run.stderr.lines().next().unwrap_or_default();
+    assert!(
+        line.starts_with(&format!(
+            "error: --crd: {crd}:1:"
+        )) && line.contains(
+            ": CustomResourceDefinition.apiextensions.k8s.io \"widgets.demo.kdv.dev\" is invalid: [spec.validation.openAPIV3Schema.properties[spec].properties[p00000].type: Unsupported value: \"strign\""
+        ),
+        "{line}"
+    );
+    // The 2,000 errors are counted, not echoed: a capped line, head and tail kept.
+    assert!(line.chars().count() < 1200, "{} characters", line.len());
+    assert!(line.contains(" characters]…"), "{line}");
+    assert!(line.ends_with("\"string\"]"), "{line}");
+    let json = kdv(&["validate", "--crd", &crd, &object, "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON output");
+    let message = v["error"]["message"].as_str().expect("message");
+    assert!(
+        message.chars().count() < 1200,
+        "{} characters",
+        message.len()
+    );
+}

@@ -307,6 +307,7 @@ fn invalid_utf8_span(path: &Path, bytes: &[u8], at: usize) -> SourceSpan {
         col: (at - line_start) as u32 + 1,
         len: 1,
         line_text,
+        text_start: kdv_model::TextStart::default(),
     }
 }
 

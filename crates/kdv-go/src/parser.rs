@@ -381,6 +381,7 @@ impl Parser<'_> {
             col,
             len: len as u32,
             line_text: line_text.to_string(),
+            text_start: kdv_model::TextStart::default(),
         };
         self.diags.push(Diagnostic::error(message, Some(span)));
     }

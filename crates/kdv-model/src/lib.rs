@@ -109,20 +109,39 @@ pub enum Severity {
     Warning,
 }
 
-/// A source region resolved to file, line and column, carrying its line's text so a
-/// diagnostic renders with a caret without going back to the file.
+/// A source region resolved to file, line and column, carrying its line's text (of a very
+/// long line, the part around the region) so a diagnostic renders with a caret without going
+/// back to the file.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SourceSpan {
     pub path: PathBuf,
     /// 1-based line.
     pub line: u32,
-    /// 1-based byte column.
+    /// 1-based byte column (in the whole line).
     pub col: u32,
     /// Width of the region in bytes (at least 1 when rendered).
     pub len: u32,
-    /// The full text of the line, without its line terminator.
+    /// The text of the line, without its line terminator; for a span made by
+    /// [`SourceSpan::in_line`] on a line longer than [`LONG_LINE_BYTES`], only the part of
+    /// the line a diagnostic shows, which starts `text_start` into the line.
     pub line_text: String,
+    /// Where `line_text` starts in the line (zero: it is the whole line).
+    pub text_start: TextStart,
 }
+
+/// Where a [`SourceSpan`]'s `line_text` starts in its line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct TextStart {
+    /// Bytes of the line before the kept text.
+    pub bytes: u32,
+    /// Characters of the line before the kept text.
+    pub chars: u32,
+}
+
+/// Lines longer than this many bytes are not copied whole into a [`SourceSpan`] by
+/// [`SourceSpan::in_line`]: a one-line JSON file of a megabyte with thousands of findings
+/// would otherwise hold a copy of the megabyte per finding.
+pub const LONG_LINE_BYTES: usize = 4096;
 
 impl SourceSpan {
     /// Builds a span for `len` bytes at `loc` in `file`. The line is found from
@@ -137,7 +156,66 @@ impl SourceSpan {
             col: loc.col,
             len,
             line_text,
+            text_start: TextStart::default(),
         }
+    }
+
+    /// A span of `len` bytes at byte `start` of `text`, the text of line `line` (without
+    /// its terminator), after `chars_before` characters of it. Of a line longer than
+    /// [`LONG_LINE_BYTES`] only the part a diagnostic shows is kept (the window of
+    /// [`SNIPPET_COLUMNS`] around `start`), and the region is cut where that part ends (as
+    /// the caret is): the span's size does not depend on the line's. `None` when a number
+    /// does not fit in 32 bits.
+    pub fn in_line(
+        path: PathBuf,
+        line: u32,
+        text: &str,
+        start: usize,
+        chars_before: usize,
+        len: u32,
+    ) -> Option<SourceSpan> {
+        let col = u32::try_from(start.checked_add(1)?).ok()?;
+        let whole = |len| SourceSpan {
+            path: path.clone(),
+            line,
+            col,
+            len,
+            line_text: text.to_owned(),
+            text_start: TextStart::default(),
+        };
+        if text.len() <= LONG_LINE_BYTES {
+            return Some(whole(len));
+        }
+        let (lo, at, hi) = window(text, col, SNIPPET_COLUMNS);
+        if lo == 0 && hi == text.len() {
+            return Some(whole(len));
+        }
+        let chars = chars_before.checked_sub(text[lo..at].chars().count())?;
+        Some(SourceSpan {
+            path,
+            line,
+            col,
+            len: clip_len(len, at, hi),
+            line_text: text[lo..hi].to_owned(),
+            text_start: TextStart {
+                bytes: u32::try_from(lo).ok()?,
+                chars: u32::try_from(chars).ok()?,
+            },
+        })
+    }
+
+    /// The 1-based character column of the 1-based byte column `byte_col` of the line (a
+    /// byte inside a character counts that character); columns past the end of the line
+    /// are just past it.
+    pub fn char_column(&self, byte_col: usize) -> u64 {
+        let end = byte_col
+            .saturating_sub(1)
+            .saturating_sub(self.text_start.bytes as usize)
+            .min(self.line_text.len());
+        let prefix = self.line_text.as_bytes().get(..end).unwrap_or_default();
+        String::from_utf8_lossy(prefix).chars().count() as u64
+            + u64::from(self.text_start.chars)
+            + 1
     }
 }
 
@@ -204,7 +282,8 @@ impl std::fmt::Display for Diagnostic {
                 )?;
                 let gutter = s.line.to_string();
                 let pad = " ".repeat(gutter.len());
-                let snippet = Snippet::new(&s.line_text, s.col, s.len, SNIPPET_COLUMNS);
+                let col = s.col.saturating_sub(s.text_start.bytes);
+                let snippet = Snippet::new(&s.line_text, col, s.len, SNIPPET_COLUMNS);
                 write!(
                     f,
                     "\n{pad} |\n{gutter} | {}\n{pad} | {}{}",
@@ -221,8 +300,9 @@ impl std::fmt::Display for Diagnostic {
 /// can be a megabyte long).
 pub const MESSAGE_CHARS: usize = 1000;
 
-/// `message`, or its head and tail around a note of how much is left out.
-fn clip_message(message: &str) -> std::borrow::Cow<'_, str> {
+/// `message`, or, longer than [`MESSAGE_CHARS`] characters, its head and tail around a
+/// note of how much is left out: how kdv caps the input a message echoes.
+pub fn clip_message(message: &str) -> std::borrow::Cow<'_, str> {
     let count = message.chars().count();
     if count <= MESSAGE_CHARS {
         return std::borrow::Cow::Borrowed(message);
@@ -257,27 +337,10 @@ pub struct Snippet {
 impl Snippet {
     /// The snippet of `line` for the span at 1-based byte column `col`, `len` bytes long.
     pub fn new(line: &str, col: u32, len: u32, width: usize) -> Snippet {
-        // Only `width` characters on either side of the span's start can be shown: clip the
-        // line to one more on each side (so the clipped side still overflows the window and
-        // gets its `…`), keeping the cost independent of the line's length.
-        let start = ((col.max(1) - 1) as usize).min(line.len());
-        let start = (0..=start)
-            .rev()
-            .find(|&i| line.is_char_boundary(i))
-            .unwrap_or(0);
-        let lo = line[..start]
-            .char_indices()
-            .rev()
-            .nth(width)
-            .map_or(0, |(i, _)| i);
-        let hi = line[start..]
-            .char_indices()
-            .nth(width.saturating_add(2))
-            .map_or(line.len(), |(i, _)| start + i);
+        let (lo, start, hi) = window(line, col, width);
         if lo > 0 || hi < line.len() {
             let col = col.max(1) - u32::try_from(lo).unwrap_or(0);
-            let len = len.min(u32::try_from(hi - start).unwrap_or(u32::MAX).max(1));
-            return Snippet::new_within(&line[lo..hi], col, len, width);
+            return Snippet::new_within(&line[lo..hi], col, clip_len(len, start, hi), width);
         }
         Snippet::new_within(line, col, len, width)
     }
@@ -360,6 +423,34 @@ impl Snippet {
             caret_len,
         }
     }
+}
+
+/// The part of `line` a snippet `width` columns wide around 1-based byte column `col` can
+/// show, as byte offsets `(lo, start, hi)`, `start` being the span's start (on a character
+/// boundary): `width` characters on either side of the start, and one more on each side so
+/// the clipped side still overflows the window and gets its `…`. Reading only that part
+/// keeps a snippet's cost independent of the line's length.
+fn window(line: &str, col: u32, width: usize) -> (usize, usize, usize) {
+    let start = ((col.max(1) - 1) as usize).min(line.len());
+    let start = (0..=start)
+        .rev()
+        .find(|&i| line.is_char_boundary(i))
+        .unwrap_or(0);
+    let lo = line[..start]
+        .char_indices()
+        .rev()
+        .nth(width)
+        .map_or(0, |(i, _)| i);
+    let hi = line[start..]
+        .char_indices()
+        .nth(width.saturating_add(2))
+        .map_or(line.len(), |(i, _)| start + i);
+    (lo, start, hi)
+}
+
+/// A span's width cut where a window of its line ends.
+fn clip_len(len: u32, start: usize, hi: usize) -> u32 {
+    len.min(u32::try_from(hi - start).unwrap_or(u32::MAX).max(1))
 }
 
 /// Everything loaded for one run: the packages by import path.
@@ -849,6 +940,68 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn item_02_spans_on_long_lines_keep_a_window_and_render_as_the_whole_line() {
+        let lines = [
+            format!("{}TARGET{}", "a".repeat(5000), "b".repeat(5000)),
+            format!("{}é\u{1b}x{}", "é".repeat(3000), "\tx".repeat(3000)),
+            "short é line".to_owned(),
+        ];
+        for text in &lines {
+            let starts = (0..=text.len()).filter(|&i| text.is_char_boundary(i));
+            for start in starts.step_by(97).chain([0, text.len()]) {
+                let chars = text[..start].chars().count();
+                for len in [1, 6, 300, 50_000] {
+                    let whole = SourceSpan {
+                        path: "f.json".into(),
+                        line: 3,
+                        col: start as u32 + 1,
+                        len,
+                        line_text: text.clone(),
+                        text_start: TextStart::default(),
+                    };
+                    let kept = SourceSpan::in_line("f.json".into(), 3, text, start, chars, len)
+                        .expect("span");
+                    // What is kept is bounded by the window, not by the line.
+                    assert!(
+                        kept.line_text.len() <= LONG_LINE_BYTES.max(4 * (2 * SNIPPET_COLUMNS + 4)),
+                        "{}",
+                        kept.line_text.len()
+                    );
+                    assert_eq!(kept.col, whole.col);
+                    let d = |span| Diagnostic::error("m", Some(span)).to_string();
+                    assert_eq!(d(kept.clone()), d(whole.clone()), "start {start} len {len}");
+                    assert_eq!(
+                        kept.char_column(kept.col as usize),
+                        whole.char_column(whole.col as usize),
+                        "start {start}"
+                    );
+                    if len < SNIPPET_COLUMNS as u32 {
+                        let end = |s: &SourceSpan| s.char_column((s.col + s.len) as usize);
+                        assert_eq!(end(&kept), end(&whole), "start {start} len {len}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        let span = |text: &str| SourceSpan {
+            path: "f".into(),
+            line: 1,
+            col: 1,
+            len: 1,
+            line_text: text.into(),
+            text_start: TextStart::default(),
+        };
+        assert_eq!(span("\tab").char_column(2), 2);
+        assert_eq!(span("\u{e9}\u{e9}x").char_column(5), 3);
+        assert_eq!(span("").char_column(9), 1);
+        // A byte inside a character counts the character.
+        assert_eq!(span("\u{e9}x").char_column(2), 2);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, mpsc};
 use std::time::Duration;
 
 use rayon::iter::{ParallelBridge, ParallelIterator};
@@ -20,6 +20,10 @@ use crate::output::Report;
 /// How often the consumer wakes up without a result (to move the progress bar).
 const TICK: Duration = Duration::from_millis(100);
 
+/// How far past the next job to report workers may take jobs: bounds the results waiting
+/// for a slower job before them (or for the output) and how far a lazy source is read.
+const WINDOW: usize = 1024;
+
 /// The default number of workers: the cores available.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
@@ -28,14 +32,22 @@ pub fn default_threads() -> usize {
 /// Runs `work` on every job with up to `threads` workers and calls `emit(index, report)` for
 /// each job in job order, on the calling thread; `tick` is called when no result came for a
 /// while. Stops early (remaining jobs are skipped) when `emit` fails, and returns its error.
-pub fn run_jobs<W, E, T, X>(
-    jobs: &[Job],
+///
+/// `jobs` is pulled by the workers as they become free, a batch at a time, and never more
+/// than [`WINDOW`] jobs past the next one to report: a lazy source (the directory walk,
+/// [`crate::input::Planner`]) is read no further ahead, and memory holds the jobs in flight
+/// and the results waiting for an earlier, slower job or for the output, whatever the
+/// number of jobs.
+pub fn run_jobs<J, W, E, T, X>(
+    jobs: J,
     threads: usize,
     work: W,
     mut emit: E,
     mut tick: T,
 ) -> Result<(), X>
 where
+    J: IntoIterator<Item = Job>,
+    J::IntoIter: Send,
     W: Fn(&Job) -> Report + Sync,
     E: FnMut(usize, Report) -> Result<(), X>,
     T: FnMut(),
@@ -50,7 +62,11 @@ where
             report
         })
     };
-    let threads = threads.clamp(1, jobs.len().max(1));
+    // No more workers than jobs: read up to one job per worker first.
+    let mut jobs = jobs.into_iter();
+    let head: Vec<Job> = jobs.by_ref().take(threads.max(1)).collect();
+    let threads = threads.clamp(1, head.len().max(1));
+    let jobs = head.into_iter().chain(jobs);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .stack_size(crate::WORKER_STACK_BYTES)
@@ -58,39 +74,42 @@ where
         .build();
     let Ok(pool) = pool else {
         // No thread could start: this thread does all the work.
-        for (i, job) in jobs.iter().enumerate() {
-            emit(i, guarded(job))?;
+        for (i, job) in jobs.enumerate() {
+            emit(i, guarded(&job))?;
         }
         return Ok(());
     };
     let cancelled = AtomicBool::new(false);
-    let batch = batch_size(jobs.len(), threads);
+    let reported = Reported::default();
+    let batches = Batches {
+        jobs,
+        threads,
+        handed_out: 0,
+        cancelled: &cancelled,
+        reported: &reported,
+    };
     let (sender, receiver) = mpsc::channel::<(usize, Vec<Report>)>();
     std::thread::scope(|scope| {
         let (guarded, cancelled, pool) = (&guarded, &cancelled, &pool);
         scope.spawn(move || {
             pool.install(|| {
-                jobs.chunks(batch).enumerate().par_bridge().for_each_with(
-                    sender,
-                    |sender, (i, run)| {
+                batches
+                    .par_bridge()
+                    .for_each_with(sender, |sender, (first, run)| {
                         let mut reports = Vec::with_capacity(run.len());
-                        for job in run {
+                        for job in &run {
                             if cancelled.load(Ordering::Relaxed) {
                                 return;
                             }
                             reports.push(guarded(job));
                         }
-                        let _ = sender.send((i * batch, reports));
-                    },
-                );
+                        let _ = sender.send((first, reports));
+                    });
             });
         });
         let mut waiting = BTreeMap::new();
         let mut next = 0;
         loop {
-            if next == jobs.len() {
-                break Ok(());
-            }
             match receiver.recv_timeout(TICK) {
                 Ok((first, reports)) => {
                     waiting.insert(first, reports);
@@ -98,22 +117,83 @@ where
                         for report in reports {
                             if let Err(e) = emit(next, report) {
                                 cancelled.store(true, Ordering::Relaxed);
+                                reported.set(next);
                                 return Err(e);
                             }
                             next += 1;
                         }
                     }
+                    reported.set(next);
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => tick(),
+                // Every job is done (its results were received before).
                 Err(mpsc::RecvTimeoutError::Disconnected) => break Ok(()),
             }
         }
     })
 }
 
-/// How many consecutive jobs a worker takes at a time: one while there are few jobs per
-/// worker (results stream out as each file is done), up to 16 for long runs, where handing
-/// out and reporting files one by one costs a wake-up of the writing thread per file.
+/// How many jobs have been reported, for the workers waiting to take more.
+#[derive(Default)]
+struct Reported {
+    count: Mutex<usize>,
+    moved: Condvar,
+}
+
+impl Reported {
+    fn set(&self, count: usize) {
+        *self.count.lock().unwrap_or_else(|e| e.into_inner()) = count;
+        self.moved.notify_all();
+    }
+
+    /// Waits until job `index` is within [`WINDOW`] of the next to report, or `cancelled`.
+    fn wait_for(&self, index: usize, cancelled: &AtomicBool) {
+        let mut count = self.count.lock().unwrap_or_else(|e| e.into_inner());
+        while index >= *count + WINDOW && !cancelled.load(Ordering::Relaxed) {
+            // A timeout too, so a cancellation is seen even without a notification.
+            count = self
+                .moved
+                .wait_timeout(count, TICK)
+                .map_or_else(|e| e.into_inner().0, |r| r.0);
+        }
+    }
+}
+
+/// The jobs as runs of consecutive jobs with the index of their first, sized by
+/// [`batch_size`] from the jobs handed out so far (the total is not known ahead), each
+/// handed out once it is within [`WINDOW`] of the next job to report; none once the run is
+/// cancelled, so a lazy source is not read further.
+struct Batches<'c, I> {
+    jobs: I,
+    threads: usize,
+    handed_out: usize,
+    cancelled: &'c AtomicBool,
+    reported: &'c Reported,
+}
+
+impl<I: Iterator<Item = Job>> Iterator for Batches<'_, I> {
+    type Item = (usize, Vec<Job>);
+
+    fn next(&mut self) -> Option<(usize, Vec<Job>)> {
+        self.reported.wait_for(self.handed_out, self.cancelled);
+        if self.cancelled.load(Ordering::Relaxed) {
+            return None;
+        }
+        let size = batch_size(self.handed_out, self.threads);
+        let run: Vec<Job> = self.jobs.by_ref().take(size).collect();
+        if run.is_empty() {
+            return None;
+        }
+        let first = self.handed_out;
+        self.handed_out += run.len();
+        Some((first, run))
+    }
+}
+
+/// How many consecutive jobs a worker takes at a time, `jobs` being how many were handed
+/// out so far: one while there are few per worker (results stream out as each file is
+/// done), up to 16 on long runs, where handing out and reporting files one by one costs a
+/// wake-up of the writing thread per file.
 fn batch_size(jobs: usize, threads: usize) -> usize {
     (jobs / (threads.max(1) * 64)).clamp(1, 16)
 }
@@ -143,8 +223,8 @@ mod tests {
 
     fn run(jobs: &[Job], threads: usize, work: impl Fn(&Job) -> Report + Sync) -> Vec<String> {
         let mut seen = Vec::new();
-        run_jobs::<_, _, _, ()>(
-            jobs,
+        run_jobs::<_, _, _, _, ()>(
+            jobs.to_vec(),
             threads,
             work,
             |i, report| {
@@ -198,8 +278,8 @@ mod tests {
     fn a_panicking_job_becomes_an_input_error() {
         let jobs = jobs(5);
         let mut messages = Vec::new();
-        run_jobs::<_, _, _, ()>(
-            &jobs,
+        run_jobs::<_, _, _, _, ()>(
+            jobs,
             2,
             |job| {
                 if job.new.display_name() == "f3.yaml" {
@@ -221,11 +301,43 @@ mod tests {
     }
 
     #[test]
+    fn item_14_jobs_are_taken_no_further_than_the_window() {
+        // A lazy source that counts the jobs taken from it; the output is slow, so the
+        // workers would run ahead without the window.
+        let taken = std::sync::atomic::AtomicUsize::new(0);
+        let source = (0..4 * WINDOW).map(|i| {
+            taken.fetch_add(1, Ordering::Relaxed);
+            Job {
+                new: Source::File(format!("f{i}.yaml").into()),
+                old: None,
+            }
+        });
+        let mut most_ahead = 0;
+        run_jobs::<_, _, _, _, ()>(
+            source,
+            3,
+            mark,
+            |i, _| {
+                if i % 256 == 0 {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                most_ahead = most_ahead.max(taken.load(Ordering::Relaxed) - i);
+                Ok(())
+            },
+            || {},
+        )
+        .unwrap();
+        assert_eq!(taken.load(Ordering::Relaxed), 4 * WINDOW);
+        // The window, the batch being taken (at most 16 jobs) and the job being reported.
+        assert!(most_ahead <= WINDOW + 16 + 1, "{most_ahead}");
+    }
+
+    #[test]
     fn a_failing_emit_stops_the_run() {
         let jobs = jobs(1000);
         let mut emitted = 0;
         let result = run_jobs(
-            &jobs,
+            jobs,
             2,
             mark,
             |_, _| {

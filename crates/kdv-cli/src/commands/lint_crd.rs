@@ -128,34 +128,19 @@ fn findings(paths: &[PathBuf], minor: u32) -> Result<Findings, CliError> {
 /// The findings of one stream as diagnostics with their source lines.
 fn add(found: &mut Findings, source: &Source, stream: &Stream, linted: &LintedStream) {
     let text = String::from_utf8_lossy(stream.bytes());
-    let lines: Vec<&str> = text.lines().collect();
     let path = match source {
         Source::File(p) => p.clone(),
         Source::Stdin => PathBuf::from(file_name::STDIN),
     };
-    let span = |line: u64, column: u64| -> Option<SourceSpan> {
-        let line_text = lines.get(usize::try_from(line).ok()?.checked_sub(1)?)?;
-        let line_text = line_text.trim_end_matches('\r');
-        // Columns are counted in characters; spans in bytes.
-        let col = line_text
-            .char_indices()
-            .nth(usize::try_from(column).ok()?.saturating_sub(1))
-            .map_or(line_text.len(), |(i, _)| i);
-        Some(SourceSpan {
-            path: path.clone(),
-            line: u32::try_from(line).ok()?,
-            col: u32::try_from(col + 1).ok()?,
-            len: u32::try_from(token_len(&line_text[col..])).ok()?,
-            line_text: line_text.to_owned(),
-        })
-    };
+    let mut at = Vec::new();
     for e in &linted.unreadable {
         found.unreadable += 1;
         found.diagnostics.push(Diagnostic {
             severity: Severity::Error,
             message: e.message.clone(),
-            span: span(e.line, e.column),
+            span: None,
         });
+        at.push((e.line, e.column));
     }
     for crd in &linted.crds {
         found.checked += 1;
@@ -166,10 +151,57 @@ fn add(found: &mut Findings, source: &Source, stream: &Stream, linted: &LintedSt
                     crd_validation::Severity::Warning => Severity::Warning,
                 },
                 message: f.message.clone(),
-                span: span(f.line, f.column),
+                span: None,
             });
+            at.push((f.line, f.column));
         }
     }
+    let first = found.diagnostics.len() - at.len();
+    for (i, span) in spans(&text, &path, &at).into_iter().enumerate() {
+        found.diagnostics[first + i].span = span;
+    }
+}
+
+/// The spans of the 1-based (line, character column) positions `at` in `text`. Columns are
+/// counted in characters, spans in bytes: the positions are taken in order, so each line is
+/// read once whatever the number of findings on it (a one-line JSON CRD with thousands of
+/// them), and each span keeps only a window of a long line (`SourceSpan::in_line`).
+fn spans(text: &str, path: &std::path::Path, at: &[(u64, u64)]) -> Vec<Option<SourceSpan>> {
+    let mut order: Vec<usize> = (0..at.len()).collect();
+    order.sort_by_key(|&i| at[i]);
+    let mut out = vec![None; at.len()];
+    let lines: Vec<&str> = text.lines().collect();
+    // The line being read: its number, text, and how far into it the cursor is (bytes,
+    // characters).
+    let mut current: Option<(u64, &str, usize, usize)> = None;
+    for i in order {
+        let (line, column) = at[i];
+        if current.is_none_or(|(n, ..)| n != line) {
+            current = usize::try_from(line)
+                .ok()
+                .and_then(|l| lines.get(l.checked_sub(1)?))
+                .map(|t| (line, t.trim_end_matches('\r'), 0, 0));
+        }
+        let Some((n, line_text, byte, chars)) = current.as_mut() else {
+            // No such line.
+            continue;
+        };
+        let want = usize::try_from(column)
+            .unwrap_or(usize::MAX)
+            .saturating_sub(1);
+        for c in line_text[*byte..].chars() {
+            if *chars >= want {
+                break;
+            }
+            *byte += c.len_utf8();
+            *chars += 1;
+        }
+        let len = u32::try_from(token_len(&line_text[*byte..])).unwrap_or(u32::MAX);
+        out[i] = u32::try_from(*n).ok().and_then(|n| {
+            SourceSpan::in_line(path.to_path_buf(), n, line_text, *byte, *chars, len)
+        });
+    }
+    out
 }
 
 /// The width of the YAML token a finding points at: a quoted scalar, or plain text up to
@@ -216,6 +248,35 @@ mod tests {
         assert_eq!(token_len("[a, b]"), 1);
         assert_eq!(token_len("http://x:80/y # c"), 13);
         assert_eq!(token_len(""), 1);
+    }
+
+    #[test]
+    fn item_02_spans_on_a_long_line_keep_a_window_of_it() {
+        // One line of 4,000 values, findings at each (out of order), then a short line.
+        let values: Vec<String> = (0..4000).map(|i| format!("\"é{i:04}\"")).collect();
+        let text = format!("[{}]\nnext: x\n", values.join(","));
+        let mut at: Vec<(u64, u64)> = (0..4000u64).rev().map(|i| (1, 2 + i * 8)).collect();
+        at.extend([(2, 7), (9, 1), (0, 1), (1, 1_000_000)]);
+        let spans = spans(&text, std::path::Path::new("f.yaml"), &at);
+        let line = text.lines().next().unwrap_or_default();
+        for (i, span) in spans.iter().take(4000).enumerate() {
+            let span = span.as_ref().expect("span");
+            // Bounded by the snippet's window, not by the 36 KB line.
+            assert!(span.line_text.len() < 1000, "{}", span.line_text.len());
+            let start = (span.col - 1) as usize;
+            assert_eq!(&line[start..start + 8], values[3999 - i], "{span:?}");
+            assert_eq!(span.len, 8);
+            assert_eq!(span.char_column(span.col as usize), at[i].1);
+        }
+        let next = spans[4000].as_ref().expect("line 2");
+        assert_eq!(
+            (next.line, next.col, next.len, next.line_text.as_str()),
+            (2, 7, 1, "next: x")
+        );
+        assert!(spans[4001].is_none() && spans[4002].is_none());
+        // A column past the end points just after the line.
+        let past = spans[4003].as_ref().expect("past the end");
+        assert_eq!(past.col as usize, line.len() + 1);
     }
 
     #[test]

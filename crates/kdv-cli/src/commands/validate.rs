@@ -3,6 +3,7 @@
 
 use std::cell::RefCell;
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use kdv_manifest::{Document, Entry};
 use kdv_model::{Diagnostic, Severity};
@@ -131,8 +132,11 @@ fn validate(
         ..Report::default()
     };
     report.input_errors.extend(old_problems);
-    let (jobs, problems) = input::plan(&args.paths);
-    report.input_errors.extend(problems);
+    // The files are found as the workers take them (`input::Planner`); the walk's problems
+    // are reported where `input::plan` puts them, after those of `--old`.
+    let found = AtomicUsize::new(0);
+    let mut planner = input::Planner::new(&args.paths).counting(&found);
+    let planned_problems_at = report.input_errors.len();
 
     let ctx = JobContext {
         rules,
@@ -146,14 +150,15 @@ fn validate(
         old: old.as_ref(),
     };
     let threads = args.jobs.map_or_else(default_threads, |n| n as usize);
-    let progress = RefCell::new(Progress::new(jobs.len(), progress::wanted(args.quiet)));
+    let progress = RefCell::new(Progress::new(0, progress::wanted(args.quiet)));
     let streaming = args.output == OutputFormat::Text;
     run_jobs(
-        &jobs,
+        &mut planner,
         threads,
         |job| validate_job(&ctx, job),
         |_, part| {
             let mut progress = progress.borrow_mut();
+            progress.set_total(found.load(Ordering::Relaxed));
             // Text lines are written as files finish, in input order.
             if streaming && !part.documents.is_empty() {
                 let visible = progress.visible();
@@ -170,9 +175,17 @@ fn validate(
             }
             Ok::<(), std::io::Error>(())
         },
-        || progress.borrow_mut().tick(),
+        || {
+            let mut progress = progress.borrow_mut();
+            progress.set_total(found.load(Ordering::Relaxed));
+            progress.tick();
+        },
     )?;
     progress.into_inner().finish();
+    let problems = planner.finish();
+    report
+        .input_errors
+        .splice(planned_problems_at..planned_problems_at, problems);
 
     let mut warnings = rules.map_or_else(Vec::new, |rules| custom_warnings(rules, &report));
     warnings.extend(options.warnings());

@@ -17,8 +17,10 @@
 //! socket is an input error.
 
 use std::collections::{BTreeMap, HashSet};
+use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use kdv_manifest::Syntax;
 
@@ -71,47 +73,348 @@ pub struct Job {
 /// revision without its new file, two old revisions for one file) are returned alongside the
 /// jobs that could be planned, so every problem is reported in one run.
 pub fn plan(paths: &[String]) -> (Vec<Job>, Vec<InputError>) {
-    let mut jobs = Vec::new();
-    let mut errors = Vec::new();
-    for arg in paths {
-        if arg == "-" {
-            jobs.push(Job {
-                new: Source::Stdin,
-                old: None,
-            });
-            continue;
-        }
-        let path = PathBuf::from(arg);
-        match fs::metadata(&path) {
-            Err(e) => errors.push(InputError::file(
-                file_name::display(&path),
-                format!("cannot read: {e}"),
-            )),
-            Ok(meta) if meta.is_dir() => {
-                let mut files = Vec::new();
-                let mut visited = HashSet::new();
-                walk(&path, 0, &mut visited, &mut files, &mut errors);
-                // An empty directory is more likely a wrong path than nothing to check.
-                if files.is_empty() {
-                    errors.push(InputError::file(
-                        file_name::display(&path),
-                        "no *.yaml, *.yml or *.json files in this directory",
-                    ));
-                }
-                // `walk` yields the files in `Path` order.
-                debug_assert!(files.is_sorted());
-                pair_directory_files(files, &mut jobs, &mut errors);
-            }
-            Ok(meta) => match special_kind(&meta.file_type()) {
-                None | Some("FIFO") => jobs.push(plan_named_file(path, &mut errors)),
-                Some(kind) => errors.push(InputError::file(
-                    file_name::display(&path),
-                    format!("is a {kind}, not a file; kdv reads files, FIFOs and `-`"),
-                )),
-            },
+    let mut planner = Planner::new(paths);
+    let jobs = planner.by_ref().collect();
+    (jobs, planner.finish())
+}
+
+/// [`plan`] as an iterator: the jobs in the same order, found as they are asked for, so a
+/// run over a million files never holds the list of them. Directories are read one at a
+/// time, when the walk reaches them: what is held is the sorted names of the directories
+/// being walked (the current one and its ancestors; a directory with a million entries
+/// directly in it needs its million names), one identity per directory walked (a symlink
+/// must not walk one twice), and the problems found. The problems come from
+/// [`Planner::finish`], in [`plan`]'s order.
+pub struct Planner<'a> {
+    args: std::slice::Iter<'a, String>,
+    /// The directory argument being walked.
+    walk: Option<Walk>,
+    errors: Vec<InputError>,
+    /// Counts the jobs handed out (for a progress bar's total).
+    found: Option<&'a AtomicUsize>,
+}
+
+impl<'a> Planner<'a> {
+    /// A planner of `paths`' jobs.
+    pub fn new(paths: &'a [String]) -> Planner<'a> {
+        Planner {
+            args: paths.iter(),
+            walk: None,
+            errors: Vec::new(),
+            found: None,
         }
     }
-    (jobs, errors)
+
+    /// Counts every job handed out in `found`.
+    pub fn counting(mut self, found: &'a AtomicUsize) -> Planner<'a> {
+        self.found = Some(found);
+        self
+    }
+
+    /// The problems met, once every job has been taken.
+    pub fn finish(self) -> Vec<InputError> {
+        self.errors
+    }
+
+    /// Names of directory entries held (not walked yet).
+    #[cfg(test)]
+    fn names_held(&self) -> usize {
+        self.walk.as_ref().map_or(0, Walk::names_held)
+    }
+
+    fn found(&self, job: Job) -> Option<Job> {
+        if let Some(found) = self.found {
+            found.fetch_add(1, Ordering::Relaxed);
+        }
+        Some(job)
+    }
+}
+
+impl Iterator for Planner<'_> {
+    type Item = Job;
+
+    fn next(&mut self) -> Option<Job> {
+        loop {
+            if let Some(walk) = &mut self.walk {
+                match walk.step(&mut self.errors) {
+                    Step::Job(job) => return self.found(job),
+                    Step::Next => continue,
+                    Step::Done => {
+                        if let Some(walk) = self.walk.take() {
+                            walk.finish(&mut self.errors);
+                        }
+                        continue;
+                    }
+                }
+            }
+            let arg = self.args.next()?;
+            if arg == "-" {
+                return self.found(Job {
+                    new: Source::Stdin,
+                    old: None,
+                });
+            }
+            let path = PathBuf::from(arg);
+            match fs::metadata(&path) {
+                Err(e) => self.errors.push(InputError::file(
+                    file_name::display(&path),
+                    format!("cannot read: {e}"),
+                )),
+                Ok(meta) if meta.is_dir() => {
+                    let mut walk = Walk {
+                        root: path.clone(),
+                        visited: HashSet::new(),
+                        stack: Vec::new(),
+                        files: 0,
+                        ambiguous: Vec::new(),
+                        orphans: BTreeMap::new(),
+                    };
+                    walk.enter(path, 0, &mut self.errors);
+                    self.walk = Some(walk);
+                }
+                Ok(meta) => match special_kind(&meta.file_type()) {
+                    None | Some("FIFO") => {
+                        let job = plan_named_file(path, &mut self.errors);
+                        return self.found(job);
+                    }
+                    Some(kind) => self.errors.push(InputError::file(
+                        file_name::display(&path),
+                        format!("is a {kind}, not a file; kdv reads files, FIFOs and `-`"),
+                    )),
+                },
+            }
+        }
+    }
+}
+
+/// The walk of one directory argument.
+struct Walk {
+    root: PathBuf,
+    /// Every directory walked (canonical), so a symlink back up the tree ends there.
+    visited: HashSet<PathBuf>,
+    /// The directories being walked, innermost last.
+    stack: Vec<Frame>,
+    /// Files found (new and old revisions).
+    files: usize,
+    /// Files with more than one old revision, in walk order (reported after the walk's
+    /// other problems).
+    ambiguous: Vec<InputError>,
+    /// Old revisions without a new file, by directory and stem (reported last).
+    orphans: BTreeMap<(PathBuf, String), Vec<PathBuf>>,
+}
+
+/// A directory being walked.
+struct Frame {
+    dir: PathBuf,
+    depth: usize,
+    /// Its entries' names (hidden ones left out), sorted, with their types when the
+    /// directory listing gives them; a name is dropped once walked.
+    entries: Vec<(OsString, Option<fs::FileType>)>,
+    /// The next entry to walk.
+    next: usize,
+    /// Its old revisions (files only), by stem.
+    olds: BTreeMap<String, Vec<PathBuf>>,
+    /// Stems of the old revisions a new file took.
+    used: HashSet<String>,
+}
+
+/// What one step of a walk found.
+enum Step {
+    Job(Job),
+    Next,
+    Done,
+}
+
+impl Walk {
+    /// Reads `dir`'s listing and makes it the directory being walked.
+    fn enter(&mut self, dir: PathBuf, depth: usize, errors: &mut Vec<InputError>) {
+        let name = file_name::display(&dir);
+        if depth > MAX_DIR_DEPTH {
+            errors.push(InputError::file(
+                name,
+                format!("directory tree deeper than {MAX_DIR_DEPTH} levels; not walked further"),
+            ));
+            return;
+        }
+        // A symlink back up the tree would otherwise be walked forever.
+        if let Ok(canonical) = fs::canonicalize(&dir)
+            && !self.visited.insert(canonical)
+        {
+            return;
+        }
+        let listing = match fs::read_dir(&dir) {
+            Ok(listing) => listing,
+            Err(e) => {
+                errors.push(InputError::file(
+                    name,
+                    format!("cannot read directory: {e}"),
+                ));
+                return;
+            }
+        };
+        let mut entries = Vec::new();
+        for entry in listing {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    errors.push(InputError::file(
+                        &name,
+                        format!("cannot read directory: {e}"),
+                    ));
+                    continue;
+                }
+            };
+            let file_name = entry.file_name();
+            if file_name.as_encoded_bytes().starts_with(b".") {
+                continue;
+            }
+            entries.push((file_name, entry.file_type().ok()));
+        }
+        // Sorted, so problems are reported in the same order on every run. Names of one
+        // directory order their paths as `Path`'s order does (and are cheaper to compare):
+        // the walk yields every file in `Path` order.
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        entries.shrink_to_fit();
+        // The old revisions are known before the walk reaches them: `x.json` comes before
+        // `x.old.yaml`.
+        let mut olds: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+        for (entry, file_type) in &entries {
+            let path = dir.join(entry);
+            if let Some(stem) = old_revision_of(&path)
+                && match file_type {
+                    Some(t) if t.is_file() => true,
+                    _ => fs::metadata(&path).is_ok_and(|m| m.is_file()),
+                }
+            {
+                olds.entry(stem).or_default().push(path);
+            }
+        }
+        self.stack.push(Frame {
+            dir,
+            depth,
+            entries,
+            next: 0,
+            olds,
+            used: HashSet::new(),
+        });
+    }
+
+    /// Walks the next entry.
+    fn step(&mut self, errors: &mut Vec<InputError>) -> Step {
+        let Some(frame) = self.stack.last_mut() else {
+            return Step::Done;
+        };
+        let Some((entry, file_type)) = frame.entries.get_mut(frame.next) else {
+            // The directory is done: its old revisions that no new file took.
+            if let Some(frame) = self.stack.pop() {
+                for (stem, paths) in frame.olds {
+                    if !frame.used.contains(&stem)
+                        && let Some(first) = paths.first()
+                    {
+                        self.orphans.insert((parent(first), stem), paths);
+                    }
+                }
+            }
+            return Step::Next;
+        };
+        frame.next += 1;
+        let path = frame.dir.join(std::mem::take(entry));
+        let depth = frame.depth;
+        // A plain file's type comes with the directory entry; a symlink's target needs a stat.
+        let meta = match file_type {
+            Some(t) if t.is_file() && manifest_extension(&path).is_none() => return Step::Next,
+            Some(t) if t.is_file() => return self.file(path),
+            _ => fs::metadata(&path),
+        };
+        match meta {
+            Ok(meta) if meta.is_dir() => {
+                self.enter(path, depth + 1, errors);
+                Step::Next
+            }
+            Ok(_) if manifest_extension(&path).is_none() => Step::Next,
+            Ok(meta) if meta.is_file() => self.file(path),
+            Ok(meta) => {
+                let kind = special_kind(&meta.file_type()).unwrap_or("special file");
+                errors.push(InputError::file(
+                    file_name::display(&path),
+                    format!(
+                        "is a {kind}, not a regular file; not read (name it on the command \
+                         line to read a FIFO)"
+                    ),
+                ));
+                Step::Next
+            }
+            // A dangling symlink to a manifest is worth a message; other noise is not.
+            Err(e) if manifest_extension(&path).is_some() => {
+                errors.push(InputError::file(
+                    file_name::display(&path),
+                    unreadable_entry(&path, &e),
+                ));
+                Step::Next
+            }
+            Err(_) => Step::Next,
+        }
+    }
+
+    /// A manifest file of the directory being walked: a job, paired with its old revision,
+    /// unless it is an old revision itself.
+    fn file(&mut self, path: PathBuf) -> Step {
+        self.files += 1;
+        if old_revision_of(&path).is_some() {
+            return Step::Next;
+        }
+        let Some(frame) = self.stack.last_mut() else {
+            return Step::Next;
+        };
+        let stem = stem_of(&path);
+        let old = match frame.olds.get(&stem).map(Vec::as_slice) {
+            None | Some([]) => None,
+            Some([old]) => {
+                let old = Source::File(old.clone());
+                frame.used.insert(stem);
+                Some(old)
+            }
+            Some(many) => {
+                self.ambiguous.push(ambiguous_old(&path, many));
+                frame.used.insert(stem);
+                return Step::Next;
+            }
+        };
+        Step::Job(Job {
+            new: Source::File(path),
+            old,
+        })
+    }
+
+    /// The problems found once the walk is done, after those found walking: an empty
+    /// directory, files with several old revisions, old revisions without a new file.
+    fn finish(self, errors: &mut Vec<InputError>) {
+        // An empty directory is more likely a wrong path than nothing to check.
+        if self.files == 0 {
+            errors.push(InputError::file(
+                file_name::display(&self.root),
+                "no *.yaml, *.yml or *.json files in this directory",
+            ));
+        }
+        errors.extend(self.ambiguous);
+        for ((_, stem), paths) in self.orphans {
+            for path in paths {
+                errors.push(InputError::file(
+                    file_name::display(&path),
+                    format!(
+                        "old revision without a new file: expected {} next to it",
+                        expected_new_names(&stem)
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// Names held: those of the directories being walked not walked yet.
+    #[cfg(test)]
+    fn names_held(&self) -> usize {
+        self.stack.iter().map(|f| f.entries.len() - f.next).sum()
+    }
 }
 
 /// What a file that is neither a regular file nor a directory is (`FIFO`, `character
@@ -137,93 +440,6 @@ pub(crate) fn special_kind(file_type: &fs::FileType) -> Option<&'static str> {
         }
     }
     Some("special file")
-}
-
-fn walk(
-    dir: &Path,
-    depth: usize,
-    visited: &mut HashSet<PathBuf>,
-    files: &mut Vec<PathBuf>,
-    errors: &mut Vec<InputError>,
-) {
-    let name = file_name::display(dir);
-    if depth > MAX_DIR_DEPTH {
-        errors.push(InputError::file(
-            name,
-            format!("directory tree deeper than {MAX_DIR_DEPTH} levels; not walked further"),
-        ));
-        return;
-    }
-    // A symlink back up the tree would otherwise be walked forever.
-    if let Ok(canonical) = fs::canonicalize(dir)
-        && !visited.insert(canonical)
-    {
-        return;
-    }
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            errors.push(InputError::file(
-                name,
-                format!("cannot read directory: {e}"),
-            ));
-            return;
-        }
-    };
-    let mut paths = Vec::new();
-    for entry in entries {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(e) => {
-                errors.push(InputError::file(
-                    &name,
-                    format!("cannot read directory: {e}"),
-                ));
-                continue;
-            }
-        };
-        let file_name = entry.file_name();
-        if file_name.as_encoded_bytes().starts_with(b".") {
-            continue;
-        }
-        paths.push((file_name, entry.path(), entry.file_type().ok()));
-    }
-    // Sorted, so problems are reported in the same order on every run. Names of one
-    // directory order their paths as `Path`'s order does (and are cheaper to compare): the
-    // walk yields every file in `Path` order.
-    paths.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    for (_, path, file_type) in paths {
-        // A plain file's type comes with the directory entry; a symlink's target needs a stat.
-        let meta = match file_type {
-            Some(t) if t.is_file() && manifest_extension(&path).is_none() => continue,
-            Some(t) if t.is_file() => {
-                files.push(path);
-                continue;
-            }
-            _ => fs::metadata(&path),
-        };
-        match meta {
-            Ok(meta) if meta.is_dir() => walk(&path, depth + 1, visited, files, errors),
-            Ok(_) if manifest_extension(&path).is_none() => {}
-            Ok(meta) if meta.is_file() => files.push(path),
-            Ok(meta) => {
-                let kind = special_kind(&meta.file_type()).unwrap_or("special file");
-                errors.push(InputError::file(
-                    file_name::display(&path),
-                    format!(
-                        "is a {kind}, not a regular file; not read (name it on the command \
-                         line to read a FIFO)"
-                    ),
-                ));
-            }
-            // A dangling symlink to a manifest is worth a message; other noise is not.
-            Err(e) if manifest_extension(&path).is_some() => errors.push(InputError::file(
-                file_name::display(&path),
-                unreadable_entry(&path, &e),
-            )),
-            Err(_) => {}
-        }
-    }
 }
 
 /// Why a directory entry cannot be read: a dangling symlink says so and names its target
@@ -254,51 +470,6 @@ fn old_revision_of(path: &Path) -> Option<String> {
     stem.strip_suffix(".old")
         .filter(|s| !s.is_empty())
         .map(str::to_string)
-}
-
-fn pair_directory_files(files: Vec<PathBuf>, jobs: &mut Vec<Job>, errors: &mut Vec<InputError>) {
-    // (directory, stem) → old revisions found.
-    let mut olds: BTreeMap<(PathBuf, String), Vec<PathBuf>> = BTreeMap::new();
-    let mut news = Vec::new();
-    for file in files {
-        match old_revision_of(&file) {
-            Some(stem) => olds.entry((parent(&file), stem)).or_default().push(file),
-            None => news.push(file),
-        }
-    }
-    let mut used = HashSet::new();
-    for file in news {
-        let key = (parent(&file), stem_of(&file));
-        let old = match olds.get(&key).map(Vec::as_slice) {
-            None | Some([]) => None,
-            Some([old]) => {
-                used.insert(key);
-                Some(Source::File(old.clone()))
-            }
-            Some(many) => {
-                used.insert(key);
-                errors.push(ambiguous_old(&file, many));
-                continue;
-            }
-        };
-        jobs.push(Job {
-            new: Source::File(file),
-            old,
-        });
-    }
-    for (key, paths) in olds {
-        if !used.contains(&key) {
-            for path in paths {
-                errors.push(InputError::file(
-                    file_name::display(&path),
-                    format!(
-                        "old revision without a new file: expected {} next to it",
-                        expected_new_names(&key.1)
-                    ),
-                ));
-            }
-        }
-    }
 }
 
 fn plan_named_file(path: PathBuf, errors: &mut Vec<InputError>) -> Job {
@@ -429,6 +600,40 @@ mod tests {
                 ("sub/c.json".into(), Some("sub/c.old.yaml".into())),
             ]
         );
+    }
+
+    #[test]
+    fn item_14_the_walk_holds_only_the_directories_being_walked() {
+        // 20 directories of 30 files (one with an old revision of each), and 3 files at the
+        // top.
+        let s = Scratch::new("lazy");
+        for d in 0..20 {
+            for f in 0..30 {
+                s.file(&format!("d{d:02}/f{f:02}.yaml"));
+            }
+            s.file(&format!("d{d:02}/f00.old.yaml"));
+        }
+        s.file("a.yaml").file("z.yaml").file("m.yml");
+        let arg = s.arg();
+        let args = [arg.clone(), arg];
+        let mut planner = Planner::new(&args);
+        let mut jobs = Vec::new();
+        while let Some(job) = planner.next() {
+            // At most the top directory's 23 names and one subdirectory's 31.
+            assert!(planner.names_held() <= 23 + 31, "{}", planner.names_held());
+            jobs.push(job);
+        }
+        assert_eq!(planner.names_held(), 0);
+        assert!(planner.finish().is_empty());
+        // The same jobs, in the same order, as collecting them all.
+        assert_eq!(jobs, plan(&args).0);
+        assert_eq!(jobs.len(), 2 * (20 * 30 + 3));
+        assert_eq!(s.rel(&jobs[1].new), "d00/f00.yaml");
+        assert_eq!(
+            jobs[1].old.as_ref().map(|o| s.rel(o)),
+            Some("d00/f00.old.yaml".into())
+        );
+        assert_eq!(s.rel(&jobs[602].new), "z.yaml");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 mod discover;
 mod read;
 
-pub use discover::{Job, Source, plan};
+pub use discover::{Job, Planner, Source, plan};
 pub use read::{ReadLimits, Stream};
 
 use std::fmt;

@@ -13,9 +13,7 @@ use kdv_runtime::{BadValue, StabilityLevel};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{
-    DocumentResult, Finding, Report, ReportedError, char_column, operation_name, severity_name,
-};
+use super::{DocumentResult, Finding, Report, ReportedError, operation_name, severity_name};
 use crate::error::CliError;
 use crate::file_name;
 
@@ -287,10 +285,7 @@ impl JsonDiagnostic {
             file,
             file_bytes,
             line: d.span.as_ref().map(|s| s.line),
-            column: d
-                .span
-                .as_ref()
-                .map(|s| char_column(&s.line_text, s.col as usize)),
+            column: d.span.as_ref().map(|s| s.char_column(s.col as usize)),
             message: d.message.clone(),
             text: super::text::diagnostic_headline(d),
         }
@@ -501,12 +496,5 @@ mod tests {
         );
         assert_eq!(value["documents"], json!([]));
         assert_eq!(value["summary"]["documents"], json!(0));
-    }
-
-    #[test]
-    fn columns_count_characters() {
-        assert_eq!(char_column("\tab", 2), 2);
-        assert_eq!(char_column("\u{e9}\u{e9}x", 5), 3);
-        assert_eq!(char_column("", 9), 1);
     }
 }

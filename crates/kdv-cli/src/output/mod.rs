@@ -277,13 +277,6 @@ pub fn severity_name(severity: Severity) -> &'static str {
     }
 }
 
-/// The 1-based character column of the 1-based byte column `byte_col` in `line`.
-pub fn char_column(line: &str, byte_col: usize) -> u64 {
-    let end = byte_col.saturating_sub(1).min(line.len());
-    let prefix = line.as_bytes().get(..end).unwrap_or_default();
-    String::from_utf8_lossy(prefix).chars().count() as u64 + 1
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

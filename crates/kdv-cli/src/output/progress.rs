@@ -1,8 +1,9 @@
 //! The progress bar of long runs: on standard error, only when standard error is a terminal
 //! and `--quiet` is not given, and only once a run has taken [`DELAY`] (short runs never
-//! show one). It counts files (jobs) and says how many documents and errors were found so
-//! far; it is cleared before the summary is written. Output on standard output is written
-//! around it ([`Progress::suspend`]), so a terminal shows both cleanly.
+//! show one). It counts files (jobs; their total grows while the walk finds them) and says
+//! how many documents and errors were found so far; it is cleared before the summary is
+//! written. Output on standard output is written around it ([`Progress::suspend`]), so a
+//! terminal shows both cleanly.
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -40,6 +41,14 @@ impl Progress {
             documents: 0,
             errors: 0,
             bar: None,
+        }
+    }
+
+    /// Sets the number of jobs, which grows while the walk finds files.
+    pub fn set_total(&mut self, total: usize) {
+        self.total = total as u64;
+        if let Some(bar) = &self.bar {
+            bar.set_length(self.total);
         }
     }
 

@@ -21,8 +21,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::json::UNKNOWN_FIELD;
+use super::severity_name;
 use super::{DocumentResult, Finding, Report, operation_name};
-use super::{char_column, severity_name};
 use crate::error::CliError;
 use crate::file_name;
 
@@ -260,11 +260,8 @@ fn rule(id: &str, description: &str, level: &str) -> Value {
 fn diagnostic_result(rules: &Rules, d: &Diagnostic) -> SarifResult {
     let locations = match &d.span {
         Some(span) => {
-            let start = char_column(&span.line_text, span.col as usize);
-            let end = char_column(
-                &span.line_text,
-                span.col as usize + span.len.max(1) as usize,
-            );
+            let start = span.char_column(span.col as usize);
+            let end = span.char_column(span.col as usize + span.len.max(1) as usize);
             location(
                 &file_name::display(&span.path),
                 u64::from(span.line),

@@ -233,6 +233,7 @@ mod tests {
                 col: 2,
                 len: 1,
                 line_text: "\tx".into(),
+                text_start: kdv_model::TextStart::default(),
             }),
         );
         let text = diagnostic(&d);

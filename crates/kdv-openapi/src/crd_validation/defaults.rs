@@ -227,10 +227,12 @@ impl<'w, 'a> Walk<'w, 'a> {
 
 /// `ErrorList.ToAggregate().Error()`: one message, or `[a, b]`, duplicates removed.
 pub(crate) fn aggregate(errs: &[FieldError]) -> String {
+    // A set, as Go's aggregate has: thousands of errors stay linear.
+    let mut seen = std::collections::HashSet::new();
     let mut texts: Vec<String> = Vec::new();
     for e in errs {
         let t = e.to_string();
-        if !texts.contains(&t) {
+        if seen.insert(t.clone()) {
             texts.push(t);
         }
     }
