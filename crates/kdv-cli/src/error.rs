@@ -25,7 +25,7 @@ pub enum CliError {
     /// `--type NAME` names no type of the package.
     #[error(
         "--type {}: no such type in {}{}",
-        shown_name(name),
+        kdv_model::clip_message(name),
         crate::file_name::display(dir),
         known_list(known)
     )]
@@ -38,7 +38,7 @@ pub enum CliError {
     /// A type given as an argument (`kdv schema TYPE`) names no type of the package.
     #[error(
         "{}: no such type in {}{}{}",
-        shown_name(name),
+        kdv_model::clip_message(name),
         crate::file_name::display(dir),
         crate::commands::explanation::near_list(name, &nearest.iter().map(String::as_str).collect::<Vec<_>>()),
         known_list(roots)
@@ -94,21 +94,6 @@ impl CliError {
     }
 }
 
-/// How many characters of a type name a message echoes.
-const NAME_SHOWN: usize = 100;
-
-/// A name as a message echoes it: at most [`NAME_SHOWN`] characters, then how many more.
-pub(crate) fn shown_name(name: &str) -> String {
-    match name.char_indices().nth(NAME_SHOWN) {
-        None => name.to_string(),
-        Some((end, _)) => format!(
-            "{}... ({} more characters)",
-            &name[..end],
-            name[end..].chars().count()
-        ),
-    }
-}
-
 fn known_list(known: &[String]) -> String {
     if known.is_empty() {
         "; it declares no root types (see +k8s:validation-gen in doc.go)".to_string()
@@ -120,16 +105,6 @@ fn known_list(known: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn long_names_are_cut() {
-        assert_eq!(shown_name("Widget"), "Widget");
-        let long = "é".repeat(NAME_SHOWN + 7);
-        assert_eq!(
-            shown_name(&long),
-            format!("{}... (7 more characters)", "é".repeat(NAME_SHOWN))
-        );
-    }
 
     #[test]
     fn messages() {

@@ -149,7 +149,7 @@ fn resolve(
                 .collect();
             CliError::Usage(format!(
                 "{}: no such type in {}{}",
-                crate::error::shown_name(name),
+                kdv_model::clip_message(name),
                 crate::file_name::display(dir),
                 near_list(name, &names)
             ))

@@ -14,7 +14,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use kdv_model::Diagnostic;
+use kdv_model::{Diagnostic, clip_message};
 
 use super::{DocumentResult, Report};
 use crate::file_name;
@@ -23,44 +23,20 @@ use crate::file_name;
 /// counts the rest. JSON and SARIF list them all.
 pub const ERRORS_SHOWN: usize = 100;
 
-/// How many bytes of one message text output prints; the rest is counted. A message can be
-/// as long as its input (a 200,000-value enum's "supported values", a 1 MB bad value), and
-/// upstream prints it whole; a terminal or a CI log cannot use a 2 MB line. JSON and SARIF
-/// keep the whole message.
-pub const MESSAGE_SHOWN: usize = 4096;
-
-/// `message` cut to [`MESSAGE_SHOWN`] bytes (at a character boundary) with a count of the
-/// bytes left out; shorter messages are returned as they are.
-pub fn capped(message: &str) -> std::borrow::Cow<'_, str> {
-    if message.len() <= MESSAGE_SHOWN {
-        return message.into();
-    }
-    let mut end = MESSAGE_SHOWN;
-    while !message.is_char_boundary(end) {
-        end -= 1;
-    }
-    let left = message.len() - end;
-    format!(
-        "{}... ({left} more bytes of this message; -o json shows all)",
-        &message[..end]
-    )
-    .into()
-}
-
 /// Writes the unknown fields and field errors of `documents`, one line each, at most
 /// [`ERRORS_SHOWN`] a document and then a line counting the others.
 pub fn write_document_errors(documents: &[DocumentResult], out: &mut dyn Write) -> io::Result<()> {
     for doc in documents {
         let unknown = doc.unknown_fields.iter().take(ERRORS_SHOWN);
         for f in unknown {
-            let message = capped(&f.message);
+            let message = clip_message(&f.message);
             writeln!(out, "{}:{}: {message}", doc.file, f.position)?;
         }
         let left = ERRORS_SHOWN.saturating_sub(doc.unknown_fields.len());
         for e in doc.errors.iter().take(left) {
             let at = doc.position(e);
             let error = e.error.to_string();
-            writeln!(out, "{}:{at}: {}", doc.file, capped(&error))?;
+            writeln!(out, "{}:{at}: {}", doc.file, clip_message(&error))?;
         }
         let total = doc.unknown_fields.len() + doc.errors.len();
         if total > ERRORS_SHOWN {
@@ -89,15 +65,19 @@ pub fn write_footer(report: &Report, quiet: bool, err: &mut dyn Write) -> io::Re
             };
             let why = super::shadowed_reason(&r.error, report.minor);
             let error = r.error.to_string();
-            writeln!(err, "{file}:{at}: warning: {} ({why})", capped(&error))?;
+            writeln!(
+                err,
+                "{file}:{at}: warning: {} ({why})",
+                clip_message(&error)
+            )?;
         }
         for f in &doc.warnings {
             let (file, at) = (&doc.file, f.position);
-            writeln!(err, "{file}:{at}: warning: {}", capped(&f.message))?;
+            writeln!(err, "{file}:{at}: warning: {}", clip_message(&f.message))?;
         }
     }
     for e in &report.input_errors {
-        writeln!(err, "{}: error: {}", e.location(), capped(&e.message))?;
+        writeln!(err, "{}: error: {}", e.location(), clip_message(&e.message))?;
     }
     if !quiet {
         writeln!(err, "{}", report.summary())?;
@@ -191,18 +171,6 @@ pub fn write_diagnostics<'d>(
 mod tests {
     use super::super::tests::sample;
     use super::*;
-
-    #[test]
-    fn long_messages_are_capped_at_a_character_boundary() {
-        assert_eq!(capped("short"), "short");
-        let exact = "a".repeat(MESSAGE_SHOWN);
-        assert_eq!(capped(&exact), exact);
-        // A two-byte character straddles the cut: it is left out whole.
-        let long = format!("{}é{}", "a".repeat(MESSAGE_SHOWN - 1), "b".repeat(10));
-        let shown = capped(&long);
-        assert!(shown.starts_with(&"a".repeat(MESSAGE_SHOWN - 1)));
-        assert!(shown.ends_with("... (12 more bytes of this message; -o json shows all)"));
-    }
 
     #[test]
     fn text_lists_errors_then_summary() {
