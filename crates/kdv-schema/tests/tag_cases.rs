@@ -176,7 +176,10 @@ fn tag_cases_get_the_same_verdict_from_the_crd() {
                 };
                 let tags_valid = kdv_eval::validate(&rules, ty, &op, &new, old.as_ref()).is_empty();
                 let opts = CrdOptions {
-                    emit: EmitOptions { options },
+                    emit: EmitOptions {
+                        options,
+                        subresource: None,
+                    },
                     ..CrdOptions::default()
                 };
                 let emitted = crd(&rules, ty, &opts).expect("crd");

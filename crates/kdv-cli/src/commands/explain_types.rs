@@ -334,6 +334,16 @@ impl<'r> Explainer<'r> {
             Check::MaxItems(n) => format!("must have at most {n} items"),
             Check::MinProperties(n) => format!("must have at least {n} entries"),
             Check::MaxProperties(n) => format!("must have at most {n} entries"),
+            Check::ExclusiveMinimum(n) => {
+                format!("must be greater than {n} (kdv extension +k8s:exclusiveMinimum)")
+            }
+            Check::ExclusiveMaximum(n) => {
+                format!("must be less than {n} (kdv extension +k8s:exclusiveMaximum)")
+            }
+            Check::Pattern(spec) => format!(
+                "must contain a match of the Go regular expression '{}' (kdv extension +k8s:pattern)",
+                spec.pattern.source()
+            ),
             Check::Format(f) => format!("must have format {}", f.name()),
             Check::Enum(spec) => {
                 let mut s = format!("must be one of: {}", spec.members.join(", "));
@@ -366,6 +376,15 @@ impl<'r> Explainer<'r> {
             } => format!(
                 "when option {option} is {}: {}",
                 if *enabled { "enabled" } else { "disabled" },
+                self.describe(inner)
+            ),
+            Check::IfSubresource {
+                subresource,
+                addressed,
+                inner,
+            } => format!(
+                "{} requests for the subresource {subresource} (kdv extension): {}",
+                if *addressed { "on" } else { "except on" },
                 self.describe(inner)
             ),
             Check::CallType(t) => format!("the rules of type {}", self.rules.type_name(*t)),
