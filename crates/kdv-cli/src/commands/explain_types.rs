@@ -541,6 +541,10 @@ fn keyword(check: &Check) -> Option<Keyword> {
         Check::Optional(_) => Keyword::Nothing("an optional field is not in `required`"),
         Check::Minimum(_) => Keyword::At(Vec::new(), "minimum"),
         Check::Maximum(_) => Keyword::At(Vec::new(), "maximum"),
+        // OpenAPI v3.0's flag beside `minimum`/`maximum`, which hold the bound.
+        Check::ExclusiveMinimum(_) => Keyword::At(Vec::new(), "exclusiveMinimum"),
+        Check::ExclusiveMaximum(_) => Keyword::At(Vec::new(), "exclusiveMaximum"),
+        Check::Pattern(_) => Keyword::At(Vec::new(), "pattern"),
         Check::MinLength(_) => Keyword::At(Vec::new(), "minLength"),
         Check::MaxLength(_) => Keyword::At(Vec::new(), "maxLength"),
         Check::MinItems(_) => Keyword::At(Vec::new(), "minItems"),
