@@ -212,5 +212,27 @@ fn unions(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, flat, list_map, unions);
+fn extensions_struct(valid: bool) -> ExtensionsStruct {
+    let v = kdv_benches::extensions_object(valid);
+    serde_json::from_value(v).expect("the extensions object is an ExtensionsStruct")
+}
+
+/// kdv's extensions of the catalog (no Go figure: upstream has no such tags).
+fn extensions(c: &mut Criterion) {
+    let (create, update) = (Operation::create(), Operation::update());
+    let (valid, invalid, old) = (
+        extensions_struct(true),
+        extensions_struct(false),
+        extensions_struct(true),
+    );
+    bench(c, "Extensions_Create_Valid", 0, || valid.validate(&create));
+    bench(c, "Extensions_Create_Invalid6Errs", 6, || {
+        invalid.validate(&create)
+    });
+    bench(c, "Extensions_Update_Unchanged", 0, || {
+        valid.validate_update(&old, &update)
+    });
+}
+
+criterion_group!(benches, flat, list_map, unions, extensions);
 criterion_main!(benches);

@@ -9,8 +9,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kdv_benches::{
-    CountingAllocator, FLAT_GO, SKIP_DECODING, allocations_per_call, compile, flat_workloads,
-    list_map_workloads, max_length_object, minimum_object, run_validation, short_name_object,
+    CountingAllocator, FLAT_GO, SKIP_DECODING, allocations_per_call, compile, extension_workloads,
+    flat_workloads, list_map_workloads, max_length_object, minimum_object, run_validation,
+    short_name_object,
 };
 use kdv_runtime::Operation;
 
@@ -66,5 +67,12 @@ fn list_map(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, flat, list_map);
+/// kdv's extensions of the catalog (no Go figure: upstream has no such tags).
+fn extensions(c: &mut Criterion) {
+    for w in extension_workloads() {
+        run_validation(c, &w);
+    }
+}
+
+criterion_group!(benches, flat, list_map, extensions);
 criterion_main!(benches);

@@ -189,3 +189,22 @@ pub struct UndiscriminatedStruct {
     /// +k8s:optional
     pub m6: Option<BTreeMap<String, String>>,
 }
+
+/// Extensions_* (`workloads/extensions.go`).
+#[derive(Clone, Serialize, Deserialize, Validate)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct ExtensionsStruct {
+    /// +k8s:pattern="^[a-z]([-a-z0-9]*[a-z0-9])?$"
+    pub name_field: String,
+    /// +k8s:pattern="^v"
+    pub prefix_field: String,
+    /// +k8s:eachVal=+k8s:pattern="^[0-9]+\\.[0-9]+$"
+    pub versions_field: Vec<String>,
+    /// +k8s:exclusiveMinimum=0
+    /// +k8s:exclusiveMaximum=100
+    pub percent_field: i32,
+    /// +k8s:ifNotSubresource("/resize")=+k8s:exclusiveMinimum=0
+    #[serde(rename = "cpuField")]
+    pub cpu_field: i64,
+}

@@ -22,6 +22,8 @@ pub const FLAT_GO: &str = include_str!("../workloads/flat.go");
 pub const LISTMAP_GO: &str = include_str!("../workloads/listmap.go");
 /// Go sources of the union workloads.
 pub const UNIONS_GO: &str = include_str!("../workloads/unions.go");
+/// The kdv extensions workload package (patterns, exclusive bounds, subresource conditions).
+pub const EXTENSIONS_GO: &str = include_str!("../workloads/extensions.go");
 
 /// Compiles one in-memory Go package into rules, failing loudly on any diagnostic so a
 /// benchmark never measures a half-compiled rule set.
@@ -346,6 +348,61 @@ pub fn union_workloads() -> Vec<Workload> {
             json!({"m1": {}, "m3": "x"}),
             None,
             1,
+        ),
+    ];
+    workloads(&rules, named(cases))
+}
+
+/// The extensions object: valid, or with every rule broken (`Extensions_*`).
+pub fn extensions_object(valid: bool) -> Value {
+    if valid {
+        json!({
+            "nameField": "my-name-123",
+            "prefixField": "v1",
+            "versionsField": ["1.0", "1.35", "2.1"],
+            "percentField": 50,
+            "cpuField": 500,
+        })
+    } else {
+        json!({
+            "nameField": "Not_A_Name",
+            "prefixField": "x",
+            "versionsField": ["1", "1.35", "x.1"],
+            "percentField": 100,
+            "cpuField": 0,
+        })
+    }
+}
+
+/// The kdv extension workloads (`Extensions_*`).
+pub fn extension_workloads() -> Vec<Workload> {
+    let rules = Arc::new(compile(
+        "kdv.bench/extensions",
+        "extensions.go",
+        EXTENSIONS_GO,
+    ));
+    let ty = "ExtensionsStruct";
+    let cases: [Case; 3] = [
+        (
+            "Extensions_Create_Valid",
+            ty,
+            extensions_object(true),
+            None,
+            0,
+        ),
+        (
+            "Extensions_Create_Invalid6Errs",
+            ty,
+            extensions_object(false),
+            None,
+            6,
+        ),
+        (
+            "Extensions_Update_Unchanged",
+            ty,
+            extensions_object(true),
+            Some(extensions_object(true)),
+            0,
         ),
     ];
     workloads(&rules, named(cases))

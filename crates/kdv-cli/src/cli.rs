@@ -176,6 +176,13 @@ pub struct SchemaArgs {
     #[arg(long = "option", value_name = "NAME[=true|false]", value_parser = parse_option)]
     pub options: Vec<(String, bool)>,
 
+    /// Publish the rules as they apply to requests for this subresource (`status`,
+    /// `/resize`; `/` is the main resource): fixes `+k8s:ifSubresource` /
+    /// `+k8s:ifNotSubresource` (kdv extensions), whose rules are otherwise left out and
+    /// listed.
+    #[arg(long, value_name = "PATH", value_parser = parse_subresource_path)]
+    pub subresource: Option<String>,
+
     /// With --crd: the API group (default: the package's +groupName).
     #[arg(long, requires = "crd")]
     pub group: Option<String>,
@@ -442,6 +449,12 @@ pub struct LintArgs {
     /// Fail (exit 1) on warnings too: `--deny warnings`.
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub deny: Option<DenyArg>,
+
+    /// With --types: the package is (or goes to) upstream Kubernetes: every kdv extension
+    /// tag (`+k8s:pattern`, `+k8s:exclusiveMinimum`, `+k8s:ifSubresource`, ...), which
+    /// upstream validation-gen does not have, is an error.
+    #[arg(long, requires = "types")]
+    pub upstream: bool,
 }
 
 /// `--roots`: which types of the --types package are roots.
@@ -552,6 +565,15 @@ pub fn subresource_parts(path: &str) -> Result<Vec<String>, String> {
         parts.push(part.to_string());
     }
     Ok(parts)
+}
+
+/// `status`, `/a/b/` → `/status`, `/a/b` (a path as `+k8s:ifSubresource` writes it).
+fn parse_subresource_path(path: &str) -> Result<String, String> {
+    let parts = subresource_parts(path)?;
+    if parts.is_empty() {
+        return Ok("/".to_string());
+    }
+    Ok(parts.iter().map(|p| format!("/{p}")).collect())
 }
 
 /// An argument as a user can read it back: Go-quoted when it holds anything unusual.

@@ -320,3 +320,46 @@ type Inner struct {
         run.transcript()
     );
 }
+
+const EXTENSIONS_API: &str = "crates/kdv-cli/tests/fixtures/tags/extensions";
+
+/// `kdv lint --upstream`: every kdv extension tag is an error (chained ones too), with the
+/// seed section it comes from; without the flag the package lints clean but for the
+/// older spellings' warnings.
+#[test]
+fn upstream_flags_every_kdv_extension() {
+    let plain = kdv(&["lint", "--types", EXTENSIONS_API]);
+    assert_eq!(plain.code, 0, "{}{}", plain.stdout, plain.stderr);
+    assert!(
+        plain
+            .stderr
+            .ends_with("extensions: 2 findings (0 errors, 2 warnings)\n"),
+        "{}",
+        plain.stderr
+    );
+    assert!(plain.stdout.contains(
+        "types.go:77:6: warning: tag \"k8s:ifOptionEnabled\" is the design documents' older spelling of \"k8s:ifEnabled\""
+    ));
+    let run = kdv(&["lint", "--upstream", "--types", EXTENSIONS_API]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    for (at, tag) in [
+        ("types.go:13:6", "k8s:pattern"),
+        ("types.go:28:6", "k8s:exclusiveMinimum"),
+        ("types.go:41:6", "k8s:exclusiveMaximum"),
+        ("types.go:57:6", "k8s:ifSubresource"),
+        ("types.go:68:6", "k8s:ifNotSubresource"),
+        ("types.go:77:6", "k8s:ifOptionEnabled"),
+        ("types.go:85:6", "k8s:ifOptionDisabled"),
+    ] {
+        let line = format!("{at}: error: tag \"{tag}\" is a kdv extension (");
+        assert!(run.stdout.contains(&line), "{line}\n{}", run.stdout);
+    }
+    // The pattern chained under eachVal (folded with the other patterns).
+    assert!(run.stdout.contains("types.go:19:19"), "{}", run.stdout);
+    assert!(
+        run.stderr
+            .ends_with("extensions: 12 findings (10 errors, 2 warnings)\n"),
+        "{}",
+        run.stderr
+    );
+}

@@ -105,3 +105,70 @@ fn options_and_unknown_types() {
     assert_eq!(run.stderr, "");
     assert!(run.stdout.contains("dns1123"), "{}", run.stdout);
 }
+
+const EXTENSIONS: &str = "crates/kdv-schema/tests/data/extensions";
+
+/// kdv's extensions: `pattern` and the exclusive bounds as OpenAPI keywords; rules under
+/// subresource conditions are notes unless `--subresource` says which requests the schema
+/// is for.
+#[test]
+fn extensions_publish_keywords_and_subresource_conditions_on_request() {
+    let run = kdv(&["schema", "--types", EXTENSIONS, "GadgetSpec"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let p = &v["properties"];
+    assert_eq!(p["name"]["pattern"], "^[a-z]([-a-z0-9]*[a-z0-9])?$");
+    assert_eq!(p["versions"]["items"]["pattern"], "^v[0-9]+$");
+    assert_eq!(
+        (
+            &p["replicas"]["minimum"],
+            &p["replicas"]["exclusiveMinimum"],
+            &p["replicas"]["maximum"],
+            &p["replicas"]["exclusiveMaximum"]
+        ),
+        (
+            &serde_json::json!(0),
+            &serde_json::json!(true),
+            &serde_json::json!(5),
+            &serde_json::json!(true)
+        )
+    );
+    assert_eq!(p["port"]["maximum"], 2147483647);
+    assert!(p["port"].get("exclusiveMaximum").is_none());
+    assert!(
+        v["required"]
+            .as_array()
+            .is_some_and(|r| !r.contains(&"phase".into()))
+    );
+    assert!(
+        run.stderr.contains("port: +k8s:ifNotSubresource: depends on whether a request addresses the subresource `/resize`"),
+        "{}",
+        run.stderr
+    );
+    let main = kdv(&[
+        "schema",
+        "--types",
+        EXTENSIONS,
+        "GadgetSpec",
+        "--subresource",
+        "/",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&main.stdout).expect("JSON");
+    assert_eq!(v["properties"]["port"]["maximum"], 65536);
+    assert_eq!(v["properties"]["port"]["exclusiveMaximum"], true);
+    assert!(!main.stderr.contains("ifNotSubresource"), "{}", main.stderr);
+    let status = kdv(&[
+        "schema",
+        "--types",
+        EXTENSIONS,
+        "GadgetSpec",
+        "--subresource",
+        "status",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&status.stdout).expect("JSON");
+    assert!(
+        v["required"]
+            .as_array()
+            .is_some_and(|r| r.contains(&"phase".into()))
+    );
+}

@@ -817,6 +817,36 @@ impl<'r> Gen<'r> {
             Check::MaxItems(n) => quote!(#rt::limits::max_items(#path, #v, #n, #out);),
             Check::MinProperties(n) => quote!(#rt::limits::min_properties(#path, #v, #n, #out);),
             Check::MaxProperties(n) => quote!(#rt::limits::max_properties(#path, #v, #n, #out);),
+            Check::ExclusiveMinimum(b) => {
+                quote!(#rt::limits::exclusive_minimum(#path, #v, #b, #out);)
+            }
+            Check::ExclusiveMaximum(b) => {
+                quote!(#rt::limits::exclusive_maximum(#path, #v, #b, #out);)
+            }
+            Check::Pattern(spec) => {
+                // Compiled once per use site, on first use.
+                let name = self.fresh("PATTERN");
+                let source = spec.pattern.source();
+                let build = match spec.pattern.as_literal() {
+                    Some(lit) => {
+                        let (start, text, end) = (lit.start, &lit.text, lit.end);
+                        quote!(#rt::pattern::Pattern::literal(#source, #rt::pattern::LiteralPattern {
+                            start: #start,
+                            text: ::std::string::String::from(#text),
+                            end: #end,
+                        }))
+                    }
+                    None => {
+                        let translated = &spec.translated;
+                        quote!(#rt::pattern::Pattern::compile(#source, #translated))
+                    }
+                };
+                quote! {{
+                    static #name: ::std::sync::LazyLock<#rt::pattern::Pattern> =
+                        ::std::sync::LazyLock::new(|| #build);
+                    #rt::pattern::pattern(#path, #v, &#name, #out);
+                }}
+            }
             Check::Format(f) => {
                 let f = ident(&format!("{f:?}"));
                 quote!(#rt::format::format(#path, #v, #rt::Format::#f, #out);)
@@ -960,6 +990,18 @@ impl<'r> Gen<'r> {
                 let body = self.call_marked(inner, path, shape, v, old, out)?;
                 quote! {
                     if #rt::options::if_option(#path, op, #option, #enabled, #out) {
+                        #body
+                    }
+                }
+            }
+            Check::IfSubresource {
+                subresource,
+                addressed,
+                inner,
+            } => {
+                let body = self.call_marked(inner, path, shape, v, old, out)?;
+                quote! {
+                    if #rt::subresources::if_subresource(op, #subresource, #addressed) {
                         #body
                     }
                 }

@@ -10,7 +10,7 @@ use kdv_runtime::dependencies::{self, Dependency};
 use kdv_runtime::modes::{self, ModeChoice};
 use kdv_runtime::{
     ErrorSink, FieldError, PathRef, View, each, enums, equality, format, immutable, item, limits,
-    lists, options, required, subfield, testing, unions, update,
+    lists, options, pattern, required, subfield, subresources, testing, unions, update,
 };
 use serde_json::Value;
 
@@ -64,6 +64,9 @@ impl Eval<'_> {
             Check::MaxItems(n) => limits::max_items(path, t, *n, out),
             Check::MinProperties(n) => limits::min_properties(path, t, *n, out),
             Check::MaxProperties(n) => limits::max_properties(path, t, *n, out),
+            Check::ExclusiveMinimum(bound) => limits::exclusive_minimum(path, t, *bound, out),
+            Check::ExclusiveMaximum(bound) => limits::exclusive_maximum(path, t, *bound, out),
+            Check::Pattern(spec) => pattern::pattern(path, t, &spec.pattern, out),
             Check::Format(f) => format::format(path, t, *f, out),
             Check::Enum(spec) => {
                 enums::enum_value(path, t, &spec.members, &spec.exclusions, self.op, out);
@@ -175,6 +178,13 @@ impl Eval<'_> {
                 enabled,
                 inner,
             } if options::if_option(path, op, option, *enabled, out) => {
+                self.call_marked(inner, path, shape, v, old, out);
+            }
+            Check::IfSubresource {
+                subresource,
+                addressed,
+                inner,
+            } if subresources::if_subresource(op, subresource, *addressed) => {
                 self.call_marked(inner, path, shape, v, old, out);
             }
             Check::CallType(id) => self.validate_type(*id, path, v, old, out),

@@ -170,8 +170,9 @@ pub struct Pattern {
 /// worst case is proportional to that product (a 50,000-byte literal-heavy pattern against
 /// a 50,000-byte value takes 21 s; Go takes a minute for 100,000 against 200,000), so this
 /// bounds one value's matching to seconds. Beyond it the value is reported as not matching,
-/// saying why; literal patterns are exempt (substring search, linear).
-pub const PATTERN_BUDGET: u64 = 500_000_000;
+/// saying why; literal patterns are exempt (substring search, linear). The budget of
+/// `+k8s:pattern` too, so a tag and the schema it emits agree.
+pub const PATTERN_BUDGET: u64 = kdv_runtime::pattern::BUDGET;
 
 /// The value validations of a node (boxed: most nodes have none).
 #[derive(Debug, Default, Clone)]

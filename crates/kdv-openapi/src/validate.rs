@@ -660,12 +660,9 @@ impl<'s> Validator<'s> {
             }
             let shown = || match &p.regex {
                 Ok(_) if over_budget => format!(
-                    "{}, but kdv did not match it: a {}-byte pattern against a {}-byte value \
-                     exceeds kdv's regex budget (pattern length × value length ≤ {})",
+                    "{}{}",
                     p.text,
-                    p.text.len(),
-                    s.len(),
-                    crate::schema::PATTERN_BUDGET
+                    kdv_runtime::pattern::over_budget_note(p.text.len(), s.len())
                 ),
                 Ok(_) => p.text.to_string(),
                 Err(e) => format!("{}, but pattern is invalid: {e}", p.text),

@@ -132,6 +132,7 @@ impl Walk<'_> {
             }
             Check::EachMapKey { inner }
             | Check::IfOption { inner, .. }
+            | Check::IfSubresource { inner, .. }
             | Check::Item { inner, .. } => {
                 self.validation(inner, path);
             }

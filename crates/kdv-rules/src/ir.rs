@@ -452,6 +452,13 @@ pub enum Check {
     MinProperties(i64),
     /// Maximum map size (origin `maxProperties`).
     MaxProperties(i64),
+    /// Integer exclusive lower bound (origin `exclusiveMinimum`; a kdv extension).
+    ExclusiveMinimum(i128),
+    /// Integer exclusive upper bound (origin `exclusiveMaximum`; a kdv extension).
+    ExclusiveMaximum(i128),
+    /// A Go regular expression a string must contain a match of (origin `pattern`; a kdv
+    /// extension).
+    Pattern(PatternSpec),
     /// A string format (origin `format=<name>`).
     Format(Format),
     /// Enum membership.
@@ -519,6 +526,17 @@ pub enum Check {
         /// The wrapped validation.
         inner: Box<Validation>,
     },
+    /// `+k8s:ifSubresource(path)` (`addressed == true`) / `+k8s:ifNotSubresource(path)`
+    /// (kdv extensions): run `inner` only when the request does (does not) address that
+    /// subresource.
+    IfSubresource {
+        /// The subresource path (`/status`; `/` is the main resource).
+        subresource: String,
+        /// Run when the request addresses it (`true`) or when it does not.
+        addressed: bool,
+        /// The wrapped validation.
+        inner: Box<Validation>,
+    },
     /// Call another type's validation function on the value.
     CallType(TypeId),
     /// `+k8s:update=<constraints>` (merged per field, in upstream's constraint order): on
@@ -564,6 +582,17 @@ pub enum Check {
         /// function up in that type's generated package).
         package: String,
     },
+}
+
+/// A `+k8s:pattern`: the pattern, ready to match (its Go source is
+/// [`Pattern::source`](kdv_runtime::pattern::Pattern::source)), and the `regex` crate form
+/// of its meaning, which generated code compiles.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatternSpec {
+    /// The matcher (literal or compiled regex).
+    pub pattern: kdv_runtime::pattern::Pattern,
+    /// The translated pattern (`kdv-cel`'s `regex::translate`).
+    pub translated: String,
 }
 
 /// One criterion of an item selector: a list-map key field and the value it must have.
@@ -689,7 +718,8 @@ impl Check {
             | Check::EachMapKey { inner }
             | Check::Subfield { inner, .. }
             | Check::Item { inner, .. }
-            | Check::IfOption { inner, .. } => Some(inner),
+            | Check::IfOption { inner, .. }
+            | Check::IfSubresource { inner, .. } => Some(inner),
             _ => None,
         }
     }

@@ -30,7 +30,10 @@ mod tags;
 pub use ir::*;
 pub use kdv_model::{Diagnostic, Severity, Universe};
 pub use lint::lint;
-pub use registry::{ArgDoc, Scope, Stability, TagDoc, catalog, is_known_tag, tag_doc};
+pub use registry::{
+    ArgDoc, Scope, Stability, TagDoc, canonical_name, catalog, current_name_of, is_known_tag,
+    tag_doc,
+};
 pub use roots::{CompileOptions, PackageRoots, RootSelection, Roots, TypeFilter};
 
 /// The result of [`compile`]: the rules, and every diagnostic found on the way.

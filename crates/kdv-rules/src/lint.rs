@@ -47,6 +47,13 @@ pub fn lint_rules(rules: &RuleSet) -> Vec<Diagnostic> {
     custom_validation_warnings(rules)
 }
 
+/// `kdv lint --upstream`: an error at every use of a kdv extension (a tag upstream
+/// validation-gen does not have, such as `+k8s:pattern`; chained tags included) in every
+/// loaded package, so a Kubernetes contributor never commits one by mistake.
+pub fn upstream_findings(universe: &Universe) -> Vec<Diagnostic> {
+    crate::lint_rules::extension_uses(universe)
+}
+
 /// A warning at every `+k8s:customValidation` tag that produced a rule, each tag and
 /// function once.
 pub fn custom_validation_warnings(rules: &RuleSet) -> Vec<Diagnostic> {

@@ -161,9 +161,8 @@ fn validation_stability(package: &str, tags: &[Sited<'_>]) -> Option<Finding> {
                 None => continue,
             }
         }
-        if (check.name == "k8s:ifEnabled" || check.name == "k8s:ifDisabled")
-            && context == Stability::Stable
-        {
+        let name = registry::canonical_name(&check.name);
+        if (name == "k8s:ifEnabled" || name == "k8s:ifDisabled") && context == Stability::Stable {
             context = Stability::Beta;
         }
         if let Some(f) = check_stability(site, check, context) {
@@ -524,27 +523,67 @@ fn push_named(g: &Graph<'_>, t: &Ty, out: &mut Vec<NamedIdx>) {
 
 /// kdv's hygiene rules over every tag line of every package.
 fn hygiene(universe: &Universe, out: &mut Vec<Diagnostic>) {
+    for_each_declaration(universe, &mut |pkg, blocks| declaration(pkg, blocks, out));
+}
+
+/// Calls `f` with the comment blocks of every declaration of every package (the package
+/// clause, types, fields, constants).
+fn for_each_declaration<'u>(universe: &'u Universe, f: &mut dyn FnMut(&'u Package, &[&'u Tags])) {
     for pkg in universe.packages.values() {
-        declaration(pkg, &[&pkg.tags], out);
+        f(pkg, &[&pkg.tags]);
         for decl in &pkg.types {
-            declaration(pkg, &[&decl.detached_tags, &decl.tags], out);
+            f(pkg, &[&decl.detached_tags, &decl.tags]);
             if let TypeRef::Struct(st) = &decl.def {
-                fields(pkg, &st.fields, out);
+                fields(pkg, &st.fields, f);
             }
         }
         for c in &pkg.consts {
-            declaration(pkg, &[&c.tags], out);
+            f(pkg, &[&c.tags]);
         }
     }
 }
 
-fn fields(pkg: &Package, fields_of: &[Field], out: &mut Vec<Diagnostic>) {
+/// `kdv lint --upstream`: an error at every use of a kdv extension (a tag upstream
+/// validation-gen lacks, chained ones included), so that no such tag reaches a Kubernetes
+/// API by mistake.
+pub(crate) fn extension_uses(universe: &Universe) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for_each_declaration(universe, &mut |pkg, blocks| {
+        for line in blocks.iter().flat_map(|b| b.lines.iter()) {
+            let Ok(tag) = &line.parsed else { continue };
+            let mut cur = Some(tag);
+            while let Some(t) = cur {
+                if let Some(seed) = registry::tag_doc(&t.name).and_then(|d| d.extension) {
+                    let instead = registry::current_name_of(&t.name)
+                        .map(|n| format!("; write {} instead", go_quote(n)))
+                        .unwrap_or_default();
+                    out.push(Diagnostic {
+                        severity: Severity::Error,
+                        message: format!(
+                            "tag {} is a kdv extension ({seed}): upstream validation-gen does not have it{instead}",
+                            go_quote(&t.name)
+                        ),
+                        span: tag_span(pkg, line, t.name_span.start, t.name_span.end),
+                    });
+                }
+                cur = t.value_tag();
+            }
+        }
+    });
+    out
+}
+
+fn fields<'u>(
+    pkg: &'u Package,
+    fields_of: &'u [Field],
+    f: &mut dyn FnMut(&'u Package, &[&'u Tags]),
+) {
     // Anonymous struct types nest; walk them without recursion.
     let mut stack: Vec<&[Field]> = vec![fields_of];
     while let Some(list) = stack.pop() {
-        for f in list {
-            declaration(pkg, &[&f.tags], out);
-            let mut t = &f.ty;
+        for fl in list {
+            f(pkg, &[&fl.tags]);
+            let mut t = &fl.ty;
             loop {
                 match t {
                     TypeRef::Pointer(e) | TypeRef::Slice(e) => t = e,
@@ -579,6 +618,9 @@ fn declaration(pkg: &Package, blocks: &[&Tags], out: &mut Vec<Diagnostic>) {
                 span: span(),
             });
             continue;
+        }
+        if let Ok(tag) = &line.parsed {
+            older_spellings(pkg, line, tag, out);
         }
         let text = match &line.parsed {
             Ok(tag) => line.text.get(..tag.span.end).unwrap_or(&line.text),
@@ -623,6 +665,27 @@ fn declaration(pkg: &Package, blocks: &[&Tags], out: &mut Vec<Diagnostic>) {
                 None => requiredness = Some(line),
             }
         }
+    }
+}
+
+/// A warning at each older spelling in `tag`'s chain (`+k8s:ifOptionEnabled`), naming the
+/// current one.
+fn older_spellings(pkg: &Package, line: &TagLine, tag: &Tag, out: &mut Vec<Diagnostic>) {
+    let mut cur = Some(tag);
+    while let Some(t) = cur {
+        if let Some(current) = registry::current_name_of(&t.name) {
+            out.push(Diagnostic {
+                severity: Severity::Warning,
+                message: format!(
+                    "tag {} is the design documents' older spelling of {}: it means the same here, but upstream validation-gen knows only {}; write +{current}",
+                    go_quote(&t.name),
+                    go_quote(current),
+                    go_quote(current)
+                ),
+                span: tag_span(pkg, line, t.name_span.start, t.name_span.end),
+            });
+        }
+        cur = t.value_tag();
     }
 }
 

@@ -112,12 +112,21 @@ pub struct TagDoc {
     pub description: &'static str,
     /// An example use, as written in a Go comment.
     pub example: &'static str,
+    /// `None` for upstream validation-gen's tags; for a kdv extension (a tag upstream lacks,
+    /// specified by the design documents), the seed section that specifies it. `kdv lint
+    /// --upstream` reports every use of an extension.
+    pub extension: Option<&'static str>,
 }
 
 impl TagDoc {
     /// The documented argument called `name` (empty = positional).
     pub fn arg(&self, name: &str) -> Option<&ArgDoc> {
         self.args.iter().find(|a| a.name == name)
+    }
+
+    /// Whether this is a kdv extension (see [`TagDoc::extension`]).
+    pub fn is_extension(&self) -> bool {
+        self.extension.is_some()
     }
 }
 
@@ -156,8 +165,10 @@ const FAMILIES: &[&[TagDef]] = &[
     tags::native::TAGS,
     tags::opaque::TAGS,
     tags::options::TAGS,
+    tags::pattern::TAGS,
     tags::required::TAGS,
     tags::subfield::TAGS,
+    tags::subresources::TAGS,
     tags::testing::TAGS,
     tags::unions::TAGS,
     tags::update::TAGS,
@@ -194,6 +205,20 @@ pub fn tag_doc(name: &str) -> Option<&'static TagDoc> {
 /// Whether `name` is a registered validation tag.
 pub fn is_known_tag(name: &str) -> bool {
     registered(name).is_some()
+}
+
+/// The current name of a tag: `name` itself, or the name an older spelling stands for
+/// (`k8s:ifOptionEnabled` → `k8s:ifEnabled`).
+pub fn canonical_name(name: &str) -> &str {
+    current_name_of(name).unwrap_or(name)
+}
+
+/// The current name an older spelling stands for, if `name` is one.
+pub fn current_name_of(name: &str) -> Option<&'static str> {
+    tags::options::ALIASES
+        .iter()
+        .find(|(old, _)| *old == name)
+        .map(|(_, new)| *new)
 }
 
 /// The lowering function of a registered tag.
@@ -283,7 +308,7 @@ mod tests {
     #[test]
     fn catalog_is_sorted_and_dispatchable() {
         let names: Vec<&str> = catalog().iter().map(|d| d.name).collect();
-        assert_eq!(names.len(), 48);
+        assert_eq!(names.len(), 55);
         let mut sorted = names.clone();
         sorted.sort_unstable();
         assert_eq!(names, sorted);

@@ -1454,3 +1454,191 @@ type U struct {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn extension_tags_misuse_is_reported_at_the_tag() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["+k8s:pattern=\"(\""],
+            "string",
+            "tag \"k8s:pattern\": error parsing regexp: missing closing ): `(`",
+        ),
+        (
+            &["+k8s:pattern=\"a**\""],
+            "string",
+            "tag \"k8s:pattern\": error parsing regexp: invalid nested repetition operator: `**`",
+        ),
+        (
+            &["+k8s:pattern=\"^a$\""],
+            "int",
+            "tag \"k8s:pattern\": can only be used on string types (int)",
+        ),
+        (
+            &["+k8s:pattern=1"],
+            "string",
+            "tag \"k8s:pattern\": tag value has wrong type: got int, want string",
+        ),
+        (
+            &["+k8s:exclusiveMinimum=1"],
+            "string",
+            "tag \"k8s:exclusiveMinimum\": can only be used on integer types (string)",
+        ),
+        (
+            &["+k8s:exclusiveMaximum=256"],
+            "uint8",
+            "tag \"k8s:exclusiveMaximum\": failed to parse tag payload: value 256 does not fit in uint8 (range [0, 255])",
+        ),
+        (
+            &["+k8s:ifSubresource(\"status\")=+k8s:required"],
+            "*string",
+            "tag \"k8s:ifSubresource\": subresource path \"status\" must start with \"/\" (did you mean \"/status\"?)",
+        ),
+        (
+            &["+k8s:ifNotSubresource=+k8s:required"],
+            "*string",
+            "tag \"k8s:ifNotSubresource\": missing required positional argument of type string",
+        ),
+        (
+            &["+k8s:ifSubresource(\"/status\")"],
+            "*string",
+            "tag \"k8s:ifSubresource\": missing required tag value of type tag",
+        ),
+    ];
+    for (tags, ty, want) in cases {
+        assert_eq!(
+            field_errors(tags, ty),
+            vec![want.to_string()],
+            "{tags:?} on {ty}"
+        );
+    }
+}
+
+#[test]
+fn extension_tags_lower_to_their_checks() {
+    let c = compile_go(
+        r#"package p
+
+type T struct {
+	// +k8s:pattern="^\\d+$"
+	A string `json:"a"`
+	// +k8s:pattern="^lit"
+	B string `json:"b"`
+	// +k8s:exclusiveMinimum=-1
+	// +k8s:exclusiveMaximum=7
+	C int32 `json:"c"`
+	// +k8s:ifSubresource("/status")=+k8s:maxLength=2
+	// +k8s:ifOptionEnabled(X)=+k8s:minLength=1
+	D string `json:"d"`
+}
+"#,
+    );
+    assert!(c.diagnostics.is_empty(), "{:?}", messages(&c));
+    let checks = |json: &str| -> Vec<Check> {
+        field(&c, "example.com/p.T", json)
+            .validations
+            .iter()
+            .map(|v| v.check.clone())
+            .collect()
+    };
+    match &checks("a")[..] {
+        [Check::Pattern(p)] => {
+            assert_eq!(p.pattern.source(), "^\\d+$");
+            assert!(p.pattern.as_literal().is_none());
+        }
+        other => panic!("{other:?}"),
+    }
+    match &checks("b")[..] {
+        [Check::Pattern(p)] => assert_eq!(
+            p.pattern
+                .as_literal()
+                .map(|l| (l.start, l.text.as_str(), l.end)),
+            Some((true, "lit", false))
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        checks("c"),
+        // Validations run in tag-name order, as upstream sorts them.
+        [Check::ExclusiveMaximum(7), Check::ExclusiveMinimum(-1)]
+    );
+    // Sorted by the tag written: `ifOptionEnabled` before `ifSubresource`.
+    match &checks("d")[..] {
+        [
+            Check::IfOption {
+                option,
+                enabled: true,
+                ..
+            },
+            Check::IfSubresource {
+                subresource,
+                addressed: true,
+                inner,
+            },
+        ] => {
+            assert_eq!(subresource, "/status");
+            assert_eq!(inner.check, Check::MaxLength(2));
+            assert_eq!(option, "X");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn upstream_findings_flag_every_extension_and_older_spellings_warn() {
+    let (pkg, diags) = kdv_go::load_sources(
+        "example.com/p",
+        &[(
+            PathBuf::from("types.go"),
+            r#"package p
+
+type T struct {
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:pattern="^a"
+	A []string `json:"a"`
+	// +k8s:ifOptionDisabled(X)=+k8s:exclusiveMaximum=3
+	B int `json:"b"`
+	// +k8s:maxLength=3
+	C string `json:"c"`
+}
+"#
+            .to_string(),
+        )],
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut universe = Universe::default();
+    universe.packages.insert(pkg.path.clone(), pkg);
+    let found: Vec<(u32, u32, String)> = crate::lint::upstream_findings(&universe)
+        .into_iter()
+        .map(|d| {
+            assert_eq!(d.severity, Severity::Error);
+            let s = d.span.expect("span");
+            (s.line, s.col, d.message)
+        })
+        .collect();
+    let names: Vec<(u32, u32)> = found.iter().map(|(l, c, _)| (*l, *c)).collect();
+    assert_eq!(names, [(5, 19), (7, 6), (7, 31)], "{found:?}");
+    assert!(
+        found[0]
+            .2
+            .starts_with("tag \"k8s:pattern\" is a kdv extension (KEP-5073 (earlier revision) ")
+    );
+    assert!(
+        found[1].2.ends_with(
+            "upstream validation-gen does not have it; write \"k8s:ifDisabled\" instead"
+        ),
+        "{}",
+        found[1].2
+    );
+    let (_, lint) = crate::lint::lint(&universe);
+    let older: Vec<&str> = lint
+        .iter()
+        .filter(|d| d.message.contains("older spelling"))
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        older,
+        [
+            "tag \"k8s:ifOptionDisabled\" is the design documents' older spelling of \"k8s:ifDisabled\": it means the same here, but upstream validation-gen knows only \"k8s:ifDisabled\"; write +k8s:ifDisabled"
+        ]
+    );
+}

@@ -5,7 +5,8 @@
 //! Checks live in one module per family, as upstream's `k8s.io/apimachinery/pkg/api/validate`
 //! has them ([`limits`], [`required`], [`enums`], [`mod@format`], [`equality`], [`immutable`],
 //! [`update`], [`options`], [`testing`], [`lists`], [`each`], [`item`], [`subfield`],
-//! [`unions`], [`modes`], [`dependencies`]), plus the object-level checks of
+//! [`unions`], [`modes`], [`dependencies`]), kdv's extensions of the catalog ([`pattern`],
+//! [`subresources`]; the exclusive bounds are [`limits`]), plus the object-level checks of
 //! [`objectmeta`] (ObjectMeta and embedded resources, as the API server validates them).
 //! Each family check is written once against the borrowed value
 //! view of [`view`] and reports through an [`ErrorSink`]: an [`ErrorList`] collects
@@ -49,9 +50,11 @@ pub mod objectmeta;
 pub mod operation;
 pub mod options;
 pub mod path;
+pub mod pattern;
 pub mod required;
 pub mod sink;
 pub mod subfield;
+pub mod subresources;
 pub mod testing;
 pub mod unions;
 pub mod update;

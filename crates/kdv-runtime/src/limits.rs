@@ -30,6 +30,10 @@ pub mod origin {
     pub const MIN_PROPERTIES: &str = "minProperties";
     /// `+k8s:maxProperties`.
     pub const MAX_PROPERTIES: &str = "maxProperties";
+    /// `+k8s:exclusiveMinimum` (a kdv extension).
+    pub const EXCLUSIVE_MINIMUM: &str = "exclusiveMinimum";
+    /// `+k8s:exclusiveMaximum` (a kdv extension).
+    pub const EXCLUSIVE_MAXIMUM: &str = "exclusiveMaximum";
 }
 
 /// The bound within the value's Go type (the registry parses it for that type; clamping only
@@ -162,6 +166,61 @@ pub fn maximum<'a>(path: &PathRef<'_>, v: impl View<'a>, max: i128, out: &mut im
             "must be less than or equal to ",
             bound,
             origin::MAXIMUM,
+            out,
+        );
+    }
+}
+
+/// Any Go integer, exactly (the bounds of the exclusive limits are parsed for the value's
+/// type, so they need no clamping).
+#[inline(always)]
+fn wide(x: Int) -> i128 {
+    match x {
+        Int::Signed(x) => i128::from(x),
+        Int::Unsigned(x) => i128::from(x),
+    }
+}
+
+/// `+k8s:exclusiveMinimum` (a kdv extension) on an integer: `value <= min` →
+/// `Invalid(value, "must be greater than <min>")`, origin `exclusiveMinimum` — the text of
+/// [`minimum`] without "or equal to", as kube-openapi drops it for an exclusive bound.
+#[inline(always)]
+pub fn exclusive_minimum<'a>(
+    path: &PathRef<'_>,
+    v: impl View<'a>,
+    min: i128,
+    out: &mut impl ErrorSink,
+) {
+    let Some(x) = v.as_int() else { return };
+    if wide(x) <= min {
+        out_of_bound(
+            path,
+            x,
+            "must be greater than ",
+            min,
+            origin::EXCLUSIVE_MINIMUM,
+            out,
+        );
+    }
+}
+
+/// `+k8s:exclusiveMaximum` (a kdv extension) on an integer: `value >= max` →
+/// `Invalid(value, "must be less than <max>")`, origin `exclusiveMaximum`.
+#[inline(always)]
+pub fn exclusive_maximum<'a>(
+    path: &PathRef<'_>,
+    v: impl View<'a>,
+    max: i128,
+    out: &mut impl ErrorSink,
+) {
+    let Some(x) = v.as_int() else { return };
+    if wide(x) >= max {
+        out_of_bound(
+            path,
+            x,
+            "must be less than ",
+            max,
+            origin::EXCLUSIVE_MAXIMUM,
             out,
         );
     }
@@ -419,6 +478,36 @@ mod tests {
         assert_eq!(out[0].origin, "minimum");
         assert_eq!(out[1].origin, "maximum");
         assert_eq!(out[3].bad_value, BadValue::Uint(u64::MAX));
+    }
+
+    #[test]
+    fn exclusive_bounds() {
+        let root = PathRef::Nil;
+        let x = root.child("x");
+        let mut out = ErrorList::new();
+        exclusive_minimum(&x, 11i64, 10, &mut out);
+        exclusive_maximum(&x, 9i64, 10, &mut out);
+        exclusive_minimum(&x, u64::MAX, i128::from(u64::MAX) - 1, &mut out);
+        exclusive_minimum(&x, None::<i64>, 10, &mut out);
+        assert!(out.is_empty());
+        exclusive_minimum(&x, 10i64, 10, &mut out);
+        exclusive_maximum(&x, 10i64, 10, &mut out);
+        exclusive_minimum(&x, u64::MAX, i128::from(u64::MAX), &mut out);
+        exclusive_maximum(&x, i64::MIN, i128::from(i64::MIN), &mut out);
+        assert_eq!(
+            texts(&out),
+            [
+                "x: Invalid value: 10: must be greater than 10",
+                "x: Invalid value: 10: must be less than 10",
+                "x: Invalid value: 18446744073709551615: must be greater than 18446744073709551615",
+                "x: Invalid value: -9223372036854775808: must be less than -9223372036854775808",
+            ]
+        );
+        assert_eq!(out[0].origin, "exclusiveMinimum");
+        assert_eq!(out[1].origin, "exclusiveMaximum");
+        let mut v = Verdict::default();
+        exclusive_minimum(&x, 10i64, 10, &mut v);
+        assert!(v.failed());
     }
 
     #[test]

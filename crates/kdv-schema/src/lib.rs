@@ -48,6 +48,11 @@ pub struct EmitOptions {
     /// listed here is published as it applies with that value; a rule under an option not
     /// listed becomes a [`Note`] (a cluster's schema cannot read feature gates).
     pub options: BTreeMap<String, bool>,
+    /// The subresource the schema is published for (`/` for the main resource, `/status`),
+    /// fixing `+k8s:ifSubresource`/`+k8s:ifNotSubresource`: a rule under such a condition
+    /// is published as it applies to requests for that subresource. `None`: such rules
+    /// become [`Note`]s (a CRD schema validates every request alike).
+    pub subresource: Option<String>,
 }
 
 /// A rule that could not be published, and why.

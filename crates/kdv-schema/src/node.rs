@@ -131,6 +131,53 @@ impl Node {
         self.keywords.insert(key.to_owned(), merged);
     }
 
+    /// Adds an integer bound (`upper`: `maximum`, else `minimum`; `exclusive`: with
+    /// `exclusiveMaximum`/`exclusiveMinimum: true`, OpenAPI v3.0's form), keeping the tighter
+    /// of it and the node's bound: on integers `> n` is `>= n + 1`, so one keyword pair
+    /// always states both.
+    pub fn int_bound(&mut self, upper: bool, n: i64, exclusive: bool) {
+        let (key, flag) = if upper {
+            ("maximum", "exclusiveMaximum")
+        } else {
+            ("minimum", "exclusiveMinimum")
+        };
+        let effective = |b: i128, ex: bool| match (upper, ex) {
+            (_, false) => b,
+            (true, true) => b - 1,
+            (false, true) => b + 1,
+        };
+        let new = effective(i128::from(n), exclusive);
+        let old_exclusive = self.keywords.get(flag) == Some(&Value::Bool(true));
+        let old = self.keywords.get(key).and_then(|v| {
+            v.as_i64()
+                .map(i128::from)
+                .or_else(|| v.as_f64().map(|f| f as i128))
+        });
+        let tighter = match old.map(|o| effective(o, old_exclusive)) {
+            None => true,
+            Some(o) => {
+                if upper {
+                    new < o
+                } else {
+                    new > o
+                }
+            }
+        };
+        if tighter {
+            self.keywords.insert(key.to_owned(), json!(n));
+            if exclusive {
+                self.keywords.insert(flag.to_owned(), Value::Bool(true));
+            } else {
+                self.keywords.remove(flag);
+            }
+        }
+    }
+
+    /// Whether the node has keyword `key`.
+    pub fn has_keyword(&self, key: &str) -> bool {
+        self.keywords.contains_key(key)
+    }
+
     /// Adds a rule unless the same rule is already there.
     pub fn rule(&mut self, rule: Rule) {
         if !self
@@ -241,6 +288,24 @@ fn min_num(a: &Value, b: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integer_bounds_combine_exclusive_and_inclusive() {
+        let mut n = Node::default();
+        n.int_bound(false, -2147483648, false);
+        n.int_bound(false, 0, true);
+        assert_eq!(n.to_json(), json!({"minimum": 0, "exclusiveMinimum": true}));
+        n.int_bound(false, 1, false); // `>= 1` is `> 0`: no change
+        assert_eq!(n.to_json(), json!({"minimum": 0, "exclusiveMinimum": true}));
+        n.int_bound(false, 2, false);
+        assert_eq!(n.to_json(), json!({"minimum": 2}));
+        n.int_bound(true, 10, true);
+        n.int_bound(true, 9, false); // `<= 9` is `< 10`
+        assert_eq!(
+            n.to_json(),
+            json!({"minimum": 2, "maximum": 10, "exclusiveMaximum": true})
+        );
+    }
 
     #[test]
     fn keywords_combine_to_the_tighter_bound() {

@@ -320,6 +320,9 @@ impl<'r> Emitter<'r> {
             | Check::MaxItems(_)
             | Check::MinProperties(_)
             | Check::MaxProperties(_)
+            | Check::ExclusiveMinimum(_)
+            | Check::ExclusiveMaximum(_)
+            | Check::Pattern(_)
             | Check::Format(_)
             | Check::Neq(_) => self.value_check(v, node, s, skip, path),
             Check::Enum(spec) => {
@@ -456,6 +459,17 @@ impl<'r> Emitter<'r> {
                         "depends on the option `{option}`, which a schema cannot read; set it in EmitOptions::options to publish the rule as it applies with that value"
                     ),
                 ),
+            },
+            Check::IfSubresource {
+                subresource,
+                addressed,
+                inner,
+            } => match &self.opts.subresource {
+                Some(published) if (published == subresource) == *addressed => {
+                    self.apply(inner, node, shape, skip, site, path)
+                }
+                Some(_) => {}
+                None => self.note(v, path, subresource_note(subresource)),
             },
             Check::Item {
                 criteria, inner, ..
@@ -615,6 +629,15 @@ impl<'r> Emitter<'r> {
         let keyword = match &v.check {
             Check::Minimum(n) => Some(("minimum", json!(clamp(*n)), 0 >= *n)),
             Check::Maximum(n) => Some(("maximum", json!(clamp(*n)), 0 <= *n)),
+            Check::ExclusiveMinimum(n) => Some(("exclusiveMinimum", json!(clamp(*n)), 0 > *n)),
+            Check::ExclusiveMaximum(n) => Some(("exclusiveMaximum", json!(clamp(*n)), 0 < *n)),
+            // kube-openapi matches `pattern` with Go's regexp, as the tag does, within the
+            // same per-value budget.
+            Check::Pattern(spec) if !node.has_keyword("pattern") => Some((
+                "pattern",
+                json!(spec.pattern.source()),
+                spec.pattern.find("") == kdv_runtime::pattern::Outcome::Match,
+            )),
             // upstream counts characters (runes) exactly as kube-openapi does: its byte
             // shortcuts only decide cases the rune count decides the same way.
             Check::MinLength(n) => Some(("minLength", json!(n), *n <= 0)),
@@ -628,7 +651,15 @@ impl<'r> Emitter<'r> {
         if let Some((key, value, zero_passes)) = keyword
             && (skip.is_none() || zero_passes)
         {
-            node.keyword(key, value);
+            // OpenAPI v3.0 (what CRD structural schemas take): the exclusive bound is
+            // `minimum`/`maximum` with the boolean `exclusiveMinimum`/`exclusiveMaximum`.
+            match (key, value.as_i64()) {
+                ("minimum", Some(n)) => node.int_bound(false, n, false),
+                ("maximum", Some(n)) => node.int_bound(true, n, false),
+                ("exclusiveMinimum", Some(n)) => node.int_bound(false, n, true),
+                ("exclusiveMaximum", Some(n)) => node.int_bound(true, n, true),
+                _ => node.keyword(key, value),
+            }
             return;
         }
         // A format implies a length no valid value exceeds: saying so keeps the verdict and
@@ -744,6 +775,31 @@ impl<'r> Emitter<'r> {
                     "depends on the option `{option}`, which a schema cannot read"
                 )),
             },
+            Check::IfSubresource {
+                subresource,
+                addressed,
+                inner,
+            } => match &self.opts.subresource {
+                Some(published) if (published == subresource) == *addressed => {
+                    self.preds(inner, subject, shape, path)
+                }
+                Some(_) => Ok(Vec::new()),
+                None => Err(subresource_note(subresource)),
+            },
+            Check::ExclusiveMinimum(n) => one(
+                format!("{subject} > {n}"),
+                format!("must be greater than {n}"),
+            ),
+            Check::ExclusiveMaximum(n) => {
+                one(format!("{subject} < {n}"), format!("must be less than {n}"))
+            }
+            Check::Pattern(spec) => {
+                let source = spec.pattern.source();
+                one(
+                    format!("{subject}.matches({})", quote(source)),
+                    format!("should match '{source}'"),
+                )
+            }
             Check::CallType(_) | Check::Optional(_) | Check::NoNilElements => Ok(Vec::new()),
             Check::Subfield {
                 name,
@@ -1057,6 +1113,14 @@ fn well_known(t: &TypeRules) -> Option<Node> {
         _ => return None,
     }
     Some(n)
+}
+
+/// Why a rule under a subresource condition is not published without
+/// [`EmitOptions::subresource`](crate::EmitOptions::subresource).
+fn subresource_note(subresource: &str) -> String {
+    format!(
+        "depends on whether a request addresses the subresource `{subresource}`, which a CRD schema cannot tell (it validates every request alike); set EmitOptions::subresource (`kdv schema --subresource`) to publish the rule as it applies to one"
+    )
 }
 
 fn clamp(n: i128) -> i64 {

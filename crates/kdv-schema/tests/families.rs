@@ -18,6 +18,7 @@ fn emit_of(body: &str, ty: &str, options: &[(&str, bool)]) -> (Value, Vec<String
             .iter()
             .map(|(k, v)| (k.to_string(), *v))
             .collect::<BTreeMap<_, _>>(),
+        subresource: None,
     };
     let e = emit(&rules, common::ty(&rules, ty), &opts);
     (e.schema, e.notes.iter().map(|n| n.to_string()).collect())

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 ///
 /// | cases | why |
 /// |---|---|
-/// | `*/update-pass.yaml` of eachKey, item, dependentRequired, dependentForbidden, ifDisabled, forbidden, required, unionMember, unionDiscriminator, zeroOrOneOfMember | the **old object is already invalid** and the update leaves the offending part as it was: the tags ratchet a field block (or a union's or dependency's set-ness, a map key, an item) that is unchanged even though its parent changed; the API server ratchets a failing rule only when the node it sits on is unchanged, and `required`, unions and dependencies sit on the (changed) parent |
+/// | `*/update-pass.yaml` of eachKey, item, dependentRequired, dependentForbidden, ifDisabled, ifOptionDisabled, forbidden, required, unionMember, unionDiscriminator, zeroOrOneOfMember | the **old object is already invalid** and the update leaves the offending part as it was: the tags ratchet a field block (or a union's or dependency's set-ness, a map key, an item) that is unchanged even though its parent changed; the API server ratchets a failing rule only when the node it sits on is unchanged, and `required`, unions and dependencies sit on the (changed) parent |
 /// | `modes/*` | `+k8s:modeDiscriminator`/`+k8s:ifMode` (and 1.36's `discriminator`/`member`) are not published yet (a note) |
 /// | `options/ifEnabled/valid-undefined.yaml` | an option the request does not define is an internal error for the tags (the CLI disables it with a warning); the schema has no options |
 /// | `testing/validateFalse/*` | testing tags are not rules about the value (a note) |
@@ -36,6 +36,10 @@ const DIFFERENT_BY_DESIGN: &[(&str, &str)] = &[
         "old invalid",
     ),
     ("options/ifDisabled/update-pass.yaml", "old invalid"),
+    (
+        "extensions/ifOptionDisabled/update-pass.yaml",
+        "old invalid",
+    ),
     ("scalars/forbidden/update-pass.yaml", "old invalid"),
     ("scalars/required/update-pass.yaml", "old invalid"),
     ("unions/unionDiscriminator/update-pass.yaml", "old invalid"),
@@ -80,10 +84,12 @@ fn read_doc(path: &Path) -> Value {
     }
 }
 
-/// `--option X`, `--option X=false` of the first-line `# kdv:` comment.
-fn case_options(path: &Path) -> BTreeMap<String, bool> {
+/// `--option X`, `--option X=false` and `--subresource S` of the first-line `# kdv:`
+/// comment: the options, and the subresource path (`/status`; `/` when not given).
+fn case_options(path: &Path) -> (BTreeMap<String, bool>, String) {
     let text = std::fs::read_to_string(path).expect("read");
     let mut out = BTreeMap::new();
+    let mut subresource = "/".to_string();
     if let Some(args) = text.lines().next().and_then(|l| l.strip_prefix("# kdv:")) {
         let words: Vec<&str> = args.split_whitespace().collect();
         for w in words.windows(2) {
@@ -93,9 +99,12 @@ fn case_options(path: &Path) -> BTreeMap<String, bool> {
                     None => out.insert(w[1].to_owned(), true),
                 };
             }
+            if w[0] == "--subresource" {
+                subresource = format!("/{}", w[1].trim_matches('/'));
+            }
         }
     }
-    out
+    (out, subresource)
 }
 
 fn with_metadata(mut v: Value) -> Value {
@@ -156,7 +165,9 @@ fn tag_cases_get_the_same_verdict_from_the_crd() {
             files.sort();
             for file in files {
                 let name = file.file_name().unwrap().to_string_lossy().to_string();
-                let options = case_options(&file);
+                // The CRD is emitted for the request the case makes (its options, its
+                // subresource), as a cluster serving that request would have it.
+                let (options, subresource) = case_options(&file);
                 let new = read_doc(&file);
                 let old_path = file.with_extension("old.yaml");
                 let old = old_path.exists().then(|| read_doc(&old_path));
@@ -172,11 +183,18 @@ fn tag_cases_get_the_same_verdict_from_the_crd() {
                         OperationKind::Create
                     },
                     options: options.clone(),
-                    subresources: Vec::new(),
+                    subresources: subresource
+                        .split('/')
+                        .filter(|p| !p.is_empty())
+                        .map(str::to_owned)
+                        .collect(),
                 };
                 let tags_valid = kdv_eval::validate(&rules, ty, &op, &new, old.as_ref()).is_empty();
                 let opts = CrdOptions {
-                    emit: EmitOptions { options },
+                    emit: EmitOptions {
+                        options,
+                        subresource: Some(subresource),
+                    },
                     ..CrdOptions::default()
                 };
                 let emitted = crd(&rules, ty, &opts).expect("crd");

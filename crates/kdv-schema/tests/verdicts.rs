@@ -76,7 +76,10 @@ struct Pools {
 
 fn visit(v: &Validation, pools: &mut Pools) {
     match &v.check {
-        Check::Minimum(n) | Check::Maximum(n) => {
+        Check::Minimum(n)
+        | Check::Maximum(n)
+        | Check::ExclusiveMinimum(n)
+        | Check::ExclusiveMaximum(n) => {
             let n = *n as i64;
             pools.ints.extend([n - 1, n, n + 1]);
         }
@@ -93,6 +96,15 @@ fn visit(v: &Validation, pools: &mut Pools) {
             pools.gentle_strings.extend(spec.members.iter().cloned());
         }
         Check::Neq(Literal::String(s)) => pools.strings.push(s.clone()),
+        // Values the extensions fixture's patterns accept and reject.
+        Check::Pattern(_) => {
+            pools.strings.extend(
+                ["042", "0421", "v1", "v22", "2", "zone-1", "Zone", "web-1"].map(String::from),
+            );
+            pools
+                .gentle_strings
+                .extend(["042", "v1", "zone-1"].map(String::from));
+        }
         Check::Unique(ItemMatch::Keys(keys)) => {
             pools.keys.extend(keys.iter().map(|k| k.name.clone()));
         }
@@ -286,6 +298,7 @@ fn gen_object(
     pools: &Pools,
     ty: TypeId,
     api_version: &str,
+    base: &Operation,
     rng: &mut Rng,
 ) -> Value {
     let t = rules.type_rules(ty);
@@ -300,7 +313,7 @@ fn gen_object(
     }
     if rng.1 {
         for _ in 0..4 {
-            let errs = kdv_eval::validate(rules, ty, &Operation::default(), &v, None);
+            let errs = kdv_eval::validate(rules, ty, base, &v, None);
             let mut removed = false;
             // Later paths first, so list indices stay right.
             for e in errs.iter().rev() {
@@ -514,12 +527,39 @@ struct Subject {
     ty: TypeId,
     api_version: String,
     resource: std::sync::Arc<Resource>,
+    /// The validation options of every request (those the schema was emitted with).
+    options: std::collections::BTreeMap<String, bool>,
+}
+
+impl Subject {
+    /// A request for the main resource (the subresource the schema is emitted for).
+    fn op(&self, kind: OperationKind) -> Operation {
+        Operation {
+            kind,
+            options: self.options.clone(),
+            ..Operation::default()
+        }
+    }
 }
 
 fn subject(dir: &Path, name: &str) -> Subject {
+    subject_with(dir, name, kdv_schema::EmitOptions::default())
+}
+
+/// A subject whose CRD is emitted with `emit` (its options are the requests' options).
+fn subject_with(dir: &Path, name: &str, emit: kdv_schema::EmitOptions) -> Subject {
     let rules = rules_of_dir(dir);
     let ty = ty(&rules, name);
-    let emitted = crd(&rules, ty, &CrdOptions::default()).expect("crd");
+    let options = emit.options.clone();
+    let emitted = crd(
+        &rules,
+        ty,
+        &CrdOptions {
+            emit,
+            ..CrdOptions::default()
+        },
+    )
+    .expect("crd");
     let set = assert_crd_accepted(&emitted.schema);
     let group = emitted.schema["spec"]["group"].as_str().unwrap().to_owned();
     let version = emitted.schema["spec"]["versions"][0]["name"]
@@ -535,18 +575,16 @@ fn subject(dir: &Path, name: &str) -> Subject {
         ty,
         api_version,
         resource,
+        options,
     }
 }
 
 fn tags_valid(s: &Subject, new: &Value, old: Option<&Value>) -> bool {
-    let op = Operation {
-        kind: if old.is_some() {
-            OperationKind::Update
-        } else {
-            OperationKind::Create
-        },
-        ..Operation::default()
-    };
+    let op = s.op(if old.is_some() {
+        OperationKind::Update
+    } else {
+        OperationKind::Create
+    });
     kdv_eval::validate(&s.rules, s.ty, &op, new, old).is_empty()
 }
 
@@ -566,7 +604,8 @@ fn crd_errors(s: &Subject, new: &Value, old: Option<&Value>) -> Vec<String> {
 
 fn check(s: &Subject, seed: u64, update_seed: u64) -> Result<(), TestCaseError> {
     let mut rng = Rng::new(seed);
-    let new = gen_object(&s.rules, &s.pools, s.ty, &s.api_version, &mut rng);
+    let base = s.op(OperationKind::Create);
+    let new = gen_object(&s.rules, &s.pools, s.ty, &s.api_version, &base, &mut rng);
     let tags = tags_valid(s, &new, None);
     let crd = crd_errors(s, &new, None);
     prop_assert_eq!(
@@ -574,7 +613,7 @@ fn check(s: &Subject, seed: u64, update_seed: u64) -> Result<(), TestCaseError> 
         crd.is_empty(),
         "CREATE {}\ntags: {:?}\ncrd: {:?}",
         new,
-        kdv_eval::validate(&s.rules, s.ty, &Operation::default(), &new, None)
+        kdv_eval::validate(&s.rules, s.ty, &base, &new, None)
             .iter()
             .map(|e| e.to_string())
             .collect::<Vec<_>>(),
@@ -583,14 +622,11 @@ fn check(s: &Subject, seed: u64, update_seed: u64) -> Result<(), TestCaseError> 
     // UPDATE: an old object the tags accept, mixed with a fresh one.
     if tags {
         let mut rng = Rng::new(update_seed);
-        let fresh = gen_object(&s.rules, &s.pools, s.ty, &s.api_version, &mut rng);
+        let fresh = gen_object(&s.rules, &s.pools, s.ty, &s.api_version, &base, &mut rng);
         let updated = mix(&new, &fresh, &mut rng);
         let tags = tags_valid(s, &updated, Some(&new));
         let crd = crd_errors(s, &updated, Some(&new));
-        let op = Operation {
-            kind: OperationKind::Update,
-            ..Operation::default()
-        };
+        let op = s.op(OperationKind::Update);
         prop_assert_eq!(
             tags,
             crd.is_empty(),
@@ -628,6 +664,26 @@ proptest! {
         thread_local!(static S: Subject = subject(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fixture"), "Cluster"));
         S.with(|s| check(s, seed, update_seed))?;
     }
+
+    /// kdv's extensions (patterns, exclusive bounds, subresource conditions, the older
+    /// options spellings): the CRD is published for the main resource with the option
+    /// `Strict` off, the requests the tags validate.
+    #[test]
+    fn extensions_verdicts_agree(seed in any::<u64>(), update_seed in any::<u64>()) {
+        thread_local!(static S: Subject = extensions_subject());
+        S.with(|s| check(s, seed, update_seed))?;
+    }
+}
+
+fn extensions_subject() -> Subject {
+    subject_with(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/extensions"),
+        "Gadget",
+        kdv_schema::EmitOptions {
+            options: [("Strict".to_string(), false)].into_iter().collect(),
+            subresource: Some("/".to_string()),
+        },
+    )
 }
 
 /// The generator reaches both verdicts on both operations, so agreement means something.
@@ -640,7 +696,30 @@ fn generated_objects_hit_both_verdicts() {
     let (mut valid, mut invalid) = (0, 0);
     for seed in 1..400u64 {
         let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let v = gen_object(&s.rules, &s.pools, s.ty, &s.api_version, &mut rng);
+        let base = s.op(OperationKind::Create);
+        let v = gen_object(&s.rules, &s.pools, s.ty, &s.api_version, &base, &mut rng);
+        if tags_valid(&s, &v, None) {
+            valid += 1
+        } else {
+            invalid += 1
+        }
+    }
+    eprintln!("valid {valid} invalid {invalid}");
+    assert!(
+        valid > 40 && invalid > 40,
+        "valid {valid} invalid {invalid}"
+    );
+}
+
+/// The same for the extensions' subject.
+#[test]
+fn generated_extension_objects_hit_both_verdicts() {
+    let s = extensions_subject();
+    let (mut valid, mut invalid) = (0, 0);
+    for seed in 1..400u64 {
+        let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let base = s.op(OperationKind::Create);
+        let v = gen_object(&s.rules, &s.pools, s.ty, &s.api_version, &base, &mut rng);
         if tags_valid(&s, &v, None) {
             valid += 1
         } else {

@@ -15,6 +15,8 @@ mod dependencies;
 mod each;
 #[path = "tags/enums.rs"]
 mod enums;
+#[path = "tags/extensions.rs"]
+mod extensions;
 #[path = "tags/format.rs"]
 mod format;
 #[path = "tags/immutable.rs"]
@@ -76,6 +78,7 @@ const FIXTURES: &[(&str, &str)] = &[
     ("custom.rs", include_str!("tags/custom.rs")),
     ("shapes.rs", include_str!("tags/shapes.rs")),
     ("native.rs", include_str!("tags/native.rs")),
+    ("extensions.rs", include_str!("tags/extensions.rs")),
 ];
 
 fn source(file: &str) -> &'static str {
@@ -138,6 +141,7 @@ agree!(opaque, opaque, "opaque.rs", mixed: [], valid_or_invalid: [Struct]);
 agree!(custom, custom, "custom.rs", mixed: [Struct], custom: custom::registry());
 agree!(shapes, shapes, "shapes.rs", mixed: [Root]);
 agree!(native, native, "native.rs", mixed: [Struct, Unions, ListUnions]);
+agree!(extensions, extensions, "extensions.rs", mixed: [Patterns, Bounds, Subresources, Aliases]);
 
 /// Catalog tags no fixture can use, with the reason.
 const NOT_RUNNABLE: &[(&str, &str)] = &[(

@@ -69,13 +69,11 @@ mod literal_tests {
     }
 }
 
-/// Compiled size limit per pattern (bytes of each compiled NFA). Go's limit is about 128 MB
-/// of instructions where a class is one instruction; the `regex` crate's UTF-8 automata
-/// are far larger (`\pL{1000}`, which Go accepts, needs about 33 MB in reverse).
-pub const SIZE_LIMIT: usize = 64 << 20;
-/// Nesting limit when the `regex` crate reads the translated pattern: Go's tree height is
-/// at most 1000, and the printed form nests a group and a repetition per level at most.
-const NEST_LIMIT: u32 = 4096;
+/// Nesting limit when the `regex` crate reads the translated pattern.
+use kdv_runtime::pattern::NEST_LIMIT;
+/// Compiled size limit per pattern (bytes of each compiled NFA; kdv-runtime's, which
+/// compiles `+k8s:pattern` translations with it).
+pub use kdv_runtime::pattern::SIZE_LIMIT;
 /// Dynamic patterns kept per program before the cache is reset.
 const CACHE_CAPACITY: usize = 256;
 
@@ -183,30 +181,8 @@ pub fn compile_go(pattern: &str) -> Result<Regex, GoRegexError> {
     .unwrap_or_else(|| Err(internal(pattern)))
 }
 
-/// A pattern that is one literal text, optionally anchored at the start (`^`) and at the
-/// end (`$`, end of text in Go): matched by substring search, in time linear in the value
-/// whatever the literal's length (automata for a long literal are not).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LiteralPattern {
-    /// `^`: the value starts with the literal.
-    pub start: bool,
-    /// The literal text.
-    pub text: String,
-    /// `$`: the value ends with the literal.
-    pub end: bool,
-}
-
-impl LiteralPattern {
-    /// Whether Go's `regexp.MatchString` finds the pattern in `value`.
-    pub fn is_match(&self, value: &str) -> bool {
-        match (self.start, self.end) {
-            (true, true) => value == self.text,
-            (true, false) => value.starts_with(&self.text),
-            (false, true) => value.ends_with(&self.text),
-            (false, false) => value.contains(self.text.as_str()),
-        }
-    }
-}
+/// A pattern that is one literal text (kdv-runtime's, shared with `+k8s:pattern`).
+pub use kdv_runtime::pattern::LiteralPattern;
 
 /// The [`LiteralPattern`] a valid Go pattern is, if it is one.
 pub fn literal_form(pattern: &str) -> Option<LiteralPattern> {

@@ -48,12 +48,18 @@ pub fn markdown(catalog: &[TagDoc]) -> String {
          validation-gen's `--docs` JSON shape.\n\n",
     );
     s.push_str("## Tags\n\n");
+    s.push_str(
+        "Tags marked (kdv) are kdv extensions: the design documents (KEPs 5073 and 4153) \
+         specify them, upstream validation-gen does not have them, and `kdv lint --upstream` \
+         reports every use.\n\n",
+    );
     s.push_str("| Tag | Description | Stability | Scopes |\n|---|---|---|---|\n");
     for d in catalog {
         s.push_str(&format!(
-            "| [`+{}`](#{}) | {} | {} | {} |\n",
+            "| [`+{}`](#{}){} | {} | {} | {} |\n",
             d.name,
             anchor(d.name),
+            if d.is_extension() { " (kdv)" } else { "" },
             cell(first_sentence(d.description)),
             d.stability.as_str(),
             scopes(d.scopes)
@@ -74,6 +80,11 @@ pub fn markdown(catalog: &[TagDoc]) -> String {
         s.push_str(&format!("\n### +{}\n\n", d.name));
         s.push_str(d.description);
         s.push_str("\n\n");
+        if let Some(seed) = d.extension {
+            s.push_str(&format!(
+                "- kdv extension, specified by {seed}: upstream validation-gen does not have it (`kdv lint --upstream` reports it)\n"
+            ));
+        }
         s.push_str(&format!("- Stability: {}\n", d.stability.as_str()));
         s.push_str(&format!("- Scopes: {}\n", scopes(d.scopes)));
         for a in d.args {
@@ -168,7 +179,9 @@ struct GoTagDoc {
     usage: String,
     description: &'static str,
     docs: &'static str,
-    // `Warning` is omitted when empty; the registry has none.
+    /// Omitted when empty; kdv extensions say that they are one.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    warning: String,
     scopes: Vec<&'static str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     payloads: Vec<GoPayloadDoc>,
@@ -292,6 +305,12 @@ fn go_doc(d: &TagDoc) -> GoTagDoc {
         usage,
         description: d.description,
         docs: "",
+        warning: d
+            .extension
+            .map(|seed| {
+                format!("kdv extension ({seed}): upstream validation-gen does not have this tag")
+            })
+            .unwrap_or_default(),
         scopes: scopes.iter().map(|s| s.description()).collect(),
         payloads,
         payloads_type: d.payload.as_str(),

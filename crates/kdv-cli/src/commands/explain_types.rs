@@ -334,6 +334,16 @@ impl<'r> Explainer<'r> {
             Check::MaxItems(n) => format!("must have at most {n} items"),
             Check::MinProperties(n) => format!("must have at least {n} entries"),
             Check::MaxProperties(n) => format!("must have at most {n} entries"),
+            Check::ExclusiveMinimum(n) => {
+                format!("must be greater than {n} (kdv extension +k8s:exclusiveMinimum)")
+            }
+            Check::ExclusiveMaximum(n) => {
+                format!("must be less than {n} (kdv extension +k8s:exclusiveMaximum)")
+            }
+            Check::Pattern(spec) => format!(
+                "must contain a match of the Go regular expression '{}' (kdv extension +k8s:pattern)",
+                spec.pattern.source()
+            ),
             Check::Format(f) => format!("must have format {}", f.name()),
             Check::Enum(spec) => {
                 let mut s = format!("must be one of: {}", spec.members.join(", "));
@@ -366,6 +376,15 @@ impl<'r> Explainer<'r> {
             } => format!(
                 "when option {option} is {}: {}",
                 if *enabled { "enabled" } else { "disabled" },
+                self.describe(inner)
+            ),
+            Check::IfSubresource {
+                subresource,
+                addressed,
+                inner,
+            } => format!(
+                "{} requests for the subresource {subresource} (kdv extension): {}",
+                if *addressed { "on" } else { "except on" },
                 self.describe(inner)
             ),
             Check::CallType(t) => format!("the rules of type {}", self.rules.type_name(*t)),
@@ -522,6 +541,10 @@ fn keyword(check: &Check) -> Option<Keyword> {
         Check::Optional(_) => Keyword::Nothing("an optional field is not in `required`"),
         Check::Minimum(_) => Keyword::At(Vec::new(), "minimum"),
         Check::Maximum(_) => Keyword::At(Vec::new(), "maximum"),
+        // OpenAPI v3.0's flag beside `minimum`/`maximum`, which hold the bound.
+        Check::ExclusiveMinimum(_) => Keyword::At(Vec::new(), "exclusiveMinimum"),
+        Check::ExclusiveMaximum(_) => Keyword::At(Vec::new(), "exclusiveMaximum"),
+        Check::Pattern(_) => Keyword::At(Vec::new(), "pattern"),
         Check::MinLength(_) => Keyword::At(Vec::new(), "minLength"),
         Check::MaxLength(_) => Keyword::At(Vec::new(), "maxLength"),
         Check::MinItems(_) => Keyword::At(Vec::new(), "minItems"),

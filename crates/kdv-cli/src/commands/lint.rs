@@ -1,5 +1,6 @@
 //! `kdv lint --types`: the Go loader's and compiler's diagnostics plus `kdv_rules::lint` (tag
-//! misuse, upstream's lint rules, tag hygiene, a warning at each `+k8s:customValidation`),
+//! misuse, upstream's lint rules, tag hygiene, a warning at each `+k8s:customValidation`;
+//! with `--upstream`, an error at each kdv extension tag),
 //! rendered with file:line:col and a caret (identical findings print once with their count),
 //! or as JSON or SARIF. `kdv lint --crd` is [`super::lint_crd`].
 
@@ -65,6 +66,9 @@ fn findings(args: &LintArgs, dir: &std::path::Path) -> Result<Vec<Diagnostic>, C
     let mut diagnostics = types.diagnostics;
     diagnostics.extend(types.compiled.lint.iter().cloned());
     diagnostics.extend(kdv_rules::lint::lint_rules(&types.compiled.rules));
+    if args.upstream {
+        diagnostics.extend(types.extension_uses);
+    }
     kdv_rules::lint::sort(&mut diagnostics);
     Ok(diagnostics)
 }

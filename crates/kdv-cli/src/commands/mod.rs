@@ -65,6 +65,8 @@ pub struct Types {
     /// Import path of the package in the directory the user named (bare type names mean
     /// its types).
     pub home: Option<String>,
+    /// Every use of a kdv extension tag, as errors (`kdv lint --upstream` reports them).
+    pub extension_uses: Vec<Diagnostic>,
 }
 
 /// Loads the Go package in `dir` (and the packages it imports from the same module), or the
@@ -97,10 +99,16 @@ pub fn load_types(dir: &Path, roots: kdv_rules::Roots, lint: bool) -> Result<Typ
     let compiled = kdv_rules::compile_with(&universe, &options);
     diagnostics.extend(compiled.diagnostics.iter().cloned());
     kdv_rules::lint::sort(&mut diagnostics);
+    let extension_uses = if lint {
+        kdv_rules::lint::upstream_findings(&universe)
+    } else {
+        Vec::new()
+    };
     Ok(Types {
         compiled,
         diagnostics,
         home,
+        extension_uses,
     })
 }
 

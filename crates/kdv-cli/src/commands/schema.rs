@@ -55,6 +55,7 @@ pub fn run(args: &SchemaArgs, out: &mut dyn Write, err: &mut dyn Write) -> Resul
         })?;
     let emit = kdv_schema::EmitOptions {
         options: args.options.iter().cloned().collect(),
+        subresource: args.subresource.clone(),
     };
     let emitted = if args.crd {
         let opts = kdv_schema::CrdOptions {

@@ -23,6 +23,7 @@ pub(crate) const CUSTOM_VALIDATION: TagDoc = TagDoc {
     payload_description: "",
     description: "Calls a hand-written validation function found by naming convention: `ValidateCustom_<Type>` on a type, `ValidateCustom_<Struct>_<Field>` (Go names) on a field. A field's call is skipped on update when the field is unchanged; a type's call runs whenever the type is validated. kdv runs such functions only when the caller registers them by name.",
     example: "+k8s:customValidation",
+    extension: None,
 };
 
 /// Lowers `+k8s:customValidation`.

@@ -145,6 +145,7 @@ pub(crate) const DEPENDENT_REQUIRED: TagDoc = TagDoc {
     payload_description: "",
     description: "When this field is set (non-nil pointer, non-empty list or map, non-zero value), the named sibling field must be set too. One-directional; repeat the tag for several siblings. On update the check is skipped when neither field's set-ness changed.",
     example: "+k8s:dependentRequired(\"other\")",
+    extension: None,
 };
 
 /// Lowers `+k8s:dependentRequired`.
@@ -168,6 +169,7 @@ pub(crate) const DEPENDENT_FORBIDDEN: TagDoc = TagDoc {
     payload_description: "",
     description: "When this field is set (non-nil pointer, non-empty list or map, non-zero value), the named sibling field must not be set. One-directional; repeat the tag for several siblings. On update the check is skipped when neither field's set-ness changed.",
     example: "+k8s:dependentForbidden(\"other\")",
+    extension: None,
 };
 
 /// Lowers `+k8s:dependentForbidden`.

@@ -23,6 +23,7 @@ pub(crate) const EACH_VAL: TagDoc = TagDoc {
     payload_description: "<tag>: the validation to apply to each value",
     description: "Applies the chained tag to every value of a list or map. On update, values correlated with an unchanged old value (by list-map key, set membership or map key) are skipped.",
     example: "+k8s:eachVal=+k8s:minLength=1",
+    extension: None,
 };
 
 /// Lowers `+k8s:eachVal`.
@@ -190,6 +191,7 @@ pub(crate) const EACH_KEY: TagDoc = TagDoc {
     payload_description: "<tag>: the validation to apply to each key",
     description: "Applies the chained tag to every key of a map (errors are reported at the map's path). On update, keys that already existed are skipped.",
     example: "+k8s:eachKey=+k8s:format=k8s-label-key",
+    extension: None,
 };
 
 /// Lowers `+k8s:eachKey`.

@@ -24,6 +24,7 @@ pub(crate) const ENUM: TagDoc = TagDoc {
     payload_description: "",
     description: "Declares a string type as an enum: the allowed values are the constants declared with exactly this type (minus those tagged `+k8s:enumExclude`).",
     example: "+k8s:enum",
+    extension: None,
 };
 
 /// An enum member: constant name, value, and `(exclude_when, option)` rules.
@@ -53,14 +54,15 @@ pub(crate) fn lower_enum<'u>(
         let mut excluded = false;
         let mut exclusions = Vec::new();
         for t in &lw.const_tags[ci] {
-            match t.name.as_str() {
+            let name = crate::registry::canonical_name(&t.name);
+            match name {
                 "k8s:enumExclude" => excluded = true,
                 "k8s:ifEnabled" | "k8s:ifDisabled" => {
                     if t.value_tag().is_some_and(|v| v.name == "k8s:enumExclude")
                         && let Some(option) = t.positional()
                     {
                         exclusions
-                            .push((t.name == "k8s:ifEnabled", option.value.as_str().to_string()));
+                            .push((name == "k8s:ifEnabled", option.value.as_str().to_string()));
                     }
                 }
                 _ => {}
@@ -118,6 +120,7 @@ pub(crate) const ENUM_EXCLUDE: TagDoc = TagDoc {
     payload_description: "",
     description: "Leaves this constant out of its enum type's allowed values. Under `+k8s:ifEnabled(<option>)=` / `+k8s:ifDisabled(<option>)=` the exclusion depends on the option.",
     example: "+k8s:enumExclude",
+    extension: None,
 };
 
 /// Lowers `+k8s:enumExclude`: nothing to emit; `k8s:enum` reads the constant's tags.

@@ -24,6 +24,7 @@ pub(crate) const NEQ: TagDoc = TagDoc {
     payload_description: "<value>: a string, integer or bool matching the field's type",
     description: "The value must not equal the given literal. Absent values are not checked.",
     example: "+k8s:neq=\"default\"",
+    extension: None,
 };
 
 /// Lowers `+k8s:neq`.

@@ -21,6 +21,7 @@ pub(crate) const FORMAT: TagDoc = TagDoc {
     payload_description: "k8s-short-name | k8s-long-name | k8s-long-name-caseless | k8s-label-key | k8s-prefixed-label-key | k8s-label-value | k8s-path-segment-name | k8s-uuid | k8s-resource-pool-name | k8s-extended-resource-name | k8s-resource-fully-qualified-name",
     description: "Requires a string to have the named Kubernetes format (DNS label or subdomain, label key or value, UUID, ...). Absent values are not checked.",
     example: "+k8s:format=k8s-short-name",
+    extension: None,
 };
 
 /// Lowers `+k8s:format`.

@@ -23,6 +23,7 @@ pub(crate) const IMMUTABLE: TagDoc = TagDoc {
     payload_description: "",
     description: "The value may not change once created: any change on update is an error (including setting or clearing it). Relies on ratcheting, so an unchanged value is never checked; new list items or map entries count as changes.",
     example: "+k8s:immutable",
+    extension: None,
 };
 
 /// Lowers `+k8s:immutable` (short-circuit).
@@ -51,6 +52,7 @@ pub(crate) const MONOTONIC: TagDoc = TagDoc {
     payload_description: "",
     description: "An integer that may not decrease on update. Setting or clearing it is not checked (combine with `+k8s:update=NoUnset`).",
     example: "+k8s:monotonic",
+    extension: None,
 };
 
 /// Lowers `+k8s:monotonic`.

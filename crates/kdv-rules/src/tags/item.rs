@@ -30,6 +30,7 @@ pub(crate) const ITEM: TagDoc = TagDoc {
     payload_description: "<tag>: the validation for the selected item",
     description: "Applies the chained tag to the item of a list-map (`listType=map` or `unique=map` with `listMapKey`) whose key fields equal the named arguments (JSON names of all key fields; string, integer or bool values). Nothing happens when no item matches; on update the item is skipped when the matching old item is unchanged.",
     example: "+k8s:item(name: \"primary\")=+k8s:required",
+    extension: None,
 };
 
 /// Lowers `+k8s:item`.

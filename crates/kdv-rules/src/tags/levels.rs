@@ -28,6 +28,7 @@ pub(crate) const ALPHA: TagDoc = TagDoc {
     payload_description: "<tag>: the validation to mark as alpha",
     description: "Marks the errors of the chained validation as alpha: reported (shadowed) but not enforced by an API server.",
     example: "+k8s:alpha(since: \"1.35\")=+k8s:maxLength=16",
+    extension: None,
 };
 
 /// `+k8s:beta`.
@@ -42,6 +43,7 @@ pub(crate) const BETA: TagDoc = TagDoc {
     payload_description: "<tag>: the validation to mark as beta",
     description: "Marks the errors of the chained validation as beta: enforced while the declarative-validation beta gate is on.",
     example: "+k8s:beta(since: \"1.36\")=+k8s:minimum=0",
+    extension: None,
 };
 
 fn is_version(v: &str) -> bool {

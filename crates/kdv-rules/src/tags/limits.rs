@@ -1,5 +1,6 @@
 //! Limits (upstream `validators/limits.go`): `+k8s:minimum`, `maximum`, `minLength`,
-//! `maxLength`, `maxBytes`, `minItems`, `maxItems`, `minProperties`, `maxProperties`.
+//! `maxLength`, `maxBytes`, `minItems`, `maxItems`, `minProperties`, `maxProperties`, and
+//! kdv's extensions `exclusiveMinimum`, `exclusiveMaximum` (KEP-5073's catalog).
 //! Their semantics and error texts are `kdv_runtime::limits`.
 
 use kdv_model::Builtin;
@@ -32,6 +33,7 @@ pub(crate) const fn limit_doc(
         payload_description,
         description,
         example,
+        extension: None,
     }
 }
 
@@ -198,6 +200,64 @@ pub(crate) fn lower_maximum<'u>(
         Check::Maximum(bound),
         ErrorType::Invalid,
         origin::MAXIMUM,
+    )))
+}
+
+/// The seed section that specifies the exclusive bounds.
+const NUMERIC_LIMITS_ROW: &str =
+    "KEP-5073 \"Catalog of Supported Validation Rules & Associated IDL Tags\" (numeric limits)";
+
+/// `+k8s:exclusiveMinimum` (a kdv extension).
+pub(crate) const EXCLUSIVE_MINIMUM: TagDoc = TagDoc {
+    extension: Some(NUMERIC_LIMITS_ROW),
+    ..limit_doc(
+        "k8s:exclusiveMinimum",
+        VALUE_SCOPES,
+        "<integer>: a bound the value must exceed",
+        "Requires an integer value to be greater than the given bound (`must be greater than <n>`, origin `exclusiveMinimum`). Absent (nil) values are not checked; zero values of non-pointer fields are. Published as OpenAPI `minimum` with `exclusiveMinimum: true`. A kdv extension: upstream validation-gen does not have it.",
+        "+k8s:exclusiveMinimum=0",
+    )
+};
+
+/// Lowers `+k8s:exclusiveMinimum`.
+pub(crate) fn lower_exclusive_minimum<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    let bound = int_bound(lw, ctx, tag)?;
+    Ok(Lowered::function(limit(
+        &EXCLUSIVE_MINIMUM,
+        Check::ExclusiveMinimum(bound),
+        ErrorType::Invalid,
+        origin::EXCLUSIVE_MINIMUM,
+    )))
+}
+
+/// `+k8s:exclusiveMaximum` (a kdv extension).
+pub(crate) const EXCLUSIVE_MAXIMUM: TagDoc = TagDoc {
+    extension: Some(NUMERIC_LIMITS_ROW),
+    ..limit_doc(
+        "k8s:exclusiveMaximum",
+        VALUE_SCOPES,
+        "<integer>: a bound the value must stay below",
+        "Requires an integer value to be less than the given bound (`must be less than <n>`, origin `exclusiveMaximum`). Absent (nil) values are not checked. Published as OpenAPI `maximum` with `exclusiveMaximum: true`. A kdv extension: upstream validation-gen does not have it.",
+        "+k8s:exclusiveMaximum=100",
+    )
+};
+
+/// Lowers `+k8s:exclusiveMaximum`.
+pub(crate) fn lower_exclusive_maximum<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    let bound = int_bound(lw, ctx, tag)?;
+    Ok(Lowered::function(limit(
+        &EXCLUSIVE_MAXIMUM,
+        Check::ExclusiveMaximum(bound),
+        ErrorType::Invalid,
+        origin::EXCLUSIVE_MAXIMUM,
     )))
 }
 
@@ -385,6 +445,14 @@ pub(crate) fn lower_max_properties<'u>(
 
 /// The tags of this family.
 pub(crate) const TAGS: &[TagDef] = &[
+    TagDef {
+        doc: EXCLUSIVE_MAXIMUM,
+        lower: lower_exclusive_maximum,
+    },
+    TagDef {
+        doc: EXCLUSIVE_MINIMUM,
+        lower: lower_exclusive_minimum,
+    },
     TagDef {
         doc: MAX_BYTES,
         lower: lower_max_bytes,

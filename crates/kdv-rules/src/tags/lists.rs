@@ -62,6 +62,7 @@ pub(crate) const LIST_TYPE: TagDoc = TagDoc {
     payload_description: "atomic | set | map",
     description: "Declares a list's semantics: `atomic` (replaced as a whole), `set` (unique values) or `map` (unique by the `+k8s:listMapKey` fields). Sets and maps get a uniqueness check, and their items are correlated with the old list for ratcheting.",
     example: "+k8s:listType=map",
+    extension: None,
 };
 
 /// The list element type, when `t` is (natively) a list.
@@ -260,6 +261,7 @@ pub(crate) const LIST_MAP_KEY: TagDoc = TagDoc {
     payload_description: "<json name>: a field of the list's element struct",
     description: "Names one key field of a `listType=map` (or `unique=map`) list; repeat for composite keys. The field must be a scalar or a pointer to one.",
     example: "+k8s:listMapKey=name",
+    extension: None,
 };
 
 /// Lowers `+k8s:listMapKey`: records the key in the list metadata.
@@ -310,6 +312,7 @@ pub(crate) const UNIQUE: TagDoc = TagDoc {
     payload_description: "set | map",
     description: "Requires the items of a `listType=atomic` list to be unique: as whole values (`set`) or by their `+k8s:listMapKey` fields (`map`).",
     example: "+k8s:unique=set",
+    extension: None,
 };
 
 /// Lowers `+k8s:unique`.
@@ -358,6 +361,7 @@ pub(crate) const CUSTOM_UNIQUE: TagDoc = TagDoc {
     payload_description: "",
     description: "Uniqueness of this set/map list is checked by hand-written code: no uniqueness check is generated (the list metadata must still be valid).",
     example: "+k8s:customUnique",
+    extension: None,
 };
 
 /// Lowers `+k8s:customUnique`: marks the list metadata.

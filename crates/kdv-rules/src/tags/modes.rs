@@ -326,6 +326,7 @@ pub(crate) const MODE_DISCRIMINATOR: TagDoc = TagDoc {
     payload_description: "",
     description: "Declares the string or bool field selecting the struct's mode for `+k8s:ifMode` rules.",
     example: "+k8s:modeDiscriminator",
+    extension: None,
 };
 
 /// Lowers `+k8s:modeDiscriminator`.
@@ -369,6 +370,7 @@ pub(crate) const IF_MODE: TagDoc = TagDoc {
     payload_description: "<tag>: the validation that applies in this mode",
     description: "Applies the chained tag when the struct's mode discriminator has the given value; in modes without an `ifMode` rule the field must not be set. On update the rules are skipped when the discriminator and the field are unchanged.",
     example: "+k8s:ifMode(\"A\")=+k8s:required",
+    extension: None,
 };
 
 /// Lowers `+k8s:ifMode`.
@@ -397,6 +399,7 @@ pub(crate) const DISCRIMINATOR: TagDoc = TagDoc {
     payload_description: "",
     description: "Kubernetes 1.36's spelling of `+k8s:modeDiscriminator` (`name` for `modality`), renamed in 1.37; accepted so that the releases whose kubernetes/api uses it compile. Write `+k8s:modeDiscriminator`.",
     example: "+k8s:discriminator",
+    extension: None,
 };
 
 /// `+k8s:member`: Kubernetes 1.36's name of `+k8s:ifMode`.
@@ -430,6 +433,7 @@ pub(crate) const MEMBER: TagDoc = TagDoc {
     payload_description: "<tag>: the validation that applies in this mode",
     description: "Kubernetes 1.36's spelling of `+k8s:ifMode` (`discriminator` for `modality`, `value` for `mode`), renamed in 1.37; accepted so that the releases whose kubernetes/api uses it compile. Write `+k8s:ifMode`.",
     example: "+k8s:member(\"A\")=+k8s:required",
+    extension: None,
 };
 
 /// The tags of this family.

@@ -30,6 +30,7 @@ pub(crate) const DECLARATIVE_VALIDATION_NATIVE: TagDoc = TagDoc {
     payload_description: "",
     description: "Indicates that all validations for the field, including any on the field's type, are declarative and do not have a corresponding handwritten equivalent. This is only allowed for validations that are 'Stable'. When used, validation errors will be marked to show they originated from a declarative-only validation.",
     example: "+k8s:declarativeValidationNative",
+    extension: None,
 };
 
 /// Elements tagged `+k8s:declarativeValidationNative` in one compilation, by parent

@@ -29,6 +29,7 @@ pub(crate) const OPAQUE_TYPE: TagDoc = TagDoc {
     payload_description: "",
     description: "Do not descend into the referenced type: its validations are ignored here. Required for fields whose type lives in a package that is not part of the run. On a type, only its own type-level validations run.",
     example: "+k8s:opaqueType",
+    extension: None,
 };
 
 /// Lowers `+k8s:opaqueType`: records opacity (for fields, the field's type; for types, the

@@ -1,5 +1,8 @@
 //! Options (upstream `validators/options.go`): `+k8s:ifEnabled(<option>)=+<tag>` and
-//! `+k8s:ifDisabled(<option>)=+<tag>`. Semantics: `kdv_runtime::options`.
+//! `+k8s:ifDisabled(<option>)=+<tag>`, and the seeds' older spellings
+//! `+k8s:ifOptionEnabled` / `+k8s:ifOptionDisabled` (KEP-5073's catalog), accepted as
+//! aliases (kdv extensions; the lint suggests the current names). Semantics:
+//! `kdv_runtime::options`.
 
 use std::rc::Rc;
 
@@ -37,6 +40,7 @@ pub(crate) const IF_ENABLED: TagDoc = TagDoc {
     payload_description: "<tag>: the validation to apply when the option is enabled",
     description: "Applies the chained tag only when the named validation option is enabled. An option the operation does not define is an internal error.",
     example: "+k8s:ifEnabled(MyFeature)=+k8s:required",
+    extension: None,
 };
 
 /// `+k8s:ifDisabled`.
@@ -51,7 +55,35 @@ pub(crate) const IF_DISABLED: TagDoc = TagDoc {
     payload_description: "<tag>: the validation to apply when the option is disabled",
     description: "Applies the chained tag only when the named validation option is disabled. An option the operation does not define is an internal error.",
     example: "+k8s:ifDisabled(MyFeature)=+k8s:forbidden",
+    extension: None,
 };
+
+/// The seed section that spells the options tags `ifOptionEnabled`/`ifOptionDisabled`.
+const ALIAS_SEED: &str = "KEP-5073 \"Catalog of Supported Validation Rules & Associated IDL Tags\" (Conditional (feature gate))";
+
+/// `+k8s:ifOptionEnabled`: the seed's spelling of `+k8s:ifEnabled`.
+pub(crate) const IF_OPTION_ENABLED: TagDoc = TagDoc {
+    name: "k8s:ifOptionEnabled",
+    description: "The design documents' older spelling of `+k8s:ifEnabled`, accepted as an alias with the same meaning; lint suggests `+k8s:ifEnabled`. A kdv extension: upstream validation-gen does not know this name.",
+    example: "+k8s:ifOptionEnabled(MyFeature)=+k8s:required",
+    extension: Some(ALIAS_SEED),
+    ..IF_ENABLED
+};
+
+/// `+k8s:ifOptionDisabled`: the seed's spelling of `+k8s:ifDisabled`.
+pub(crate) const IF_OPTION_DISABLED: TagDoc = TagDoc {
+    name: "k8s:ifOptionDisabled",
+    description: "The design documents' older spelling of `+k8s:ifDisabled`, accepted as an alias with the same meaning; lint suggests `+k8s:ifDisabled`. A kdv extension: upstream validation-gen does not know this name.",
+    example: "+k8s:ifOptionDisabled(MyFeature)=+k8s:forbidden",
+    extension: Some(ALIAS_SEED),
+    ..IF_DISABLED
+};
+
+/// Older spellings and the current names they stand for.
+pub(crate) const ALIASES: &[(&str, &str)] = &[
+    (IF_OPTION_ENABLED.name, IF_ENABLED.name),
+    (IF_OPTION_DISABLED.name, IF_DISABLED.name),
+];
 
 fn lower_if<'u>(
     lw: &mut Lowerer<'u>,
@@ -111,6 +143,14 @@ pub(crate) const TAGS: &[TagDef] = &[
     },
     TagDef {
         doc: IF_ENABLED,
+        lower: lower_if_enabled,
+    },
+    TagDef {
+        doc: IF_OPTION_DISABLED,
+        lower: lower_if_disabled,
+    },
+    TagDef {
+        doc: IF_OPTION_ENABLED,
         lower: lower_if_enabled,
     },
 ];

@@ -28,6 +28,7 @@ pub(crate) const fn doc(
         payload_description: "",
         description,
         example,
+        extension: None,
     }
 }
 

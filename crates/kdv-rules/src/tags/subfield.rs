@@ -39,6 +39,7 @@ pub(crate) const SUBFIELD: TagDoc = TagDoc {
     payload_description: "<tag>: the validation to apply to the subfield",
     description: "Applies the chained tag to one field of a struct-typed value, as if it were written on that field, at the path `<value>.<json name>`. Skipped on update when the subfield is unchanged.",
     example: "+k8s:subfield(name)=+k8s:maxLength=63",
+    extension: None,
 };
 
 /// Lowers `+k8s:subfield`.

@@ -56,6 +56,7 @@ const fn fixed(
         payload_description: "<string>: a message included in the result",
         description,
         example,
+        extension: None,
     }
 }
 
@@ -103,6 +104,7 @@ pub(crate) const VALIDATE_ERROR: TagDoc = TagDoc {
     payload_description: "<string>: included in the error message",
     description: "Always fails compilation with `forced error: <message>` (for testing).",
     example: "+k8s:validateError=\"boom\"",
+    extension: None,
 };
 
 fn fixed_result<'u>(ctx: &Ctx<'u>, tag: &Tag, pass: bool) -> Result<Lowered<'u>, LowerError> {

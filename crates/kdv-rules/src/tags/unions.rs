@@ -433,6 +433,7 @@ pub(crate) const UNION_MEMBER: TagDoc = TagDoc {
     payload_description: "",
     description: "Declares a member of a union: exactly one member must be set (or, with a `+k8s:unionDiscriminator`, exactly the member the discriminator names). On update the union is re-checked only when a member's set-ness (or the discriminator) changed.",
     example: "+k8s:unionMember",
+    extension: None,
 };
 
 /// Lowers `+k8s:unionMember`.
@@ -461,6 +462,7 @@ pub(crate) const UNION_DISCRIMINATOR: TagDoc = TagDoc {
     payload_description: "",
     description: "Declares the string field naming which member of a union is set: the named member must be set and the others must not be. An unknown or empty value is not an error by itself.",
     example: "+k8s:unionDiscriminator",
+    extension: None,
 };
 
 /// Lowers `+k8s:unionDiscriminator`.
@@ -485,6 +487,7 @@ pub(crate) const ZERO_OR_ONE_OF_MEMBER: TagDoc = TagDoc {
     payload_description: "",
     description: "Declares a member of a zero-or-one-of group: at most one member may be set. On update the group is re-checked only when a member's set-ness changed.",
     example: "+k8s:zeroOrOneOfMember",
+    extension: None,
 };
 
 /// Lowers `+k8s:zeroOrOneOfMember`.

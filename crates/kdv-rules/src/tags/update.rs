@@ -36,6 +36,7 @@ pub(crate) const UPDATE: TagDoc = TagDoc {
     payload_description: "NoSet | NoUnset | NoModify | NoAddItem | NoRemoveItem",
     description: "Restricts how a field may change on update: NoSet (unset → set), NoUnset (set → unset), NoModify (set → different value), NoAddItem / NoRemoveItem (list items by identity, map entries by key). Repeat the tag to combine constraints.",
     example: "+k8s:update=NoModify",
+    extension: None,
 };
 
 /// Lowers `+k8s:update`.

@@ -73,6 +73,8 @@ pub struct Vocab {
     strings: Vec<String>,
     ints: Vec<i128>,
     pub options: Vec<String>,
+    /// Subresource paths the rules' conditions name (`/status`).
+    pub subresources: Vec<String>,
     /// Members of the enum types, by the types' shapes (a Rust unit enum holds no other
     /// value, so its strings are mostly drawn from these).
     enums: std::collections::HashMap<u32, Vec<String>>,
@@ -124,11 +126,13 @@ impl Vocab {
                 }
             }
         }
-        let visit = |v: &Validation,
-                     strings: &mut BTreeSet<String>,
-                     ints: &mut BTreeSet<i128>,
-                     options: &mut BTreeSet<String>| {
+        let mut subresources = BTreeSet::new();
+        let mut visit = |v: &Validation,
+                         strings: &mut BTreeSet<String>,
+                         ints: &mut BTreeSet<i128>,
+                         options: &mut BTreeSet<String>| {
             collect(&v.check, strings, ints, options);
+            subresources_of(&v.check, &mut subresources);
         };
         for t in &rules.types {
             for c in &t.validations.cohorts {
@@ -154,8 +158,26 @@ impl Vocab {
             strings: strings.into_iter().collect(),
             ints: ints.into_iter().collect(),
             options: options.into_iter().collect(),
+            subresources: subresources.into_iter().collect(),
             enums,
         }
+    }
+}
+
+/// The subresource paths of `+k8s:ifSubresource` / `+k8s:ifNotSubresource` conditions.
+fn subresources_of(c: &Check, out: &mut BTreeSet<String>) {
+    if let Check::IfSubresource { subresource, .. } = c {
+        out.insert(subresource.clone());
+    }
+    match c {
+        Check::EachListVal { inner: i, .. }
+        | Check::EachMapVal { inner: i, .. }
+        | Check::EachMapKey { inner: i }
+        | Check::Subfield { inner: i, .. }
+        | Check::IfOption { inner: i, .. }
+        | Check::IfSubresource { inner: i, .. }
+        | Check::Item { inner: i, .. } => subresources_of(&i.check, out),
+        _ => {}
     }
 }
 
@@ -178,7 +200,10 @@ fn collect(
     options: &mut BTreeSet<String>,
 ) {
     match c {
-        Check::Minimum(b) | Check::Maximum(b) => {
+        Check::Minimum(b)
+        | Check::Maximum(b)
+        | Check::ExclusiveMinimum(b)
+        | Check::ExclusiveMaximum(b) => {
             for d in [-1, 0, 1] {
                 ints.insert(b + d);
             }
@@ -200,10 +225,19 @@ fn collect(
             );
         }
         Check::Neq(l) => literal(l, strings, ints),
+        // Values the extension fixtures' patterns accept and reject.
+        Check::Pattern(spec) => {
+            strings.extend(["042", "0421", "v1", "v22", "2", "web-1", "Web"].map(String::from));
+            if let Some(lit) = spec.pattern.as_literal() {
+                strings.insert(lit.text.clone());
+                strings.insert(format!("x{}x", lit.text));
+            }
+        }
         Check::EachListVal { inner: i, .. }
         | Check::EachMapVal { inner: i, .. }
         | Check::EachMapKey { inner: i }
-        | Check::Subfield { inner: i, .. } => collect(&i.check, strings, ints, options),
+        | Check::Subfield { inner: i, .. }
+        | Check::IfSubresource { inner: i, .. } => collect(&i.check, strings, ints, options),
         Check::IfOption {
             option, inner: i, ..
         } => {
@@ -446,6 +480,13 @@ where
         let (old, old_json) = draw::<T>(&rules, ty, &vocab, &mut rng, shape, Some(&new_json));
         let mut op_c = Operation::create();
         let mut op_u = Operation::update();
+        // The main resource, or one of the subresources the rules name.
+        let sub = rng.below(vocab.subresources.len() + 1);
+        if let Some(path) = vocab.subresources.get(sub) {
+            let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+            op_c = op_c.with_subresources(parts.iter().copied());
+            op_u = op_u.with_subresources(parts);
+        }
         for o in &vocab.options {
             let on = rng.chance(50);
             op_c = op_c.with_option(o, on);

@@ -1,0 +1,3 @@
+module extensions.kdv.dev/api
+
+go 1.22
