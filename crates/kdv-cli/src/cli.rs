@@ -442,6 +442,12 @@ pub struct LintArgs {
     /// Fail (exit 1) on warnings too: `--deny warnings`.
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub deny: Option<DenyArg>,
+
+    /// With --types: the package is (or goes to) upstream Kubernetes: every kdv extension
+    /// tag (`+k8s:pattern`, `+k8s:exclusiveMinimum`, `+k8s:ifSubresource`, ...), which
+    /// upstream validation-gen does not have, is an error.
+    #[arg(long, requires = "types")]
+    pub upstream: bool,
 }
 
 /// `--roots`: which types of the --types package are roots.

@@ -1110,6 +1110,9 @@ impl<'r> Gen<'r> {
                 let f = ident(function_name);
                 quote!(#out.fail_all(#f(op, #path, #v, #old));)
             }
+            Check::CelRule(_) => {
+                return Err("+validationRule is not supported by #[derive(Validate)] yet".into());
+            }
         })
     }
 

@@ -93,11 +93,7 @@ impl ClaimedNames {
 pub(crate) type LoadedCrd = (ClaimedNames, Vec<Arc<Resource>>);
 
 /// Reads every CRD of a YAML/JSON stream: each CRD's names and its resources.
-pub(crate) fn load(
-    file: &str,
-    bytes: &[u8],
-    minor: u32,
-) -> Result<Vec<LoadedCrd>, LoadError> {
+pub(crate) fn load(file: &str, bytes: &[u8], minor: u32) -> Result<Vec<LoadedCrd>, LoadError> {
     let limits = Limits {
         max_document_bytes: MAX_SCHEMA_DOCUMENT,
         ..Limits::default()

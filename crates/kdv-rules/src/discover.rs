@@ -470,7 +470,12 @@ impl<'u> Discoverer<'u> {
             ctx.parent_path = Some(path.to_string());
             let tags = self.lw.extract_tags(m.pkg, &m.field.tags);
             let mut v = self.lw.lower_tags(&ctx, &tags);
-            v.add(tags::cel_rules::lower(&mut self.lw, &ctx, m.pkg, &m.field.tags));
+            v.add(tags::cel_rules::lower(
+                &mut self.lw,
+                &ctx,
+                m.pkg,
+                &m.field.tags,
+            ));
             let native = self.lw.native.is_native(path, m.name()).then(|| {
                 let span = tags
                     .iter()

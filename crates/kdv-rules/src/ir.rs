@@ -664,7 +664,10 @@ pub struct CelCache(std::sync::OnceLock<std::sync::Arc<dyn std::any::Any + Send 
 impl CelCache {
     /// The compiled form, built by `init` on first use; `None` if a slot was filled with
     /// another type.
-    pub fn get_or_init<T: std::any::Any + Send + Sync>(&self, init: impl FnOnce() -> T) -> Option<&T> {
+    pub fn get_or_init<T: std::any::Any + Send + Sync>(
+        &self,
+        init: impl FnOnce() -> T,
+    ) -> Option<&T> {
         self.0
             .get_or_init(|| std::sync::Arc::new(init()))
             .downcast_ref::<T>()

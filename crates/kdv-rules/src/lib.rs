@@ -31,8 +31,8 @@ pub use ir::*;
 pub use kdv_model::{Diagnostic, Severity, Universe};
 pub use lint::lint;
 pub use registry::{ArgDoc, Scope, Stability, TagDoc, catalog, is_known_tag, tag_doc};
-pub use tags::cel_rules::{self as validation_rule, EXTENSIONS as EXTENSION_TAGS, ExtensionDoc};
 pub use roots::{CompileOptions, PackageRoots, RootSelection, Roots, TypeFilter};
+pub use tags::cel_rules::{self as validation_rule, EXTENSIONS as EXTENSION_TAGS, ExtensionDoc};
 
 /// The result of [`compile`]: the rules, and every diagnostic found on the way.
 #[derive(Debug, Clone, Default)]

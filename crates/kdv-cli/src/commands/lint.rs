@@ -65,6 +65,11 @@ fn findings(args: &LintArgs, dir: &std::path::Path) -> Result<Vec<Diagnostic>, C
     let mut diagnostics = types.diagnostics;
     diagnostics.extend(types.compiled.lint.iter().cloned());
     diagnostics.extend(kdv_rules::lint::lint_rules(&types.compiled.rules));
+    if args.upstream {
+        diagnostics.extend(kdv_rules::validation_rule::extension_uses(
+            &types.compiled.rules,
+        ));
+    }
     kdv_rules::lint::sort(&mut diagnostics);
     Ok(diagnostics)
 }

@@ -100,7 +100,9 @@ mod tests {
         let texts: Vec<String> = errs.iter().map(ToString::to_string).collect();
         assert_eq!(
             texts,
-            ["spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is Recreate"]
+            [
+                "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is Recreate"
+            ]
         );
         assert!(budget < RUNTIME_COST_BUDGET);
         // Ratcheting: an unchanged failing value is not reported on UPDATE.

@@ -180,10 +180,18 @@ pub fn parse(text: &str) -> Result<ParsedRule, ParseError> {
                         duplicate(parsed.message.is_some())?;
                         if value.trim().is_empty() {
                             // The API server refuses a blank message.
-                            return Err(err("message must be non-empty if specified", value_start, end));
+                            return Err(err(
+                                "message must be non-empty if specified",
+                                value_start,
+                                end,
+                            ));
                         }
                         if value.contains('\n') {
-                            return Err(err("message must not contain line breaks", value_start, end));
+                            return Err(err(
+                                "message must not contain line breaks",
+                                value_start,
+                                end,
+                            ));
                         }
                         parsed.message = Some(value);
                     }
@@ -201,7 +209,11 @@ pub fn parse(text: &str) -> Result<ParsedRule, ParseError> {
                     _ => {
                         duplicate(parsed.field.is_some())?;
                         if value.trim().is_empty() {
-                            return Err(err("field must be non-empty if specified", value_start, end));
+                            return Err(err(
+                                "field must be non-empty if specified",
+                                value_start,
+                                end,
+                            ));
                         }
                         parsed.field = Some(value);
                     }
@@ -336,7 +348,11 @@ fn unquote(text: &str, start: usize) -> Result<(String, usize), ParseError> {
                     };
                     end = at(doff) + d.len_utf8();
                     let Some(dv) = d.to_digit(radix) else {
-                        return Err(err("invalid escape sequence in string literal", at(off), end));
+                        return Err(err(
+                            "invalid escape sequence in string literal",
+                            at(off),
+                            end,
+                        ));
                     };
                     v = v * radix + dv;
                 }
@@ -423,7 +439,9 @@ pub(crate) fn lower<'u>(
             lw.spans.push(s.span(parsed.rule_span));
             id
         });
-        let error_type = parsed.reason.map_or(ErrorType::Invalid, CelReason::error_type);
+        let error_type = parsed
+            .reason
+            .map_or(ErrorType::Invalid, CelReason::error_type);
         let rule = CelRule {
             rule: parsed.rule,
             message: parsed.message,
@@ -446,6 +464,31 @@ pub(crate) fn lower<'u>(
     out
 }
 
+/// `kdv lint --upstream`: an error at every `+validationRule` of `rules` (a kdv extension
+/// upstream validation-gen ignores, so a Kubernetes API must not carry it).
+pub fn extension_uses(rules: &crate::ir::RuleSet) -> Vec<kdv_model::Diagnostic> {
+    let mut out = Vec::new();
+    for t in &rules.types {
+        let all = t
+            .validations
+            .iter()
+            .chain(t.fields.iter().flat_map(|f| f.validations.iter()));
+        for v in all {
+            if matches!(v.check, Check::CelRule(_)) {
+                out.push(kdv_model::Diagnostic {
+                    severity: Severity::Error,
+                    message: format!(
+                        "tag \"{NAME}\" is a kdv extension ({}): upstream validation-gen does not have it",
+                        VALIDATION_RULE.seed
+                    ),
+                    span: v.origin.and_then(|s| rules.span(s)).cloned(),
+                });
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -453,14 +496,23 @@ mod tests {
     #[test]
     fn the_seeds_lines_parse() {
         let p = parse(r#"validationRule="!(self.type == 'Recreate') || !has(self.rollingUpdate)",message="may not be specified when strategy `type` is Recreate",reason=Forbidden,field="rollingUpdate""#).unwrap();
-        assert_eq!(p.rule, "!(self.type == 'Recreate') || !has(self.rollingUpdate)");
-        assert_eq!(p.message.as_deref(), Some("may not be specified when strategy `type` is Recreate"));
+        assert_eq!(
+            p.rule,
+            "!(self.type == 'Recreate') || !has(self.rollingUpdate)"
+        );
+        assert_eq!(
+            p.message.as_deref(),
+            Some("may not be specified when strategy `type` is Recreate")
+        );
         assert_eq!(p.reason, Some(CelReason::Forbidden));
         assert_eq!(p.field.as_deref(), Some("rollingUpdate"));
         assert_eq!(p.rule_span, Span::new(15, 71));
         let p = parse(r#"validationRule="self.matches('[a-z][1-9]+')""#).unwrap();
         assert_eq!(p.rule, "self.matches('[a-z][1-9]+')");
-        let p = parse("validationRule=`a \\n`, messageExpression = \"'x' + \\\"y\\\"\" , reason=\"Required\"").unwrap();
+        let p = parse(
+            "validationRule=`a \\n`, messageExpression = \"'x' + \\\"y\\\"\" , reason=\"Required\"",
+        )
+        .unwrap();
         assert_eq!(p.rule, "a \\n");
         assert_eq!(p.message_expression.as_deref(), Some("'x' + \"y\""));
         assert_eq!(p.reason, Some(CelReason::Required));
@@ -471,19 +523,63 @@ mod tests {
     #[test]
     fn errors_point_at_the_offending_part() {
         let cases = [
-            ("validationRule", "+validationRule needs a value: +validationRule=\"<CEL expression>\"", 13),
-            ("validationRule=self", "expected a Go string literal (\"...\" or `...`)", 15),
+            (
+                "validationRule",
+                "+validationRule needs a value: +validationRule=\"<CEL expression>\"",
+                13,
+            ),
+            (
+                "validationRule=self",
+                "expected a Go string literal (\"...\" or `...`)",
+                15,
+            ),
             ("validationRule=\"self", "string literal not terminated", 15),
             ("validationRule=\"\"", "the rule is empty", 15),
-            ("validationRule=\"a\\q\"", "unknown escape sequence \\q in string literal", 17),
-            ("validationRule=\"a\" x", "unexpected \"x\" after the rule: options follow as ,name=value", 19),
-            ("validationRule=\"a\",msg=\"m\"", "unknown option \"msg\": must be message, messageExpression, reason or field", 19),
-            ("validationRule=\"a\",reason=Bad", "unknown reason \"Bad\": must be one of Required, Forbidden, Invalid", 26),
-            ("validationRule=\"a\",reason=RequestEntityTooLarge", "reason RequestEntityTooLarge cannot be published: x-kubernetes-validations reasons are FieldValueInvalid, FieldValueForbidden, FieldValueRequired and FieldValueDuplicate (write reason=Invalid, Forbidden or Required)", 26),
-            ("validationRule=\"a\",message=\"x\",message=\"y\"", "option \"message\" is given twice", 31),
-            ("validationRule=\"a\",message=\" \"", "message must be non-empty if specified", 27),
-            ("validationRule=\"a\",field", "option \"field\" needs a value: field=...", 19),
-            ("validationRule=\"a\",", "expected an option name (message, messageExpression, reason, field)", 19),
+            (
+                "validationRule=\"a\\q\"",
+                "unknown escape sequence \\q in string literal",
+                17,
+            ),
+            (
+                "validationRule=\"a\" x",
+                "unexpected \"x\" after the rule: options follow as ,name=value",
+                19,
+            ),
+            (
+                "validationRule=\"a\",msg=\"m\"",
+                "unknown option \"msg\": must be message, messageExpression, reason or field",
+                19,
+            ),
+            (
+                "validationRule=\"a\",reason=Bad",
+                "unknown reason \"Bad\": must be one of Required, Forbidden, Invalid",
+                26,
+            ),
+            (
+                "validationRule=\"a\",reason=RequestEntityTooLarge",
+                "reason RequestEntityTooLarge cannot be published: x-kubernetes-validations reasons are FieldValueInvalid, FieldValueForbidden, FieldValueRequired and FieldValueDuplicate (write reason=Invalid, Forbidden or Required)",
+                26,
+            ),
+            (
+                "validationRule=\"a\",message=\"x\",message=\"y\"",
+                "option \"message\" is given twice",
+                31,
+            ),
+            (
+                "validationRule=\"a\",message=\" \"",
+                "message must be non-empty if specified",
+                27,
+            ),
+            (
+                "validationRule=\"a\",field",
+                "option \"field\" needs a value: field=...",
+                19,
+            ),
+            (
+                "validationRule=\"a\",",
+                "expected an option name (message, messageExpression, reason, field)",
+                19,
+            ),
         ];
         for (text, message, col) in cases {
             let e = parse(text).unwrap_err();
