@@ -83,13 +83,14 @@ pub fn findings(rules: &RuleSet) -> Vec<Diagnostic> {
             false,
         );
         let found = kdv_openapi::validate_crd(&crd);
+        // `rule: <detail>`: the server's value is the rule as JSON, which the tag shows.
         let texts: Vec<String> = found
             .errors
             .iter()
             .filter_map(|e| {
-                let text = e.to_string();
-                let (_, rest) = text.split_once("x-kubernetes-validations[0].")?;
-                Some(rest.to_owned())
+                let text = e.field.to_string();
+                let (_, part) = text.split_once("x-kubernetes-validations[0].")?;
+                Some(format!("{part}: {}", e.detail))
             })
             .collect();
         // The schema holds this rule alone: its share of the schema's total says nothing
@@ -103,10 +104,33 @@ pub fn findings(rules: &RuleSet) -> Vec<Diagnostic> {
             }
             out.push(Diagnostic {
                 severity: Severity::Error,
+                span: span.map(|s| at_column(s, &rule.rule, &rest)),
                 message: format!("+validationRule: the API server would refuse this rule: {rest}"),
-                span: span.cloned(),
             });
         }
     }
     out
+}
+
+/// The span of the rule's literal narrowed to the column a compile error names
+/// (`ERROR: <input>:1:38:`), when the literal is the expression character for character
+/// (no escapes): the diagnostic then points into the tag where CEL found the problem.
+fn at_column(span: &kdv_model::SourceSpan, rule: &str, detail: &str) -> kdv_model::SourceSpan {
+    let mut s = span.clone();
+    let Some(pos) = detail.split_once("<input>:1:").and_then(|(_, rest)| {
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse::<usize>().ok()
+    }) else {
+        return s;
+    };
+    // The literal spans the expression and its two quotes when nothing is escaped.
+    if s.len as usize != rule.len() + 2 || pos == 0 {
+        return s;
+    }
+    let Some(offset) = rule.char_indices().nth(pos - 1).map(|(i, _)| i) else {
+        return s;
+    };
+    s.col += 1 + offset as u32;
+    s.len = rule[offset..].chars().next().map_or(1, char::len_utf8) as u32;
+    s
 }
