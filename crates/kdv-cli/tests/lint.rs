@@ -392,7 +392,7 @@ type T struct {
     let run = kdv(&["lint", "--upstream", "--types", pkg.path()]);
     assert_eq!(run.code, 1, "{}", run.transcript());
     assert!(
-        run.stdout.contains("types.go:3:20: error: tag \"validationRule\" is a kdv extension (KEP-4153 \"CEL Validation\", \"Unions\", \"IDL tags\"): upstream validation-gen does not have it"),
+        run.stdout.contains("types.go:3:5: error: tag \"validationRule\" is a kdv extension (KEP-4153 \"CEL Validation\", \"Unions\", \"IDL tags\"): upstream validation-gen does not have it"),
         "{}",
         run.transcript()
     );

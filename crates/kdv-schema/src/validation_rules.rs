@@ -112,22 +112,31 @@ pub fn findings(rules: &RuleSet) -> Vec<Diagnostic> {
     out
 }
 
-/// The span of the rule's literal narrowed to the column a compile error names
-/// (`ERROR: <input>:1:38:`), when the literal is the expression character for character
-/// (no escapes): the diagnostic then points into the tag where CEL found the problem.
+/// The span of the tag (`validationRule="..."...`) narrowed to the rule's literal, or to the
+/// column a compile error names (`ERROR: <input>:1:38:`) when the literal is the expression
+/// character for character (no escapes): the diagnostic then points where CEL found the
+/// problem.
 fn at_column(span: &kdv_model::SourceSpan, rule: &str, detail: &str) -> kdv_model::SourceSpan {
     let mut s = span.clone();
+    let start = s.col as usize - 1 + "validationRule=".len();
+    let Some(literal) = s.line_text.get(start..) else {
+        return s;
+    };
+    let verbatim = literal.starts_with('"')
+        && literal[1..].starts_with(rule)
+        && literal[1 + rule.len()..].starts_with('"');
+    if !verbatim {
+        return s;
+    }
+    s.col = start as u32 + 1;
+    s.len = rule.len() as u32 + 2;
     let Some(pos) = detail.split_once("<input>:1:").and_then(|(_, rest)| {
         let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
         digits.parse::<usize>().ok()
     }) else {
         return s;
     };
-    // The literal spans the expression and its two quotes when nothing is escaped.
-    if s.len as usize != rule.len() + 2 || pos == 0 {
-        return s;
-    }
-    let Some(offset) = rule.char_indices().nth(pos - 1).map(|(i, _)| i) else {
+    let Some(offset) = rule.char_indices().nth(pos.saturating_sub(1)).map(|(i, _)| i) else {
         return s;
     };
     s.col += 1 + offset as u32;
