@@ -7,6 +7,8 @@
 #[path = "support/differential.rs"]
 mod differential;
 
+#[path = "tags/cel_rules.rs"]
+mod cel_rules;
 #[path = "tags/custom.rs"]
 mod custom;
 #[path = "tags/dependencies.rs"]
@@ -76,6 +78,7 @@ const FIXTURES: &[(&str, &str)] = &[
     ("custom.rs", include_str!("tags/custom.rs")),
     ("shapes.rs", include_str!("tags/shapes.rs")),
     ("native.rs", include_str!("tags/native.rs")),
+    ("cel_rules.rs", include_str!("tags/cel_rules.rs")),
 ];
 
 fn source(file: &str) -> &'static str {
@@ -138,6 +141,7 @@ agree!(opaque, opaque, "opaque.rs", mixed: [], valid_or_invalid: [Struct]);
 agree!(custom, custom, "custom.rs", mixed: [Struct], custom: custom::registry());
 agree!(shapes, shapes, "shapes.rs", mixed: [Root]);
 agree!(native, native, "native.rs", mixed: [Struct, Unions, ListUnions]);
+agree!(cel_rules, cel_rules, "cel_rules.rs", mixed: [PodSpec, DeploymentSpec, ScalerSpec], valid_or_invalid: [FizzBuzzSpec]);
 
 /// Catalog tags no fixture can use, with the reason.
 const NOT_RUNNABLE: &[(&str, &str)] = &[(

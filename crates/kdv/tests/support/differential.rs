@@ -200,6 +200,15 @@ fn collect(
             );
         }
         Check::Neq(l) => literal(l, strings, ints),
+        // A CEL rule's string literals (`'Component'`) and a name containing each.
+        Check::CelRule(r) => {
+            for (i, part) in r.rule.split('\'').enumerate() {
+                if i % 2 == 1 && !part.contains('\\') {
+                    strings.insert(part.to_string());
+                    strings.insert(format!("my-{part}"));
+                }
+            }
+        }
         Check::EachListVal { inner: i, .. }
         | Check::EachMapVal { inner: i, .. }
         | Check::EachMapKey { inner: i }
