@@ -136,7 +136,11 @@ fn at_column(span: &kdv_model::SourceSpan, rule: &str, detail: &str) -> kdv_mode
     }) else {
         return s;
     };
-    let Some(offset) = rule.char_indices().nth(pos.saturating_sub(1)).map(|(i, _)| i) else {
+    let Some(offset) = rule
+        .char_indices()
+        .nth(pos.saturating_sub(1))
+        .map(|(i, _)| i)
+    else {
         return s;
     };
     s.col += 1 + offset as u32;

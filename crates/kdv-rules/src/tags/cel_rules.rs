@@ -437,7 +437,8 @@ pub(crate) fn lower<'u>(
         let origin = site.map(|s| {
             let id = SpanId(lw.spans.len() as u32);
             // The whole tag, as `kdv explain` shows it; lint narrows it to the rule.
-            lw.spans.push(s.span(Span::new(0, line.text.trim_end().len())));
+            lw.spans
+                .push(s.span(Span::new(0, line.text.trim_end().len())));
             id
         });
         let error_type = parsed
