@@ -2,6 +2,7 @@
 //! compiled in) and the objects of the performance anchors (§1), built once outside the
 //! timed loops.
 
+pub mod cel_rules;
 pub mod derived;
 
 use std::alloc::{GlobalAlloc, Layout, System};

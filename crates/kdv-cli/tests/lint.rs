@@ -363,3 +363,80 @@ fn upstream_flags_every_kdv_extension() {
         run.stderr
     );
 }
+
+#[test]
+fn validation_rules_are_checked_as_the_api_server_checks_crd_rules() {
+    // The seed's (KEP-4153) examples as written, and misuse of the tag's syntax: each an
+    // error at the rule (or at the offending part of the line).
+    let types = br#"package p
+
+// +validationRule="!self.widgetType == 'Component' || !['badname2', 'badname2'].exists(notAllowed, self.componentName.contains(notAllowed))",reason=Forbidden
+type FizzBuzzSpec struct {
+	Type          string `json:"widgetType"`
+	ComponentName string `json:"componentName"`
+}
+
+type ExampleSpec struct {
+	// +validationRule="!has(self.name) || self.name.isFormat('dns1123subdomain')",field="name"
+	Meta Meta `json:"metadata"`
+	// +k8s:optional
+	// +validationRule="!has(self.RestartPolicy)"
+	Containers []Meta `json:"containers"`
+	// +validationRule="self >= oldSelf",messageExpression="'may not decrease from ' + string(oldSelf)"
+	Replicas int32 `json:"replicas"`
+	// +validationRule="self > 0",reason=RequestEntityTooLarge
+	A int32 `json:"a"`
+	// +validationRule="self > 0",field="nosuch"
+	B int32 `json:"b"`
+	// +validationRule="self > 0" message="m"
+	C int32 `json:"c"`
+}
+
+type Meta struct {
+	// +k8s:optional
+	// +k8s:maxLength=253
+	Name string `json:"name"`
+}
+"#;
+    let pkg = TempPackage::new("cel", &[("doc.go", DOC), ("types.go", types)]);
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let headlines: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": error: ") || l.contains(": warning: "))
+        .map(|l| l.split_once("types.go:").map_or(l, |(_, rest)| rest))
+        .collect();
+    assert_eq!(
+        headlines,
+        [
+            "3:21: error: +validationRule: the API server would refuse this rule: rule: compilation failed: ERROR: <input>:1:1: found no matching overload for '!_' applied to '(string)'",
+            "10:59: error: +validationRule: the API server would refuse this rule: rule: compilation failed: ERROR: <input>:1:38: undeclared reference to 'isFormat' (in container '')",
+            "13:26: error: +validationRule: the API server would refuse this rule: rule: compilation failed: ERROR: <input>:1:5: type 'list(selfType0.@idx)' does not support field selection",
+            "15:21: error: +validationRule: the API server would refuse this rule: messageExpression: estimated messageExpression cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
+            "17:39: error: +validationRule: reason RequestEntityTooLarge cannot be published: x-kubernetes-validations reasons are FieldValueInvalid, FieldValueForbidden, FieldValueRequired and FieldValueDuplicate (write reason=Invalid, Forbidden or Required)",
+            "19:21: error: +validationRule: the API server would refuse this rule: fieldPath: must be a valid path",
+            "21:32: error: +validationRule: unexpected \"m\" after the rule: options follow as ,name=value",
+        ],
+        "{}",
+        run.transcript()
+    );
+    // Valid rules are kdv extensions: `--upstream` reports each.
+    let valid = br#"package p
+
+// +validationRule="self.a > 0"
+type T struct {
+	A int32 `json:"a"`
+}
+"#;
+    let pkg = TempPackage::new("cel-upstream", &[("doc.go", DOC), ("types.go", valid)]);
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let run = kdv(&["lint", "--upstream", "--types", pkg.path()]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    assert!(
+        run.stdout.contains("types.go:3:5: error: tag \"validationRule\" is a kdv extension (KEP-4153 \"CEL Validation\", \"Unions\", \"IDL tags\"): upstream validation-gen does not have it"),
+        "{}",
+        run.transcript()
+    );
+}

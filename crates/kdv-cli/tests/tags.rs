@@ -133,8 +133,32 @@ fn every_catalog_tag_has_end_to_end_cases() {
             ));
         }
     }
+    // kdv's extensions outside `+k8s:` (`+validationRule`).
+    for doc in kdv_rules::EXTENSION_TAGS {
+        let Some(found) = cases.get(doc.name) else {
+            problems.push(format!(
+                "{}: no {TAGS}/<package>/cases/{}/ directory",
+                doc.name, doc.name
+            ));
+            continue;
+        };
+        let files = case_files(&found.dir);
+        for prefix in ["valid", "invalid", "update-pass", "update-fail"] {
+            if !files.iter().any(|f| f.starts_with(prefix)) {
+                problems.push(format!("{}: no {prefix}*.yaml case", doc.name));
+            }
+        }
+        if !go_sources(&found.package).contains(&format!("+{}=", doc.name)) {
+            problems.push(format!(
+                "{}: the Go sources do not use +{}",
+                doc.name, doc.name
+            ));
+        }
+    }
     for tag in cases.keys() {
-        if !kdv_rules::is_known_tag(&format!("k8s:{tag}")) {
+        if !kdv_rules::is_known_tag(&format!("k8s:{tag}"))
+            && !kdv_rules::EXTENSION_TAGS.iter().any(|d| d.name == tag)
+        {
             problems.push(format!("cases/{tag}: not a tag of the catalog"));
         }
     }

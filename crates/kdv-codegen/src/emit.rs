@@ -1152,6 +1152,18 @@ impl<'r> Gen<'r> {
                 let f = ident(function_name);
                 quote!(#out.fail_all(#f(op, #path, #v, #old));)
             }
+            Check::CelRule(r) => {
+                // The node's schema is built now, the program on first use (once per
+                // process), as the interpreter builds both.
+                let Some(schema) = kdv_schema::validation_rules::rule_schema(self.rules, r) else {
+                    return Err("internal: the +validationRule's schema node was not found".into());
+                };
+                let schema = schema.to_string();
+                quote! {{
+                    static PROGRAM: #rt::CelProgram = #rt::CelProgram::new(#schema);
+                    #rt::cel_rule(cx, &PROGRAM, #path, #v, #old, #out);
+                }}
+            }
         })
     }
 

@@ -134,6 +134,9 @@ pub fn expand(source: Source<'_>, name: &str) -> Result<TokenStream, Vec<Failure
         },
     );
     diagnostics.extend(compiled.diagnostics.iter().cloned());
+    // A `+validationRule` the API server would refuse (compile, type, cost) is a compile
+    // error at the tag.
+    diagnostics.extend(kdv_schema::validation_rules::findings(&compiled.rules));
     let failures: Vec<Failure> = diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)

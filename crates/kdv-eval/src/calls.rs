@@ -268,6 +268,7 @@ impl Eval<'_> {
                 function_name,
                 package,
             } => self.custom_validation(function_name, package, path, shape, v, old, out),
+            Check::CelRule(rule) => self.cel_rule(rule, path, v, old, out),
             _ => {}
         }
     }

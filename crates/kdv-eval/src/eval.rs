@@ -34,6 +34,9 @@ pub(crate) struct Eval<'r> {
     /// The decoding pass found every (new) value of the kind its shape decodes, so
     /// validation need not check kinds of new values again.
     pub kinds_checked: bool,
+    /// The runtime cost budget left for `+validationRule` rules in this validation (the
+    /// API server's per-request budget of CRD rules).
+    pub cel_budget: i64,
 }
 
 pub(crate) fn run(
@@ -52,6 +55,7 @@ pub(crate) fn run(
         depth: 0,
         too_deep: false,
         kinds_checked: true,
+        cel_budget: kdv_openapi::cel::RUNTIME_COST_BUDGET,
     };
     let t = rules.type_rules(ty);
     let root = PathRef::Nil;

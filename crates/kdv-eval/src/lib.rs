@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 mod calls;
+mod cel_rules;
 mod custom;
 mod decode;
 mod eval;

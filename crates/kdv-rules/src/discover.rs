@@ -17,7 +17,7 @@ use crate::registry::Scope;
 use crate::roots::{self, CompileOptions, PackageRoots, RootSelection, Roots, TypeFilter};
 use crate::shapes::decode_access;
 use crate::tags::each::{for_each_key, for_each_val};
-use crate::tags::native;
+use crate::tags::{self, native};
 
 /// Depth limit for nested type discovery (each level is a distinct named type).
 const MAX_DISCOVERY_DEPTH: usize = 100;
@@ -348,6 +348,7 @@ impl<'u> Discoverer<'u> {
         ctx.constants = self.consts_by_type.get(&this).cloned().unwrap_or_default();
         let tags = self.lw.extract_tags(pkg, &decl.tags);
         let mut v = self.lw.lower_tags(&ctx, &tags);
+        v.add(tags::cel_rules::lower(&mut self.lw, &ctx, pkg, &decl.tags));
         if !v.is_empty() && self.is_map_of_slices(&this) {
             self.lw.report(error(
                 format!("field {path}: validation for map of slices is not supported"),
@@ -469,6 +470,12 @@ impl<'u> Discoverer<'u> {
             ctx.parent_path = Some(path.to_string());
             let tags = self.lw.extract_tags(m.pkg, &m.field.tags);
             let mut v = self.lw.lower_tags(&ctx, &tags);
+            v.add(tags::cel_rules::lower(
+                &mut self.lw,
+                &ctx,
+                m.pkg,
+                &m.field.tags,
+            ));
             let native = self.lw.native.is_native(path, m.name()).then(|| {
                 let span = tags
                     .iter()

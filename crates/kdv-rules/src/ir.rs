@@ -582,6 +582,132 @@ pub enum Check {
         /// function up in that type's generated package).
         package: String,
     },
+    /// `+validationRule` (a kdv extension, KEP-4153 "CEL Validation"): a CEL rule over the
+    /// value, run as a CRD's `x-kubernetes-validations` rule at the value's schema node.
+    CelRule(Box<CelRule>),
+}
+
+/// A `+validationRule` of a type or a struct field: the CEL rule and the options written
+/// after it, as they are published in `x-kubernetes-validations`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CelRule {
+    /// The CEL expression (`rule`).
+    pub rule: String,
+    /// `message`.
+    pub message: Option<String>,
+    /// `messageExpression`.
+    pub message_expression: Option<String>,
+    /// `reason` (`None`: the server's default, `FieldValueInvalid`).
+    pub reason: Option<CelReason>,
+    /// `field` as written (`rollingUpdate`); see [`CelRule::field_path`].
+    pub field: Option<String>,
+    /// The schema node the rule sits on, whose structural schema types `self`.
+    pub site: CelSite,
+    /// The backend's compiled form, built on first use (not part of the rule's identity).
+    pub compiled: CelCache,
+}
+
+impl CelRule {
+    /// The rule's `fieldPath`: `field="a.b"` is `.a.b`; a path starting with `.` or `[` is
+    /// taken as written.
+    pub fn field_path(&self) -> Option<String> {
+        self.field.as_ref().map(|f| {
+            if f.starts_with('.') || f.starts_with('[') {
+                f.clone()
+            } else {
+                format!(".{f}")
+            }
+        })
+    }
+
+    /// The rule reads `oldSelf`: a transition rule (the same test the CRD compiler makes on
+    /// the checked expression decides at run time; this one is for display).
+    pub fn mentions_old_self(&self) -> bool {
+        self.rule.contains("oldSelf")
+    }
+}
+
+/// The `reason` of a `+validationRule` (the seed's spelling).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CelReason {
+    /// `Invalid` (`FieldValueInvalid`).
+    Invalid,
+    /// `Required` (`FieldValueRequired`).
+    Required,
+    /// `Forbidden` (`FieldValueForbidden`).
+    Forbidden,
+}
+
+impl CelReason {
+    /// The `x-kubernetes-validations` reason.
+    pub fn crd_reason(self) -> &'static str {
+        match self {
+            CelReason::Invalid => "FieldValueInvalid",
+            CelReason::Required => "FieldValueRequired",
+            CelReason::Forbidden => "FieldValueForbidden",
+        }
+    }
+
+    /// The error type the API server reports.
+    pub fn error_type(self) -> ErrorType {
+        match self {
+            CelReason::Invalid => ErrorType::Invalid,
+            CelReason::Required => ErrorType::Required,
+            CelReason::Forbidden => ErrorType::Forbidden,
+        }
+    }
+}
+
+/// Where a [`CelRule`] is written: the node whose value is `self`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum CelSite {
+    /// On a type: `self` is a value of the type (of this shape).
+    Type(ShapeId),
+    /// On a struct field: `self` is the field's value, the property `name` of the struct of
+    /// shape `parent` (so the field's own keywords, such as `+k8s:maxItems`, bound it).
+    Field {
+        /// The struct's shape.
+        parent: ShapeId,
+        /// The field's JSON name.
+        name: String,
+    },
+}
+
+/// A slot for a backend's compiled form of a [`CelRule`] (the rules IR cannot name the CEL
+/// compiler's types): filled once, shared by threads. Clones start empty and every slot
+/// compares equal, so it never changes a rule's identity.
+#[derive(Default)]
+pub struct CelCache(std::sync::OnceLock<std::sync::Arc<dyn std::any::Any + Send + Sync>>);
+
+impl CelCache {
+    /// The compiled form, built by `init` on first use; `None` if a slot was filled with
+    /// another type.
+    pub fn get_or_init<T: std::any::Any + Send + Sync>(
+        &self,
+        init: impl FnOnce() -> T,
+    ) -> Option<&T> {
+        self.0
+            .get_or_init(|| std::sync::Arc::new(init()))
+            .downcast_ref::<T>()
+    }
+}
+
+impl Clone for CelCache {
+    fn clone(&self) -> Self {
+        CelCache::default()
+    }
+}
+
+impl PartialEq for CelCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for CelCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CelCache")
+    }
 }
 
 /// A `+k8s:pattern`: the pattern, ready to match (its Go source is

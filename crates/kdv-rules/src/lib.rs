@@ -35,6 +35,7 @@ pub use registry::{
     tag_doc,
 };
 pub use roots::{CompileOptions, PackageRoots, RootSelection, Roots, TypeFilter};
+pub use tags::cel_rules::{self as validation_rule, EXTENSIONS as EXTENSION_TAGS, ExtensionDoc};
 
 /// The result of [`compile`]: the rules, and every diagnostic found on the way.
 #[derive(Debug, Clone, Default)]

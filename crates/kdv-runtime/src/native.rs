@@ -876,6 +876,43 @@ impl<'a, T, K: KeyViews<'a>, F: Fn(T) -> K> Identity<'a, T> for ByKeys<F> {
     }
 }
 
+/// A view's value as serde writes it (`None` for nil): what a `+validationRule` of generated
+/// code reads, the same JSON the value serializes to (and the interpreter reads).
+pub trait SerdeJson {
+    /// The JSON of the value, `None` when it is nil (no value, as an absent field).
+    fn serde_json(&self) -> Option<serde_json::Value>;
+}
+
+impl<T: serde::Serialize> SerdeJson for Option<T> {
+    fn serde_json(&self) -> Option<serde_json::Value> {
+        self.as_ref().and_then(|v| serde_json::to_value(v).ok())
+    }
+}
+
+impl<T: serde::Serialize> SerdeJson for ListOf<'_, T> {
+    fn serde_json(&self) -> Option<serde_json::Value> {
+        self.items.and_then(|v| serde_json::to_value(v).ok())
+    }
+}
+
+impl<M: serde::Serialize, T> SerdeJson for MapOf<'_, M, T> {
+    fn serde_json(&self) -> Option<serde_json::Value> {
+        self.map.and_then(|v| serde_json::to_value(v).ok())
+    }
+}
+
+impl<V: SerdeJson> SerdeJson for Named<V> {
+    fn serde_json(&self) -> Option<serde_json::Value> {
+        self.0.serde_json()
+    }
+}
+
+impl SerdeJson for AnyView<'_> {
+    fn serde_json(&self) -> Option<serde_json::Value> {
+        self.0.filter(|v| !v.is_null()).cloned()
+    }
+}
+
 /// The JSON form of a field's value, for a struct's JSON rendering in errors.
 pub fn json_of<'a>(v: impl View<'a>) -> serde_json::Value {
     to_json(v.nilable_bad_value())

@@ -31,6 +31,7 @@
 
 mod cel;
 mod node;
+pub mod validation_rules;
 mod walk;
 
 use std::collections::BTreeMap;

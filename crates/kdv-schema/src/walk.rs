@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 
 use kdv_rules::{
-    Check, EnumSpec, FieldAccess, FieldPresence, Format, ItemCriterion, ItemMatch, MemberSet,
-    Presence, RuleSet, Shape, ShapeId, TypeId, TypeRules, Union, UnionKind, UpdateConstraint,
-    UpdateKind, Validation,
+    CelReason, CelRule, Check, EnumSpec, FieldAccess, FieldPresence, Format, ItemCriterion,
+    ItemMatch, MemberSet, Presence, RuleSet, Shape, ShapeId, TypeId, TypeRules, Union, UnionKind,
+    UpdateConstraint, UpdateKind, Validation,
 };
 use kdv_runtime::gofmt;
 use serde_json::{Value, json};
@@ -94,7 +94,7 @@ impl<'r> Emitter<'r> {
         let s = deref(self.rules, shape);
         let named = self.named(s);
         if let Some(t) = named
-            && let Some(node) = well_known(t)
+            && let Some(node) = well_known(t, path)
         {
             return node;
         }
@@ -237,6 +237,17 @@ impl<'r> Emitter<'r> {
             }
             Shape::Any | Shape::Pointer(_) => {
                 node.keyword("x-kubernetes-preserve-unknown-fields", json!(true));
+            }
+        }
+        if let Some(t) = named
+            && is_object_meta(t)
+        {
+            // The server bounds these wherever ObjectMeta is a resource's; a rule reading
+            // them (`+validationRule`) needs the bounds to have an estimable cost.
+            for (name, max) in [("name", 253), ("generateName", 252)] {
+                if let Some(p) = node.properties.get_mut(name) {
+                    p.keyword("maxLength", json!(max));
+                }
             }
         }
         if type_rules && let Some(t) = named {
@@ -539,6 +550,8 @@ impl<'r> Emitter<'r> {
                     "custom validation: {function_name} is code, which a schema cannot carry"
                 ),
             ),
+            // Published verbatim: the rule is the CRD rule at this node by definition.
+            Check::CelRule(r) => node.rule(cel_rule(r)),
         }
     }
 
@@ -1003,6 +1016,19 @@ impl<'r> Emitter<'r> {
 }
 
 /// Stamps the rules of `node` itself (a struct's rules about one field).
+/// The `x-kubernetes-validations` entry of a `+validationRule`, as written.
+pub(crate) fn cel_rule(r: &CelRule) -> Rule {
+    Rule {
+        rule: r.rule.clone(),
+        message: r.message.clone(),
+        message_expression: r.message_expression.clone(),
+        reason: r.reason.map(CelReason::crd_reason),
+        field_path: r.field_path(),
+        optional_old_self: false,
+        origin: None,
+    }
+}
+
 fn stamp_own(node: &mut Node, origin: &Origin) {
     for r in &mut node.rules {
         if r.origin.is_none() {
@@ -1080,8 +1106,11 @@ fn format_max_length(f: Format) -> Option<i64> {
     }
 }
 
-/// The schema of the apimachinery types that encode as something else than their Go shape.
-fn well_known(t: &TypeRules) -> Option<Node> {
+/// The schema of the apimachinery types that encode as something else than their Go shape,
+/// and of a resource's `metadata` (at `path`): ObjectMeta there is the server's, written as
+/// controller-gen writes it; elsewhere (a template's metadata) it is its Go shape, so its
+/// data is not pruned and rules can read it.
+fn well_known(t: &TypeRules, path: &str) -> Option<Node> {
     let mut n = Node::default();
     match (t.package.as_str(), t.name.as_str()) {
         ("k8s.io/apimachinery/pkg/apis/meta/v1", "Time") => {
@@ -1095,7 +1124,7 @@ fn well_known(t: &TypeRules) -> Option<Node> {
         ("k8s.io/apimachinery/pkg/apis/meta/v1", "Duration") => {
             n.keyword("type", json!("string"));
         }
-        ("k8s.io/apimachinery/pkg/apis/meta/v1", "ObjectMeta") => {
+        ("k8s.io/apimachinery/pkg/apis/meta/v1", "ObjectMeta") if path == "metadata" => {
             n.keyword("type", json!("object"));
         }
         ("k8s.io/apimachinery/pkg/util/intstr", "IntOrString") => {
@@ -1121,6 +1150,10 @@ fn subresource_note(subresource: &str) -> String {
     format!(
         "depends on whether a request addresses the subresource `{subresource}`, which a CRD schema cannot tell (it validates every request alike); set EmitOptions::subresource (`kdv schema --subresource`) to publish the rule as it applies to one"
     )
+}
+
+fn is_object_meta(t: &TypeRules) -> bool {
+    t.package == "k8s.io/apimachinery/pkg/apis/meta/v1" && t.name == "ObjectMeta"
 }
 
 fn clamp(n: i128) -> i64 {

@@ -212,7 +212,7 @@ pub fn merge_schema(target: &mut serde_json::Value, rules: &serde_json::Value) {
 pub mod __private {
     pub use kdv_runtime::native::{
         AnyView, AsView, ByKeys, KeyViews, ListOf, MapOf, Named, NilView, Opaque, OpaqueList,
-        OpaqueOps, WholeItem, json_of, nil_of,
+        OpaqueOps, SerdeJson, WholeItem, json_of, nil_of,
     };
     pub use kdv_runtime::{
         BadValue, ErrorList, ErrorListExt, ErrorSink, FieldError, Format, Int, ListView, Literal,
@@ -234,6 +234,9 @@ pub mod __private {
         pub op: &'o Operation,
         depth: Cell<usize>,
         too_deep: Cell<bool>,
+        /// The runtime cost budget left for `+validationRule` rules (the API server's
+        /// per-request budget of CRD rules).
+        cel_budget: Cell<i64>,
     }
 
     impl<'o> Cx<'o> {
@@ -243,6 +246,7 @@ pub mod __private {
                 op,
                 depth: Cell::new(0),
                 too_deep: Cell::new(false),
+                cel_budget: Cell::new(kdv_openapi::cel::RUNTIME_COST_BUDGET),
             }
         }
 
@@ -270,6 +274,61 @@ pub mod __private {
         #[inline]
         pub fn leave(&self) {
             self.depth.set(self.depth.get().saturating_sub(1));
+        }
+    }
+
+    /// A `+validationRule`'s program: its node's structural schema (JSON text, built at
+    /// expansion time by `kdv-schema`) compiled on first use in the CRD rule environment of
+    /// Kubernetes 1.35, as the interpreter compiles it.
+    pub struct CelProgram {
+        schema: &'static str,
+        compiled: std::sync::OnceLock<Result<kdv_openapi::cel::SchemaRules, String>>,
+    }
+
+    impl CelProgram {
+        /// The program of the rule in `schema`.
+        pub const fn new(schema: &'static str) -> Self {
+            CelProgram {
+                schema,
+                compiled: std::sync::OnceLock::new(),
+            }
+        }
+
+        fn get(&self) -> &Result<kdv_openapi::cel::SchemaRules, String> {
+            self.compiled.get_or_init(|| {
+                let schema: serde_json::Value =
+                    serde_json::from_str(self.schema).map_err(|e| e.to_string())?;
+                kdv_openapi::cel::SchemaRules::compile(&schema, 35).map_err(|e| e.message)
+            })
+        }
+    }
+
+    /// Runs a `+validationRule` on the value `v` (old value `old`) at `path`: on the JSON
+    /// the value serializes to, where the value is not nil, charging the call's budget.
+    pub fn cel_rule<S: ErrorSink>(
+        cx: &Cx<'_>,
+        program: &CelProgram,
+        path: &PathRef<'_>,
+        v: impl SerdeJson,
+        old: impl SerdeJson,
+        out: &mut S,
+    ) {
+        let Some(value) = v.serde_json() else { return };
+        let program = match program.get() {
+            Ok(p) => p,
+            Err(e) => {
+                out.fail(|| FieldError::internal(path, format!("+validationRule: {e}")));
+                return;
+            }
+        };
+        let update = cx.op.is_update();
+        let old = if update { old.serde_json() } else { None };
+        let mut budget = cx.cel_budget.get();
+        let mut errs = ErrorList::new();
+        program.run(&value, old.as_ref(), path, update, &mut budget, &mut errs);
+        cx.cel_budget.set(budget);
+        if !errs.is_empty() {
+            out.fail_all(errs);
         }
     }
 

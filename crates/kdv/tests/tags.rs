@@ -7,6 +7,8 @@
 #[path = "support/differential.rs"]
 mod differential;
 
+#[path = "tags/cel_rules.rs"]
+mod cel_rules;
 #[path = "tags/custom.rs"]
 mod custom;
 #[path = "tags/dependencies.rs"]
@@ -79,6 +81,7 @@ const FIXTURES: &[(&str, &str)] = &[
     ("shapes.rs", include_str!("tags/shapes.rs")),
     ("native.rs", include_str!("tags/native.rs")),
     ("extensions.rs", include_str!("tags/extensions.rs")),
+    ("cel_rules.rs", include_str!("tags/cel_rules.rs")),
 ];
 
 fn source(file: &str) -> &'static str {
@@ -142,6 +145,7 @@ agree!(custom, custom, "custom.rs", mixed: [Struct], custom: custom::registry())
 agree!(shapes, shapes, "shapes.rs", mixed: [Root]);
 agree!(native, native, "native.rs", mixed: [Struct, Unions, ListUnions]);
 agree!(extensions, extensions, "extensions.rs", mixed: [Patterns, Bounds, Subresources, Aliases]);
+agree!(cel_rules, cel_rules, "cel_rules.rs", mixed: [PodSpec, DeploymentSpec, ScalerSpec], valid_or_invalid: [FizzBuzzSpec]);
 
 /// Catalog tags no fixture can use, with the reason.
 const NOT_RUNNABLE: &[(&str, &str)] = &[(

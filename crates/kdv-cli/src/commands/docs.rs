@@ -129,7 +129,28 @@ pub fn markdown(catalog: &[TagDoc]) -> String {
         }
         s.push_str("```\n");
     }
+    extensions(&mut s);
     s
+}
+
+/// kdv's extensions written outside the `+k8s:` namespace (`+validationRule`).
+fn extensions(s: &mut String) {
+    s.push_str("\n## kdv extensions outside `+k8s:`\n\n");
+    s.push_str(
+        "Tags the design documents specify and upstream validation-gen does not have; `kdv lint \
+         --upstream` reports each use.\n",
+    );
+    for d in kdv_rules::EXTENSION_TAGS {
+        s.push_str(&format!("\n### +{}\n\n", d.name));
+        s.push_str(&format!("`{}`\n\n", d.syntax));
+        s.push_str(d.description);
+        s.push_str("\n\n");
+        s.push_str(&format!("- kdv extension, specified by {}\n", d.seed));
+        s.push_str(&format!("- Scopes: {}\n", scopes(d.scopes)));
+        s.push_str("\n```go\n// ");
+        s.push_str(d.example);
+        s.push_str("\n```\n");
+    }
 }
 
 /// GitHub's heading anchor of `### +k8s:<name>`.

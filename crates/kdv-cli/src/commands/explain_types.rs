@@ -437,6 +437,30 @@ impl<'r> Explainer<'r> {
             Check::CustomValidation { function_name, .. } => {
                 format!("hand-written function {function_name} (run only when registered by name)")
             }
+            Check::CelRule(r) => {
+                let mut s = format!(
+                    "CEL rule (kdv extension +validationRule, run as a CRD rule at this node){}: {}",
+                    if r.mentions_old_self() {
+                        ", a transition rule (update only, with the correlated old value)"
+                    } else {
+                        ""
+                    },
+                    r.rule
+                );
+                if let Some(m) = &r.message {
+                    s.push_str(&format!("; message {}", kdv_tags::go_quote(m)));
+                }
+                if let Some(m) = &r.message_expression {
+                    s.push_str(&format!("; messageExpression {}", kdv_tags::go_quote(m)));
+                }
+                if let Some(reason) = r.reason {
+                    s.push_str(&format!("; reason {}", reason.crd_reason()));
+                }
+                if let Some(p) = r.field_path() {
+                    s.push_str(&format!("; reported at {p}"));
+                }
+                s
+            }
         }
     }
 

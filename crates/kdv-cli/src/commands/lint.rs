@@ -68,6 +68,9 @@ fn findings(args: &LintArgs, dir: &std::path::Path) -> Result<Vec<Diagnostic>, C
     diagnostics.extend(kdv_rules::lint::lint_rules(&types.compiled.rules));
     if args.upstream {
         diagnostics.extend(types.extension_uses);
+        diagnostics.extend(kdv_rules::validation_rule::extension_uses(
+            &types.compiled.rules,
+        ));
     }
     kdv_rules::lint::sort(&mut diagnostics);
     Ok(diagnostics)

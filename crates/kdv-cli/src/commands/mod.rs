@@ -98,6 +98,8 @@ pub fn load_types(dir: &Path, roots: kdv_rules::Roots, lint: bool) -> Result<Typ
     };
     let compiled = kdv_rules::compile_with(&universe, &options);
     diagnostics.extend(compiled.diagnostics.iter().cloned());
+    // `+validationRule`s the API server would refuse are misuse like any other.
+    diagnostics.extend(kdv_schema::validation_rules::findings(&compiled.rules));
     kdv_rules::lint::sort(&mut diagnostics);
     let extension_uses = if lint {
         kdv_rules::lint::upstream_findings(&universe)

@@ -4,6 +4,7 @@
 //! written here in JSON.
 
 mod basics;
+mod cel_rules;
 mod custom;
 mod dependencies;
 mod fixtures;

@@ -18,6 +18,8 @@
 //!   them, for test suites replaying upstream's tests ([`testing`]);
 //! - [`valid_field_path`]: a rule's `fieldPath` checked against its node's schema and
 //!   normalized (`ValidFieldPath`), as the CRD checks and the compiler use it;
+//! - [`SchemaRules`]: the rules of a schema compiled once and run on values found elsewhere,
+//!   with a caller's path, correlated old value and request budget (kdv's `+validationRule`);
 //! - [`compile_rules`]: how the rules of a schema compile (errors, transition rules,
 //!   estimated costs), as upstream's `Compile` reports them;
 //! - the rules compiled once per [`crate::Resource`] (`compile`) and run by
@@ -51,6 +53,7 @@ mod escaping;
 #[cfg(test)]
 mod eval_tests;
 pub(crate) mod field_path;
+mod node_rules;
 mod provider;
 pub mod testing;
 #[cfg(test)]
@@ -72,6 +75,7 @@ pub use decl::{
 pub(crate) use defaults::{DefaultRules, validate_default_rules};
 pub use escaping::{escape, is_reserved, unescape};
 pub use field_path::valid_field_path;
+pub use node_rules::{RUNTIME_COST_BUDGET, SchemaRules};
 pub use provider::{DeclTypeProvider, RuleTypes, SchemaSizes};
 pub use testing::{RuleReport, RuleValidation, RuleValidationError, validate_rules};
 pub(crate) use validator::RUNTIME_CEL_COST_BUDGET;

@@ -3,6 +3,7 @@
 //! in its `TAGS`, which [`crate::registry`] collects. What a check means at run time is the
 //! matching `kdv_runtime` module's.
 
+pub mod cel_rules;
 pub(crate) mod custom_validation;
 pub(crate) mod dependencies;
 pub(crate) mod each;

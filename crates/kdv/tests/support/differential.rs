@@ -233,6 +233,15 @@ fn collect(
                 strings.insert(format!("x{}x", lit.text));
             }
         }
+        // A CEL rule's string literals (`'Component'`) and a name containing each.
+        Check::CelRule(r) => {
+            for (i, part) in r.rule.split('\'').enumerate() {
+                if i % 2 == 1 && !part.contains('\\') {
+                    strings.insert(part.to_string());
+                    strings.insert(format!("my-{part}"));
+                }
+            }
+        }
         Check::EachListVal { inner: i, .. }
         | Check::EachMapVal { inner: i, .. }
         | Check::EachMapKey { inner: i }

@@ -1,0 +1,118 @@
+//! The CEL rules of one schema node compiled once and run many times over values found
+//! elsewhere: how kdv's `+validationRule` tags (KEP-4153, a kdv extension) are evaluated. The
+//! tags' backends build the structural schema of the node the tag sits on, with the tag's
+//! rules in its `x-kubernetes-validations`, and run them exactly as the API server runs a
+//! CRD's rules at that node: the StoredExpressions environment, the per-call limit, a
+//! runtime cost budget the caller threads through a whole request, messages, reasons,
+//! `fieldPath`, transition rules with the correlated old value and CEL ratcheting.
+
+use kdv_cel::cost::PER_CALL_LIMIT;
+use kdv_runtime::{ErrorList, PathRef};
+use serde_json::Value;
+
+use super::compile::RuleEnv;
+use super::validator::{Config, Rules, validate};
+use crate::{LoadError, Resource};
+
+/// The runtime budget of all rules of one request (`celconfig.RuntimeCELCostBudget`).
+pub const RUNTIME_COST_BUDGET: i64 = super::validator::RUNTIME_CEL_COST_BUDGET;
+
+/// The rules of a schema (its root and any node below), compiled once.
+#[derive(Debug)]
+pub struct SchemaRules {
+    resource: Resource,
+    rules: Option<Rules>,
+}
+
+impl SchemaRules {
+    /// Compiles the rules of `schema` (a structural schema, any type at its root, not a
+    /// resource root) in the StoredExpressions environment of Kubernetes 1.`minor`. Rules
+    /// that do not compile are kept and report upstream's errors when run, as the API
+    /// server reports them; the CRD write-time checks are where they are refused.
+    pub fn compile(schema: &Value, minor: u32) -> Result<SchemaRules, LoadError> {
+        let resource = Resource::from_crd_schema("rules.kdv.dev", "v1", "Rules", schema, minor)?;
+        let (arena, root) = resource.schema();
+        let rules = Rules::compile(
+            arena,
+            root,
+            false,
+            false,
+            RuleEnv::stored_expressions(minor),
+        );
+        Ok(SchemaRules { resource, rules })
+    }
+
+    /// Runs the rules on `value` (the node's data, already decoded) at `path`, with `old`
+    /// the correlated old value on UPDATE (`None`: none, so transition rules do not run).
+    /// `ratcheting`: failures of rules on values equal to their old values are dropped
+    /// (KEP-4008). `budget` is the request's remaining runtime cost budget: it is charged,
+    /// and once negative nothing further runs. Errors go to `errs`.
+    pub fn run(
+        &self,
+        value: &Value,
+        old: Option<&Value>,
+        path: &PathRef<'_>,
+        ratcheting: bool,
+        budget: &mut i64,
+        errs: &mut ErrorList,
+    ) {
+        let Some(rules) = &self.rules else { return };
+        if *budget < 0 {
+            return;
+        }
+        let (arena, root) = self.resource.schema();
+        let config = Config {
+            root_path: path,
+            resource_root: false,
+            cost_budget: *budget,
+            per_call_limit: PER_CALL_LIMIT,
+            ratcheting,
+            optional_old_self: false,
+            values: self.resource.kubernetes_minor() >= 35,
+            unvalidated: false,
+        };
+        let ran = validate(arena, rules, root, value, old, &config, errs);
+        *budget = ran.remaining_budget;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn rules_run_at_the_callers_path_with_field_paths_and_reasons() {
+        let schema = json!({"type": "object", "properties": {
+            "type": {"type": "string"},
+            "rollingUpdate": {"type": "object", "properties": {"maxSurge": {"type": "integer"}}}},
+            "x-kubernetes-validations": [{"rule": "!(self.type == 'Recreate') || !has(self.rollingUpdate)",
+                "message": "may not be specified when strategy `type` is Recreate",
+                "reason": "FieldValueForbidden", "fieldPath": ".rollingUpdate"}]});
+        let r = SchemaRules::compile(&schema, 35).unwrap();
+        let spec = PathRef::Nil.child("spec");
+        let path = spec.child("strategy");
+        let mut budget = RUNTIME_COST_BUDGET;
+        let mut errs = ErrorList::new();
+        let bad = json!({"type": "Recreate", "rollingUpdate": {}});
+        r.run(&bad, None, &path, false, &mut budget, &mut errs);
+        let texts: Vec<String> = errs.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            texts,
+            [
+                "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is Recreate"
+            ]
+        );
+        assert!(budget < RUNTIME_COST_BUDGET);
+        // Ratcheting: an unchanged failing value is not reported on UPDATE.
+        let mut errs = ErrorList::new();
+        r.run(&bad, Some(&bad), &path, true, &mut budget, &mut errs);
+        assert!(errs.is_empty());
+        // No budget left: nothing runs.
+        let mut none = -1;
+        let mut errs = ErrorList::new();
+        r.run(&bad, None, &path, false, &mut none, &mut errs);
+        assert!(errs.is_empty());
+    }
+}

@@ -1,0 +1,116 @@
+//! `+validationRule` (kdv extension, KEP-4153): the seed's examples on Rust types — the
+//! PodSpec rule of "Summary", the Deployment strategy rules of "Unions" (reason and field),
+//! the FizzBuzzSpec rule of "CEL Validation" (parenthesised as meant) and a transition rule
+//! with a messageExpression and a correlated list-map item.
+//!
+//! +k8s:validation-gen-nolint
+
+use kdv::Validate;
+use serde::{Deserialize, Serialize};
+
+/// KEP-4153 "Summary" (fields optional in JSON only through `has()`-free Rust values: serde
+/// always writes them).
+///
+/// +validationRule="!self.hostNetwork || self.containers.all(c, c.containerPort.all(cp, cp.hostPort == cp.containerPort))"
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodSpec {
+    pub host_network: bool,
+    /// +k8s:maxItems=4
+    pub containers: Vec<Container>,
+}
+
+/// A container's ports, named as the seed's rule reads them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Container {
+    /// +k8s:maxItems=4
+    pub container_port: Vec<ContainerPort>,
+}
+
+/// A port.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ContainerPort {
+    pub host_port: i32,
+    pub container_port: i32,
+}
+
+/// KEP-4153 "Unions".
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DeploymentSpec {
+    /// +validationRule="!(self.type == 'Recreate') || !has(self.rollingUpdate)",message="may not be specified when strategy `type` is Recreate",reason=Forbidden,field="rollingUpdate"
+    /// +validationRule="!(self.type == 'RollingUpdate') || has(self.rollingUpdate)",message="this should be defaulted and never be nil",reason=Required,field="rollingUpdate"
+    pub strategy: DeploymentStrategy,
+}
+
+/// How pods are replaced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DeploymentStrategy {
+    pub r#type: StrategyType,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rolling_update: Option<RollingUpdate>,
+}
+
+/// A strategy's type.
+///
+/// +k8s:enum
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+pub enum StrategyType {
+    #[default]
+    Recreate,
+    RollingUpdate,
+}
+
+/// A rolling update's bound.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct RollingUpdate {
+    pub max_surge: i32,
+}
+
+/// KEP-4153 "CEL Validation".
+///
+/// +validationRule="!(self.widgetType == 'Component') || !['badname2', 'badname2'].exists(notAllowed, self.componentName.contains(notAllowed))",reason=Forbidden
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct FizzBuzzSpec {
+    pub widget_type: WidgetType,
+    /// +k8s:maxLength=16
+    pub component_name: String,
+}
+
+/// A kind of widget.
+///
+/// +k8s:enum
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+pub enum WidgetType {
+    #[default]
+    Component,
+    Gadget,
+}
+
+/// Transition rules, and a rule that also holds on create (several per type).
+///
+/// +validationRule="self.replicas <= 100",message="at most 100 replicas"
+/// +validationRule="self.replicas >= oldSelf.replicas",messageExpression="self.replicas == 0 ? 'replicas may not drop to zero' : 'replicas may not decrease'"
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ScalerSpec {
+    pub replicas: i32,
+    /// +k8s:listType=map
+    /// +k8s:listMapKey=name
+    /// +k8s:maxItems=4
+    pub pools: Vec<Pool>,
+}
+
+/// A pool keeps its zone.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Pool {
+    pub name: String,
+    /// +validationRule="self == oldSelf",message="zone is immutable"
+    pub zone: String,
+}
