@@ -40,13 +40,13 @@ pub enum CliError {
         "{}: no such type in {}{}{}",
         kdv_model::clip_message(name),
         crate::file_name::display(dir),
-        crate::commands::explanation::near_list(name, &nearest.iter().map(String::as_str).collect::<Vec<_>>()),
+        if nearest.is_empty() { String::new() } else { format!("; nearest: {}", nearest.join(", ")) },
         known_list(roots)
     )]
     UnknownTypeArgument {
         name: String,
         dir: PathBuf,
-        /// Every type the package declares (the nearest few are named).
+        /// The package's types nearest the name.
         nearest: Vec<String>,
         /// The package's root types.
         roots: Vec<String>,

@@ -40,7 +40,10 @@ pub fn run(args: &SchemaArgs, out: &mut dyn Write, err: &mut dyn Write) -> Resul
             TypeLookupError::Unknown => CliError::UnknownTypeArgument {
                 name: args.type_name.clone(),
                 dir: args.types.clone(),
-                nearest: known(),
+                nearest: crate::commands::explanation::nearest(
+                    &args.type_name,
+                    &known().iter().map(String::as_str).collect::<Vec<_>>(),
+                ),
                 roots: rules
                     .roots()
                     .filter(|r| Some(&r.package) == types.home.as_ref())
