@@ -287,6 +287,26 @@ pub(crate) fn inner(mut v: Validation) -> Box<Validation> {
     Box::new(v)
 }
 
+/// Lowers the payload of a conditional tag (`+k8s:ifEnabled(X)=<tag>`,
+/// `+k8s:ifSubresource("/status")=<tag>`) and wraps each of its validations, as tag `name`,
+/// in the check `condition` builds around it.
+pub(crate) fn lower_conditional<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+    name: &'static str,
+    condition: impl Fn(Box<Validation>) -> Check + 'u,
+) -> Result<Lowered<'u>, LowerError> {
+    let Some(payload) = tag.value_tag() else {
+        return Err(ctx.value_error(tag, "missing validation tag"));
+    };
+    let v = lw.lower_tag(ctx, payload)?;
+    Ok(wrap_functions(
+        v,
+        Rc::new(move |f: Validation, _| wrap_one(name, f, &condition)),
+    ))
+}
+
 /// A wrapper validation around `f`, inheriting its flags; `make` builds the wrapper's check
 /// from the prepared inner validation.
 pub(crate) fn wrap_one(

@@ -4,12 +4,10 @@
 //! aliases (kdv extensions; the lint suggests the current names). Semantics:
 //! `kdv_runtime::options`.
 
-use std::rc::Rc;
-
 use kdv_tags::{Tag, ValueType};
 
-use crate::ir::{Check, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer, wrap_functions, wrap_one};
+use crate::ir::Check;
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, lower_conditional};
 use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
 
 const SCOPES: &[Scope] = &[
@@ -95,26 +93,16 @@ fn lower_if<'u>(
         return Err(ctx.tag_error(tag, "missing required option name positional argument"));
     };
     let option = option.value.as_str().to_string();
-    let Some(payload) = tag.value_tag() else {
-        return Err(ctx.value_error(tag, "missing validation tag"));
-    };
-    let v = lw.lower_tag(ctx, payload)?;
     let name = if enabled {
         IF_ENABLED.name
     } else {
         IF_DISABLED.name
     };
-    Ok(wrap_functions(
-        v,
-        Rc::new(move |f: Validation, _| {
-            let option = option.clone();
-            wrap_one(name, f, |inner| Check::IfOption {
-                option,
-                enabled,
-                inner,
-            })
-        }),
-    ))
+    lower_conditional(lw, ctx, tag, name, move |inner| Check::IfOption {
+        option: option.clone(),
+        enabled,
+        inner,
+    })
 }
 
 /// Lowers `+k8s:ifEnabled`.

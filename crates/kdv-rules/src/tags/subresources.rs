@@ -3,12 +3,10 @@
 //! Subresources" (upstream validation-gen has no such tags). Semantics:
 //! `kdv_runtime::subresources`.
 
-use std::rc::Rc;
-
 use kdv_tags::{Tag, ValueType, go_quote};
 
-use crate::ir::{Check, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer, wrap_functions, wrap_one};
+use crate::ir::Check;
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, lower_conditional};
 use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
 
 const SCOPES: &[Scope] = &[
@@ -81,26 +79,16 @@ fn lower_if<'u>(
             ),
         ));
     }
-    let Some(payload) = tag.value_tag() else {
-        return Err(ctx.value_error(tag, "missing validation tag"));
-    };
-    let v = lw.lower_tag(ctx, payload)?;
     let name = if addressed {
         IF_SUBRESOURCE.name
     } else {
         IF_NOT_SUBRESOURCE.name
     };
-    Ok(wrap_functions(
-        v,
-        Rc::new(move |f: Validation, _| {
-            let subresource = subresource.clone();
-            wrap_one(name, f, |inner| Check::IfSubresource {
-                subresource,
-                addressed,
-                inner,
-            })
-        }),
-    ))
+    lower_conditional(lw, ctx, tag, name, move |inner| Check::IfSubresource {
+        subresource: subresource.clone(),
+        addressed,
+        inner,
+    })
 }
 
 /// Lowers `+k8s:ifSubresource`.
