@@ -1,7 +1,7 @@
 //! `+validationRule` (KEP-4153's CEL rules on types) through the interpreter and through
 //! `#[derive(Validate)]`, on the same objects, with allocations per operation. The derive
-//! serializes the node's value to JSON for the CEL program (counted in its allocations);
-//! the interpreter reads the request's JSON in place.
+//! writes the node's value into the JSON tree its rule kept from the previous call
+//! (`kdv_runtime::json_reuse`); the interpreter reads the request's JSON in place.
 
 use std::hint::black_box;
 

@@ -876,40 +876,48 @@ impl<'a, T, K: KeyViews<'a>, F: Fn(T) -> K> Identity<'a, T> for ByKeys<F> {
     }
 }
 
-/// A view's value as serde writes it (`None` for nil): what a `+validationRule` of generated
-/// code reads, the same JSON the value serializes to (and the interpreter reads).
+/// A view's value as serde writes it: what a `+validationRule` of generated code reads, the
+/// same JSON the value serializes to (and the interpreter reads).
 pub trait SerdeJson {
-    /// The JSON of the value, `None` when it is nil (no value, as an absent field).
-    fn serde_json(&self) -> Option<serde_json::Value>;
+    /// Writes the JSON of the value into `slot`, reusing its allocations
+    /// ([`crate::json_reuse`]); `false` when it is nil (no value, as an absent field) or has
+    /// no JSON form.
+    fn serde_json_into(&self, slot: &mut serde_json::Value) -> bool;
 }
 
 impl<T: serde::Serialize> SerdeJson for Option<T> {
-    fn serde_json(&self) -> Option<serde_json::Value> {
-        self.as_ref().and_then(|v| serde_json::to_value(v).ok())
+    fn serde_json_into(&self, slot: &mut serde_json::Value) -> bool {
+        self.as_ref()
+            .is_some_and(|v| crate::json_reuse::serialize_into(v, slot))
     }
 }
 
 impl<T: serde::Serialize> SerdeJson for ListOf<'_, T> {
-    fn serde_json(&self) -> Option<serde_json::Value> {
-        self.items.and_then(|v| serde_json::to_value(v).ok())
+    fn serde_json_into(&self, slot: &mut serde_json::Value) -> bool {
+        self.items
+            .is_some_and(|v| crate::json_reuse::serialize_into(v, slot))
     }
 }
 
 impl<M: serde::Serialize, T> SerdeJson for MapOf<'_, M, T> {
-    fn serde_json(&self) -> Option<serde_json::Value> {
-        self.map.and_then(|v| serde_json::to_value(v).ok())
+    fn serde_json_into(&self, slot: &mut serde_json::Value) -> bool {
+        self.map
+            .is_some_and(|v| crate::json_reuse::serialize_into(v, slot))
     }
 }
 
 impl<V: SerdeJson> SerdeJson for Named<V> {
-    fn serde_json(&self) -> Option<serde_json::Value> {
-        self.0.serde_json()
+    fn serde_json_into(&self, slot: &mut serde_json::Value) -> bool {
+        self.0.serde_json_into(slot)
     }
 }
 
 impl SerdeJson for AnyView<'_> {
-    fn serde_json(&self) -> Option<serde_json::Value> {
-        self.0.filter(|v| !v.is_null()).cloned()
+    fn serde_json_into(&self, slot: &mut serde_json::Value) -> bool {
+        match self.0 {
+            Some(v) if !v.is_null() => crate::json_reuse::serialize_into(v, slot),
+            _ => false,
+        }
     }
 }
 

@@ -279,10 +279,13 @@ pub mod __private {
 
     /// A `+validationRule`'s program: its node's structural schema (JSON text, built at
     /// expansion time by `kdv-schema`) compiled on first use in the CRD rule environment of
-    /// Kubernetes 1.35, as the interpreter compiles it.
+    /// Kubernetes 1.35, as the interpreter compiles it; and the JSON trees its calls write
+    /// the values into, kept for the next call (one pair per concurrent call), so that a
+    /// value of the same shape as the last one is given to CEL without heap allocation.
     pub struct CelProgram {
         schema: &'static str,
         compiled: std::sync::OnceLock<Result<kdv_openapi::cel::SchemaRules, String>>,
+        trees: std::sync::Mutex<Vec<(serde_json::Value, serde_json::Value)>>,
     }
 
     impl CelProgram {
@@ -291,6 +294,7 @@ pub mod __private {
             CelProgram {
                 schema,
                 compiled: std::sync::OnceLock::new(),
+                trees: std::sync::Mutex::new(Vec::new()),
             }
         }
 
@@ -300,6 +304,16 @@ pub mod __private {
                     serde_json::from_str(self.schema).map_err(|e| e.to_string())?;
                 kdv_openapi::cel::SchemaRules::compile(&schema, 35).map_err(|e| e.message)
             })
+        }
+
+        fn take_trees(&self) -> (serde_json::Value, serde_json::Value) {
+            let mut pool = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+            pool.pop().unwrap_or_default()
+        }
+
+        fn give_back(&self, trees: (serde_json::Value, serde_json::Value)) {
+            let mut pool = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+            pool.push(trees);
         }
     }
 
@@ -313,23 +327,28 @@ pub mod __private {
         old: impl SerdeJson,
         out: &mut S,
     ) {
-        let Some(value) = v.serde_json() else { return };
-        let program = match program.get() {
+        let program_rules = match program.get() {
             Ok(p) => p,
             Err(e) => {
-                out.fail(|| FieldError::internal(path, format!("+validationRule: {e}")));
+                if v.serde_json_into(&mut serde_json::Value::Null) {
+                    out.fail(|| FieldError::internal(path, format!("+validationRule: {e}")));
+                }
                 return;
             }
         };
-        let update = cx.op.is_update();
-        let old = if update { old.serde_json() } else { None };
-        let mut budget = cx.cel_budget.get();
-        let mut errs = ErrorList::new();
-        program.run(&value, old.as_ref(), path, update, &mut budget, &mut errs);
-        cx.cel_budget.set(budget);
-        if !errs.is_empty() {
-            out.fail_all(errs);
+        let (mut value, mut old_value) = program.take_trees();
+        if v.serde_json_into(&mut value) {
+            let update = cx.op.is_update();
+            let old = (update && old.serde_json_into(&mut old_value)).then_some(&old_value);
+            let mut budget = cx.cel_budget.get();
+            let mut errs = ErrorList::new();
+            program_rules.run(&value, old, path, update, &mut budget, &mut errs);
+            cx.cel_budget.set(budget);
+            if !errs.is_empty() {
+                out.fail_all(errs);
+            }
         }
+        program.give_back((value, old_value));
     }
 
     /// The generated validation function of a type (upstream's `Validate_T`).

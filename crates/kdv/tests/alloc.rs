@@ -5,6 +5,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use kdv::{Operation, Validate};
+use serde::Serialize;
 
 #[path = "widget/types.rs"]
 mod types;
@@ -112,4 +113,90 @@ fn valid_objects_validate_without_allocating() {
     let mut bad = widget();
     bad.spec.replicas = Some(0);
     assert!(allocations(|| assert_eq!(bad.validate(&create).len(), 1)) > 0);
+}
+
+// `+validationRule` on types: the node's JSON is written into a tree the rule keeps from
+// its last call, so a valid object of the same shape allocates nothing once warm.
+
+/// A Deployment's strategy rules (KEP-4153 "Unions") and a list rule.
+#[derive(Clone, Serialize, Validate)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleSpec {
+    /// +validationRule="!(self.type == 'Recreate') || !has(self.rollingUpdate)",message="may not be specified when strategy `type` is Recreate",reason=Forbidden,field="rollingUpdate"
+    pub strategy: RuleStrategy,
+    /// +k8s:maxItems=8
+    /// +validationRule="self.all(p, p.port > 0 && p.name != 'reserved')"
+    pub ports: Vec<RulePort>,
+}
+
+/// How pods are replaced.
+#[derive(Clone, Serialize, Validate)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleStrategy {
+    /// +k8s:maxLength=32
+    pub r#type: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rolling_update: Option<RollingUpdate>,
+}
+
+/// A rolling update's bound.
+#[derive(Clone, Serialize, Validate)]
+#[serde(rename_all = "camelCase")]
+pub struct RollingUpdate {
+    /// +validationRule="self >= 0"
+    pub max_surge: i32,
+}
+
+/// A port.
+#[derive(Clone, Serialize, Validate)]
+pub struct RulePort {
+    /// +k8s:maxLength=16
+    pub name: String,
+    pub port: i32,
+}
+
+fn rule_spec() -> RuleSpec {
+    RuleSpec {
+        strategy: RuleStrategy {
+            r#type: "RollingUpdate".into(),
+            rolling_update: Some(RollingUpdate { max_surge: 1 }),
+        },
+        ports: (0..4)
+            .map(|i| RulePort {
+                name: format!("p{i}"),
+                port: 8000 + i,
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn validation_rules_validate_valid_objects_without_allocating_once_warm() {
+    let (new, old) = (rule_spec(), rule_spec());
+    let (create, update) = (Operation::create(), Operation::update());
+    assert!(new.validate(&create).is_empty());
+    assert!(new.validate_update(&old, &update).is_empty());
+    assert_eq!(allocations(|| assert!(new.validate(&create).is_empty())), 0);
+    assert_eq!(
+        allocations(|| assert!(new.validate_update(&old, &update).is_empty())),
+        0
+    );
+    // Another valid object of the same shape (no longer string, no new key) reuses the
+    // trees too; a longer string grows its string once.
+    let mut other = rule_spec();
+    other.strategy.rolling_update = Some(RollingUpdate { max_surge: 7 });
+    other.ports[2].name = "q7".into();
+    assert_eq!(
+        allocations(|| assert!(other.validate(&create).is_empty())),
+        0
+    );
+    // An invalid object allocates its errors.
+    let mut bad = rule_spec();
+    bad.strategy.r#type = "Recreate".into();
+    let errs = bad.validate(&create);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(
+        errs[0].to_string(),
+        "strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is Recreate"
+    );
 }
