@@ -286,3 +286,24 @@ fn types_with_errors_are_not_explained() {
         run.stderr
     );
 }
+
+#[test]
+fn exclusive_bounds_show_the_bound_their_flag_qualifies() {
+    let types = "crates/kdv-cli/tests/fixtures/tags/extensions";
+    let run = kdv(&["explain", "--types", types, "ExclusiveMinimum", "offset"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("    published   OpenAPI keywords `minimum: -5, exclusiveMinimum: true`\n"),
+        "{}",
+        run.stdout
+    );
+    let run = kdv(&["explain", "--types", types, "ExclusiveMaximum", "percent"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("    published   OpenAPI keywords `maximum: 100, exclusiveMaximum: true`\n"),
+        "{}",
+        run.stdout
+    );
+}

@@ -538,9 +538,32 @@ impl<'r> Explainer<'r> {
                 for st in &steps {
                     n = n.and_then(|n| n.get(st));
                 }
-                match n.and_then(|n| n.get(key)) {
-                    Some(value) => format!("OpenAPI keyword `{key}: {}`", compact(value)),
-                    None => "nothing".to_string(),
+                // OpenAPI v3.0's exclusive flags hold no bound: show the one they qualify.
+                let bound = match key {
+                    "exclusiveMinimum" => Some("minimum"),
+                    "exclusiveMaximum" => Some("maximum"),
+                    _ => None,
+                };
+                match (n.and_then(|n| n.get(key)), bound) {
+                    (Some(flag), Some(bound)) if flag == &Value::Bool(true) => {
+                        match n.and_then(|n| n.get(bound)) {
+                            Some(b) => {
+                                format!("OpenAPI keywords `{bound}: {}, {key}: true`", compact(b))
+                            }
+                            None => "nothing".to_string(),
+                        }
+                    }
+                    (Some(_), Some(bound)) | (None, Some(bound)) => {
+                        match n.and_then(|n| n.get(bound)) {
+                            Some(b) => format!(
+                                "nothing of its own: the tighter `{bound}: {}` is published",
+                                compact(b)
+                            ),
+                            None => "nothing".to_string(),
+                        }
+                    }
+                    (Some(value), None) => format!("OpenAPI keyword `{key}: {}`", compact(value)),
+                    (None, None) => "nothing".to_string(),
                 }
             }
             Some(Keyword::Nothing(why)) => format!("nothing: {why}"),
