@@ -45,6 +45,15 @@ pub fn custom_validations_of(rules: &RuleSet, ty: TypeId) -> Vec<CustomValidatio
 /// The custom validation calls validating a value of type `root` can reach: those of `root`
 /// and of every type its validation calls, each type once, in order of discovery.
 pub fn reachable_custom_validations(rules: &RuleSet, root: TypeId) -> Vec<CustomValidationUse> {
+    reachable_types(rules, root)
+        .into_iter()
+        .flat_map(|id| custom_validations_of(rules, id))
+        .collect()
+}
+
+/// The types with validations that validating a value of type `root` runs: `root` and every
+/// type its validation calls, each once, in order of discovery.
+pub(crate) fn reachable_types(rules: &RuleSet, root: TypeId) -> Vec<TypeId> {
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();
     let mut queue = vec![root];
@@ -58,7 +67,7 @@ pub fn reachable_custom_validations(rules: &RuleSet, root: TypeId) -> Vec<Custom
         if !t.has_validations {
             continue;
         }
-        out.extend(custom_validations_of(rules, id));
+        out.push(id);
         let mut called = Vec::new();
         for v in t.validations.iter().chain(&t.iterations) {
             calls(v, &mut called, 0);
@@ -73,6 +82,30 @@ pub fn reachable_custom_validations(rules: &RuleSet, root: TypeId) -> Vec<Custom
         queue.extend(called.into_iter().rev());
     }
     out
+}
+
+/// Every validation of `ty`'s own function (type-level and fields'), wrapped ones included,
+/// in order, each given to `f`.
+pub(crate) fn each_validation(rules: &RuleSet, ty: TypeId, f: &mut dyn FnMut(&Validation)) {
+    fn walk(v: &Validation, f: &mut dyn FnMut(&Validation), depth: usize) {
+        if depth > MAX_WRAPPER_DEPTH {
+            return;
+        }
+        f(v);
+        for inner in nested(&v.check) {
+            walk(inner, f, depth + 1);
+        }
+    }
+    let Some(t) = rules.types.get(ty.0 as usize) else {
+        return;
+    };
+    let fields = t
+        .fields
+        .iter()
+        .flat_map(|x| x.validations.iter().chain(&x.iterations));
+    for v in t.validations.iter().chain(&t.iterations).chain(fields) {
+        walk(v, f, 0);
+    }
 }
 
 /// The validations nested in a wrapper check (none for other checks).

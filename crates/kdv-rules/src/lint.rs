@@ -44,7 +44,9 @@ pub fn lint_with(universe: &Universe, options: &CompileOptions) -> (Compiled, Ve
 
 /// The lint rules' findings about compiled rules (beyond the compiler's own diagnostics).
 pub fn lint_rules(rules: &RuleSet) -> Vec<Diagnostic> {
-    custom_validation_warnings(rules)
+    let mut out = custom_validation_warnings(rules);
+    out.extend(subresource_condition_warnings(rules));
+    out
 }
 
 /// `kdv lint --upstream`: an error at every use of a kdv extension (a tag upstream
@@ -81,6 +83,63 @@ pub fn custom_validation_warnings(rules: &RuleSet) -> Vec<Diagnostic> {
                 span,
             });
         }
+    }
+    out
+}
+
+/// A warning at every `+k8s:ifSubresource`/`+k8s:ifNotSubresource` whose subresource no
+/// root reaching it accepts (`+k8s:supportsSubresource`, `+k8s:isSubresource`, `/` by
+/// default): such a rule never applies, or always does. Types no root reaches are not judged.
+pub fn subresource_condition_warnings(rules: &RuleSet) -> Vec<Diagnostic> {
+    use std::collections::BTreeMap;
+
+    use crate::custom_validations::{each_validation, reachable_types};
+    use crate::ir::Check;
+
+    // Per type: the roots reaching it and the subresources they accept.
+    let mut reached: BTreeMap<TypeId, (Vec<&str>, BTreeSet<&str>)> = BTreeMap::new();
+    for root in &rules.roots {
+        let accepts = rules
+            .types
+            .get(root.id.0 as usize)
+            .map_or(&[][..], |t| &t.subresources[..]);
+        for id in reachable_types(rules, root.id) {
+            let entry = reached.entry(id).or_default();
+            entry.0.push(&root.name);
+            entry.1.extend(accepts.iter().map(String::as_str));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for (id, (roots, accepted)) in &reached {
+        each_validation(rules, *id, &mut |v| {
+            let Check::IfSubresource {
+                subresource,
+                addressed,
+                ..
+            } = &v.check
+            else {
+                return;
+            };
+            if accepted.contains(subresource.as_str()) || !seen.insert(v.origin) {
+                return;
+            }
+            let (tag, effect) = if *addressed {
+                ("k8s:ifSubresource", "never applies")
+            } else {
+                ("k8s:ifNotSubresource", "always applies")
+            };
+            let accepted: Vec<String> = accepted.iter().map(|s| format!("{s:?}")).collect();
+            out.push(Diagnostic {
+                severity: Severity::Warning,
+                message: format!(
+                    "tag \"{tag}\": the rule {effect}: no root type validating it accepts subresource {subresource:?} (roots: {}; accepted: {}); declare it with +k8s:supportsSubresource={subresource:?} on the root",
+                    roots.join(", "),
+                    accepted.join(", ")
+                ),
+                span: v.origin.and_then(|o| rules.span(o)).cloned().map(with_plus),
+            });
+        });
     }
     out
 }
@@ -135,4 +194,67 @@ pub fn group(findings: Vec<Diagnostic>) -> Vec<Grouped> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests::compile_go;
+
+    #[test]
+    fn subresource_conditions_no_root_accepts_are_reported() {
+        let c = compile_go(
+            r#"
+// +k8s:validation-gen=TypeMeta
+package p
+
+type TypeMeta struct {
+	Kind string `json:"kind,omitempty"`
+}
+
+// +k8s:supportsSubresource="/status"
+type Thing struct {
+	TypeMeta `json:",inline"`
+	Spec     Spec `json:"spec"`
+}
+
+type Spec struct {
+	// +k8s:optional
+	// +k8s:ifSubresource("/status")=+k8s:minLength=1
+	Phase string `json:"phase,omitempty"`
+	// +k8s:optional
+	// +k8s:ifSubresource("/scale")=+k8s:minimum=1
+	Replicas int32 `json:"replicas,omitempty"`
+	// +k8s:optional
+	// +k8s:ifNotSubresource("/resize")=+k8s:immutable
+	Size string `json:"size,omitempty"`
+}
+
+// Not reached from a root: not judged.
+type Loose struct {
+	// +k8s:optional
+	// +k8s:ifSubresource("/scale")=+k8s:minimum=1
+	Replicas int32 `json:"replicas,omitempty"`
+}
+"#,
+        );
+        assert!(!c.has_errors(), "{:?}", c.diagnostics);
+        let found: Vec<(u32, String)> = subresource_condition_warnings(&c.rules)
+            .into_iter()
+            .map(|d| (d.span.map_or(0, |s| s.line), d.message))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    20,
+                    "tag \"k8s:ifSubresource\": the rule never applies: no root type validating it accepts subresource \"/scale\" (roots: Thing; accepted: \"/\", \"/status\"); declare it with +k8s:supportsSubresource=\"/scale\" on the root".to_string()
+                ),
+                (
+                    23,
+                    "tag \"k8s:ifNotSubresource\": the rule always applies: no root type validating it accepts subresource \"/resize\" (roots: Thing; accepted: \"/\", \"/status\"); declare it with +k8s:supportsSubresource=\"/resize\" on the root".to_string()
+                ),
+            ]
+        );
+    }
 }
