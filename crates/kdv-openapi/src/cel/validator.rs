@@ -50,6 +50,9 @@ pub(crate) struct Rules {
     reach: Vec<bool>,
     /// Per node: the structural node typing its value (itself, except in `allOf` entries).
     spine: Vec<NodeId>,
+    /// Per node: whether a node the walk visits below it (its `allOf` entries, items,
+    /// properties, additional properties) reaches rules; the walk stops where none does.
+    below: Vec<bool>,
 }
 
 /// The `allOf` entries of a node.
@@ -126,10 +129,18 @@ impl Rules {
                 compile_node_with(arena, id, sid, resource, env).map(Box::new)
             })
             .collect();
+        let below = (0..n as NodeId)
+            .map(|id| {
+                let hit = |c: Option<NodeId>| c.is_some_and(|c| reach[c as usize]);
+                all_of(arena.node(id)).iter().any(|a| reach[*a as usize])
+                    || children_reach(arena, &spine, id, &hit)
+            })
+            .collect();
         Some(Rules {
             nodes,
             reach,
             spine,
+            below,
         })
     }
 
@@ -203,12 +214,7 @@ fn reach(arena: &Arena, spine: &[NodeId]) -> Vec<bool> {
             }
             let node = arena.node(id);
             let hit = |c: Option<NodeId>| c.is_some_and(|c| out[c as usize]);
-            let below = hit(child_pair(arena, spine, id, Child::Items))
-                || hit(child_pair(arena, spine, id, Child::Additional))
-                || node
-                    .properties
-                    .iter()
-                    .any(|(k, _)| hit(child_pair(arena, spine, id, Child::Property(k))))
+            let below = children_reach(arena, spine, id, &hit)
                 || all_of(node)
                     .iter()
                     .any(|a| out[*a as usize] && spine[*a as usize] == spine[id as usize]);
@@ -221,6 +227,23 @@ fn reach(arena: &Arena, spine: &[NodeId]) -> Vec<bool> {
             return out;
         }
     }
+}
+
+/// Whether `hit` holds for a child of node `id` the walk visits (items, additional
+/// properties, properties).
+fn children_reach(
+    arena: &Arena,
+    spine: &[NodeId],
+    id: NodeId,
+    hit: &dyn Fn(Option<NodeId>) -> bool,
+) -> bool {
+    hit(child_pair(arena, spine, id, Child::Items))
+        || hit(child_pair(arena, spine, id, Child::Additional))
+        || arena
+            .node(id)
+            .properties
+            .iter()
+            .any(|(k, _)| hit(child_pair(arena, spine, id, Child::Property(k))))
 }
 
 /// `hasBlockingErr`: errors after which the API server does not run the rules.
@@ -459,6 +482,9 @@ impl<'r> Run<'r> {
             if self.budget < 0 {
                 return;
             }
+        }
+        if !rules.below[id as usize] {
+            return;
         }
         let arena = self.arena;
         let vnode = arena.node(id);
