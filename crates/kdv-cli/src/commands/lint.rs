@@ -66,6 +66,7 @@ fn findings(args: &LintArgs, dir: &std::path::Path) -> Result<Vec<Diagnostic>, C
     let mut diagnostics = types.diagnostics;
     diagnostics.extend(types.compiled.lint.iter().cloned());
     diagnostics.extend(kdv_rules::lint::lint_rules(&types.compiled.rules));
+    diagnostics.extend(kdv_eval::default_findings(&types.compiled.rules));
     if args.upstream {
         diagnostics.extend(types.extension_uses);
         diagnostics.extend(kdv_rules::validation_rule::extension_uses(

@@ -12,7 +12,7 @@
 use kdv_model::RAW_VALUED_K8S_TAG;
 use kdv_tags::{Tag, TagValue, ValueType, go_quote};
 
-use super::required::presence;
+use super::required::{is_zero, presence};
 use crate::gotypes::Member;
 use crate::ir::{Check, FieldDefault, SpanId, Validation};
 use crate::lower::{Ctx, LowerError, Lowered, Lowerer, Site};
@@ -60,14 +60,23 @@ fn raw_payload(tag: &Tag) -> &str {
 }
 
 /// Lowers `+k8s:default`: the field is optional as Go sees it (an unset field holds the
-/// default after defaulting).
+/// default after defaulting), except that a zero default on a value field leaves the zero
+/// value to be validated as any value (the seed's "fields that allow valid zero values").
 pub(crate) fn lower_default<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     tag: &Tag,
 ) -> Result<Lowered<'u>, LowerError> {
-    parse_default(raw_payload(tag)).map_err(|e| ctx.value_error(tag, e))?;
+    let value = parse_default(raw_payload(tag)).map_err(|e| ctx.value_error(tag, e))?;
     let p = presence(lw, ctx, tag, DEFAULT.name)?;
+    if is_zero(lw, ctx, tag, &value)? {
+        // The zero value is the default: Go cannot tell it from unset, so it is a value
+        // like any other (validated), as upstream treats a zero `+default`.
+        return Ok(Lowered {
+            comments: 1,
+            ..Lowered::default()
+        });
+    }
     Ok(Lowered::function(
         Validation::new(DEFAULT.name, Check::Optional(p))
             .short_circuit()
