@@ -47,6 +47,14 @@ pub fn lint_rules(rules: &RuleSet) -> Vec<Diagnostic> {
     custom_validation_warnings(rules)
 }
 
+/// Version drift across the packages `paths` of `universe` (several versions of one API
+/// group linted in one run): see [`crate::lint_seeds`].
+pub fn version_drift(universe: &Universe, paths: &[String]) -> Vec<Diagnostic> {
+    crate::lint_seeds::version_drift(universe, paths)
+}
+
+pub use crate::lint_seeds::ALLOW_DRIFT;
+
 /// `kdv lint --upstream`: an error at every use of a kdv extension (a tag upstream
 /// validation-gen does not have, such as `+k8s:pattern`; chained tags included) in every
 /// loaded package, so a Kubernetes contributor never commits one by mistake.

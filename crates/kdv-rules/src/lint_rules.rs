@@ -57,6 +57,7 @@ pub(crate) fn run(input: &Input<'_, '_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     upstream_rules(input, &mut out);
     hygiene(input.universe, &mut out);
+    crate::lint_seeds::typedef_chains(input.universe, &mut out);
     out
 }
 
