@@ -715,8 +715,17 @@ mod tests {
             panic!("expected lint")
         };
         assert_eq!(args.crds, [PathBuf::from("a.yaml"), PathBuf::from("crds/")]);
-        assert_eq!(args.types, None);
+        assert!(args.types.is_empty());
         assert!(Cli::try_parse_from(["kdv", "lint"]).is_err());
+        let cli = Cli::try_parse_from(["kdv", "lint", "--types", "a/v1", "--types", "a/v1beta1"])
+            .unwrap();
+        let Command::Lint(args) = cli.command else {
+            panic!("expected lint")
+        };
+        assert_eq!(
+            args.types,
+            [PathBuf::from("a/v1"), PathBuf::from("a/v1beta1")]
+        );
         assert!(Cli::try_parse_from(["kdv", "lint", "--types", "api", "--crd", "a.yaml"]).is_err());
         assert!(
             Cli::try_parse_from(["kdv", "lint", "--types", "api", "--k8s-version", "1.36"])
