@@ -66,10 +66,10 @@ pub(crate) fn typedef_chains(universe: &Universe, out: &mut Vec<Diagnostic>) {
             if decl.is_alias {
                 continue;
             }
-            let Some(foo) = universe.resolve(target) else {
+            let Some(base) = universe.resolve(target) else {
                 continue;
             };
-            let lost: Vec<String> = foo
+            let lost: Vec<String> = base
                 .tags
                 .lines
                 .iter()
@@ -80,11 +80,11 @@ pub(crate) fn typedef_chains(universe: &Universe, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             let foo_name = if target.package == pkg.path {
-                foo.name.clone()
+                base.name.clone()
             } else {
-                format!("{}.{}", target.package, foo.name)
+                format!("{}.{}", target.package, base.name)
             };
-            let kept = if matches!(foo.def, TypeRef::Struct(_)) {
+            let kept = if matches!(base.def, TypeRef::Struct(_)) {
                 " (its fields' tags are kept: the fields are copied)"
             } else {
                 ""
