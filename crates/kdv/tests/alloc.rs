@@ -9,6 +9,9 @@ use kdv::{Operation, Validate};
 #[path = "widget/types.rs"]
 mod types;
 
+#[path = "tags/defaults.rs"]
+mod defaults;
+
 use types::*;
 
 struct Counting;
@@ -112,4 +115,40 @@ fn valid_objects_validate_without_allocating() {
     let mut bad = widget();
     bad.spec.replicas = Some(0);
     assert!(allocations(|| assert_eq!(bad.validate(&create).len(), 1)) > 0);
+}
+
+/// `+k8s:default` fields (unset, holding their defaults once defaulted, and set) and
+/// upstream's `+default=` validate without allocating when valid.
+#[test]
+fn valid_defaulted_objects_validate_without_allocating() {
+    let (create, update) = (Operation::create(), Operation::update());
+    let unset = defaults::Defaults::default();
+    let set = defaults::Defaults {
+        replicas: 3,
+        timeout: Some(60),
+        min_ready_seconds: 0,
+        policy: "Never".into(),
+        names: vec!["a".into()],
+    };
+    let upstream = defaults::Upstream {
+        count: 5,
+        mode: Some("fast".into()),
+        level: 0,
+    };
+    assert!(unset.validate(&create).is_empty());
+    assert!(set.validate_update(&unset, &update).is_empty());
+    assert!(upstream.validate(&create).is_empty());
+    assert_eq!(
+        allocations(|| assert!(unset.validate(&create).is_empty())),
+        0
+    );
+    assert_eq!(allocations(|| assert!(set.validate(&create).is_empty())), 0);
+    assert_eq!(
+        allocations(|| assert!(set.validate_update(&unset, &update).is_empty())),
+        0
+    );
+    assert_eq!(
+        allocations(|| assert!(upstream.validate(&create).is_empty())),
+        0
+    );
 }
