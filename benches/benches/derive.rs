@@ -234,5 +234,27 @@ fn extensions(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, flat, list_map, unions, extensions);
+fn defaults_struct(valid: bool) -> DefaultsStruct {
+    let v = kdv_benches::defaults_object(valid);
+    serde_json::from_value(v).expect("the defaults object is a DefaultsStruct")
+}
+
+/// `+k8s:default` beside `+default=` (no Go figure: upstream has no `+k8s:default`).
+fn defaults(c: &mut Criterion) {
+    let (create, update) = (Operation::create(), Operation::update());
+    let (valid, invalid, old) = (
+        defaults_struct(true),
+        defaults_struct(false),
+        defaults_struct(true),
+    );
+    bench(c, "Defaults_Create_Valid", 0, || valid.validate(&create));
+    bench(c, "Defaults_Create_Invalid4Errs", 4, || {
+        invalid.validate(&create)
+    });
+    bench(c, "Defaults_Update_Unchanged", 0, || {
+        valid.validate_update(&old, &update)
+    });
+}
+
+criterion_group!(benches, flat, list_map, unions, extensions, defaults);
 criterion_main!(benches);

@@ -9,9 +9,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kdv_benches::{
-    CountingAllocator, FLAT_GO, SKIP_DECODING, allocations_per_call, compile, extension_workloads,
-    flat_workloads, list_map_workloads, max_length_object, minimum_object, run_validation,
-    short_name_object,
+    CountingAllocator, FLAT_GO, SKIP_DECODING, allocations_per_call, compile, defaults_workloads,
+    extension_workloads, flat_workloads, list_map_workloads, max_length_object, minimum_object,
+    run_validation, short_name_object,
 };
 use kdv_runtime::Operation;
 
@@ -74,5 +74,12 @@ fn extensions(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, flat, list_map, extensions);
+/// `+k8s:default` beside `+default=` (no Go figure: upstream has no `+k8s:default`).
+fn defaults(c: &mut Criterion) {
+    for w in defaults_workloads() {
+        run_validation(c, &w);
+    }
+}
+
+criterion_group!(benches, flat, list_map, extensions, defaults);
 criterion_main!(benches);

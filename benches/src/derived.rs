@@ -190,6 +190,27 @@ pub struct UndiscriminatedStruct {
     pub m6: Option<BTreeMap<String, String>>,
 }
 
+/// Defaults_* (`workloads/defaults.go`).
+#[derive(Clone, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+#[allow(missing_docs)]
+#[derive(Default)]
+pub struct DefaultsStruct {
+    /// +k8s:default=1
+    /// +k8s:minimum=1
+    pub replicas_field: i32,
+    /// +k8s:default=30
+    /// +k8s:maximum=3600
+    pub timeout_field: Option<i64>,
+    /// +k8s:default="Always"
+    /// +k8s:maxLength=6
+    pub policy_field: String,
+    /// +k8s:optional
+    /// +default=5
+    /// +k8s:minimum=1
+    pub count_field: i32,
+}
+
 /// Extensions_* (`workloads/extensions.go`).
 #[derive(Clone, Serialize, Deserialize, Validate)]
 #[serde(rename_all = "camelCase")]

@@ -25,6 +25,8 @@ pub const LISTMAP_GO: &str = include_str!("../workloads/listmap.go");
 pub const UNIONS_GO: &str = include_str!("../workloads/unions.go");
 /// The kdv extensions workload package (patterns, exclusive bounds, subresource conditions).
 pub const EXTENSIONS_GO: &str = include_str!("../workloads/extensions.go");
+/// The defaults workload package (`+k8s:default`, `+default=`).
+pub const DEFAULTS_GO: &str = include_str!("../workloads/defaults.go");
 
 /// Compiles one in-memory Go package into rules, failing loudly on any diagnostic so a
 /// benchmark never measures a half-compiled rule set.
@@ -403,6 +405,45 @@ pub fn extension_workloads() -> Vec<Workload> {
             ty,
             extensions_object(true),
             Some(extensions_object(true)),
+            0,
+        ),
+    ];
+    workloads(&rules, named(cases))
+}
+
+/// The defaults object: valid (the `+k8s:default` fields unset, the `+default=` field set),
+/// or with every rule broken (`Defaults_*`).
+pub fn defaults_object(valid: bool) -> Value {
+    if valid {
+        json!({"countField": 5})
+    } else {
+        json!({
+            "replicasField": -1,
+            "timeoutField": 4000,
+            "policyField": "Sometimes",
+            "countField": -1,
+        })
+    }
+}
+
+/// The defaults workloads (`Defaults_*`).
+pub fn defaults_workloads() -> Vec<Workload> {
+    let rules = Arc::new(compile("kdv.bench/defaults", "defaults.go", DEFAULTS_GO));
+    let ty = "DefaultsStruct";
+    let cases: [Case; 3] = [
+        ("Defaults_Create_Valid", ty, defaults_object(true), None, 0),
+        (
+            "Defaults_Create_Invalid4Errs",
+            ty,
+            defaults_object(false),
+            None,
+            4,
+        ),
+        (
+            "Defaults_Update_Unchanged",
+            ty,
+            defaults_object(true),
+            Some(defaults_object(true)),
             0,
         ),
     ];

@@ -413,14 +413,17 @@ pub enum UnknownFields {
 /// Arguments of `kdv lint`.
 #[derive(Debug, Args)]
 pub struct LintArgs {
-    /// Directory of the Go package to lint.
+    /// Directory of the Go package to lint. Repeatable: with several versions of one API
+    /// group (`--types a/v1 --types a/v1beta1`, the same `+groupName`), a field whose
+    /// validation tags differ between versions is reported at each (version drift; mark an
+    /// intended difference with `+kdv:allow-drift` on the field or its type).
     #[arg(
         long,
         value_name = "DIR",
         required_unless_present = "crds",
         conflicts_with = "crds"
     )]
-    pub types: Option<PathBuf>,
+    pub types: Vec<PathBuf>,
 
     /// CustomResourceDefinitions to check as the API server checks their creation (YAML or
     /// JSON; a directory is searched recursively for *.yaml, *.yml, *.json; `-` reads
@@ -712,8 +715,17 @@ mod tests {
             panic!("expected lint")
         };
         assert_eq!(args.crds, [PathBuf::from("a.yaml"), PathBuf::from("crds/")]);
-        assert_eq!(args.types, None);
+        assert!(args.types.is_empty());
         assert!(Cli::try_parse_from(["kdv", "lint"]).is_err());
+        let cli = Cli::try_parse_from(["kdv", "lint", "--types", "a/v1", "--types", "a/v1beta1"])
+            .unwrap();
+        let Command::Lint(args) = cli.command else {
+            panic!("expected lint")
+        };
+        assert_eq!(
+            args.types,
+            [PathBuf::from("a/v1"), PathBuf::from("a/v1beta1")]
+        );
         assert!(Cli::try_parse_from(["kdv", "lint", "--types", "api", "--crd", "a.yaml"]).is_err());
         assert!(
             Cli::try_parse_from(["kdv", "lint", "--types", "api", "--k8s-version", "1.36"])

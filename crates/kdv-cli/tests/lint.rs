@@ -440,3 +440,131 @@ type T struct {
         run.transcript()
     );
 }
+
+const DRIFT_V1: &str = "crates/kdv-cli/tests/fixtures/drift/v1";
+const DRIFT_V1BETA1: &str = "crates/kdv-cli/tests/fixtures/drift/v1beta1";
+
+/// Issue 22 item 7: two versions of one group in one run report each field whose tags
+/// differ, at each version's field; `+kdv:allow-drift` silences `mode`; the one-deep
+/// typedef chain `type Alias Short` is reported at Alias. Exact output.
+#[test]
+fn version_drift_and_typedef_chains_are_reported() {
+    let run = kdv(&["lint", "--types", DRIFT_V1, "--types", DRIFT_V1BETA1]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let expected = r#"crates/kdv-cli/tests/fixtures/drift/v1/types.go:19:2: warning: field WidgetSpec.replicas: validation tags differ between versions of group drift.kdv.test: v1 has +k8s:minimum=1, v1beta1 has +k8s:minimum=0; make them agree, or mark the intended difference with +kdv:allow-drift on the field or its type
+   |
+19 | 	Replicas *int32 `json:"replicas,omitempty"`
+   | 	^^^^^^^^
+
+crates/kdv-cli/tests/fixtures/drift/v1/types.go:22:2: warning: field WidgetSpec.size: validation tags differ between versions of group drift.kdv.test: v1 has +k8s:maxLength=10, v1beta1 has nothing; make them agree, or mark the intended difference with +kdv:allow-drift on the field or its type
+   |
+22 | 	Size string `json:"size,omitempty"`
+   | 	^^^^
+
+crates/kdv-cli/tests/fixtures/drift/v1/types.go:49:6: warning: type Alias is defined as Short, whose rules +k8s:maxLength=8 do not apply to Alias: Go records Alias -> Short's underlying type, not the chain through Short (KEP-5073 "one-deep typedef"); repeat the tags on Alias, or use Short itself
+   |
+49 | type Alias Short
+   |      ^^^^^
+
+crates/kdv-cli/tests/fixtures/drift/v1beta1/types.go:19:2: warning: field WidgetSpec.replicas: validation tags differ between versions of group drift.kdv.test: v1beta1 has +k8s:minimum=0, v1 has +k8s:minimum=1; make them agree, or mark the intended difference with +kdv:allow-drift on the field or its type
+   |
+19 | 	Replicas *int32 `json:"replicas,omitempty"`
+   | 	^^^^^^^^
+
+crates/kdv-cli/tests/fixtures/drift/v1beta1/types.go:21:2: warning: field WidgetSpec.size: validation tags differ between versions of group drift.kdv.test: v1beta1 has nothing, v1 has +k8s:maxLength=10; make them agree, or mark the intended difference with +kdv:allow-drift on the field or its type
+   |
+21 | 	Size string `json:"size,omitempty"`
+   | 	^^^^
+
+"#;
+    assert_eq!(run.stdout, expected);
+    assert_eq!(
+        run.stderr,
+        format!("{DRIFT_V1}, {DRIFT_V1BETA1}: 5 findings (0 errors, 5 warnings)\n")
+    );
+    // Warnings fail under --deny warnings; one version alone has no drift.
+    let denied = kdv(&[
+        "lint",
+        "--deny",
+        "warnings",
+        "--types",
+        DRIFT_V1,
+        "--types",
+        DRIFT_V1BETA1,
+    ]);
+    assert_eq!(denied.code, 1);
+    let alone = kdv(&["lint", "--types", DRIFT_V1BETA1]);
+    assert_eq!(alone.code, 0);
+    assert_eq!(alone.stdout, "");
+}
+
+/// Issue 22 item 5: the tri-state rule and defaults checked against their fields' rules
+/// (both spellings), each an error at the tag.
+#[test]
+fn defaults_misuse_is_reported_at_the_tag() {
+    let src = b"package p
+
+// +k8s:enum
+type Policy string
+
+const (
+	PolicyAlways Policy = \"Always\"
+)
+
+type T struct {
+	// +k8s:optional
+	// +default=0
+	// +k8s:minimum=1
+	A int32 `json:\"a,omitempty\"`
+	// +k8s:default=0
+	// +k8s:minimum=1
+	B int32 `json:\"b,omitempty\"`
+	// +k8s:default=\"Sometimes\"
+	C Policy `json:\"c,omitempty\"`
+	// +k8s:default=\"abc\"
+	D *int32 `json:\"d,omitempty\"`
+	// +k8s:default=3000000000
+	E *int32 `json:\"e,omitempty\"`
+	// +k8s:optional
+	// +k8s:default=1
+	G *int32 `json:\"g,omitempty\"`
+	// +k8s:default=1
+	// +default=2
+	H *int32 `json:\"h,omitempty\"`
+	// +k8s:default=nope
+	J *int32 `json:\"j,omitempty\"`
+	// +k8s:required
+	// +k8s:default=1
+	K *int32 `json:\"k,omitempty\"`
+	// +k8s:default={\"a\": 1}
+	// +k8s:eachVal=+k8s:minimum=2
+	L map[string]int32 `json:\"l,omitempty\"`
+}
+";
+    let pkg = TempPackage::new("defaults", &[("doc.go", DOC), ("types.go", src)]);
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let lines: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": error: ") || l.contains(": warning: "))
+        .map(|l| l.split_once("types.go:").map_or(l, |(_, rest)| rest))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "12:6: error: field T.A: the default 0 fails the field's own rules: a: Invalid value: 0: must be greater than or equal to 1",
+            "15:6: error: field T.B: the default 0 fails the field's own rules: b: Invalid value: 0: must be greater than or equal to 1",
+            "18:6: error: field T.C: the default \"Sometimes\" fails the field's own rules: c: Unsupported value: \"Sometimes\": supported values: \"Always\"",
+            "20:6: error: field T.D: the default \"abc\" fails the field's own rules: d: Invalid value: \"abc\": expected integer, got string",
+            "22:6: error: field T.E: the default 3000000000 fails the field's own rules: e: Invalid value: 3000000000: expected integer in range [-2147483648, 2147483647], got 3000000000",
+            "25:6: error: tag \"k8s:default\" contradicts \"k8s:optional\" (line 24): +k8s:optional, +k8s:default and +k8s:required are mutually exclusive (a defaulted field is set once defaulted), and a forbidden field has no default",
+            "28:6: error: tag \"default\" and \"k8s:default\" (line 27) both give the field a default: keep one",
+            "30:18: error: tag \"k8s:default\": failed to parse default value \"nope\": expected ident at line 1 column 2",
+            "33:6: error: tag \"k8s:default\" contradicts \"k8s:required\" (line 32): +k8s:optional, +k8s:default and +k8s:required are mutually exclusive (a defaulted field is set once defaulted), and a forbidden field has no default",
+            "35:6: error: field T.L: the default {\"a\":1} fails the field's own rules: l[a]: Invalid value: 1: must be greater than or equal to 2",
+        ],
+        "{}",
+        run.transcript()
+    );
+}

@@ -172,3 +172,57 @@ fn extensions_publish_keywords_and_subresource_conditions_on_request() {
             .is_some_and(|r| r.contains(&"phase".into()))
     );
 }
+
+/// Issue 22's headline bug: a `+k8s:optional` field with `+default=5` was `required` in the
+/// emitted CRD, with no default. Both spellings publish `default`, no defaulted field is
+/// required, the CRD passes `kdv lint --crd`, and `kdv lint --upstream` flags
+/// `+k8s:default` (a kdv extension) but not upstream's `+default=`.
+#[test]
+fn defaults_are_published_and_never_required() {
+    const API: &str = "crates/kdv-cli/tests/fixtures/tags/defaults";
+    let run = kdv(&["schema", "--types", API, "UpstreamDefault", "--crd"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let s = &v["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
+    assert_eq!(s["required"], serde_json::Value::Null, "{s}");
+    assert_eq!(s["properties"]["count"]["default"], 5);
+    assert_eq!(s["properties"]["mode"]["default"], "fast");
+    let run = kdv(&["schema", "--types", API, "Default", "--crd"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let s = &v["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
+    assert_eq!(s["required"], serde_json::Value::Null, "{s}");
+    assert_eq!(s["properties"]["replicas"]["default"], 1);
+    assert_eq!(s["properties"]["policy"]["default"], "Always");
+    assert_eq!(s["properties"]["timeout"]["default"], 30);
+    assert_eq!(s["properties"]["minReadySeconds"]["default"], 0);
+    let dir = std::env::temp_dir().join(format!("kdv-defaults-crd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let crd = dir.join("crd.json");
+    std::fs::write(&crd, &run.stdout).unwrap();
+    let lint = kdv(&["lint", "--crd", crd.to_str().unwrap()]);
+    assert_eq!(lint.code, 0, "{}{}", lint.stdout, lint.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+    let upstream = kdv(&["lint", "--upstream", "--types", API]);
+    assert_eq!(upstream.code, 1);
+    let flagged: Vec<&str> = upstream
+        .stdout
+        .lines()
+        .filter(|l| l.contains("is a kdv extension"))
+        .collect();
+    assert_eq!(flagged.len(), 1, "{}", upstream.stdout);
+    assert!(
+        flagged[0]
+            .contains("types.go:13:6: error: tag \"k8s:default\" is a kdv extension (KEP-5073")
+    );
+    assert!(
+        upstream.stdout.contains("reported 4 times"),
+        "{}",
+        upstream.stdout
+    );
+    assert!(
+        !upstream.stdout.contains("tag \"default\""),
+        "{}",
+        upstream.stdout
+    );
+}

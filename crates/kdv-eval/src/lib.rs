@@ -16,6 +16,7 @@ mod calls;
 mod cel_rules;
 mod custom;
 mod decode;
+mod defaults;
 mod eval;
 mod unknown;
 mod value;
@@ -26,6 +27,7 @@ use kdv_runtime::{ErrorList, Operation};
 use serde_json::Value;
 
 pub use custom::{CustomCall, CustomFn, CustomRegistry, CustomValidators, EvalOptions};
+pub use defaults::{apply_defaults, default_findings};
 pub use kdv_runtime::lists::{PAIRWISE_LIMIT, STACK_INDEX_LIMIT};
 pub use unknown::{MAX_UNKNOWN_FIELDS, UnknownField, unknown_fields};
 

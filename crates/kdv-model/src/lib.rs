@@ -29,6 +29,9 @@ pub struct Loc {
     pub offset: u32,
 }
 
+/// The one `+k8s:` tag whose payload is raw text (a JSON value): `+k8s:default`.
+pub const RAW_VALUED_K8S_TAG: &str = "k8s:default";
+
 /// One tag of a declaration: a `+name…` line as its frontend read it (Go comment lines and
 /// Rust doc lines alike), parsed with the tag grammar.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -49,7 +52,13 @@ impl TagLine {
     pub fn new(text: impl Into<String>, loc: Loc) -> TagLine {
         let text = text.into();
         let name = kdv_tags::tag_name(&text).to_string();
-        let parsed = kdv_tags::parse_tag(&text);
+        // `+k8s:default=<json>` (a kdv extension) takes any JSON value, which the typed
+        // grammar cannot hold (`{...}`, `[...]`, `1.5`): it is read in raw mode.
+        let parsed = if name == RAW_VALUED_K8S_TAG {
+            kdv_tags::parse_tag_raw(&text)
+        } else {
+            kdv_tags::parse_tag(&text)
+        };
         TagLine {
             name,
             text,

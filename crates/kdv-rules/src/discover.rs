@@ -749,6 +749,7 @@ impl<'u> Discoverer<'u> {
         let hv = self.has_validations();
         let nodes = std::mem::take(&mut self.nodes);
         let mut types = Vec::with_capacity(nodes.len());
+        let mut defaults = HashMap::new();
         for (idx, node) in nodes.into_iter().enumerate() {
             let named = self.lw.g.named[idx].clone();
             let this = Ty::Named(idx);
@@ -763,6 +764,11 @@ impl<'u> Discoverer<'u> {
             let mut fields = Vec::new();
             if !node.opaque {
                 for child in node.fields {
+                    if let Some(d) =
+                        crate::tags::defaults::member_default(&mut self.lw, &child.member)
+                    {
+                        defaults.insert((TypeId(idx as u32), child.member.name().to_owned()), d);
+                    }
                     if let Some(f) = self.field_rules(&named.pkg.path, child, &hv) {
                         fields.push(f);
                     }
@@ -795,6 +801,7 @@ impl<'u> Discoverer<'u> {
             packages,
             by_name: HashMap::new(),
             by_kind: HashMap::new(),
+            defaults,
         };
         for r in &roots {
             let decl = self.lw.g.named[r.id.0 as usize].decl;

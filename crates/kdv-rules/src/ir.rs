@@ -1086,6 +1086,28 @@ pub struct RuleSet {
     pub(crate) by_name: HashMap<String, TypeId>,
     /// Roots by (group, version, kind); the first in [`RuleSet::roots`] order wins.
     pub(crate) by_kind: HashMap<(String, String, String), TypeId>,
+    /// The defaults of struct fields (`+default=` and `+k8s:default=`), by declaring type
+    /// and Go field name ([`RuleSet::field_default`]).
+    pub defaults: HashMap<(TypeId, String), FieldDefault>,
+}
+
+/// A struct field's default: what the API server sets an absent field to before it
+/// validates (KEP-4153 "Publish Declarative Defaults in Schema").
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldDefault {
+    /// The JSON value.
+    pub value: serde_json::Value,
+    /// The tag it comes from: `default` (upstream's `+default=`) or `k8s:default` (kdv's).
+    pub tag: &'static str,
+    /// Where the tag is written.
+    pub origin: Option<SpanId>,
+}
+
+impl RuleSet {
+    /// The default of the field `go_name` of the struct `ty`, if it declares one.
+    pub fn field_default(&self, ty: TypeId, go_name: &str) -> Option<&FieldDefault> {
+        self.defaults.get(&(ty, go_name.to_owned()))
+    }
 }
 
 /// Why [`RuleSet::resolve_type`] found no single type.

@@ -20,6 +20,7 @@ mod gotypes;
 pub mod ir;
 pub mod lint;
 mod lint_rules;
+mod lint_seeds;
 mod lower;
 pub mod registry;
 pub mod roots;

@@ -49,6 +49,17 @@ pub fn lint_rules(rules: &RuleSet) -> Vec<Diagnostic> {
     out
 }
 
+/// Version drift across the packages `paths` of `universe` (several versions of one API
+/// group linted in one run, KEP-5073's "adds a new version" user story): for each type name
+/// two of them declare, its own rule tags and each field's (by JSON name) are compared as
+/// written; a difference is a warning at each version's field, unless either side carries
+/// `+kdv:allow-drift` ([`ALLOW_DRIFT`]) on the field or its type.
+pub fn version_drift(universe: &Universe, paths: &[String]) -> Vec<Diagnostic> {
+    crate::lint_seeds::version_drift(universe, paths)
+}
+
+pub use crate::lint_seeds::ALLOW_DRIFT;
+
 /// `kdv lint --upstream`: an error at every use of a kdv extension (a tag upstream
 /// validation-gen does not have, such as `+k8s:pattern`; chained tags included) in every
 /// loaded package, so a Kubernetes contributor never commits one by mistake.

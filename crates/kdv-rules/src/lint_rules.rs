@@ -17,7 +17,8 @@
 //! (validation-gen ignores it, so it validates nothing: a warning, with the closest known
 //! name), a validation-gen tag repeated verbatim on one declaration (a warning: each copy
 //! runs and reports its errors again), and contradicting requiredness (`+k8s:required` with `+k8s:optional`
-//! or `+k8s:forbidden`: an error).
+//! or `+k8s:forbidden`: an error; `+k8s:default` with any of them, the tri-state rule; and
+//! `+k8s:default` with upstream's `+default=`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -35,7 +36,12 @@ use crate::tag_names::{self, unknown_tag};
 
 const ALPHA: &str = "k8s:alpha";
 const BETA: &str = "k8s:beta";
-const REQUIREDNESS: [&str; 3] = ["k8s:optional", "k8s:required", "k8s:forbidden"];
+const REQUIREDNESS: [&str; 4] = [
+    "k8s:optional",
+    "k8s:required",
+    "k8s:forbidden",
+    crate::tags::defaults::DEFAULT.name,
+];
 
 /// What the rules read: the type graph, the lowering results and the root selection.
 pub(crate) struct Input<'a, 'u> {
@@ -51,6 +57,7 @@ pub(crate) fn run(input: &Input<'_, '_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     upstream_rules(input, &mut out);
     hygiene(input.universe, &mut out);
+    crate::lint_seeds::typedef_chains(input.universe, &mut out);
     out
 }
 
@@ -606,7 +613,26 @@ fn declaration(pkg: &Package, blocks: &[&Tags], out: &mut Vec<Diagnostic>) {
     let lines = blocks.iter().flat_map(|b| b.lines.iter());
     let mut seen: HashMap<&str, &TagLine> = HashMap::new();
     let mut requiredness: Option<&TagLine> = None;
+    let mut defaults: Option<&TagLine> = None;
     for line in lines {
+        if line.name == crate::tags::defaults::UPSTREAM_DEFAULT
+            || line.name == crate::tags::defaults::DEFAULT.name
+        {
+            match defaults {
+                Some(first) if first.name != line.name => out.push(Diagnostic {
+                    severity: Severity::Error,
+                    message: format!(
+                        "tag {} and {} (line {}) both give the field a default: keep one",
+                        go_quote(&line.name),
+                        go_quote(&first.name),
+                        first.loc.line
+                    ),
+                    span: tag_span(pkg, line, 0, line.name.len()),
+                }),
+                Some(_) => {}
+                None => defaults = Some(line),
+            }
+        }
         if !line.name.starts_with("k8s:") {
             continue;
         }
@@ -654,10 +680,17 @@ fn declaration(pkg: &Package, blocks: &[&Tags], out: &mut Vec<Diagnostic>) {
                 Some(first) if first.name != line.name => out.push(Diagnostic {
                     severity: Severity::Error,
                     message: format!(
-                        "tag {} contradicts {} (line {}): a field is either optional, required or forbidden",
+                        "tag {} contradicts {} (line {}): {}",
                         go_quote(&line.name),
                         go_quote(&first.name),
-                        first.loc.line
+                        first.loc.line,
+                        if line.name == crate::tags::defaults::DEFAULT.name
+                            || first.name == crate::tags::defaults::DEFAULT.name
+                        {
+                            "+k8s:optional, +k8s:default and +k8s:required are mutually exclusive (a defaulted field is set once defaulted), and a forbidden field has no default"
+                        } else {
+                            "a field is either optional, required or forbidden"
+                        }
                     ),
                     span: span(),
                 }),

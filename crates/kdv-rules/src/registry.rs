@@ -172,6 +172,7 @@ const FAMILIES: &[&[TagDef]] = &[
     tags::testing::TAGS,
     tags::unions::TAGS,
     tags::update::TAGS,
+    tags::defaults::TAGS,
 ];
 
 /// Every registered tag, sorted by name (built once from [`FAMILIES`]).
@@ -308,7 +309,7 @@ mod tests {
     #[test]
     fn catalog_is_sorted_and_dispatchable() {
         let names: Vec<&str> = catalog().iter().map(|d| d.name).collect();
-        assert_eq!(names.len(), 55);
+        assert_eq!(names.len(), 56);
         let mut sorted = names.clone();
         sorted.sort_unstable();
         assert_eq!(names, sorted);

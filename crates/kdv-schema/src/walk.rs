@@ -229,6 +229,16 @@ impl<'r> Emitter<'r> {
                             } else if self.zero_fails(f.shape) {
                                 node.required.insert(name.clone());
                             }
+                            if let Some(d) = self
+                                .by_shape
+                                .get(&s)
+                                .and_then(|&t| self.rules.field_default(t, &f.go_name))
+                            {
+                                // The server sets an absent field to its default before
+                                // it validates: a defaulted field is never required.
+                                child.keyword("default", d.value.clone());
+                                node.required.remove(name.as_str());
+                            }
                             node.properties.insert(name.clone(), child);
                         }
                     }

@@ -189,7 +189,14 @@ fn tag_cases_get_the_same_verdict_from_the_crd() {
                         .map(str::to_owned)
                         .collect(),
                 };
-                let tags_valid = kdv_eval::validate(&rules, ty, &op, &new, old.as_ref()).is_empty();
+                // `kdv validate --types` defaults the manifest first, as the API server
+                // defaults before it validates.
+                let new_d = kdv_eval::apply_defaults(&rules, ty, &new);
+                let old_d = old
+                    .as_ref()
+                    .map(|o| kdv_eval::apply_defaults(&rules, ty, o));
+                let tags_valid =
+                    kdv_eval::validate(&rules, ty, &op, &new_d, old_d.as_deref()).is_empty();
                 let opts = CrdOptions {
                     emit: EmitOptions {
                         options,

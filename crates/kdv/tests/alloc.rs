@@ -10,6 +10,9 @@ use serde::Serialize;
 #[path = "widget/types.rs"]
 mod types;
 
+#[path = "tags/defaults.rs"]
+mod defaults;
+
 use types::*;
 
 struct Counting;
@@ -198,5 +201,41 @@ fn validation_rules_validate_valid_objects_without_allocating_once_warm() {
     assert_eq!(
         errs[0].to_string(),
         "strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is Recreate"
+    );
+}
+
+/// `+k8s:default` fields (unset, holding their defaults once defaulted, and set) and
+/// upstream's `+default=` validate without allocating when valid.
+#[test]
+fn valid_defaulted_objects_validate_without_allocating() {
+    let (create, update) = (Operation::create(), Operation::update());
+    let unset = defaults::Defaults::default();
+    let set = defaults::Defaults {
+        replicas: 3,
+        timeout: Some(60),
+        min_ready_seconds: 0,
+        policy: "Never".into(),
+        names: vec!["a".into()],
+    };
+    let upstream = defaults::Upstream {
+        count: 5,
+        mode: Some("fast".into()),
+        level: 0,
+    };
+    assert!(unset.validate(&create).is_empty());
+    assert!(set.validate_update(&unset, &update).is_empty());
+    assert!(upstream.validate(&create).is_empty());
+    assert_eq!(
+        allocations(|| assert!(unset.validate(&create).is_empty())),
+        0
+    );
+    assert_eq!(allocations(|| assert!(set.validate(&create).is_empty())), 0);
+    assert_eq!(
+        allocations(|| assert!(set.validate_update(&unset, &update).is_empty())),
+        0
+    );
+    assert_eq!(
+        allocations(|| assert!(upstream.validate(&create).is_empty())),
+        0
     );
 }

@@ -42,7 +42,10 @@ pub fn check_document(
     unknown: UnknownFields,
     gates: &FeatureGates,
 ) -> Findings {
-    let errors = kdv_eval::validate(rules, ty, op, &doc.value, old);
+    // The API server defaults the object (and the stored old one) before it validates.
+    let new = kdv_eval::apply_defaults(rules, ty, &doc.value);
+    let old = old.map(|o| kdv_eval::apply_defaults(rules, ty, o));
+    let errors = kdv_eval::validate(rules, ty, op, &new, old.as_deref());
     let (errors, shadowed) = kdv_rollout::partition_enforced(errors, gates);
     let unknown_fields = match unknown {
         UnknownFields::Ignore => Vec::new(),

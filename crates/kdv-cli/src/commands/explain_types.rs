@@ -321,6 +321,9 @@ impl<'r> Explainer<'r> {
     fn describe(&self, v: &Validation) -> String {
         match &v.check {
             Check::Required(_) => "required: must be set".to_string(),
+            Check::Optional(_) if v.tag == DEFAULT_TAG => {
+                "defaulted (kdv extension +k8s:default): when unset, the field holds its default, which lint checks against its other rules; never Required".to_string()
+            }
             Check::Optional(_) => {
                 "optional: when unset, the field's other rules are not checked".to_string()
             }
@@ -517,6 +520,15 @@ impl<'r> Explainer<'r> {
             }
         }
         let node = schema_node(&self.emitted.schema, path);
+        let default = node.and_then(|n| n.get("default"));
+        if check.tag == DEFAULT_TAG
+            && let Some(d) = default
+        {
+            return format!(
+                "OpenAPI keyword `default: {}`; a defaulted field is never in `required`",
+                compact(d)
+            );
+        }
         match keyword(&check.check) {
             Some(Keyword::Required) => {
                 let (parent, name) = match path.rsplit_once('.') {
@@ -529,6 +541,11 @@ impl<'r> Explainer<'r> {
                     .is_some_and(|r| r.iter().any(|x| x == name));
                 if required {
                     format!("OpenAPI keyword: `{name}` in the parent's `required`")
+                } else if let Some(d) = default {
+                    format!(
+                        "OpenAPI keyword `default: {}` (`+default`): a defaulted field is never in `required`",
+                        compact(d)
+                    )
                 } else {
                     "nothing".to_string()
                 }
@@ -571,6 +588,9 @@ impl<'r> Explainer<'r> {
         }
     }
 }
+
+/// `+k8s:default` (its validation is `Optional`; explained as a default).
+const DEFAULT_TAG: &str = "k8s:default";
 
 /// Where a check is published as a keyword.
 enum Keyword {

@@ -5,6 +5,7 @@
 //! or as JSON or SARIF. `kdv lint --crd` is [`super::lint_crd`].
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use kdv_model::{Diagnostic, Severity};
 
@@ -17,10 +18,10 @@ use crate::output::{json, sarif, text};
 /// Prints the findings on `out` and, in text mode and unless `--quiet`, a count on `err`.
 /// Returns 1 with errors (or with warnings under `--deny warnings`), else 0.
 pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, CliError> {
-    let Some(types) = args.types.as_deref() else {
+    let Some(types) = args.types.first().map(PathBuf::as_path) else {
         return super::lint_crd::run(args, out, err);
     };
-    let diagnostics = match findings(args, types) {
+    let diagnostics = match findings_of_all(args) {
         Ok(diagnostics) => diagnostics,
         Err(e) => {
             match args.output {
@@ -42,7 +43,12 @@ pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<
         .count();
     let warnings = diagnostics.len() - errors;
     if !args.quiet && args.output == OutputFormat::Text {
-        let dir = file_name::display(types);
+        let dir = args
+            .types
+            .iter()
+            .map(|t| file_name::display(t))
+            .collect::<Vec<_>>()
+            .join(", ");
         if diagnostics.is_empty() {
             writeln!(err, "{dir}: no findings")?;
         } else {
@@ -61,11 +67,38 @@ pub fn run(args: &LintArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<
     Ok(u8::from(errors > 0 || denied))
 }
 
-fn findings(args: &LintArgs, dir: &std::path::Path) -> Result<Vec<Diagnostic>, CliError> {
+/// The findings of every `--types` package (identical ones once) and, with several, their
+/// version drift.
+fn findings_of_all(args: &LintArgs) -> Result<Vec<Diagnostic>, CliError> {
+    if let [one] = args.types.as_slice() {
+        return Ok(findings(args, one)?.0);
+    }
+    let mut all = Vec::new();
+    let mut universe = kdv_model::Universe::default();
+    let mut paths = Vec::new();
+    for dir in &args.types {
+        let (found, home) = findings(args, dir)?;
+        all.extend(found);
+        if let Some(pkg) = home {
+            paths.push(pkg.path.clone());
+            universe.packages.insert(pkg.path.clone(), pkg);
+        }
+    }
+    all.extend(kdv_rules::lint::version_drift(&universe, &paths));
+    kdv_rules::lint::sort(&mut all);
+    all.dedup();
+    Ok(all)
+}
+
+fn findings(
+    args: &LintArgs,
+    dir: &Path,
+) -> Result<(Vec<Diagnostic>, Option<kdv_model::Package>), CliError> {
     let types = load_types(dir, args.roots.roots(), true)?;
     let mut diagnostics = types.diagnostics;
     diagnostics.extend(types.compiled.lint.iter().cloned());
     diagnostics.extend(kdv_rules::lint::lint_rules(&types.compiled.rules));
+    diagnostics.extend(kdv_eval::default_findings(&types.compiled.rules));
     if args.upstream {
         diagnostics.extend(types.extension_uses);
         diagnostics.extend(kdv_rules::validation_rule::extension_uses(
@@ -73,5 +106,5 @@ fn findings(args: &LintArgs, dir: &std::path::Path) -> Result<Vec<Diagnostic>, C
         ));
     }
     kdv_rules::lint::sort(&mut diagnostics);
-    Ok(diagnostics)
+    Ok((diagnostics, types.home_package))
 }

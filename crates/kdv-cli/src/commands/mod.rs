@@ -67,6 +67,9 @@ pub struct Types {
     pub home: Option<String>,
     /// Every use of a kdv extension tag, as errors (`kdv lint --upstream` reports them).
     pub extension_uses: Vec<Diagnostic>,
+    /// With `lint`: the home package as loaded (`kdv lint` compares the packages of several
+    /// `--types` for version drift).
+    pub home_package: Option<kdv_model::Package>,
 }
 
 /// Loads the Go package in `dir` (and the packages it imports from the same module), or the
@@ -106,11 +109,19 @@ pub fn load_types(dir: &Path, roots: kdv_rules::Roots, lint: bool) -> Result<Typ
     } else {
         Vec::new()
     };
+    let home_package = if lint {
+        home.as_ref()
+            .and_then(|h| universe.packages.get(h))
+            .cloned()
+    } else {
+        None
+    };
     Ok(Types {
         compiled,
         diagnostics,
         home,
         extension_uses,
+        home_package,
     })
 }
 

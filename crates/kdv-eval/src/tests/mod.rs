@@ -6,6 +6,7 @@
 mod basics;
 mod cel_rules;
 mod custom;
+mod defaults;
 mod dependencies;
 mod fixtures;
 mod items;

@@ -5,6 +5,7 @@
 
 pub mod cel_rules;
 pub(crate) mod custom_validation;
+pub(crate) mod defaults;
 pub(crate) mod dependencies;
 pub(crate) mod each;
 pub(crate) mod enums;

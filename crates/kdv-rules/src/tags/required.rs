@@ -153,8 +153,19 @@ fn default_is_zero(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<Option<
             ),
         ));
     }
+    is_zero(lw, ctx, tag, &value).map(Some)
+}
+
+/// Whether `value` is the zero value of the field's type (always `false` for nilable
+/// types); an error for types without a known zero value.
+pub(crate) fn is_zero(
+    lw: &Lowerer<'_>,
+    ctx: &Ctx<'_>,
+    tag: &Tag,
+    value: &serde_json::Value,
+) -> Result<bool, LowerError> {
     if lw.g.is_nilable(&ctx.ty) {
-        return Ok(Some(false));
+        return Ok(false);
     }
     let base = lw.g.base(&ctx.ty);
     let zero = match &base {
@@ -171,11 +182,10 @@ fn default_is_zero(lw: &Lowerer<'_>, ctx: &Ctx<'_>, tag: &Tag) -> Result<Option<
             ));
         }
     };
-    let is_zero = match (&value, &zero) {
+    Ok(match (value, &zero) {
         (serde_json::Value::Number(a), serde_json::Value::Number(_)) => a.as_f64() == Some(0.0),
         (a, b) => a == b,
-    };
-    Ok(Some(is_zero))
+    })
 }
 
 /// `+k8s:forbidden`.
