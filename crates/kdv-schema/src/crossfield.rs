@@ -1,8 +1,8 @@
 //! Cross-field limits (`+k8s:minimum(constraint: minValue)` and its siblings, a kdv
 //! extension) published as one CEL rule at the struct: the bounded member and the referenced
 //! member read with Go's meanings (an absent non-pointer member is its zero value, an absent
-//! pointer — on the way or at the end — makes the rule not apply), with the literal tag's
-//! message and `fieldPath` at the bounded member.
+//! pointer — on the way or at the end — makes the rule not apply), with a message naming
+//! the referenced field and `fieldPath` at the bounded member.
 
 use kdv_rules::{Bound, CrossFieldLimit, FieldAccess, RuleSet, Shape};
 
@@ -37,6 +37,8 @@ pub(crate) fn rule(rules: &RuleSet, c: &CrossFieldLimit) -> Result<Rule, &'stati
         let n = field_name(&step.name).ok_or("a referenced member CEL cannot name")?;
         reference = format!("{reference}.{n}");
         if is_ptr(step.shape) {
+            // An absent struct above holds a nil pointer: the bound is absent, not zero.
+            guards.append(&mut zero_unless);
             guards.push(format!("has({reference})"));
         } else {
             zero_unless.push(format!("has({reference})"));
@@ -47,29 +49,17 @@ pub(crate) fn rule(rules: &RuleSet, c: &CrossFieldLimit) -> Result<Rule, &'stati
     } else {
         format!("({} ? {reference} : 0)", zero_unless.join(" && "))
     };
-    let (op, text, unit) = match c.bound {
-        Bound::Minimum => (">=", "must be greater than or equal to ", None),
-        Bound::Maximum => ("<=", "must be less than or equal to ", None),
-        Bound::MinLength => (">=", "must be at least ", Some(("character", "characters"))),
-        Bound::MaxLength => (
-            "<=",
-            "may not be more than ",
-            Some(("character", "characters")),
-        ),
-        Bound::MinItems => (">=", "must have at least ", Some(("item", "items"))),
-        Bound::MaxItems => ("<=", "must have at most ", Some(("item", "items"))),
+    // A static message: `string(<int>)` in a messageExpression has no size bound the CRD
+    // cost estimator accepts, so the message names the field instead of its value.
+    let (op, text) = match c.bound {
+        Bound::Minimum => (">=", "must be greater than or equal to"),
+        Bound::Maximum => ("<=", "must be less than or equal to"),
+        Bound::MinLength => (">=", "must have at least as many characters as"),
+        Bound::MaxLength => ("<=", "may not have more characters than"),
+        Bound::MinItems => (">=", "must have at least as many items as"),
+        Bound::MaxItems => ("<=", "may not have more items than"),
     };
     let mut expr: Vec<String> = guards.iter().map(|g| format!("!{g}")).collect();
     expr.push(format!("{value} {op} {bound}"));
-    let message = match unit {
-        None => format!("\"{text}\" + string({bound})"),
-        Some((one, many)) => {
-            format!("\"{text}\" + string({bound}) + ({bound} == 1 ? \" {one}\" : \" {many}\")")
-        }
-    };
-    Ok(Rule {
-        message_expression: Some(message),
-        message: None,
-        ..Rule::new(expr.join(" || "), "").at(field_path(key))
-    })
+    Ok(Rule::new(expr.join(" || "), format!("{text} {}", c.reference)).at(field_path(key)))
 }
