@@ -74,5 +74,12 @@ fn extensions(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, flat, list_map, extensions);
+/// Cross-field references (a kdv extension; no Go figure).
+fn crossfield(c: &mut Criterion) {
+    for w in kdv_benches::crossfield_workloads() {
+        run_validation(c, &w);
+    }
+}
+
+criterion_group!(benches, flat, list_map, extensions, crossfield);
 criterion_main!(benches);

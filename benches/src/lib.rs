@@ -25,6 +25,8 @@ pub const LISTMAP_GO: &str = include_str!("../workloads/listmap.go");
 pub const UNIONS_GO: &str = include_str!("../workloads/unions.go");
 /// The kdv extensions workload package (patterns, exclusive bounds, subresource conditions).
 pub const EXTENSIONS_GO: &str = include_str!("../workloads/extensions.go");
+/// The cross-field reference workload package (a kdv extension).
+pub const CROSSFIELD_GO: &str = include_str!("../workloads/crossfield.go");
 
 /// Compiles one in-memory Go package into rules, failing loudly on any diagnostic so a
 /// benchmark never measures a half-compiled rule set.
@@ -403,6 +405,63 @@ pub fn extension_workloads() -> Vec<Workload> {
             ty,
             extensions_object(true),
             Some(extensions_object(true)),
+            0,
+        ),
+    ];
+    workloads(&rules, named(cases))
+}
+
+/// The cross-field object: valid, or with every rule broken (`CrossField_*`).
+pub fn crossfield_object(valid: bool) -> Value {
+    if valid {
+        json!({
+            "minValue": 1,
+            "maxValue": 10,
+            "current": 5,
+            "limits": {"maxLength": 8, "maxItems": 3},
+            "name": "abc",
+            "items": ["a", "b"],
+        })
+    } else {
+        json!({
+            "minValue": 6,
+            "maxValue": 4,
+            "current": 5,
+            "limits": {"maxLength": 2, "maxItems": 1},
+            "name": "abc",
+            "items": ["a", "b"],
+        })
+    }
+}
+
+/// The cross-field reference workloads (`CrossField_*`).
+pub fn crossfield_workloads() -> Vec<Workload> {
+    let rules = Arc::new(compile(
+        "kdv.bench/crossfield",
+        "crossfield.go",
+        CROSSFIELD_GO,
+    ));
+    let ty = "CrossFieldStruct";
+    let cases: [Case; 3] = [
+        (
+            "CrossField_Create_Valid",
+            ty,
+            crossfield_object(true),
+            None,
+            0,
+        ),
+        (
+            "CrossField_Create_Invalid4Errs",
+            ty,
+            crossfield_object(false),
+            None,
+            4,
+        ),
+        (
+            "CrossField_Update_Unchanged",
+            ty,
+            crossfield_object(true),
+            Some(crossfield_object(true)),
             0,
         ),
     ];

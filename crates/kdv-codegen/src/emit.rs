@@ -1183,10 +1183,17 @@ impl<'r> Gen<'r> {
                     Bound::MaxItems => quote!(MaxItems),
                 };
                 let field = &c.field;
+                let optional = match c.optional {
+                    Some(p) => {
+                        let p = presence(p);
+                        quote!(::core::option::Option::Some(#p))
+                    }
+                    None => quote!(::core::option::Option::None),
+                };
                 quote! {
                     #rt::crossfield::cross_field_limit(
                         op, #path, #v, #old,
-                        #rt::crossfield::CrossField { bound: #rt::crossfield::Bound::#bound, field: #field },
+                        #rt::crossfield::CrossField { bound: #rt::crossfield::Bound::#bound, field: #field, optional: #optional },
                         |#s| #target,
                         |#s| #reference,
                         #out,

@@ -274,6 +274,7 @@ impl Eval<'_> {
                 let limit = crossfield::CrossField {
                     bound: c.bound,
                     field: &c.field,
+                    optional: c.optional,
                 };
                 crossfield::cross_field_limit(
                     op,

@@ -604,6 +604,9 @@ pub struct CrossFieldLimit {
     pub access: FieldAccess,
     /// Shape of the bounded member.
     pub shape: ShapeId,
+    /// The bounded member is `+k8s:optional`, with its presence rule: unset, it is not
+    /// checked.
+    pub optional: Option<Presence>,
     /// The path as written (`limits.max`).
     pub reference: String,
     /// The members the path selects, from the struct; the last is the integer.

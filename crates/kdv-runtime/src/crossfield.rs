@@ -8,6 +8,7 @@
 use crate::limits;
 use crate::operation::Operation;
 use crate::path::PathRef;
+use crate::required::{Presence, is_set};
 use crate::sink::ErrorSink;
 use crate::view::View;
 
@@ -62,6 +63,9 @@ pub struct CrossField<'d> {
     pub bound: Bound,
     /// JSON name of the bounded field (the error's path segment).
     pub field: &'d str,
+    /// The bounded field is `+k8s:optional` (with this presence rule): while it is unset
+    /// the limit is not checked, as `optional` short-circuits the literal tag.
+    pub optional: Option<Presence>,
 }
 
 /// A count bound as the literal tags take it (a referenced value beyond `i64` is clamped).
@@ -72,8 +76,8 @@ fn count(b: i128) -> i64 {
 
 /// The cross-field limit `c` on the struct `new` (at `path`): the bounded field's value
 /// (`target`) against the integer `reference` reads, as the literal tag with that bound
-/// checks it, at `path.<field>`. Does not apply when the struct is nil or the referenced
-/// value is absent (a nil pointer on the way or at the end). On Update with an old struct,
+/// checks it, at `path.<field>`. Does not apply when the struct is nil, the bounded field is
+/// optional and unset, or the referenced value is absent (a nil pointer on the way or at the end). On Update with an old struct,
 /// skipped when neither the bounded value nor the referenced value changed (the rule only
 /// reads those two fields; KEP-5073 "Ratcheting and Cross-Field Validation").
 #[allow(clippy::too_many_arguments)]
@@ -98,6 +102,9 @@ pub fn cross_field_limit<'a, S: View<'a>, T: View<'a>, R: View<'a>>(
         return;
     };
     let value = target(new);
+    if c.optional.is_some_and(|p| !is_set(p, value)) {
+        return;
+    }
     if updating && reference(old).as_int() == Some(bound) && value.equal(target(old)) {
         return;
     }
@@ -129,6 +136,7 @@ mod tests {
         let c = CrossField {
             bound: Bound::Minimum,
             field: "value",
+            optional: None,
         };
         let (create, update) = (Operation::create(), Operation::update());
         let mut out = ErrorList::new();

@@ -17,6 +17,10 @@ pub(crate) fn rule(rules: &RuleSet, c: &CrossFieldLimit) -> Result<Rule, &'stati
     };
     let name = field_name(key).ok_or("a cross-field limit on a member CEL cannot name")?;
     let mut guards = Vec::new();
+    if let Some(p) = c.optional {
+        // An unset optional field is not checked.
+        guards.push(crate::cel::is_set(rules, "self", &name, c.shape, p));
+    }
     let sel = format!("self.{name}");
     let value = match c.bound {
         Bound::Minimum | Bound::Maximum if is_ptr(c.shape) => {
@@ -59,7 +63,13 @@ pub(crate) fn rule(rules: &RuleSet, c: &CrossFieldLimit) -> Result<Rule, &'stati
         Bound::MinItems => (">=", "must have at least as many items as"),
         Bound::MaxItems => ("<=", "may not have more items than"),
     };
-    let mut expr: Vec<String> = guards.iter().map(|g| format!("!{g}")).collect();
+    let mut expr: Vec<String> = Vec::new();
+    for g in &guards {
+        let not = format!("!{g}");
+        if !expr.contains(&not) {
+            expr.push(not);
+        }
+    }
     expr.push(format!("{value} {op} {bound}"));
     Ok(Rule::new(expr.join(" || "), format!("{text} {}", c.reference)).at(field_path(key)))
 }

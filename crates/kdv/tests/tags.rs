@@ -9,6 +9,8 @@ mod differential;
 
 #[path = "tags/cel_rules.rs"]
 mod cel_rules;
+#[path = "tags/crossfield.rs"]
+mod crossfield;
 #[path = "tags/custom.rs"]
 mod custom;
 #[path = "tags/dependencies.rs"]
@@ -82,6 +84,7 @@ const FIXTURES: &[(&str, &str)] = &[
     ("native.rs", include_str!("tags/native.rs")),
     ("extensions.rs", include_str!("tags/extensions.rs")),
     ("cel_rules.rs", include_str!("tags/cel_rules.rs")),
+    ("crossfield.rs", include_str!("tags/crossfield.rs")),
 ];
 
 fn source(file: &str) -> &'static str {
@@ -146,6 +149,7 @@ agree!(shapes, shapes, "shapes.rs", mixed: [Root]);
 agree!(native, native, "native.rs", mixed: [Struct, Unions, ListUnions]);
 agree!(extensions, extensions, "extensions.rs", mixed: [Patterns, Bounds, Subresources, Aliases]);
 agree!(cel_rules, cel_rules, "cel_rules.rs", mixed: [PodSpec, DeploymentSpec, ScalerSpec], valid_or_invalid: [FizzBuzzSpec]);
+agree!(crossfield, crossfield, "crossfield.rs", mixed: [Config, Quota]);
 
 /// Catalog tags no fixture can use, with the reason.
 const NOT_RUNNABLE: &[(&str, &str)] = &[(

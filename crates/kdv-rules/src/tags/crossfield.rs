@@ -124,6 +124,14 @@ pub(crate) fn lower_constraint<'u>(
     let steps = resolve_path(lw, ctx, arg.span, &parent, &text, &field)?;
     let access = FieldAccess::Key(field.clone());
     let shape = lw.shape(&member.ty);
+    // `+k8s:optional` short-circuits the literal tag on an unset field; so here.
+    let optional = member
+        .field
+        .tags
+        .lines
+        .iter()
+        .any(|l| l.name == "k8s:optional")
+        .then(|| super::unions::field_presence(lw, &member).presence);
     let (error_type, origin) = match bound {
         Bound::Minimum => (ErrorType::Invalid, origin::MINIMUM),
         Bound::Maximum => (ErrorType::Invalid, origin::MAXIMUM),
@@ -137,6 +145,7 @@ pub(crate) fn lower_constraint<'u>(
         field: field.clone(),
         access,
         shape,
+        optional,
         reference: text,
         steps,
     };
