@@ -256,5 +256,24 @@ fn defaults(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, flat, list_map, unions, extensions, defaults);
+/// Cross-field references (a kdv extension; no Go figure).
+fn crossfield(c: &mut Criterion) {
+    let (create, update) = (Operation::create(), Operation::update());
+    let of = |valid| -> kdv_benches::derived::CrossFieldStruct {
+        serde_json::from_value(kdv_benches::crossfield_object(valid))
+            .expect("the cross-field object is a CrossFieldStruct")
+    };
+    let (valid, invalid, old) = (of(true), of(false), of(true));
+    bench(c, "CrossField_Create_Valid", 0, || valid.validate(&create));
+    bench(c, "CrossField_Create_Invalid4Errs", 4, || {
+        invalid.validate(&create)
+    });
+    bench(c, "CrossField_Update_Unchanged", 0, || {
+        valid.validate_update(&old, &update)
+    });
+}
+
+criterion_group!(
+    benches, flat, list_map, unions, extensions, defaults, crossfield
+);
 criterion_main!(benches);

@@ -81,5 +81,12 @@ fn defaults(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, flat, list_map, extensions, defaults);
+/// Cross-field references (a kdv extension; no Go figure).
+fn crossfield(c: &mut Criterion) {
+    for w in kdv_benches::crossfield_workloads() {
+        run_validation(c, &w);
+    }
+}
+
+criterion_group!(benches, flat, list_map, extensions, defaults, crossfield);
 criterion_main!(benches);

@@ -229,3 +229,30 @@ pub struct ExtensionsStruct {
     #[serde(rename = "cpuField")]
     pub cpu_field: i64,
 }
+
+/// CrossField_* (`workloads/crossfield.go`).
+#[derive(Clone, Serialize, Deserialize, Validate)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct CrossFieldStruct {
+    pub min_value: i32,
+    pub max_value: i32,
+    /// +k8s:minimum(constraint: minValue)
+    /// +k8s:maximum(constraint: maxValue)
+    pub current: i32,
+    /// +k8s:optional
+    pub limits: Option<CrossFieldLimits>,
+    /// +k8s:maxLength(constraint: limits.maxLength)
+    pub name: String,
+    /// +k8s:maxItems(constraint: limits.maxItems)
+    pub items: Vec<String>,
+}
+
+/// The bounds of a [`CrossFieldStruct`].
+#[derive(Clone, Serialize, Deserialize, Validate)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct CrossFieldLimits {
+    pub max_length: i32,
+    pub max_items: i32,
+}

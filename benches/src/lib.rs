@@ -27,6 +27,8 @@ pub const UNIONS_GO: &str = include_str!("../workloads/unions.go");
 pub const EXTENSIONS_GO: &str = include_str!("../workloads/extensions.go");
 /// The defaults workload package (`+k8s:default`, `+default=`).
 pub const DEFAULTS_GO: &str = include_str!("../workloads/defaults.go");
+/// The cross-field reference workload package (a kdv extension).
+pub const CROSSFIELD_GO: &str = include_str!("../workloads/crossfield.go");
 
 /// Compiles one in-memory Go package into rules, failing loudly on any diagnostic so a
 /// benchmark never measures a half-compiled rule set.
@@ -426,6 +428,29 @@ pub fn defaults_object(valid: bool) -> Value {
     }
 }
 
+/// The cross-field object: valid, or with every rule broken (`CrossField_*`).
+pub fn crossfield_object(valid: bool) -> Value {
+    if valid {
+        json!({
+            "minValue": 1,
+            "maxValue": 10,
+            "current": 5,
+            "limits": {"maxLength": 8, "maxItems": 3},
+            "name": "abc",
+            "items": ["a", "b"],
+        })
+    } else {
+        json!({
+            "minValue": 6,
+            "maxValue": 4,
+            "current": 5,
+            "limits": {"maxLength": 2, "maxItems": 1},
+            "name": "abc",
+            "items": ["a", "b"],
+        })
+    }
+}
+
 /// The defaults workloads (`Defaults_*`).
 pub fn defaults_workloads() -> Vec<Workload> {
     let rules = Arc::new(compile("kdv.bench/defaults", "defaults.go", DEFAULTS_GO));
@@ -444,6 +469,40 @@ pub fn defaults_workloads() -> Vec<Workload> {
             ty,
             defaults_object(true),
             Some(defaults_object(true)),
+            0,
+        ),
+    ];
+    workloads(&rules, named(cases))
+}
+
+/// The cross-field reference workloads (`CrossField_*`).
+pub fn crossfield_workloads() -> Vec<Workload> {
+    let rules = Arc::new(compile(
+        "kdv.bench/crossfield",
+        "crossfield.go",
+        CROSSFIELD_GO,
+    ));
+    let ty = "CrossFieldStruct";
+    let cases: [Case; 3] = [
+        (
+            "CrossField_Create_Valid",
+            ty,
+            crossfield_object(true),
+            None,
+            0,
+        ),
+        (
+            "CrossField_Create_Invalid4Errs",
+            ty,
+            crossfield_object(false),
+            None,
+            4,
+        ),
+        (
+            "CrossField_Update_Unchanged",
+            ty,
+            crossfield_object(true),
+            Some(crossfield_object(true)),
             0,
         ),
     ];

@@ -364,6 +364,32 @@ fn upstream_flags_every_kdv_extension() {
     );
 }
 
+/// `kdv lint --upstream` reports each `constraint` argument of a limit (a kdv extension), at
+/// the argument.
+#[test]
+fn upstream_flags_cross_field_constraints() {
+    let run = kdv(&[
+        "lint",
+        "--upstream",
+        "--types",
+        "crates/kdv-cli/tests/fixtures/tags/crossfield",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    for (at, tag) in [
+        ("types.go:16:18", "k8s:minimum"),
+        ("types.go:17:18", "k8s:maximum"),
+        ("types.go:36:20", "k8s:minLength"),
+        ("types.go:37:20", "k8s:maxLength"),
+        ("types.go:41:19", "k8s:minItems"),
+        ("types.go:42:19", "k8s:maxItems"),
+    ] {
+        let line = format!(
+            "{at}: error: tag \"{tag}\" with a constraint argument is a kdv extension (KEP-5073 \"Referencing Fields in Validation-Gen For Cross-Field Validation Rules\""
+        );
+        assert!(run.stdout.contains(&line), "{line}\n{}", run.stdout);
+    }
+}
+
 #[test]
 fn validation_rules_are_checked_as_the_api_server_checks_crd_rules() {
     // The seed's (KEP-4153) examples as written, and misuse of the tag's syntax: each an

@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 
 use kdv_rules::{
-    Calls, Check, Discriminated, FieldAccess, FieldPathRule, ItemCriterion, ItemMatch, Level,
-    MemberSet, RuleSet, Shape, ShapeId, TypeId, TypeKind, UnionKind, Validation,
+    Bound, Calls, Check, Discriminated, FieldAccess, FieldPathRule, ItemCriterion, ItemMatch,
+    Level, MemberSet, RuleSet, Shape, ShapeId, TypeId, TypeKind, UnionKind, Validation,
 };
 use kdv_runtime::view::Literal;
 use proc_macro2::{Ident, Span, TokenStream};
@@ -1163,6 +1163,42 @@ impl<'r> Gen<'r> {
                     static PROGRAM: #rt::CelProgram = #rt::CelProgram::new(#schema);
                     #rt::cel_rule(cx, &PROGRAM, #path, #v, #old, #out);
                 }}
+            }
+            Check::CrossFieldLimit(c) => {
+                let s = self.fresh("s");
+                let target = self.member(&quote!(#s), shape, &c.access)?;
+                // The reference: member of member; a nil struct on the way stays nil.
+                let mut reference = quote!(#s);
+                let mut at = shape;
+                for step in &c.steps {
+                    reference = self.member(&reference, at, &step.access)?;
+                    at = step.shape;
+                }
+                let bound = match c.bound {
+                    Bound::Minimum => quote!(Minimum),
+                    Bound::Maximum => quote!(Maximum),
+                    Bound::MinLength => quote!(MinLength),
+                    Bound::MaxLength => quote!(MaxLength),
+                    Bound::MinItems => quote!(MinItems),
+                    Bound::MaxItems => quote!(MaxItems),
+                };
+                let field = &c.field;
+                let optional = match c.optional {
+                    Some(p) => {
+                        let p = presence(p);
+                        quote!(::core::option::Option::Some(#p))
+                    }
+                    None => quote!(::core::option::Option::None),
+                };
+                quote! {
+                    #rt::crossfield::cross_field_limit(
+                        op, #path, #v, #old,
+                        #rt::crossfield::CrossField { bound: #rt::crossfield::Bound::#bound, field: #field, optional: #optional },
+                        |#s| #target,
+                        |#s| #reference,
+                        #out,
+                    );
+                }
             }
         })
     }

@@ -9,8 +9,9 @@ use kdv_rules::{
 use kdv_runtime::dependencies::{self, Dependency};
 use kdv_runtime::modes::{self, ModeChoice};
 use kdv_runtime::{
-    ErrorSink, FieldError, PathRef, View, each, enums, equality, format, immutable, item, limits,
-    lists, options, pattern, required, subfield, subresources, testing, unions, update,
+    ErrorSink, FieldError, PathRef, View, crossfield, each, enums, equality, format, immutable,
+    item, limits, lists, options, pattern, required, subfield, subresources, testing, unions,
+    update,
 };
 use serde_json::Value;
 
@@ -269,6 +270,33 @@ impl Eval<'_> {
                 package,
             } => self.custom_validation(function_name, package, path, shape, v, old, out),
             Check::CelRule(rule) => self.cel_rule(rule, path, v, old, out),
+            Check::CrossFieldLimit(c) => {
+                let limit = crossfield::CrossField {
+                    bound: c.bound,
+                    field: &c.field,
+                    optional: c.optional,
+                };
+                crossfield::cross_field_limit(
+                    op,
+                    path,
+                    t,
+                    o,
+                    limit,
+                    |s| s.field(&c.access, c.shape),
+                    |s| {
+                        // A nil pointer on the way makes the bound absent (not Go's zero).
+                        let mut cur = s;
+                        for step in &c.steps {
+                            if cur.is_nil() {
+                                return Typed::new(rules, step.shape, Val::Nil);
+                            }
+                            cur = cur.field(&step.access, step.shape);
+                        }
+                        cur
+                    },
+                    out,
+                );
+            }
             _ => {}
         }
     }

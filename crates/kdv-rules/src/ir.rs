@@ -585,6 +585,44 @@ pub enum Check {
     /// `+validationRule` (a kdv extension, KEP-4153 "CEL Validation"): a CEL rule over the
     /// value, run as a CRD's `x-kubernetes-validations` rule at the value's schema node.
     CelRule(Box<CelRule>),
+    /// A limit bounded by another field (a kdv extension, KEP-5073 "Field Path Strategy"):
+    /// `+k8s:minimum(constraint: minValue)` and its siblings, hoisted to the struct value.
+    CrossFieldLimit(Box<CrossFieldLimit>),
+}
+
+pub use kdv_runtime::crossfield::Bound;
+
+/// A limit tag with a `constraint`: the struct member it bounds and the member path whose
+/// integer value is the bound.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrossFieldLimit {
+    /// Which limit.
+    pub bound: Bound,
+    /// JSON name of the bounded member (the error's path segment).
+    pub field: String,
+    /// Where the bounded member lives in the struct.
+    pub access: FieldAccess,
+    /// Shape of the bounded member.
+    pub shape: ShapeId,
+    /// The bounded member is `+k8s:optional`, with its presence rule: unset, it is not
+    /// checked.
+    pub optional: Option<Presence>,
+    /// The path as written (`limits.max`).
+    pub reference: String,
+    /// The members the path selects, from the struct; the last is the integer.
+    pub steps: Vec<RefStep>,
+}
+
+/// One member of a [`CrossFieldLimit`]'s reference path.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RefStep {
+    /// JSON name.
+    pub name: String,
+    /// Where the member lives in its struct.
+    pub access: FieldAccess,
+    /// Shape of the member (a struct or pointer to one on the way, an integer or pointer to
+    /// one at the end).
+    pub shape: ShapeId,
 }
 
 /// A `+validationRule` of a type or a struct field: the CEL rule and the options written

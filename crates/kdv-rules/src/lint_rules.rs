@@ -573,6 +573,22 @@ pub(crate) fn extension_uses(universe: &Universe) -> Vec<Diagnostic> {
                         span: tag_span(pkg, line, t.name_span.start, t.name_span.end),
                     });
                 }
+                if crate::tags::crossfield::constraint_form(t).is_some()
+                    && let Some(arg) = t
+                        .args
+                        .iter()
+                        .find(|a| a.name.as_deref() == Some(crate::tags::crossfield::CONSTRAINT))
+                {
+                    out.push(Diagnostic {
+                        severity: Severity::Error,
+                        message: format!(
+                            "tag {} with a constraint argument is a kdv extension ({}): upstream validation-gen does not have it",
+                            go_quote(&t.name),
+                            crate::tags::crossfield::SEED
+                        ),
+                        span: tag_span(pkg, line, arg.span.start, arg.span.end),
+                    });
+                }
                 cur = t.value_tag();
             }
         }

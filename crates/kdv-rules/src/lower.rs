@@ -453,10 +453,17 @@ impl<'u> Lowerer<'u> {
                 ),
             ));
         }
-        if let Err((msg, span)) = registry::type_check(tag, doc) {
-            return Err(ctx.error(span, format!("tag {quoted}: {msg}")));
+        // A limit with a `constraint` argument is kdv's cross-field form; every other use
+        // keeps upstream's signature check.
+        let lowered = if let Some(bound) = crate::tags::crossfield::constraint_form(tag) {
+            crate::tags::crossfield::lower_constraint(self, ctx, tag, bound)
+        } else {
+            if let Err((msg, span)) = registry::type_check(tag, doc) {
+                return Err(ctx.error(span, format!("tag {quoted}: {msg}")));
+            }
+            lower(self, ctx, tag)
         }
-        let lowered = lower(self, ctx, tag).map_err(|e| e.prefixed(&format!("tag {quoted}: ")))?;
+        .map_err(|e| e.prefixed(&format!("tag {quoted}: ")))?;
         // Everything this tag produced, and did not take from a tag it chains, comes from it.
         let Some(span) = ctx.site.map(|s| s.span(tag.name_span)) else {
             return Ok(lowered);

@@ -5,7 +5,7 @@
 //! Checks live in one module per family, as upstream's `k8s.io/apimachinery/pkg/api/validate`
 //! has them ([`limits`], [`required`], [`enums`], [`mod@format`], [`equality`], [`immutable`],
 //! [`update`], [`options`], [`testing`], [`lists`], [`each`], [`item`], [`subfield`],
-//! [`unions`], [`modes`], [`dependencies`]), kdv's extensions of the catalog ([`pattern`],
+//! [`unions`], [`modes`], [`dependencies`]), kdv's extensions of the catalog ([`pattern`], [`crossfield`],
 //! [`subresources`]; the exclusive bounds are [`limits`]), plus the object-level checks of
 //! [`objectmeta`] (ObjectMeta and embedded resources, as the API server validates them).
 //! Each family check is written once against the borrowed value
@@ -33,6 +33,7 @@
 //! assert_eq!(errs[0].origin, "minimum");
 //! ```
 
+pub mod crossfield;
 pub mod dependencies;
 pub mod each;
 pub mod enums;

@@ -30,6 +30,7 @@
 #![warn(missing_docs)]
 
 mod cel;
+mod crossfield;
 mod node;
 pub mod validation_rules;
 mod walk;

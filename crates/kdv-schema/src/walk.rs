@@ -562,6 +562,10 @@ impl<'r> Emitter<'r> {
             ),
             // Published verbatim: the rule is the CRD rule at this node by definition.
             Check::CelRule(r) => node.rule(cel_rule(r)),
+            Check::CrossFieldLimit(c) => match crate::crossfield::rule(self.rules, c) {
+                Ok(r) => node.rule(r),
+                Err(why) => self.note(v, path, why),
+            },
         }
     }
 

@@ -675,6 +675,47 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    /// Cross-field limits (a kdv extension): on CREATE and on UPDATE of an old object the
+    /// tags accept, the tags and the CEL rule at the struct agree.
+    #[test]
+    fn crossfield_verdicts_agree(seed in any::<u64>(), update_seed in any::<u64>()) {
+        thread_local!(static S: Subject = crossfield_subject());
+        S.with(|s| check(s, seed, update_seed))?;
+    }
+}
+
+fn crossfield_subject() -> Subject {
+    subject(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/crossfield"),
+        "Range",
+    )
+}
+
+/// The generator reaches both verdicts for the cross-field subject.
+#[test]
+fn generated_crossfield_objects_hit_both_verdicts() {
+    let s = crossfield_subject();
+    let (mut valid, mut invalid) = (0, 0);
+    for seed in 1..400u64 {
+        let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let base = s.op(OperationKind::Create);
+        let v = gen_object(&s.rules, &s.pools, s.ty, &s.api_version, &base, &mut rng);
+        if tags_valid(&s, &v, None) {
+            valid += 1
+        } else {
+            invalid += 1
+        }
+    }
+    eprintln!("valid {valid} invalid {invalid}");
+    assert!(
+        valid > 40 && invalid > 40,
+        "valid {valid} invalid {invalid}"
+    );
+}
+
 fn extensions_subject() -> Subject {
     subject_with(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/extensions"),

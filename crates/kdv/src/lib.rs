@@ -216,9 +216,9 @@ pub mod __private {
     };
     pub use kdv_runtime::{
         BadValue, ErrorList, ErrorListExt, ErrorSink, FieldError, Format, Int, ListView, Literal,
-        MapView, Operation, PathRef, Verdict, View, dependencies, each, enums, equality, format,
-        immutable, item, limits, lists, modes, options, pattern, required, subfield, subresources,
-        testing, unions, update,
+        MapView, Operation, PathRef, Verdict, View, crossfield, dependencies, each, enums,
+        equality, format, immutable, item, limits, lists, modes, options, pattern, required,
+        subfield, subresources, testing, unions, update,
     };
     pub use serde_json;
 

@@ -239,3 +239,38 @@ fn valid_defaulted_objects_validate_without_allocating() {
         0
     );
 }
+
+#[path = "tags/crossfield.rs"]
+mod crossfield;
+
+/// Cross-field limits (a kdv extension) read both values in place.
+#[test]
+fn valid_cross_field_objects_validate_without_allocating() {
+    let new = crossfield::Quota {
+        limits: Some(crossfield::Limits {
+            max: Some(5),
+            min: 0,
+        }),
+        fixed: crossfield::Limits {
+            max: Some(8),
+            min: 1,
+        },
+        min_length: Some(2),
+        used: Some(3),
+        name: "abcd".into(),
+        items: vec!["a".into(), "b".into()],
+    };
+    let mut changed = new.clone();
+    changed.fixed.max = Some(9);
+    let (create, update) = (Operation::create(), Operation::update());
+    assert!(new.validate(&create).is_empty());
+    assert_eq!(allocations(|| assert!(new.validate(&create).is_empty())), 0);
+    assert_eq!(
+        allocations(|| assert!(new.validate_update(&new, &update).is_empty())),
+        0
+    );
+    assert_eq!(
+        allocations(|| assert!(changed.validate_update(&new, &update).is_empty())),
+        0
+    );
+}

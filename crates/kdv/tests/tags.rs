@@ -9,6 +9,8 @@ mod differential;
 
 #[path = "tags/cel_rules.rs"]
 mod cel_rules;
+#[path = "tags/crossfield.rs"]
+mod crossfield;
 #[path = "tags/custom.rs"]
 mod custom;
 #[path = "tags/defaults.rs"]
@@ -85,6 +87,7 @@ const FIXTURES: &[(&str, &str)] = &[
     ("extensions.rs", include_str!("tags/extensions.rs")),
     ("cel_rules.rs", include_str!("tags/cel_rules.rs")),
     ("defaults.rs", include_str!("tags/defaults.rs")),
+    ("crossfield.rs", include_str!("tags/crossfield.rs")),
 ];
 
 fn source(file: &str) -> &'static str {
@@ -150,6 +153,7 @@ agree!(native, native, "native.rs", mixed: [Struct, Unions, ListUnions]);
 agree!(extensions, extensions, "extensions.rs", mixed: [Patterns, Bounds, Subresources, Aliases]);
 agree!(cel_rules, cel_rules, "cel_rules.rs", mixed: [PodSpec, DeploymentSpec, ScalerSpec], valid_or_invalid: [FizzBuzzSpec]);
 agree!(defaults, defaults, "defaults.rs", mixed: [Defaults, Upstream]);
+agree!(crossfield, crossfield, "crossfield.rs", mixed: [Config, Quota]);
 
 /// Catalog tags no fixture can use, with the reason.
 const NOT_RUNNABLE: &[(&str, &str)] = &[(

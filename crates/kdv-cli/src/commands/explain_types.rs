@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use kdv_rules::{
-    Check, Equality, FieldAccess, FieldRules, ItemMatch, Level, RuleSet, Shape, ShapeId,
+    Bound, Check, Equality, FieldAccess, FieldRules, ItemMatch, Level, RuleSet, Shape, ShapeId,
     SourceSpan, TypeId, TypeRules, UnionKind, Validation,
 };
 use serde_json::Value;
@@ -464,6 +464,24 @@ impl<'r> Explainer<'r> {
                 }
                 s
             }
+            Check::CrossFieldLimit(c) => {
+                let what = match c.bound {
+                    Bound::Minimum => "must be greater than or equal to",
+                    Bound::Maximum => "must be less than or equal to",
+                    Bound::MinLength => "must have at least as many characters as",
+                    Bound::MaxLength => "may have at most as many characters as",
+                    Bound::MinItems => "must have at least as many items as",
+                    Bound::MaxItems => "may have at most as many items as",
+                };
+                format!(
+                    "{} {what} the value of {} (kdv extension +{}(constraint: {}), checked at this struct; not checked while {} is absent)",
+                    c.field,
+                    c.reference,
+                    c.bound.tag(),
+                    c.reference,
+                    c.reference
+                )
+            }
         }
     }
 
@@ -752,6 +770,9 @@ fn ratcheting(v: &Validation, site: Site<'_>) -> String {
         }
         Check::Union(_) => Some("re-checked only when which members are set changes"),
         Check::Dependency(_) => Some("re-checked only when either field's set-ness changes"),
+        Check::CrossFieldLimit(_) => {
+            Some("re-checked only when the field or the referenced field changes")
+        }
         Check::Discriminated(_) => {
             Some("skipped when the discriminator and the field are unchanged")
         }

@@ -4,6 +4,7 @@
 //! matching `kdv_runtime` module's.
 
 pub mod cel_rules;
+pub(crate) mod crossfield;
 pub(crate) mod custom_validation;
 pub(crate) mod defaults;
 pub(crate) mod dependencies;

@@ -1,0 +1,3 @@
+module crossfield.kdv.dev/api
+
+go 1.22
