@@ -32,7 +32,8 @@ pub struct Findings {
 /// Validates `doc` as `ty` (against `old` for an UPDATE) and, unless `unknown` is
 /// `ignore`, looks for unknown fields. Errors of rules `gates` shadow (`+k8s:alpha`, and
 /// `+k8s:beta` with DeclarativeValidationBeta off) are warnings: an API server would not
-/// return them.
+/// return them. `+validationRule`s compile in the CEL environment of Kubernetes 1.`minor`.
+#[allow(clippy::too_many_arguments)]
 pub fn check_document(
     rules: &RuleSet,
     ty: TypeId,
@@ -41,8 +42,13 @@ pub fn check_document(
     old: Option<&Value>,
     unknown: UnknownFields,
     gates: &FeatureGates,
+    minor: u32,
 ) -> Findings {
-    let errors = kdv_eval::validate(rules, ty, op, &doc.value, old);
+    let options = kdv_eval::EvalOptions {
+        kubernetes_minor: Some(minor),
+        ..kdv_eval::EvalOptions::default()
+    };
+    let errors = kdv_eval::validate_with(rules, ty, op, &doc.value, old, &options);
     let (errors, shadowed) = kdv_rollout::partition_enforced(errors, gates);
     let unknown_fields = match unknown {
         UnknownFields::Ignore => Vec::new(),
