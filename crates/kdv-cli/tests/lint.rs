@@ -440,3 +440,114 @@ type T struct {
         run.transcript()
     );
 }
+
+#[test]
+fn kdv_cel_libraries_are_for_type_rules_only() {
+    // KEP-4153's UTF-8 and selector functions (kdv extensions) compile in a `+validationRule`
+    // on a type; the CRD kdv emits for it publishes the rule verbatim, and the API server's
+    // CRD checks (`kdv lint --crd`) refuse it as they refuse any undeclared function.
+    let types = br#"package p
+
+type Widget struct {
+	Spec WidgetSpec `json:"spec"`
+}
+
+// +validationRule="self.title.isPrint() && !self.title.containsControl()",message="title must be printable"
+// +validationRule="!has(self.selector) || isLabelSelector(self.selector)",message="selector must be a label selector"
+// +validationRule="!has(self.version) || isSemver(self.version)",message="version must be a semantic version"
+type WidgetSpec struct {
+	// +k8s:required
+	// +k8s:maxLength=64
+	Title string `json:"title"`
+	// +k8s:optional
+	// +k8s:maxLength=128
+	Selector string `json:"selector,omitempty"`
+	// +k8s:optional
+	// +k8s:maxLength=32
+	Version string `json:"version,omitempty"`
+}
+"#;
+    let pkg = TempPackage::new(
+        "cel-kdv-libs",
+        &[
+            ("doc.go", b"// +groupName=example.com\npackage p\n" as &[u8]),
+            ("types.go", types),
+        ],
+    );
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let bad = pkg.0.join("bad.yaml");
+    std::fs::write(
+        &bad,
+        "apiVersion: example.com/v1\nkind: Widget\nspec:\n  title: \"a\\tb\"\n  selector: \"a in b\"\n  version: \"1.2.3\"\n",
+    )
+    .unwrap();
+    let bad = bad.to_str().unwrap();
+    let run = kdv(&["validate", "--types", pkg.path(), "--type", "Widget", bad]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let errors: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter_map(|l| l.split_once("bad.yaml:").map(|(_, rest)| rest))
+        .filter(|l| l.contains("spec"))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "4:3: spec: Invalid value: title must be printable",
+            "4:3: spec: Invalid value: selector must be a label selector",
+        ],
+        "{}",
+        run.transcript()
+    );
+    // The release selected: `isSemver` is in the stored environment from 1.33.
+    let run = kdv(&[
+        "validate",
+        "--types",
+        pkg.path(),
+        "--type",
+        "Widget",
+        "--k8s-version",
+        "1.32",
+        bad,
+    ]);
+    assert!(
+        run.stdout.contains("undeclared reference to 'isSemver'"),
+        "{}",
+        run.transcript()
+    );
+    // The emitted CRD leaves the rules using kdv's functions out (the API server would
+    // refuse them), each with a note at its tag; what it publishes passes the CRD checks.
+    let crd = kdv(&[
+        "schema",
+        "--types",
+        pkg.path(),
+        "Widget",
+        "--crd",
+        "--group",
+        "example.com",
+        "-o",
+        "yaml",
+    ]);
+    assert_eq!(crd.code, 0, "{}", crd.transcript());
+    assert!(
+        crd.stdout
+            .contains("rule: \"!has(self.version) || isSemver(self.version)\"")
+    );
+    assert!(!crd.stdout.contains("isPrint"), "{}", crd.transcript());
+    assert!(
+        crd.stderr.contains("types.go:7:5: spec: +validationRule: the CEL rule `self.title.isPrint() && !self.title.containsControl()` is not published: the API server would refuse it (compilation failed: ERROR: <input>:1:19: undeclared reference to 'isPrint' (in container '')"),
+        "{}",
+        crd.transcript()
+    );
+    assert!(
+        crd.stderr
+            .contains("undeclared reference to 'isLabelSelector'"),
+        "{}",
+        crd.transcript()
+    );
+    let crd_path = pkg.0.join("crd.yaml");
+    std::fs::write(&crd_path, &crd.stdout).unwrap();
+    let lint = kdv(&["lint", "--crd", crd_path.to_str().unwrap()]);
+    assert_eq!(lint.code, 0, "{}", lint.transcript());
+}

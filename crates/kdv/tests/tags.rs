@@ -145,7 +145,7 @@ agree!(custom, custom, "custom.rs", mixed: [Struct], custom: custom::registry())
 agree!(shapes, shapes, "shapes.rs", mixed: [Root]);
 agree!(native, native, "native.rs", mixed: [Struct, Unions, ListUnions]);
 agree!(extensions, extensions, "extensions.rs", mixed: [Patterns, Bounds, Subresources, Aliases]);
-agree!(cel_rules, cel_rules, "cel_rules.rs", mixed: [PodSpec, DeploymentSpec, ScalerSpec], valid_or_invalid: [FizzBuzzSpec]);
+agree!(cel_rules, cel_rules, "cel_rules.rs", mixed: [PodSpec, DeploymentSpec, ScalerSpec], valid_or_invalid: [FizzBuzzSpec, CelLibraries]);
 
 /// Catalog tags no fixture can use, with the reason.
 const NOT_RUNNABLE: &[(&str, &str)] = &[(
