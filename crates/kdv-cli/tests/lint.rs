@@ -551,3 +551,88 @@ type WidgetSpec struct {
     let lint = kdv(&["lint", "--crd", crd_path.to_str().unwrap()]);
     assert_eq!(lint.code, 0, "{}", lint.transcript());
 }
+
+#[test]
+fn virtual_field_groups_are_checked_at_their_tags() {
+    // Undeclared, empty and cross-type groups, members and group tags where they cannot be:
+    // each an error at the tag.
+    let types = br#"package p
+
+type A struct {
+	// +k8s:optional
+	// +k8s:memberOf(group: g)
+	X *string `json:"x,omitempty"`
+	// +k8s:optional
+	// +k8s:memberOf(group: elsewhere)
+	Y *string `json:"y,omitempty"`
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:memberOf(group: g)
+	Z []string `json:"z,omitempty"`
+	// +k8s:optional
+	// +k8s:union(union: g)
+	W *string `json:"w,omitempty"`
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=type
+	// +k8s:zeroOrOneOf(union: empty)
+	// +k8s:listMapItem(type: "a")=+k8s:memberOf(group: other)
+	L []C `json:"l,omitempty"`
+}
+
+// +k8s:union(union: elsewhere)
+type B struct {
+	// +k8s:optional
+	// +k8s:memberOf(group: elsewhere)
+	V *string `json:"v,omitempty"`
+}
+
+type C struct {
+	Type string `json:"type"`
+}
+"#;
+    let pkg = TempPackage::new("virtual", &[("doc.go", DOC), ("types.go", types)]);
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let headlines: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": error: ") || l.contains(": warning: "))
+        .map(|l| l.split_once("types.go:").map_or(l, |(_, rest)| rest))
+        .collect();
+    assert_eq!(
+        headlines,
+        [
+            "5:6: error: group \"g\" is not declared at A: write +k8s:union(union: g) or +k8s:zeroOrOneOf(union: g) on the struct type declaring this field",
+            "8:6: error: group \"elsewhere\" is not declared at A: write +k8s:union(union: elsewhere) or +k8s:zeroOrOneOf(union: elsewhere) on the struct type declaring this field (a group of that name is declared at B: virtual groups are not shared across types or kinds)",
+            "11:19: error: tag \"k8s:eachVal\": tag \"k8s:memberOf\": can only be used on struct fields and on list-map items (after +k8s:listMapItem or +k8s:item)",
+            "14:6: error: tag \"k8s:union\": can only be used on struct types (members: their fields) and list fields (members: their items)",
+            "19:6: error: group \"empty\" has no members: put fields or list-map items into it with +k8s:memberOf(group: empty)",
+            "20:34: error: group \"other\" is not declared at A.l: write +k8s:union(union: other) or +k8s:zeroOrOneOf(union: other) on the list field",
+        ],
+        "{}",
+        run.transcript()
+    );
+    // Each virtual-field tag is a kdv extension: `--upstream` reports every use.
+    let run = kdv(&[
+        "lint",
+        "--upstream",
+        "--types",
+        "crates/kdv-cli/tests/fixtures/tags/virtual",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .ends_with("virtual: 21 findings (21 errors, 0 warnings)\n"),
+        "{}",
+        run.transcript()
+    );
+    for tag in ["union", "zeroOrOneOf", "listMapItem", "memberOf"] {
+        assert!(
+            run.stdout.contains(&format!(
+                "error: tag \"k8s:{tag}\" is a kdv extension (KEP-5073 \"Virtual Field Strategy\"): upstream validation-gen does not have it"
+            )),
+            "{}",
+            run.transcript()
+        );
+    }
+}

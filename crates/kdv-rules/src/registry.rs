@@ -172,6 +172,7 @@ const FAMILIES: &[&[TagDef]] = &[
     tags::testing::TAGS,
     tags::unions::TAGS,
     tags::update::TAGS,
+    tags::virtual_fields::TAGS,
 ];
 
 /// Every registered tag, sorted by name (built once from [`FAMILIES`]).

@@ -53,6 +53,8 @@ mod testing;
 mod unions;
 #[path = "tags/update.rs"]
 mod update;
+#[path = "tags/virtual_fields.rs"]
+mod virtual_fields;
 
 /// Cases per fixture type (the measure).
 const CASES: u32 = 10_000;
@@ -81,6 +83,7 @@ const FIXTURES: &[(&str, &str)] = &[
     ("shapes.rs", include_str!("tags/shapes.rs")),
     ("native.rs", include_str!("tags/native.rs")),
     ("extensions.rs", include_str!("tags/extensions.rs")),
+    ("virtual_fields.rs", include_str!("tags/virtual_fields.rs")),
     ("cel_rules.rs", include_str!("tags/cel_rules.rs")),
 ];
 
@@ -145,6 +148,7 @@ agree!(custom, custom, "custom.rs", mixed: [Struct], custom: custom::registry())
 agree!(shapes, shapes, "shapes.rs", mixed: [Root]);
 agree!(native, native, "native.rs", mixed: [Struct, Unions, ListUnions]);
 agree!(extensions, extensions, "extensions.rs", mixed: [Patterns, Bounds, Subresources, Aliases]);
+agree!(virtual_fields, virtual_fields, "virtual_fields.rs", mixed: [Volume], valid_or_invalid: [Config, Items]);
 agree!(cel_rules, cel_rules, "cel_rules.rs", mixed: [PodSpec, DeploymentSpec, ScalerSpec], valid_or_invalid: [FizzBuzzSpec, CelLibraries]);
 
 /// Catalog tags no fixture can use, with the reason.
