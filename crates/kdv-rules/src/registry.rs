@@ -309,7 +309,7 @@ mod tests {
     #[test]
     fn catalog_is_sorted_and_dispatchable() {
         let names: Vec<&str> = catalog().iter().map(|d| d.name).collect();
-        assert_eq!(names.len(), 55);
+        assert_eq!(names.len(), 59);
         let mut sorted = names.clone();
         sorted.sort_unstable();
         assert_eq!(names, sorted);
