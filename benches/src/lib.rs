@@ -4,6 +4,7 @@
 
 pub mod cel_rules;
 pub mod derived;
+pub mod virtual_fields;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;

@@ -594,3 +594,199 @@ type T struct {
         run.transcript()
     );
 }
+
+#[test]
+fn kdv_cel_libraries_are_for_type_rules_only() {
+    // KEP-4153's UTF-8 and selector functions (kdv extensions) compile in a `+validationRule`
+    // on a type; the CRD kdv emits for it publishes the rule verbatim, and the API server's
+    // CRD checks (`kdv lint --crd`) refuse it as they refuse any undeclared function.
+    let types = br#"package p
+
+type Widget struct {
+	Spec WidgetSpec `json:"spec"`
+}
+
+// +validationRule="self.title.isPrint() && !self.title.containsControl()",message="title must be printable"
+// +validationRule="!has(self.selector) || isLabelSelector(self.selector)",message="selector must be a label selector"
+// +validationRule="!has(self.version) || isSemver(self.version)",message="version must be a semantic version"
+type WidgetSpec struct {
+	// +k8s:required
+	// +k8s:maxLength=64
+	Title string `json:"title"`
+	// +k8s:optional
+	// +k8s:maxLength=128
+	Selector string `json:"selector,omitempty"`
+	// +k8s:optional
+	// +k8s:maxLength=32
+	Version string `json:"version,omitempty"`
+}
+"#;
+    let pkg = TempPackage::new(
+        "cel-kdv-libs",
+        &[
+            ("doc.go", b"// +groupName=example.com\npackage p\n" as &[u8]),
+            ("types.go", types),
+        ],
+    );
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    let bad = pkg.0.join("bad.yaml");
+    std::fs::write(
+        &bad,
+        "apiVersion: example.com/v1\nkind: Widget\nspec:\n  title: \"a\\tb\"\n  selector: \"a in b\"\n  version: \"1.2.3\"\n",
+    )
+    .unwrap();
+    let bad = bad.to_str().unwrap();
+    let run = kdv(&["validate", "--types", pkg.path(), "--type", "Widget", bad]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let errors: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter_map(|l| l.split_once("bad.yaml:").map(|(_, rest)| rest))
+        .filter(|l| l.contains("spec"))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "4:3: spec: Invalid value: title must be printable",
+            "4:3: spec: Invalid value: selector must be a label selector",
+        ],
+        "{}",
+        run.transcript()
+    );
+    // The release selected: `isSemver` is in the stored environment from 1.33.
+    let run = kdv(&[
+        "validate",
+        "--types",
+        pkg.path(),
+        "--type",
+        "Widget",
+        "--k8s-version",
+        "1.32",
+        bad,
+    ]);
+    assert!(
+        run.stdout.contains("undeclared reference to 'isSemver'"),
+        "{}",
+        run.transcript()
+    );
+    // The emitted CRD leaves the rules using kdv's functions out (the API server would
+    // refuse them), each with a note at its tag; what it publishes passes the CRD checks.
+    let crd = kdv(&[
+        "schema",
+        "--types",
+        pkg.path(),
+        "Widget",
+        "--crd",
+        "--group",
+        "example.com",
+        "-o",
+        "yaml",
+    ]);
+    assert_eq!(crd.code, 0, "{}", crd.transcript());
+    assert!(
+        crd.stdout
+            .contains("rule: \"!has(self.version) || isSemver(self.version)\"")
+    );
+    assert!(!crd.stdout.contains("isPrint"), "{}", crd.transcript());
+    assert!(
+        crd.stderr.contains("types.go:7:5: spec: +validationRule: the CEL rule `self.title.isPrint() && !self.title.containsControl()` is not published: the API server would refuse it (compilation failed: ERROR: <input>:1:19: undeclared reference to 'isPrint' (in container '')"),
+        "{}",
+        crd.transcript()
+    );
+    assert!(
+        crd.stderr
+            .contains("undeclared reference to 'isLabelSelector'"),
+        "{}",
+        crd.transcript()
+    );
+    let crd_path = pkg.0.join("crd.yaml");
+    std::fs::write(&crd_path, &crd.stdout).unwrap();
+    let lint = kdv(&["lint", "--crd", crd_path.to_str().unwrap()]);
+    assert_eq!(lint.code, 0, "{}", lint.transcript());
+}
+
+#[test]
+fn virtual_field_groups_are_checked_at_their_tags() {
+    // Undeclared, empty and cross-type groups, members and group tags where they cannot be:
+    // each an error at the tag.
+    let types = br#"package p
+
+type A struct {
+	// +k8s:optional
+	// +k8s:memberOf(group: g)
+	X *string `json:"x,omitempty"`
+	// +k8s:optional
+	// +k8s:memberOf(group: elsewhere)
+	Y *string `json:"y,omitempty"`
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:memberOf(group: g)
+	Z []string `json:"z,omitempty"`
+	// +k8s:optional
+	// +k8s:union(union: g)
+	W *string `json:"w,omitempty"`
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=type
+	// +k8s:zeroOrOneOf(union: empty)
+	// +k8s:listMapItem(type: "a")=+k8s:memberOf(group: other)
+	L []C `json:"l,omitempty"`
+}
+
+// +k8s:union(union: elsewhere)
+type B struct {
+	// +k8s:optional
+	// +k8s:memberOf(group: elsewhere)
+	V *string `json:"v,omitempty"`
+}
+
+type C struct {
+	Type string `json:"type"`
+}
+"#;
+    let pkg = TempPackage::new("virtual", &[("doc.go", DOC), ("types.go", types)]);
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    let headlines: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": error: ") || l.contains(": warning: "))
+        .map(|l| l.split_once("types.go:").map_or(l, |(_, rest)| rest))
+        .collect();
+    assert_eq!(
+        headlines,
+        [
+            "5:6: error: group \"g\" is not declared at A: write +k8s:union(union: g) or +k8s:zeroOrOneOf(union: g) on the struct type declaring this field",
+            "8:6: error: group \"elsewhere\" is not declared at A: write +k8s:union(union: elsewhere) or +k8s:zeroOrOneOf(union: elsewhere) on the struct type declaring this field (a group of that name is declared at B: virtual groups are not shared across types or kinds)",
+            "11:19: error: tag \"k8s:eachVal\": tag \"k8s:memberOf\": can only be used on struct fields and on list-map items (after +k8s:listMapItem or +k8s:item)",
+            "14:6: error: tag \"k8s:union\": can only be used on struct types (members: their fields) and list fields (members: their items)",
+            "19:6: error: group \"empty\" has no members: put fields or list-map items into it with +k8s:memberOf(group: empty)",
+            "20:34: error: group \"other\" is not declared at A.l: write +k8s:union(union: other) or +k8s:zeroOrOneOf(union: other) on the list field",
+        ],
+        "{}",
+        run.transcript()
+    );
+    // Each virtual-field tag is a kdv extension: `--upstream` reports every use.
+    let run = kdv(&[
+        "lint",
+        "--upstream",
+        "--types",
+        "crates/kdv-cli/tests/fixtures/tags/virtual",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    assert!(
+        run.stderr
+            .ends_with("virtual: 21 findings (21 errors, 0 warnings)\n"),
+        "{}",
+        run.transcript()
+    );
+    for tag in ["union", "zeroOrOneOf", "listMapItem", "memberOf"] {
+        assert!(
+            run.stdout.contains(&format!(
+                "error: tag \"k8s:{tag}\" is a kdv extension (KEP-5073 \"Virtual Field Strategy\"): upstream validation-gen does not have it"
+            )),
+            "{}",
+            run.transcript()
+        );
+    }
+}

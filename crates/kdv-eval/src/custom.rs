@@ -142,6 +142,9 @@ pub struct EvalOptions<'a> {
     /// decodes the object itself (an OpenAPI pipeline). The validations are the same: each
     /// skips a value of the wrong kind, as after a failed decoding pass.
     pub skip_decoding: bool,
+    /// The Kubernetes release (1.x) whose CEL environment compiles `+validationRule`s (with
+    /// kdv's own CEL libraries); `None`: kdv-openapi's default release.
+    pub kubernetes_minor: Option<u32>,
 }
 
 impl fmt::Debug for EvalOptions<'_> {
@@ -149,6 +152,7 @@ impl fmt::Debug for EvalOptions<'_> {
         f.debug_struct("EvalOptions")
             .field("custom_validators", &self.custom_validators.is_some())
             .field("skip_decoding", &self.skip_decoding)
+            .field("kubernetes_minor", &self.kubernetes_minor)
             .finish()
     }
 }

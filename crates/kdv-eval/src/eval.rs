@@ -37,6 +37,8 @@ pub(crate) struct Eval<'r> {
     /// The runtime cost budget left for `+validationRule` rules in this validation (the
     /// API server's per-request budget of CRD rules).
     pub cel_budget: i64,
+    /// The release whose CEL environment compiles `+validationRule`s.
+    pub kubernetes_minor: u32,
 }
 
 pub(crate) fn run(
@@ -56,6 +58,9 @@ pub(crate) fn run(
         too_deep: false,
         kinds_checked: true,
         cel_budget: kdv_openapi::cel::RUNTIME_COST_BUDGET,
+        kubernetes_minor: options
+            .kubernetes_minor
+            .unwrap_or(kdv_openapi::DEFAULT_KUBERNETES_MINOR),
     };
     let t = rules.type_rules(ty);
     let root = PathRef::Nil;

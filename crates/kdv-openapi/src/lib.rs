@@ -106,7 +106,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use kdv_runtime::{BadValue, ErrorList, ErrorType, FieldError, FieldPath};
 use serde_json::Value;
 
-pub use crate::crd_validation::{CrdFindings, lint_crds, validate_crd};
+pub use crate::crd_validation::{CrdFindings, lint_crds, validate_crd, validate_type_rule_crd};
 use crate::openapi::{Document, Gvk};
 use crate::schema::{Arena, NodeId};
 

@@ -793,6 +793,7 @@ impl<'u> Discoverer<'u> {
                 declarative_native: false,
             });
         }
+        crate::tags::virtual_fields::finish(&mut self.lw);
         let mut rules = RuleSet {
             types,
             shapes: Vec::new(),

@@ -173,6 +173,7 @@ const FAMILIES: &[&[TagDef]] = &[
     tags::unions::TAGS,
     tags::update::TAGS,
     tags::defaults::TAGS,
+    tags::virtual_fields::TAGS,
 ];
 
 /// Every registered tag, sorted by name (built once from [`FAMILIES`]).
@@ -309,7 +310,7 @@ mod tests {
     #[test]
     fn catalog_is_sorted_and_dispatchable() {
         let names: Vec<&str> = catalog().iter().map(|d| d.name).collect();
-        assert_eq!(names.len(), 56);
+        assert_eq!(names.len(), 60);
         let mut sorted = names.clone();
         sorted.sort_unstable();
         assert_eq!(names, sorted);

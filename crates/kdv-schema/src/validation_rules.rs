@@ -66,8 +66,15 @@ pub fn rules_of(rules: &RuleSet) -> Vec<(&CelRule, Option<&kdv_model::SourceSpan
 /// (compile and type errors, estimated cost over the per-rule limit, a `fieldPath` its
 /// node does not have, `messageExpression` errors), as lint errors at the rule's text. Each
 /// rule is checked alone at its node (cardinality 1): a rule under unbounded lists may
-/// still exceed the limits of a whole CRD, which `kdv schema --crd` reports.
+/// still exceed the limits of a whole CRD, which `kdv schema --crd` reports. The rules are
+/// compiled as the interpreter compiles them by default: kdv-openapi's default release, with
+/// kdv's own CEL libraries ([`findings_for`] names the release).
 pub fn findings(rules: &RuleSet) -> Vec<Diagnostic> {
+    findings_for(rules, kdv_openapi::DEFAULT_KUBERNETES_MINOR)
+}
+
+/// [`findings`] in the type-rule environment of Kubernetes 1.`minor`.
+pub fn findings_for(rules: &RuleSet, minor: u32) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (rule, span) in rules_of(rules) {
         let Some(schema) = rule_schema(rules, rule) else {
@@ -82,7 +89,7 @@ pub fn findings(rules: &RuleSet) -> Vec<Diagnostic> {
             json!({"type": "object", "properties": {"value": schema}}),
             false,
         );
-        let found = kdv_openapi::validate_crd(&crd);
+        let found = kdv_openapi::validate_type_rule_crd(&crd, minor);
         // `rule: <detail>`: the server's value is the rule as JSON, which the tag shows.
         let texts: Vec<String> = found
             .errors

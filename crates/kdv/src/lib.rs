@@ -278,10 +278,11 @@ pub mod __private {
     }
 
     /// A `+validationRule`'s program: its node's structural schema (JSON text, built at
-    /// expansion time by `kdv-schema`) compiled on first use in the CRD rule environment of
-    /// Kubernetes 1.35, as the interpreter compiles it; and the JSON trees its calls write
-    /// the values into, kept for the next call (one pair per concurrent call), so that a
-    /// value of the same shape as the last one is given to CEL without heap allocation.
+    /// expansion time by `kdv-schema`) compiled on first use in the type-rule environment
+    /// (the CRD rule environment of kdv-openapi's default release, 1.35, with kdv's own CEL
+    /// libraries), as the interpreter compiles it by default; and the JSON trees its calls
+    /// write the values into, kept for the next call (one pair per concurrent call), so that
+    /// a value of the same shape as the last one is given to CEL without heap allocation.
     pub struct CelProgram {
         schema: &'static str,
         compiled: std::sync::OnceLock<Result<kdv_openapi::cel::SchemaRules, String>>,
@@ -302,7 +303,11 @@ pub mod __private {
             self.compiled.get_or_init(|| {
                 let schema: serde_json::Value =
                     serde_json::from_str(self.schema).map_err(|e| e.to_string())?;
-                kdv_openapi::cel::SchemaRules::compile(&schema, 35).map_err(|e| e.message)
+                kdv_openapi::cel::SchemaRules::compile(
+                    &schema,
+                    kdv_openapi::DEFAULT_KUBERNETES_MINOR,
+                )
+                .map_err(|e| e.message)
             })
         }
 

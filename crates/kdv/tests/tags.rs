@@ -57,6 +57,8 @@ mod testing;
 mod unions;
 #[path = "tags/update.rs"]
 mod update;
+#[path = "tags/virtual_fields.rs"]
+mod virtual_fields;
 
 /// Cases per fixture type (the measure).
 const CASES: u32 = 10_000;
@@ -85,6 +87,7 @@ const FIXTURES: &[(&str, &str)] = &[
     ("shapes.rs", include_str!("tags/shapes.rs")),
     ("native.rs", include_str!("tags/native.rs")),
     ("extensions.rs", include_str!("tags/extensions.rs")),
+    ("virtual_fields.rs", include_str!("tags/virtual_fields.rs")),
     ("cel_rules.rs", include_str!("tags/cel_rules.rs")),
     ("defaults.rs", include_str!("tags/defaults.rs")),
     ("crossfield.rs", include_str!("tags/crossfield.rs")),
@@ -151,9 +154,10 @@ agree!(custom, custom, "custom.rs", mixed: [Struct], custom: custom::registry())
 agree!(shapes, shapes, "shapes.rs", mixed: [Root]);
 agree!(native, native, "native.rs", mixed: [Struct, Unions, ListUnions]);
 agree!(extensions, extensions, "extensions.rs", mixed: [Patterns, Bounds, Subresources, Aliases]);
-agree!(cel_rules, cel_rules, "cel_rules.rs", mixed: [PodSpec, DeploymentSpec, ScalerSpec], valid_or_invalid: [FizzBuzzSpec]);
+agree!(cel_rules, cel_rules, "cel_rules.rs", mixed: [PodSpec, DeploymentSpec, ScalerSpec], valid_or_invalid: [FizzBuzzSpec, CelLibraries]);
 agree!(defaults, defaults, "defaults.rs", mixed: [Defaults, Upstream]);
 agree!(crossfield, crossfield, "crossfield.rs", mixed: [Config, Quota]);
+agree!(virtual_fields, virtual_fields, "virtual_fields.rs", mixed: [Volume], valid_or_invalid: [Config, Items]);
 
 /// Catalog tags no fixture can use, with the reason.
 const NOT_RUNNABLE: &[(&str, &str)] = &[(

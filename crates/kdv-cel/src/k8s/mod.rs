@@ -143,6 +143,54 @@ fn build(features: Features) -> Env {
     env
 }
 
+/// The environment of kdv's `+validationRule` on types (kdv extension): the `env_type`
+/// environment of Kubernetes 1.`minor` ([`shared_env`]) plus kdv's own libraries
+/// ([`crate::library::kdv`]: UTF-8 and label-selector functions). Built once per release
+/// and type, shared as [`shared_env`] is. CRD rules never get this environment.
+pub fn shared_type_rule_env(minor: u32, env_type: EnvType) -> &'static Env {
+    const SLOTS: usize = NEWEST_MINOR as usize + 2;
+    static ENVS: [[OnceLock<Env>; 2]; SLOTS] =
+        [const { [OnceLock::new(), OnceLock::new()] }; SLOTS];
+    let minor = minor.min(NEWEST_MINOR + 1);
+    let slot = &ENVS[minor as usize][match env_type {
+        EnvType::NewExpressions => 0,
+        EnvType::StoredExpressions => 1,
+    }];
+    slot.get_or_init(|| {
+        let mut env = shared_env(minor, env_type).without_memo();
+        for lib in crate::library::kdv::libraries() {
+            env.add_library(lib.declarations());
+        }
+        env.build_index();
+        env
+    })
+}
+
+/// A fresh copy of [`shared_type_rule_env`] (nothing remembered), as [`env_for`] is of
+/// [`shared_env`].
+pub fn type_rule_env(minor: u32, env_type: EnvType) -> Env {
+    let mut env = shared_type_rule_env(minor, env_type).without_memo();
+    if !env.options.literal_validators.is_empty() {
+        env.options.literal_validators = LiteralValidator::kubernetes();
+    }
+    env
+}
+
+/// [`program_options`] whose registry also holds kdv's own libraries: the program settings
+/// of `+validationRule` on types ([`shared_type_rule_env`]).
+pub fn type_rule_program_options() -> ProgramOptions {
+    static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
+    let mut options = ProgramOptions::kubernetes();
+    options.registry = Arc::clone(REGISTRY.get_or_init(|| {
+        let mut r = registry();
+        for lib in crate::library::kdv::libraries() {
+            r.add(lib.functions());
+        }
+        Arc::new(r)
+    }));
+    options
+}
+
 /// [`ProgramOptions::kubernetes`] with [`registry`]: the program settings of CRD rules with
 /// every Kubernetes library, the same for every release. The registry is built once per
 /// process and shared.

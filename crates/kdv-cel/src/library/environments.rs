@@ -5,7 +5,7 @@
 
 use super::estimate::{CallEstimate, CallSite};
 use super::releases::{Feature, Features};
-use super::{Library, Registry, ext, k8s, standard};
+use super::{Library, Registry, ext, k8s, kdv, standard};
 use crate::parser::Macros;
 
 /// cel-go's libraries as Kubernetes' base environment configures them: the standard library,
@@ -192,7 +192,7 @@ pub(crate) fn kubernetes_estimate<'a>(
     {
         return None;
     }
-    k8s::estimate(c)
+    kdv::estimate(c).or_else(|| k8s::estimate(c))
 }
 
 /// cel-go's own estimates of standard-library and strings-extension overloads (its checker's

@@ -30,6 +30,7 @@ pub mod estimate;
 pub mod ext;
 mod functions;
 pub mod k8s;
+pub mod kdv;
 pub mod regex;
 pub mod releases;
 pub mod standard;

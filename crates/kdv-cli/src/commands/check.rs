@@ -32,7 +32,8 @@ pub struct Findings {
 /// Validates `doc` as `ty` (against `old` for an UPDATE) and, unless `unknown` is
 /// `ignore`, looks for unknown fields. Errors of rules `gates` shadow (`+k8s:alpha`, and
 /// `+k8s:beta` with DeclarativeValidationBeta off) are warnings: an API server would not
-/// return them.
+/// return them. `+validationRule`s compile in the CEL environment of Kubernetes 1.`minor`.
+#[allow(clippy::too_many_arguments)]
 pub fn check_document(
     rules: &RuleSet,
     ty: TypeId,
@@ -41,11 +42,16 @@ pub fn check_document(
     old: Option<&Value>,
     unknown: UnknownFields,
     gates: &FeatureGates,
+    minor: u32,
 ) -> Findings {
     // The API server defaults the object (and the stored old one) before it validates.
     let new = kdv_eval::apply_defaults(rules, ty, &doc.value);
     let old = old.map(|o| kdv_eval::apply_defaults(rules, ty, o));
-    let errors = kdv_eval::validate(rules, ty, op, &new, old.as_deref());
+    let options = kdv_eval::EvalOptions {
+        kubernetes_minor: Some(minor),
+        ..kdv_eval::EvalOptions::default()
+    };
+    let errors = kdv_eval::validate_with(rules, ty, op, &new, old.as_deref(), &options);
     let (errors, shadowed) = kdv_rollout::partition_enforced(errors, gates);
     let unknown_fields = match unknown {
         UnknownFields::Ignore => Vec::new(),

@@ -253,6 +253,7 @@ fn split_description(text: &'static str) -> (&'static str, &'static str) {
 /// descriptions; as Go's `fmt.Println` of the encoder's output, it ends with two newlines.
 pub fn json(catalog: &[TagDoc]) -> String {
     let mut docs: Vec<GoTagDoc> = catalog.iter().map(go_doc).collect();
+    docs.extend(kdv_rules::EXTENSION_TAGS.iter().map(go_extension_doc));
     docs.sort_by(|a, b| a.tag.cmp(&b.tag));
     let mut buf = Vec::new();
     let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
@@ -264,6 +265,34 @@ pub fn json(catalog: &[TagDoc]) -> String {
     let mut s = String::from_utf8_lossy(&buf).into_owned();
     s.push_str("\n\n");
     s
+}
+
+/// A kdv extension outside `+k8s:` (`+validationRule`) in the same shape: its payload is
+/// the quoted CEL rule with the options after it, which codetags' arguments cannot express,
+/// so `Usage` is the syntax as written and the options are described in `Description`.
+fn go_extension_doc(d: &kdv_rules::ExtensionDoc) -> GoTagDoc {
+    let mut scopes: Vec<Scope> = d.scopes.to_vec();
+    scopes.sort_by_key(|s| s.description());
+    GoTagDoc {
+        tag: d.name.to_string(),
+        stability_level: "Alpha",
+        args: Vec::new(),
+        usage: d.syntax.trim_start_matches('+').to_string(),
+        description: d.description,
+        docs: "",
+        warning: format!(
+            "kdv extension ({}): upstream validation-gen does not have this tag",
+            d.seed
+        ),
+        scopes: scopes.iter().map(|s| s.description()).collect(),
+        payloads: vec![GoPayloadDoc {
+            description: "\"<CEL>\"[,message=...][,messageExpression=...][,reason=...][,field=...]",
+            docs: "",
+        }],
+        payloads_type: "string",
+        payloads_required: true,
+        accepts_unknown_args: false,
+    }
 }
 
 fn go_doc(d: &TagDoc) -> GoTagDoc {
@@ -389,6 +418,25 @@ mod tests {
                 "struct fields",
                 "type definitions"
             ])
+        );
+        let rule = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["Tag"] == "validationRule")
+            .expect("+validationRule is in the docs JSON");
+        assert_eq!(rule["PayloadsType"], "string");
+        assert!(
+            rule["Warning"]
+                .as_str()
+                .unwrap()
+                .starts_with("kdv extension (KEP-4153")
+        );
+        assert!(
+            rule["Usage"]
+                .as_str()
+                .unwrap()
+                .starts_with("validationRule=\"<CEL>\"")
         );
         let keys: Vec<&String> = max_length.as_object().unwrap().keys().collect();
         // serde_json's map sorts keys; the order on the wire is checked by the prefix above.

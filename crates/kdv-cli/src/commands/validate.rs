@@ -148,6 +148,7 @@ fn validate(
         options: &options,
         noted: Default::default(),
         old: old.as_ref(),
+        minor: release.minor,
     };
     let threads = args.jobs.map_or_else(default_threads, |n| n as usize);
     let progress = RefCell::new(Progress::new(0, progress::wanted(args.quiet)));
@@ -279,6 +280,8 @@ struct JobContext<'r> {
     noted: std::sync::Mutex<std::collections::HashSet<kdv_rules::TypeId>>,
     /// Old revisions of `--old` or `--old-ref`.
     old: Option<&'r OldSource>,
+    /// The release's minor version: the CEL environment of `+validationRule`s.
+    minor: u32,
 }
 
 impl JobContext<'_> {
@@ -501,6 +504,7 @@ fn validate_document(
                     old_value,
                     ctx.unknown_fields,
                     ctx.gates,
+                    ctx.minor,
                 )
             },
             go.qualified_name(*ty),

@@ -75,3 +75,79 @@ fn an_unchanged_failing_root_is_ratcheted() {
         strs(&["<nil>: Invalid value: min must not exceed max"])
     );
 }
+
+const EXTENSIONS: &str = r#"
+package p
+
+type Labels struct {
+	// +validationRule="self.isPrint()",message="must be printable"
+	// +validationRule="!self.containsControl()",message="must not contain control characters"
+	// +k8s:maxLength=64
+	Title string `json:"title"`
+	// +k8s:optional
+	// +k8s:maxLength=128
+	// +validationRule="isLabelSelector(self)",message="must be a label selector"
+	Selector string `json:"selector,omitempty"`
+	// +k8s:optional
+	// +k8s:maxLength=16
+	// +validationRule="isSemver(self)",message="must be a semantic version"
+	Version string `json:"version,omitempty"`
+}
+"#;
+
+fn with_minor(f: &Fixture, minor: u32, new: &str) -> Vec<String> {
+    let id = f.rules.find_type("Labels").expect("type");
+    let new: Value = serde_json::from_str(new).unwrap();
+    let options = crate::EvalOptions {
+        kubernetes_minor: Some(minor),
+        ..crate::EvalOptions::default()
+    };
+    render(&crate::validate_with(
+        &f.rules,
+        id,
+        &Operation::create(),
+        &new,
+        None,
+        &options,
+    ))
+}
+
+#[test]
+fn kdv_libraries_are_available_to_type_rules() {
+    let f = fixture(EXTENSIONS);
+    assert!(
+        f.create(
+            "Labels",
+            r#"{"title": "ok", "selector": "app=web,tier in (a,b)"}"#
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        f.create(
+            "Labels",
+            r#"{"title": "a\u0001b", "selector": "app in web"}"#
+        ),
+        strs(&[
+            "title: Invalid value: \"a\\x01b\": must be printable",
+            "title: Invalid value: \"a\\x01b\": must not contain control characters",
+            "selector: Invalid value: \"app in web\": must be a label selector",
+        ])
+    );
+}
+
+#[test]
+fn type_rules_follow_the_selected_release() {
+    let f = fixture(EXTENSIONS);
+    let doc = r#"{"title": "ok", "version": "1.2.3"}"#;
+    // The semver library is in the stored environment from 1.33.
+    assert!(with_minor(&f, 33, doc).is_empty());
+    assert!(with_minor(&f, 36, doc).is_empty());
+    let old = with_minor(&f, 32, doc);
+    assert_eq!(old.len(), 1, "{old:?}");
+    assert!(
+        old[0].contains("undeclared reference to 'isSemver'"),
+        "{old:?}"
+    );
+    // kdv's own libraries are there in every release.
+    assert!(with_minor(&f, 30, r#"{"title": "ok", "selector": "a=b"}"#).is_empty());
+}

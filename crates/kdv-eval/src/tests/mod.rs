@@ -18,6 +18,7 @@ mod shortcircuit;
 mod unions;
 mod unknown;
 mod update;
+mod virtual_fields;
 
 use std::path::PathBuf;
 

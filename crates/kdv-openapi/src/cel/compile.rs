@@ -129,6 +129,9 @@ pub(crate) struct RuleEnv {
     /// The Kubernetes minor version (1.x).
     pub minor: u32,
     pub env_type: EnvType,
+    /// kdv's `+validationRule` on types: the release's environment plus kdv's own CEL
+    /// libraries (`kdv_cel::k8s::shared_type_rule_env`), never a CRD's.
+    pub type_rules: bool,
 }
 
 impl RuleEnv {
@@ -137,6 +140,7 @@ impl RuleEnv {
         RuleEnv {
             minor,
             env_type: EnvType::NewExpressions,
+            type_rules: false,
         }
     }
 
@@ -145,12 +149,35 @@ impl RuleEnv {
         RuleEnv {
             minor,
             env_type: EnvType::StoredExpressions,
+            type_rules: false,
+        }
+    }
+
+    /// This environment with kdv's type-rule libraries (see [`RuleEnv::type_rules`]).
+    pub(crate) fn for_type_rules(self) -> RuleEnv {
+        RuleEnv {
+            type_rules: true,
+            ..self
         }
     }
 
     /// The base environment (libraries, settings), built once per process.
     fn base(self) -> &'static Env {
-        k8s::shared_env(self.minor, self.env_type)
+        if self.type_rules {
+            k8s::shared_type_rule_env(self.minor, self.env_type)
+        } else {
+            k8s::shared_env(self.minor, self.env_type)
+        }
+    }
+
+    /// The program settings of this environment's rules, built once per process.
+    fn program_options(self) -> &'static kdv_cel::interp::ProgramOptions {
+        static TYPE_RULES: OnceLock<kdv_cel::interp::ProgramOptions> = OnceLock::new();
+        if self.type_rules {
+            TYPE_RULES.get_or_init(kdv_cel::k8s::type_rule_program_options)
+        } else {
+            program_options()
+        }
     }
 
     /// Whether declared types recognise keyword field names in this environment.
@@ -226,7 +253,16 @@ pub(crate) fn compile_node_with(
             let rule_env =
                 envs[usize::from(optional)].get_or_insert_with(|| types.env(env.base(), optional));
             let costs = CostOptions::kubernetes_for(env.minor);
-            compile_rule(arena, id, source, rule_env, &sizes, &costs, max_cardinality)
+            let options = env.program_options();
+            compile_rule(
+                arena,
+                id,
+                source,
+                (rule_env, options),
+                &sizes,
+                &costs,
+                max_cardinality,
+            )
         })
         .collect();
     let any_old_self = rules.iter().any(|r| r.uses_old_self);
@@ -249,7 +285,7 @@ fn compile_rule(
     arena: &Arena,
     id: NodeId,
     source: RuleSource,
-    env: &Env,
+    (env, options): (&Env, &kdv_cel::interp::ProgramOptions),
     sizes: &super::SchemaSizes,
     costs: &CostOptions,
     max_cardinality: u64,
@@ -269,7 +305,6 @@ fn compile_rule(
     if trim_space(&out.source.rule).is_empty() {
         return out;
     }
-    let options = program_options();
     let checked = match checker::compile(&out.source.rule, env) {
         Ok(c) => c,
         Err(issues) => {

@@ -26,7 +26,8 @@ pub struct SchemaRules {
 
 impl SchemaRules {
     /// Compiles the rules of `schema` (a structural schema, any type at its root, not a
-    /// resource root) in the StoredExpressions environment of Kubernetes 1.`minor`. Rules
+    /// resource root) in the StoredExpressions environment of Kubernetes 1.`minor` with
+    /// kdv's own CEL libraries (UTF-8, label selectors: kdv extensions no CRD rule has). Rules
     /// that do not compile are kept and report upstream's errors when run, as the API
     /// server reports them; the CRD write-time checks are where they are refused.
     pub fn compile(schema: &Value, minor: u32) -> Result<SchemaRules, LoadError> {
@@ -37,7 +38,7 @@ impl SchemaRules {
             root,
             false,
             false,
-            RuleEnv::stored_expressions(minor),
+            RuleEnv::stored_expressions(minor).for_type_rules(),
         );
         Ok(SchemaRules { resource, rules })
     }
@@ -114,5 +115,45 @@ mod tests {
         let mut errs = ErrorList::new();
         r.run(&bad, None, &path, false, &mut none, &mut errs);
         assert!(errs.is_empty());
+    }
+
+    #[test]
+    fn kdv_libraries_are_type_rule_only() {
+        let schema = json!({"type": "object", "properties": {
+            "title": {"type": "string", "maxLength": 64},
+            "labels": {"type": "object", "maxProperties": 8,
+                "additionalProperties": {"type": "string", "maxLength": 63}}},
+            "x-kubernetes-validations": [{"rule": "self.title.isPrint() && self.labels.matchesLabelSelector('app=web')"}]});
+        let crd = json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced",
+                "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
+                "versions": [{"name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": schema.clone()}}}}]}});
+        // A CRD rule fails as the API server fails it.
+        let crd_errors: Vec<String> = crate::validate_crd(&crd)
+            .errors
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(crd_errors.len(), 1, "{crd_errors:?}");
+        assert!(
+            crd_errors[0].contains("undeclared reference to 'isPrint'"),
+            "{crd_errors:?}"
+        );
+        // The same rule is a valid type rule, in every release.
+        for minor in [30, 35, 36] {
+            assert!(crate::validate_type_rule_crd(&crd, minor).errors.is_empty());
+            let r = SchemaRules::compile(&schema, minor).unwrap();
+            let mut errs = ErrorList::new();
+            let mut budget = RUNTIME_COST_BUDGET;
+            let good = json!({"title": "ok", "labels": {"app": "web"}});
+            r.run(&good, None, &PathRef::Nil, false, &mut budget, &mut errs);
+            assert!(errs.is_empty(), "{errs:?}");
+            let bad = json!({"title": "ok", "labels": {"app": "db"}});
+            r.run(&bad, None, &PathRef::Nil, false, &mut budget, &mut errs);
+            assert_eq!(errs.len(), 1);
+        }
     }
 }

@@ -53,13 +53,14 @@ struct Walk<'w> {
 pub(crate) fn check(
     schema: &Props<'_>,
     path: &FieldPath,
-    minor: u32,
+    opts: &super::Opts,
     schema_errors: &[FieldError],
     out: &mut ErrorList,
 ) {
     if !has_rules(schema) {
         return;
     }
+    let minor = opts.kubernetes_minor;
     let Ok((arena, root)) =
         crate::build::compile_crd_schema(schema.raw.0, Vec::new(), minor, false)
     else {
@@ -68,7 +69,11 @@ pub(crate) fn check(
     let paths: Vec<String> = schema_errors.iter().map(|e| e.field.to_string()).collect();
     let mut w = Walk {
         arena: &arena,
-        env: RuleEnv::new_expressions(minor),
+        env: if opts.type_rules {
+            RuleEnv::new_expressions(minor).for_type_rules()
+        } else {
+            RuleEnv::new_expressions(minor)
+        },
         schema_errors: &paths,
         total: TotalCost::default(),
         out: ErrorList::new(),

@@ -148,6 +148,8 @@ pub(crate) struct Opts {
     pub require_atomic_set_type: bool,
     pub require_map_list_keys_map_set_validation: bool,
     pub kubernetes_minor: u32,
+    /// Rules compile in kdv's type-rule environment (`+validationRule` on types).
+    pub type_rules: bool,
 }
 
 impl Opts {
@@ -160,6 +162,7 @@ impl Opts {
             require_atomic_set_type: true,
             require_map_list_keys_map_set_validation: true,
             kubernetes_minor: minor,
+            type_rules: false,
         }
     }
 }
@@ -211,6 +214,24 @@ pub fn validate_crd_for(crd: &Value, minor: u32) -> CrdFindings {
             .collect(),
         errors,
         warnings: formats::warnings(&crd.spec, minor),
+    }
+}
+
+/// [`validate_crd_for`] with the rules compiled in kdv's environment of `+validationRule` on
+/// types (the release's CEL environment plus kdv's own libraries, kdv extensions): the
+/// write-time checks kdv applies to a type rule, published in a CRD only by kdv.
+pub fn validate_type_rule_crd(crd: &Value, minor: u32) -> CrdFindings {
+    let decoded = match decode::decode(crd) {
+        Ok(d) => d,
+        Err(_) => return validate_crd_for(crd, minor),
+    };
+    let opts = Opts {
+        type_rules: true,
+        ..Opts::create(minor)
+    };
+    CrdFindings {
+        errors: validate_internal(&decoded.crd, &opts),
+        ..CrdFindings::default()
     }
 }
 

@@ -280,7 +280,7 @@ pub(crate) fn validate_validation(
     open_api_schema(schema, &root, &ssv, true, opts, out);
     if cel_context {
         let schema_errors = out[schema_start..].to_vec();
-        cel::check(schema, &root, opts.kubernetes_minor, &schema_errors, out);
+        cel::check(schema, &root, opts, &schema_errors, out);
     }
     if out.len() == start {
         out.extend(init_errors);

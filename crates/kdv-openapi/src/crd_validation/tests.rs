@@ -67,6 +67,7 @@ fn opts_from(v: &Value) -> Opts {
             .and_then(|s| s.strip_prefix("1."))
             .and_then(|m| m.parse::<u32>().ok())
             .map_or(DEFAULT_KUBERNETES_MINOR, |m| m + 1),
+        type_rules: false,
     }
 }
 

@@ -28,6 +28,7 @@ pub(crate) mod subresources;
 pub(crate) mod testing;
 pub(crate) mod unions;
 pub(crate) mod update;
+pub(crate) mod virtual_fields;
 
 use kdv_model::Builtin;
 use kdv_tags::Tag;

@@ -48,6 +48,9 @@ pub(crate) enum Family {
     Union,
     /// `+k8s:zeroOrOneOfMember`: `ZeroOrOneOfUnion`.
     ZeroOrOneOf,
+    /// `+k8s:memberOf` (kdv extension): members of a virtual group, which a group tag
+    /// (`tags::virtual_fields`) turns into a union of one of the two families above.
+    Group,
 }
 
 impl Family {
@@ -55,6 +58,7 @@ impl Family {
         match self {
             Family::Union => "k8s:unionMember",
             Family::ZeroOrOneOf => "k8s:zeroOrOneOfMember",
+            Family::Group => "k8s:memberOf",
         }
     }
 }
@@ -78,6 +82,12 @@ pub(crate) struct UnionBuild<'u> {
 pub(crate) struct UnionState<'u> {
     unions: HashMap<String, BTreeMap<String, UnionBuild<'u>>>,
     zero_or_one_ofs: HashMap<String, BTreeMap<String, UnionBuild<'u>>>,
+    /// Virtual groups by parent path, then group name (`+k8s:memberOf`).
+    groups: HashMap<String, BTreeMap<String, UnionBuild<'u>>>,
+    /// Where each `+k8s:memberOf` is written, for the members no group tag claims.
+    pub(crate) group_members: Vec<crate::tags::virtual_fields::MemberSite>,
+    /// Where each group is declared: (group, parent path).
+    pub(crate) group_decls: Vec<(String, String)>,
 }
 
 fn table<'a, 'u>(
@@ -87,11 +97,21 @@ fn table<'a, 'u>(
     match family {
         Family::Union => &mut lw.unions.unions,
         Family::ZeroOrOneOf => &mut lw.unions.zero_or_one_ofs,
+        Family::Group => &mut lw.unions.groups,
     }
+}
+
+/// The unions of `family` under construction (for `tags::virtual_fields`).
+pub(crate) fn union_table<'a, 'u>(
+    lw: &'a mut Lowerer<'u>,
+    family: Family,
+) -> &'a mut HashMap<String, BTreeMap<String, UnionBuild<'u>>> {
+    table(lw, family)
 }
 
 fn union_name(tag: &Tag) -> String {
     tag.named("union")
+        .or_else(|| tag.named("group"))
         .map(|a| a.value.as_str().to_string())
         .unwrap_or_default()
 }
@@ -160,7 +180,7 @@ pub(crate) fn record_member<'u>(
     })
 }
 
-fn record_field_member<'u>(
+pub(crate) fn record_field_member<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     tag: &Tag,
@@ -216,7 +236,7 @@ fn record_field_member<'u>(
     Ok(())
 }
 
-fn record_item_member<'u>(
+pub(crate) fn record_item_member<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     tag: &Tag,
@@ -270,7 +290,7 @@ pub(crate) fn field_presence(lw: &mut Lowerer<'_>, member: &Member<'_>) -> Field
 }
 
 /// Upstream `getUnionValidations` / `getZeroOrOneOfValidations`.
-fn generate<'u>(
+pub(crate) fn generate<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     family: Family,
@@ -281,6 +301,9 @@ fn generate<'u>(
     let native = lw.g.base(parent_ty);
     let kind = lw.g.kind(&native);
     if kind != Kind::Struct && kind != Kind::Slice {
+        return Ok(Lowered::default());
+    }
+    if family == Family::Group {
         return Ok(Lowered::default());
     }
     let Some(unions) = table(lw, family).remove(parent_path) else {
@@ -313,6 +336,7 @@ fn generate<'u>(
         let emits = match family {
             Family::Union => Emission::at_path(ErrorType::Invalid, origin::UNION),
             Family::ZeroOrOneOf => Emission::at_path(ErrorType::Invalid, origin::ZERO_OR_ONE_OF),
+            Family::Group => continue,
         };
         let kind = match (&u.discriminator, family) {
             (Some((name, member)), Family::Union) => UnionKind::Discriminated {
@@ -322,6 +346,7 @@ fn generate<'u>(
             },
             (_, Family::Union) => UnionKind::ExactlyOne,
             (_, Family::ZeroOrOneOf) => UnionKind::ZeroOrOne,
+            (_, Family::Group) => continue,
         };
         // Upstream `MarkUnionDeclarative` / `MarkZeroOrOneOfDeclarative`: one
         // declarative-native member marks the errors of its whole union.

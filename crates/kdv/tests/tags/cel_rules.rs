@@ -114,3 +114,60 @@ pub struct Pool {
     /// +validationRule="self == oldSelf",message="zone is immutable"
     pub zone: String,
 }
+
+/// kdv's own CEL functions (kdv extensions of KEP-4153's library list, docs/decisions/0140),
+/// which only `+validationRule` on types has.
+///
+/// +validationRule="self.title.isPrint() && !self.title.containsControl()",message="title must be printable"
+/// +validationRule="isLabelSelector(self.selector)",message="selector must be a label selector"
+/// +validationRule="!isLabelSelector(self.selector) || self.labels.matchesLabelSelector(self.selector)",message="labels must match the selector"
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct CelLibraries {
+    /// +k8s:maxLength=64
+    pub title: String,
+    /// +k8s:maxLength=128
+    pub selector: String,
+    /// +k8s:maxProperties=8
+    pub labels: std::collections::BTreeMap<String, String>,
+}
+
+#[test]
+fn kdv_cel_libraries_run_in_the_derive() {
+    let ok = CelLibraries {
+        title: "Web tier".into(),
+        selector: "app=web,tier notin (db)".into(),
+        labels: [("app".to_string(), "web".to_string())].into(),
+    };
+    assert!(ok.validate(&kdv::Operation::create()).is_empty());
+    let bad = CelLibraries {
+        title: "a\u{1}b".into(),
+        selector: "app in web".into(),
+        ..ok.clone()
+    };
+    let texts: Vec<String> = bad
+        .validate(&kdv::Operation::create())
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "<nil>: Invalid value: title must be printable",
+            "<nil>: Invalid value: selector must be a label selector",
+        ]
+    );
+    let other = CelLibraries {
+        selector: "app=db".into(),
+        ..ok
+    };
+    let texts: Vec<String> = other
+        .validate(&kdv::Operation::create())
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        texts,
+        ["<nil>: Invalid value: labels must match the selector"]
+    );
+}

@@ -246,6 +246,16 @@ fn dns1035_label(s: &str) -> Vec<String> {
     errs
 }
 
+/// The messages of Kubernetes' `IsQualifiedName` about `s` (empty: valid).
+pub(crate) fn qualified_name_errors(s: &str) -> Vec<String> {
+    qualified_name(s)
+}
+
+/// The messages of Kubernetes' `IsValidLabelValue` about `s` (empty: valid).
+pub(crate) fn label_value_errors(s: &str) -> Vec<String> {
+    label_value(s)
+}
+
 fn qualified_name(s: &str) -> Vec<String> {
     const EXAMPLES: &[&str] = &["MyName", "my.name", "123-abc"];
     let mut errs = Vec::new();

@@ -7,7 +7,7 @@
 //! [`crate::k8s`].
 
 pub mod cidr;
-mod common;
+pub(crate) mod common;
 pub(crate) mod cost;
 pub mod format;
 pub mod ip;
