@@ -566,6 +566,24 @@ impl<'r> Emitter<'r> {
                 Ok(r) => node.rule(r),
                 Err(why) => self.note(v, path, why),
             },
+            // Transition rules at the list: the selected item may not appear / disappear.
+            Check::ItemUpdate(u) => {
+                let (new, old) = (criteria_expr("i", &u.criteria), criteria_expr("o", &u.criteria));
+                let (in_new, in_old) = (format!("self.exists(i, {new})"), format!("oldSelf.exists(o, {old})"));
+                for c in &u.constraints {
+                    match c {
+                        UpdateConstraint::NoSet => node.rule(Rule::new(
+                            format!("!{in_new} || {in_old}"),
+                            "field cannot be set once created",
+                        )),
+                        UpdateConstraint::NoUnset => node.rule(Rule::new(
+                            format!("!{in_old} || {in_new}"),
+                            "field cannot be cleared once set",
+                        )),
+                        _ => {}
+                    }
+                }
+            }
         }
     }
 
