@@ -26,11 +26,11 @@ pub const SEED: &str =
 /// `+k8s:item(...)=+k8s:update=<constraints>` and comma lists.
 pub const ITEM_UPDATE: ExtensionDoc = ExtensionDoc {
     name: "k8s:update=NoSet <item scope>",
-    syntax: "+k8s:item(<key>: <value>, ...)=+k8s:update=NoSet|NoUnset|NoClear|NoModify[,...]; +k8s:update=<c>,<c>",
+    syntax: "+k8s:item(<key>: <value>, ...)=+k8s:update=NoSet|NoUnset|NoClear|NoModify, or a quoted list +k8s:update=\"NoSet,NoModify\"",
     scopes: &[Scope::ListVal],
-    description: "Makes a list-map item permanent, or fixed once present: below `+k8s:item`, `NoSet` forbids the selected item to appear on update when no old item had its key values (`field cannot be set once created` at the new item), `NoUnset` (the seed's `NoClear`, an alias at item scope only) forbids it to disappear, clearing the whole list included (`field cannot be cleared once set` at the list), `NoModify` keeps upstream's meaning (the item may not change). Item identity is the list-map key (`listMapKey`), which the item criteria name in full. The constraints of `+k8s:update` may be written as a comma list (`NoSet,NoModify`), the same as repeating the tag. `NoAddItem`/`NoRemoveItem` stay on the list field. Published as a CEL transition rule at the list. Decision: docs/decisions/0121-item-update-constraints.md.",
+    description: "Makes a list-map item permanent, or fixed once present. Below `+k8s:item`: `NoSet` forbids the selected item to appear on update when no old item had its key values (`Invalid(<list>[i], null, \"field cannot be set once created\")` at the new item); `NoUnset`, and `NoClear` (the seed's spelling, accepted at item scope only), forbid it to disappear, clearing or removing the whole list included (`Invalid(<list>, null, \"field cannot be cleared once set\")` at the list); `NoModify` keeps upstream's meaning. Item identity is the list-map key, which the item criteria name in full. Like `+k8s:update`, the check short-circuits: it runs beside `+k8s:optional`, and when it fails the list's other validations are not run. The constraints of `+k8s:update` may also be written as a quoted comma list (`+k8s:update=\"NoSet,NoModify\"`, the same as repeating the tag; unquoted, the comma is a tag syntax error as upstream parses it). `NoAddItem`/`NoRemoveItem` stay on the list field. Published as CEL transition rules (`NoSet`, `NoModify` at the list, `NoUnset` at the struct holding it). Decision: docs/decisions/0121-item-update-constraints.md.",
     seed: SEED,
-    example: "+k8s:item(type: \"Approved\")=+k8s:update=NoSet,NoClear",
+    example: "+k8s:item(type: \"Approved\")=+k8s:update=\"NoSet,NoModify,NoClear\"",
 };
 
 /// Whether `tag` (chained below `parent`, if any) uses a form upstream lacks: a comma list,
