@@ -13,7 +13,7 @@ use crate::view::ListView;
 /// The first non-nil item of `list` that `selects` accepts, with its index.
 #[inline]
 fn first<'a, L: ListView<'a>>(list: L, selects: &impl Fn(L::Item) -> bool) -> Option<usize> {
-    (0..list.len()).find(|&i| list.item(i).is_some_and(|x| selects(x)))
+    (0..list.len()).find(|&i| list.item(i).is_some_and(selects))
 }
 
 /// On Update, the item selected by `selects` (its list-map key values) may not appear when
