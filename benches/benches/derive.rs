@@ -273,7 +273,27 @@ fn crossfield(c: &mut Criterion) {
     });
 }
 
+/// Item-level update constraints (a kdv extension; no Go figure).
+fn itemupdate(c: &mut Criterion) {
+    let update = Operation::update();
+    let of = |which| -> kdv_benches::derived::ItemUpdateStruct {
+        serde_json::from_value(kdv_benches::itemupdate_object(which))
+            .expect("the item-update object is an ItemUpdateStruct")
+    };
+    let (old, moved, bad) = (of("old"), of("moved"), of("bad"));
+    let same = old.clone();
+    bench(c, "ItemUpdate_Update_Unchanged", 0, || {
+        same.validate_update(&old, &update)
+    });
+    bench(c, "ItemUpdate_Update_Valid", 0, || {
+        moved.validate_update(&old, &update)
+    });
+    bench(c, "ItemUpdate_Update_Invalid1Err", 1, || {
+        bad.validate_update(&old, &update)
+    });
+}
+
 criterion_group!(
-    benches, flat, list_map, unions, extensions, defaults, crossfield
+    benches, flat, list_map, unions, extensions, defaults, crossfield, itemupdate
 );
 criterion_main!(benches);

@@ -88,5 +88,14 @@ fn crossfield(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, flat, list_map, extensions, defaults, crossfield);
+/// Item-level update constraints (a kdv extension; no Go figure).
+fn itemupdate(c: &mut Criterion) {
+    for w in kdv_benches::itemupdate_workloads() {
+        run_validation(c, &w);
+    }
+}
+
+criterion_group!(
+    benches, flat, list_map, extensions, defaults, crossfield, itemupdate
+);
 criterion_main!(benches);

@@ -256,3 +256,26 @@ pub struct CrossFieldLimits {
     pub max_length: i32,
     pub max_items: i32,
 }
+
+/// ItemUpdate_* (`workloads/itemupdate.go`).
+#[derive(Clone, Serialize, Deserialize, Validate)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct ItemUpdateStruct {
+    /// +k8s:optional
+    /// +k8s:listType=map
+    /// +k8s:listMapKey=type
+    /// +k8s:maxItems=16
+    /// +k8s:item(type: "Approved")=+k8s:update="NoSet,NoModify,NoClear"
+    /// +k8s:item(type: "Denied")=+k8s:update="NoUnset,NoModify"
+    pub conditions: Vec<ItemUpdateCondition>,
+}
+
+/// One condition of an [`ItemUpdateStruct`].
+#[derive(Clone, Serialize, Deserialize, Validate)]
+#[allow(missing_docs)]
+pub struct ItemUpdateCondition {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub status: String,
+}

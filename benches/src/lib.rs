@@ -30,6 +30,8 @@ pub const EXTENSIONS_GO: &str = include_str!("../workloads/extensions.go");
 pub const DEFAULTS_GO: &str = include_str!("../workloads/defaults.go");
 /// The cross-field reference workload package (a kdv extension).
 pub const CROSSFIELD_GO: &str = include_str!("../workloads/crossfield.go");
+/// The item-level update constraint workload package (a kdv extension).
+pub const ITEMUPDATE_GO: &str = include_str!("../workloads/itemupdate.go");
 
 /// Compiles one in-memory Go package into rules, failing loudly on any diagnostic so a
 /// benchmark never measures a half-compiled rule set.
@@ -505,6 +507,67 @@ pub fn crossfield_workloads() -> Vec<Workload> {
             crossfield_object(true),
             Some(crossfield_object(true)),
             0,
+        ),
+    ];
+    workloads(&rules, named(cases))
+}
+
+/// The CSR conditions: the stored object, an unchanged update of it, or an update that
+/// adds Approved, modifies Denied and removes nothing (`ItemUpdate_*`).
+pub fn itemupdate_object(which: &str) -> Value {
+    let items: &[(&str, &str)] = match which {
+        "old" => &[
+            ("Denied", "False"),
+            ("InProgress", "True"),
+            ("Ready", "True"),
+        ],
+        "moved" => &[
+            ("Ready", "False"),
+            ("Denied", "False"),
+            ("InProgress", "True"),
+        ],
+        _ => &[
+            ("Denied", "True"),
+            ("InProgress", "True"),
+            ("Approved", "True"),
+        ],
+    };
+    let conditions: Vec<Value> = items
+        .iter()
+        .map(|(t, s)| json!({"type": t, "status": s}))
+        .collect();
+    json!({ "conditions": conditions })
+}
+
+/// The item-level update constraint workloads (`ItemUpdate_*`).
+pub fn itemupdate_workloads() -> Vec<Workload> {
+    let rules = Arc::new(compile(
+        "kdv.bench/itemupdate",
+        "itemupdate.go",
+        ITEMUPDATE_GO,
+    ));
+    let ty = "ItemUpdateStruct";
+    let cases: [Case; 3] = [
+        (
+            "ItemUpdate_Update_Unchanged",
+            ty,
+            itemupdate_object("old"),
+            Some(itemupdate_object("old")),
+            0,
+        ),
+        (
+            "ItemUpdate_Update_Valid",
+            ty,
+            itemupdate_object("moved"),
+            Some(itemupdate_object("old")),
+            0,
+        ),
+        (
+            "ItemUpdate_Update_Invalid1Err",
+            ty,
+            itemupdate_object("bad"),
+            Some(itemupdate_object("old")),
+            1,
         ),
     ];
     workloads(&rules, named(cases))

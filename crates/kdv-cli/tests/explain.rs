@@ -307,3 +307,26 @@ fn exclusive_bounds_show_the_bound_their_flag_qualifies() {
         run.stdout
     );
 }
+
+/// Item-level update constraints (a kdv extension): the rule, where it is checked, and the
+/// transition rules a schema carries.
+#[test]
+fn item_level_update_constraints() {
+    let run = kdv(&[
+        "explain",
+        "--types",
+        "crates/kdv-cli/tests/fixtures/tags/itemupdates",
+        "CertificateSigningRequest",
+        "status.conditions",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for line in [
+        "rule        the item {\"type\": \"Approved\"} may not be added on update (kdv extension +k8s:item(...)=+k8s:update, checked at the list)",
+        "rule        the item {\"type\": \"Denied\"} may not be removed on update (clearing the list included) (kdv extension +k8s:item(...)=+k8s:update, checked at the list)",
+        "published   CEL rule {\"message\":\"field cannot be set once created\"",
+        "published   CEL rule {\"message\":\"field cannot be modified once set\"",
+        "\"fieldPath\":\".conditions\",\"message\":\"field cannot be cleared once set\"",
+    ] {
+        assert!(run.stdout.contains(line), "{line}\n{}", run.stdout);
+    }
+}

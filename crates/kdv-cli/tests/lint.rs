@@ -390,6 +390,68 @@ fn upstream_flags_cross_field_constraints() {
     }
 }
 
+/// `kdv lint --upstream` reports each item-level update constraint and comma list (a kdv
+/// extension), at the `+k8s:update` tag.
+#[test]
+fn upstream_flags_item_update_constraints() {
+    let run = kdv(&[
+        "lint",
+        "--upstream",
+        "--types",
+        "crates/kdv-cli/tests/fixtures/tags/itemupdates",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    for (at, form) in [
+        ("types.go:23:34", "NoSet"),
+        ("types.go:25:34", "NoClear"),
+        ("types.go:26:32", "NoUnset,NoModify"),
+    ] {
+        let line = format!(
+            "{at}: error: tag \"k8s:update={form}\" below +k8s:item is a kdv extension (KEP-5073 \"Item-Level Constraints\""
+        );
+        assert!(run.stdout.contains(&line), "{line}\n{}", run.stdout);
+    }
+    // Upstream's own form below +k8s:item is not reported.
+    assert!(!run.stdout.contains("types.go:24:"), "{}", run.stdout);
+}
+
+/// Misuse of the item-level forms, at the tag's value, with upstream's texts where upstream
+/// has the case.
+#[test]
+fn item_update_misuse_is_reported_at_the_tag() {
+    let types = r#"package p
+
+type T struct {
+	// +k8s:listType=map
+	// +k8s:listMapKey=type
+	// +k8s:item(type: "A")=+k8s:update=NoAddItem
+	// +k8s:eachVal=+k8s:update=NoSet
+	// +k8s:item(type: "B")=+k8s:update="NoSet,NoBogus"
+	L []C `json:"l"`
+	// +k8s:update=NoClear
+	S string `json:"s"`
+}
+
+type C struct {
+	Type string `json:"type"`
+}
+"#;
+    let pkg = TempPackage::new(
+        "itemupdate",
+        &[("doc.go", DOC), ("types.go", types.as_bytes())],
+    );
+    let run = kdv(&["lint", "--types", pkg.path()]);
+    assert_eq!(run.code, 1, "{}", run.transcript());
+    for line in [
+        "types.go:6:38: error: tag \"k8s:item\": tag \"k8s:update\": +k8s:update=NoAddItem does not apply to list values, attach it to the enclosing field",
+        "types.go:7:30: error: tag \"k8s:eachVal\": tag \"k8s:update\": +k8s:update=NoSet does not apply to list values, attach it to the enclosing field",
+        "types.go:8:38: error: tag \"k8s:item\": tag \"k8s:update\": unknown +k8s:update constraint: NoBogus",
+        "types.go:10:17: error: tag \"k8s:update\": unknown +k8s:update constraint: NoClear",
+    ] {
+        assert!(run.stdout.contains(line), "{line}\n{}", run.stdout);
+    }
+}
+
 #[test]
 fn validation_rules_are_checked_as_the_api_server_checks_crd_rules() {
     // The seed's (KEP-4153) examples as written, and misuse of the tag's syntax: each an

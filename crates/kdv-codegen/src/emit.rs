@@ -1200,6 +1200,20 @@ impl<'r> Gen<'r> {
                     );
                 }
             }
+            Check::ItemUpdate(u) => {
+                let Some(elem) = self.elem_of(shape) else {
+                    return Ok(quote!());
+                };
+                let x = self.fresh("x");
+                let selects = self.criteria(&u.criteria, &x, elem)?;
+                let cs = u.constraints.iter().map(|c| {
+                    let c = ident(&format!("{c:?}"));
+                    quote!(#rt::update::UpdateConstraint::#c)
+                });
+                quote! {
+                    #rt::item_update::item_update(op, #path, &[#(#cs),*], #v, #old, |#x| #selects, #out);
+                }
+            }
         })
     }
 

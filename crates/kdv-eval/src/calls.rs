@@ -10,8 +10,8 @@ use kdv_runtime::dependencies::{self, Dependency};
 use kdv_runtime::modes::{self, ModeChoice};
 use kdv_runtime::{
     ErrorSink, FieldError, PathRef, View, crossfield, each, enums, equality, format, immutable,
-    item, limits, lists, options, pattern, required, subfield, subresources, testing, unions,
-    update,
+    item, item_update, limits, lists, options, pattern, required, subfield, subresources, testing,
+    unions, update,
 };
 use serde_json::Value;
 
@@ -270,6 +270,17 @@ impl Eval<'_> {
                 package,
             } => self.custom_validation(function_name, package, path, shape, v, old, out),
             Check::CelRule(rule) => self.cel_rule(rule, path, v, old, out),
+            Check::ItemUpdate(u) => {
+                let (Some(nl), Some(ol)) = (t.list(), o.list()) else {
+                    return;
+                };
+                let selects = |x: Typed<'_>| {
+                    u.criteria
+                        .iter()
+                        .all(|c| item::selects(x.field(&c.field.access, c.field.shape), &c.value))
+                };
+                item_update::item_update(op, path, &u.constraints, nl, ol, selects, out);
+            }
             Check::CrossFieldLimit(c) => {
                 let limit = crossfield::CrossField {
                     bound: c.bound,

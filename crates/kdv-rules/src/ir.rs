@@ -588,6 +588,22 @@ pub enum Check {
     /// A limit bounded by another field (a kdv extension, KEP-5073 "Field Path Strategy"):
     /// `+k8s:minimum(constraint: minValue)` and its siblings, hoisted to the struct value.
     CrossFieldLimit(Box<CrossFieldLimit>),
+    /// `+k8s:item(<key>: <value>)=+k8s:update=NoSet|NoUnset` (a kdv extension, KEP-5073
+    /// "Item-Level Constraints"): on Update, the selected item may not appear or disappear;
+    /// applied to the list value.
+    ItemUpdate(Box<ItemUpdate>),
+}
+
+/// An item-level update constraint, checked at the list (see
+/// `kdv_runtime::item_update`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemUpdate {
+    /// The item's list-map key fields and values, in key order.
+    pub criteria: Vec<ItemCriterion>,
+    /// `NoSet` and/or `NoUnset` (the seed's `NoClear`), in upstream order.
+    pub constraints: Vec<UpdateConstraint>,
+    /// The selector as upstream prints it (`{"type": "Approved"}`).
+    pub selector: String,
 }
 
 pub use kdv_runtime::crossfield::Bound;

@@ -559,7 +559,24 @@ pub(crate) fn extension_uses(universe: &Universe) -> Vec<Diagnostic> {
         for line in blocks.iter().flat_map(|b| b.lines.iter()) {
             let Ok(tag) = &line.parsed else { continue };
             let mut cur = Some(tag);
+            let mut parent = None;
             while let Some(t) = cur {
+                if crate::tags::item_update::extension_form(parent, t) {
+                    out.push(Diagnostic {
+                        severity: Severity::Error,
+                        message: format!(
+                            "tag \"k8s:update={}\"{} is a kdv extension ({}): upstream validation-gen allows one constraint per tag, and only NoModify below +k8s:item",
+                            t.value.as_str().unwrap_or(""),
+                            if parent.is_some_and(|p| p.name == "k8s:item") {
+                                " below +k8s:item"
+                            } else {
+                                ""
+                            },
+                            crate::tags::item_update::SEED
+                        ),
+                        span: tag_span(pkg, line, t.name_span.start, t.name_span.end),
+                    });
+                }
                 if let Some(seed) = registry::tag_doc(&t.name).and_then(|d| d.extension) {
                     let instead = registry::current_name_of(&t.name)
                         .map(|n| format!("; write {} instead", go_quote(n)))
@@ -589,6 +606,7 @@ pub(crate) fn extension_uses(universe: &Universe) -> Vec<Diagnostic> {
                         span: tag_span(pkg, line, arg.span.start, arg.span.end),
                     });
                 }
+                parent = Some(t);
                 cur = t.value_tag();
             }
         }

@@ -43,6 +43,7 @@ pub mod format;
 pub use kdv_gofmt as gofmt;
 pub mod immutable;
 pub mod item;
+pub mod item_update;
 pub mod json_reuse;
 pub mod limits;
 pub mod lists;

@@ -509,6 +509,17 @@ impl<'r> Emitter<'r> {
                     ));
                     return;
                 }
+                if let Check::Update { constraints, .. } = &inner.check
+                    && constraints == &[UpdateConstraint::NoModify]
+                {
+                    // The selected item, when an old one was selected, must equal it.
+                    let old_sel = criteria_expr("o", criteria);
+                    node.rule(Rule::new(
+                        format!("self.all(i, !({sel}) || !oldSelf.exists(o, {old_sel}) || oldSelf.exists(o, {old_sel} && o == i))"),
+                        "field cannot be modified once set",
+                    ));
+                    return;
+                }
                 match self.preds(inner, "i", e, path) {
                     Ok(preds) => {
                         for p in preds {
@@ -566,6 +577,41 @@ impl<'r> Emitter<'r> {
                 Ok(r) => node.rule(r),
                 Err(why) => self.note(v, path, why),
             },
+            // Transition rules at the list: the selected item may not appear / disappear.
+            Check::ItemUpdate(u) => {
+                let mut site = site;
+                let (new, old) = (criteria_expr("i", &u.criteria), criteria_expr("o", &u.criteria));
+                let (in_new, in_old) = (format!("self.exists(i, {new})"), format!("oldSelf.exists(o, {old})"));
+                for c in &u.constraints {
+                    match c {
+                        UpdateConstraint::NoSet => node.rule(Rule::new(
+                            format!("!{in_new} || {in_old}"),
+                            "field cannot be set once created",
+                        )),
+                        UpdateConstraint::NoUnset => match site.take() {
+                            // At the struct, so that removing the list field is seen too.
+                            Some(site) => {
+                                let Some((parent, f, _)) = self.site_name(site, v, path) else {
+                                    continue;
+                                };
+                                let l = &f.1;
+                                parent.rule(
+                                    Rule::new(
+                                        format!("!has(oldSelf.{l}) || !oldSelf.{l}.exists(o, {old}) || (has(self.{l}) && self.{l}.exists(i, {new}))"),
+                                        "field cannot be cleared once set",
+                                    )
+                                    .at(field_path(&f.0)),
+                                );
+                            }
+                            None => node.rule(Rule::new(
+                                format!("!{in_old} || {in_new}"),
+                                "field cannot be cleared once set",
+                            )),
+                        },
+                        _ => {}
+                    }
+                }
+            }
         }
     }
 

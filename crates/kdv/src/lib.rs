@@ -217,8 +217,8 @@ pub mod __private {
     pub use kdv_runtime::{
         BadValue, ErrorList, ErrorListExt, ErrorSink, FieldError, Format, Int, ListView, Literal,
         MapView, Operation, PathRef, Verdict, View, crossfield, dependencies, each, enums,
-        equality, format, immutable, item, limits, lists, modes, options, pattern, required,
-        subfield, subresources, testing, unions, update,
+        equality, format, immutable, item, item_update, limits, lists, modes, options, pattern,
+        required, subfield, subresources, testing, unions, update,
     };
     pub use serde_json;
 

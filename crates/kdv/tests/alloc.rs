@@ -274,3 +274,31 @@ fn valid_cross_field_objects_validate_without_allocating() {
         0
     );
 }
+
+#[path = "tags/item_update.rs"]
+mod item_update;
+
+/// Item-level update constraints (a kdv extension) look items up in place.
+#[test]
+fn valid_item_update_objects_validate_without_allocating() {
+    let item = |kind: &str, status: &str| item_update::Condition {
+        kind: kind.into(),
+        status: status.into(),
+    };
+    let old = item_update::CsrStatus {
+        conditions: vec![item("Approved", "True"), item("InProgress", "True")],
+    };
+    let moved = item_update::CsrStatus {
+        conditions: vec![item("InProgress", "False"), item("Approved", "True")],
+    };
+    let update = Operation::update();
+    assert!(moved.validate_update(&old, &update).is_empty());
+    assert_eq!(
+        allocations(|| assert!(moved.validate_update(&old, &update).is_empty())),
+        0
+    );
+    assert_eq!(
+        allocations(|| assert!(old.validate_update(&old, &update).is_empty())),
+        0
+    );
+}

@@ -29,6 +29,8 @@ mod format;
 mod immutable;
 #[path = "tags/item.rs"]
 mod item;
+#[path = "tags/item_update.rs"]
+mod item_update;
 #[path = "tags/levels.rs"]
 mod levels;
 #[path = "tags/limits.rs"]
@@ -91,6 +93,7 @@ const FIXTURES: &[(&str, &str)] = &[
     ("cel_rules.rs", include_str!("tags/cel_rules.rs")),
     ("defaults.rs", include_str!("tags/defaults.rs")),
     ("crossfield.rs", include_str!("tags/crossfield.rs")),
+    ("item_update.rs", include_str!("tags/item_update.rs")),
 ];
 
 fn source(file: &str) -> &'static str {
@@ -158,6 +161,7 @@ agree!(cel_rules, cel_rules, "cel_rules.rs", mixed: [PodSpec, DeploymentSpec, Sc
 agree!(defaults, defaults, "defaults.rs", mixed: [Defaults, Upstream]);
 agree!(crossfield, crossfield, "crossfield.rs", mixed: [Config, Quota]);
 agree!(virtual_fields, virtual_fields, "virtual_fields.rs", mixed: [Volume], valid_or_invalid: [Config, Items]);
+agree!(item_update, item_update, "item_update.rs", mixed: [CsrStatus]);
 
 /// Catalog tags no fixture can use, with the reason.
 const NOT_RUNNABLE: &[(&str, &str)] = &[(

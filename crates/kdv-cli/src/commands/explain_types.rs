@@ -482,6 +482,24 @@ impl<'r> Explainer<'r> {
                     c.reference
                 )
             }
+            Check::ItemUpdate(u) => {
+                let what: Vec<&str> = u
+                    .constraints
+                    .iter()
+                    .filter_map(|c| match c {
+                        kdv_rules::UpdateConstraint::NoSet => Some("may not be added on update"),
+                        kdv_rules::UpdateConstraint::NoUnset => {
+                            Some("may not be removed on update (clearing the list included)")
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                format!(
+                    "the item {} {} (kdv extension +k8s:item(...)=+k8s:update, checked at the list)",
+                    u.selector,
+                    what.join(" and ")
+                )
+            }
         }
     }
 
@@ -765,7 +783,7 @@ fn level_lifecycle(v: &Validation) -> String {
 /// How `v` behaves on update where it sits (validation-gen's ratcheting).
 fn ratcheting(v: &Validation, site: Site<'_>) -> String {
     let own = match &v.check {
-        Check::Immutable | Check::Update { .. } | Check::Monotonic => {
+        Check::Immutable | Check::Update { .. } | Check::Monotonic | Check::ItemUpdate(_) => {
             Some("compares the old and new values by design")
         }
         Check::Union(_) => Some("re-checked only when which members are set changes"),

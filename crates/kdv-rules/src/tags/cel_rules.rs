@@ -55,7 +55,11 @@ pub const VALIDATION_RULE: ExtensionDoc = ExtensionDoc {
 
 /// The kdv extensions outside the `+k8s:` namespace (`kdv docs` lists them after the
 /// catalog).
-pub const EXTENSIONS: &[ExtensionDoc] = &[VALIDATION_RULE, super::crossfield::CROSS_FIELD];
+pub const EXTENSIONS: &[ExtensionDoc] = &[
+    VALIDATION_RULE,
+    super::crossfield::CROSS_FIELD,
+    super::item_update::ITEM_UPDATE,
+];
 
 /// A parsed `+validationRule` line (spans relative to the tag text, which starts at the
 /// name).

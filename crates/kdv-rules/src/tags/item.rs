@@ -180,7 +180,7 @@ fn criteria_from_args(ctx: &Ctx<'_>, tag: &Tag) -> Result<Vec<SelectorTerm>, Low
 }
 
 /// Upstream `selectorString`: `{"key": "value", "n": 42, "b": true}` in the order written.
-fn selector_string(criteria: &[SelectorTerm]) -> String {
+pub(crate) fn selector_string(criteria: &[SelectorTerm]) -> String {
     let pairs: Vec<String> = criteria
         .iter()
         .map(|t| {
@@ -197,7 +197,7 @@ fn selector_string(criteria: &[SelectorTerm]) -> String {
 
 /// Upstream `prepareArgs`: checks the criteria against the list-map keys (the field's list
 /// metadata, else its list type's) and orders them like the keys.
-fn prepare(
+pub(crate) fn prepare(
     lw: &mut Lowerer<'_>,
     ctx: &Ctx<'_>,
     criteria: &[SelectorTerm],

@@ -14,6 +14,7 @@ pub(crate) mod equality;
 pub(crate) mod format;
 pub(crate) mod immutable;
 pub(crate) mod item;
+pub(crate) mod item_update;
 pub(crate) mod levels;
 pub(crate) mod limits;
 pub(crate) mod lists;

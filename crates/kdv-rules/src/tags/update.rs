@@ -39,6 +39,11 @@ pub(crate) const UPDATE: TagDoc = TagDoc {
     extension: None,
 };
 
+/// Whether the element is a `+k8s:item(...)`-selected list item.
+pub(crate) fn item_scope(ctx: &Ctx<'_>) -> bool {
+    ctx.scope == Scope::ListVal && ctx.list_selector.as_ref().is_some_and(|s| !s.is_empty())
+}
+
 /// Lowers `+k8s:update`.
 pub(crate) fn lower_update<'u>(
     lw: &mut Lowerer<'u>,
@@ -46,9 +51,23 @@ pub(crate) fn lower_update<'u>(
     tag: &Tag,
 ) -> Result<Lowered<'u>, LowerError> {
     let value = payload(tag);
+    let at_item = item_scope(ctx);
+    if value.contains(',') || (at_item && value != UpdateConstraint::NoModify.name()) {
+        return crate::tags::item_update::lower_extension(lw, ctx, tag, value, at_item);
+    }
     let Some(constraint) = UpdateConstraint::from_name(value) else {
         return Err(ctx.value_error(tag, format!("unknown +k8s:update constraint: {value}")));
     };
+    lower_constraint(lw, ctx, tag, constraint)
+}
+
+/// Lowers one constraint of `+k8s:update` (upstream's one-constraint tag).
+pub(crate) fn lower_constraint<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+    constraint: UpdateConstraint,
+) -> Result<Lowered<'u>, LowerError> {
     if matches!(ctx.scope, Scope::ListVal | Scope::MapVal) {
         if constraint != UpdateConstraint::NoModify {
             return Err(ctx.value_error(
