@@ -653,3 +653,73 @@ pub fn run_validation(c: &mut Criterion, w: &Workload) {
         c.bench_function(&name, |b| b.iter(|| black_box(validate())));
     }
 }
+
+/// Workloads of a Rust file of derived types: its rules as the interpreter compiles them
+/// (every type a root), timed beside the derive on the same values.
+pub struct RustWorkloads {
+    rules: RuleSet,
+    package: &'static str,
+    prefix: &'static str,
+}
+
+impl RustWorkloads {
+    /// The rules of `source`, the text of `<package>.rs` (module and package `package`);
+    /// benchmark names start with `prefix`.
+    pub fn new(package: &'static str, source: &str, prefix: &'static str) -> RustWorkloads {
+        let file = format!("{package}.rs");
+        let loaded = kdv_rust_model::from_items_in(package, package, &file, source);
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        let mut universe = Universe::default();
+        universe
+            .packages
+            .insert(loaded.package.path.clone(), loaded.package);
+        let compiled = kdv_rules::compile_with(
+            &universe,
+            &kdv_rules::CompileOptions {
+                roots: kdv_rules::Roots::All,
+                package: Some(package.into()),
+                lint: false,
+            },
+        );
+        assert!(!compiled.has_errors(), "{:?}", compiled.diagnostics);
+        RustWorkloads {
+            rules: compiled.rules,
+            package,
+            prefix,
+        }
+    }
+
+    /// Checks that the interpreter (on `value`'s JSON) and the derive both report `errors`
+    /// errors for `value` of type `type_name`, prints each one's allocations per call and
+    /// times both as `<prefix>_<name>/Interpreter` and `/Derive`.
+    pub fn pair<T: kdv::Validate + serde::Serialize>(
+        &self,
+        c: &mut Criterion,
+        type_name: &str,
+        name: &str,
+        value: &T,
+        errors: usize,
+    ) {
+        let op = Operation::create();
+        let rules = &self.rules;
+        let ty = rules
+            .find_type(&format!("{}.{type_name}", self.package))
+            .expect("type");
+        let json = serde_json::to_value(value).expect("serializes");
+        let interp = || kdv_eval::validate(rules, ty, &op, &json, None);
+        let derive = || value.validate(&op);
+        assert_eq!(interp().len(), errors, "{name}: {:?}", interp());
+        assert_eq!(derive().len(), errors, "{name}: {:?}", derive());
+        for (which, f) in [
+            ("Interpreter", &interp as &dyn Fn() -> kdv::ErrorList),
+            ("Derive", &derive),
+        ] {
+            let full = format!("{}_{name}/{which}", self.prefix);
+            let allocs = allocations_per_call(200, || {
+                black_box(f());
+            });
+            eprintln!("allocs/op {full:<55} {allocs:>8.1}");
+            c.bench_function(&full, |b| b.iter(|| black_box(f())));
+        }
+    }
+}
