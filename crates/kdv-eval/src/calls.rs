@@ -294,17 +294,7 @@ impl Eval<'_> {
                     o,
                     limit,
                     |s| s.field(&c.access, c.shape),
-                    |s| {
-                        // A nil pointer on the way makes the bound absent (not Go's zero).
-                        let mut cur = s;
-                        for step in &c.steps {
-                            if cur.is_nil() {
-                                return Typed::new(rules, step.shape, Val::Nil);
-                            }
-                            cur = cur.field(&step.access, step.shape);
-                        }
-                        cur
-                    },
+                    |s| referenced(&c.steps, &s),
                     out,
                 );
             }
@@ -424,4 +414,23 @@ impl Eval<'_> {
 #[inline]
 fn old_of(ov: Option<Typed<'_>>) -> Val<'_> {
     ov.map_or(Val::Nil, |o| o.val)
+}
+
+/// The value a cross-field reference reads from the struct `s`, following `steps`; a nil
+/// pointer on the way makes the bound absent (not Go's zero).
+///
+/// Takes the struct by reference on purpose: written as a closure that reassigned its
+/// by-value argument, rustc 1.95's MIR `DestinationPropagation` (release builds only) stored
+/// the walk's result into the caller's still-live struct, so the bounded field was then
+/// read from the bound (a valid object reported `current: Invalid value: 0`).
+/// `benches/tests/workloads.rs`, run in release by `.ci/run`, keeps the case.
+fn referenced<'a>(steps: &[kdv_rules::RefStep], s: &Typed<'a>) -> Typed<'a> {
+    let mut cur = *s;
+    for step in steps {
+        if cur.is_nil() {
+            return Typed::new(s.rules, step.shape, Val::Nil);
+        }
+        cur = cur.field(&step.access, step.shape);
+    }
+    cur
 }

@@ -431,14 +431,17 @@ pub struct Stats {
 
 impl Stats {
     /// Asserts the run exercised both outcomes (a generator that only ever produces valid
-    /// or only invalid objects proves little).
+    /// or only invalid objects proves little). The floor is 2%: proptest seeds each run
+    /// afresh, and a fixture whose invalid share sits near 5% (cel_rules::PodSpec) crossed a
+    /// 5% floor by chance in CI (498 of 10,000); 2% is a dozen standard deviations below it.
     pub fn assert_mixed(&self) {
+        let floor = self.cases / 50;
         assert!(
-            self.invalid_creates > self.cases / 20 && self.invalid_creates < self.cases,
+            self.invalid_creates > floor && self.invalid_creates < self.cases,
             "{self:?}"
         );
         assert!(
-            self.invalid_updates > self.cases / 20 && self.invalid_updates < self.cases,
+            self.invalid_updates > floor && self.invalid_updates < self.cases,
             "{self:?}"
         );
     }
