@@ -330,3 +330,25 @@ fn item_level_update_constraints() {
         assert!(run.stdout.contains(line), "{line}\n{}", run.stdout);
     }
 }
+
+/// A field bounded by another field (a kdv extension): the check lives at the struct, and
+/// explaining the field shows it, for the field form and the `eachVal` form.
+#[test]
+fn cross_field_limits_at_their_field() {
+    let types = "crates/kdv-cli/tests/fixtures/tags/crossfield";
+    let run = kdv(&["explain", "--types", types, "Config", "current"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains(
+        "  current: +k8s:minimum(constraint: minValue)  crates/kdv-cli/tests/fixtures/tags/crossfield/types.go:16:6\n    rule        current must be greater than or equal to the value of minValue"
+    ), "{}", run.stdout);
+    let run = kdv(&["explain", "--types", types, "Comprehensive", "thresholds"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains(
+        "    rule        each item of thresholds must be less than or equal to the value of maxThreshold"
+    ), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("self.thresholds.all(x, x <= "),
+        "{}",
+        run.stdout
+    );
+}

@@ -388,6 +388,10 @@ fn upstream_flags_cross_field_constraints() {
         );
         assert!(run.stdout.contains(&line), "{line}\n{}", run.stdout);
     }
+    // The `eachVal` forms, at their payload's argument (grouped with the same message).
+    for at in ["types.go:69:31", "types.go:73:33"] {
+        assert!(run.stdout.contains(at), "{at}\n{}", run.stdout);
+    }
 }
 
 /// `kdv lint --upstream` reports each item-level update constraint and comma list (a kdv

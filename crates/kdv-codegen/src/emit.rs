@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 
 use kdv_rules::{
-    Bound, Calls, Check, Discriminated, FieldAccess, FieldPathRule, ItemCriterion, ItemMatch,
-    Level, MemberSet, RuleSet, Shape, ShapeId, TypeId, TypeKind, UnionKind, Validation,
+    Bound, Calls, Check, CrossFieldEach, Discriminated, FieldAccess, FieldPathRule, ItemCriterion,
+    ItemMatch, Level, MemberSet, RuleSet, Shape, ShapeId, TypeId, TypeKind, UnionKind, Validation,
 };
 use kdv_runtime::view::Literal;
 use proc_macro2::{Ident, Span, TokenStream};
@@ -1190,8 +1190,13 @@ impl<'r> Gen<'r> {
                     }
                     None => quote!(::core::option::Option::None),
                 };
+                let function = match c.each {
+                    None => quote!(cross_field_limit),
+                    Some(CrossFieldEach::Items) => quote!(cross_field_each_item),
+                    Some(CrossFieldEach::Values) => quote!(cross_field_each_value),
+                };
                 quote! {
-                    #rt::crossfield::cross_field_limit(
+                    #rt::crossfield::#function(
                         op, #path, #v, #old,
                         #rt::crossfield::CrossField { bound: #rt::crossfield::Bound::#bound, field: #field, optional: #optional },
                         |#s| #target,

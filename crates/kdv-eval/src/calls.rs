@@ -4,7 +4,8 @@
 //! on the wrapped validation.
 
 use kdv_rules::{
-    Check, Discriminated, ModeRule, Shape, ShapeId, UnionKind, UpdateKind, Validation,
+    Check, CrossFieldEach, Discriminated, ModeRule, Shape, ShapeId, UnionKind, UpdateKind,
+    Validation,
 };
 use kdv_runtime::dependencies::{self, Dependency};
 use kdv_runtime::modes::{self, ModeChoice};
@@ -287,16 +288,38 @@ impl Eval<'_> {
                     field: &c.field,
                     optional: c.optional,
                 };
-                crossfield::cross_field_limit(
-                    op,
-                    path,
-                    t,
-                    o,
-                    limit,
-                    |s| s.field(&c.access, c.shape),
-                    |s| referenced(&c.steps, &s),
-                    out,
-                );
+                match c.each {
+                    None => crossfield::cross_field_limit(
+                        op,
+                        path,
+                        t,
+                        o,
+                        limit,
+                        |s| s.field(&c.access, c.shape),
+                        |s| referenced(&c.steps, &s),
+                        out,
+                    ),
+                    Some(CrossFieldEach::Items) => crossfield::cross_field_each_item(
+                        op,
+                        path,
+                        t,
+                        o,
+                        limit,
+                        |s| s.field(&c.access, c.shape).list_or_empty(),
+                        |s| referenced(&c.steps, &s),
+                        out,
+                    ),
+                    Some(CrossFieldEach::Values) => crossfield::cross_field_each_value(
+                        op,
+                        path,
+                        t,
+                        o,
+                        limit,
+                        |s| s.field(&c.access, c.shape).map_or_empty(),
+                        |s| referenced(&c.steps, &s),
+                        out,
+                    ),
+                }
             }
             _ => {}
         }

@@ -71,6 +71,27 @@ impl<'a> Typed<'a> {
         }
     }
 
+    /// The value as a list; a value whose type is not one is an empty list.
+    #[inline]
+    pub(crate) fn list_or_empty(self) -> TypedList<'a> {
+        self.list().unwrap_or(TypedList {
+            of: self,
+            elem: self.shape,
+            elem_is_ptr: false,
+            items: &[],
+        })
+    }
+
+    /// The value as a map; a value whose type is not one is an empty map.
+    #[inline]
+    pub(crate) fn map_or_empty(self) -> TypedMap<'a> {
+        self.map().unwrap_or(TypedMap {
+            of: self,
+            value: self.shape,
+            obj: None,
+        })
+    }
+
     /// Whether the member `f` of this struct value is set.
     #[inline]
     pub(crate) fn is_set(self, f: &FieldPresence) -> bool {

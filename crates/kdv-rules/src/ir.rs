@@ -627,6 +627,19 @@ pub struct CrossFieldLimit {
     pub reference: String,
     /// The members the path selects, from the struct; the last is the integer.
     pub steps: Vec<RefStep>,
+    /// Written as `+k8s:eachVal=+k8s:<limit>(constraint: ...)`: the limit bounds each
+    /// value of the list or map member instead of the member itself.
+    pub each: Option<CrossFieldEach>,
+}
+
+/// Which values of a list or map member a [`CrossFieldLimit`] written under `eachVal`
+/// bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CrossFieldEach {
+    /// Every item of a list (errors at `field[i]`).
+    Items,
+    /// Every value of a map (errors at `field[key]`).
+    Values,
 }
 
 /// One member of a [`CrossFieldLimit`]'s reference path.

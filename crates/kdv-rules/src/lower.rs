@@ -456,7 +456,7 @@ impl<'u> Lowerer<'u> {
         // A limit with a `constraint` argument is kdv's cross-field form; every other use
         // keeps upstream's signature check.
         let lowered = if let Some(bound) = crate::tags::crossfield::constraint_form(tag) {
-            crate::tags::crossfield::lower_constraint(self, ctx, tag, bound)
+            crate::tags::crossfield::lower_constraint(self, ctx, tag, bound, None)
         } else {
             if let Err((msg, span)) = registry::type_check(tag, doc) {
                 return Err(ctx.error(span, format!("tag {quoted}: {msg}")));

@@ -1359,8 +1359,10 @@ fn item_11_enum_with_100k_constants_compiles_in_bounded_time() {
     };
     // The last constant repeats the first value: first wins, no duplicate member.
     assert_eq!(spec.members.len(), 99_999);
+    // A debug build takes about 3 s, quadratic steps minutes; the margin absorbs a loaded
+    // 2-core CI machine running test binaries in parallel (5 s was exceeded there).
     assert!(
-        elapsed < std::time::Duration::from_secs(5),
+        elapsed < std::time::Duration::from_secs(30),
         "100k enum constants took {elapsed:?}"
     );
 }
@@ -1407,8 +1409,9 @@ fn item_11_large_structs_compile_in_bounded_time() {
     assert!(c.diagnostics.is_empty(), "{:?}", messages(&c));
     let first = c.rules.type_rules(c.rules.find_type("C0").expect("C0"));
     assert!(first.has_validations);
+    // About 3 s in a debug build; see the enum test above for the margin.
     assert!(
-        elapsed < std::time::Duration::from_secs(10),
+        elapsed < std::time::Duration::from_secs(30),
         "took {elapsed:?}"
     );
 }

@@ -10,7 +10,7 @@ use crate::operation::Operation;
 use crate::path::PathRef;
 use crate::required::{Presence, is_set};
 use crate::sink::ErrorSink;
-use crate::view::View;
+use crate::view::{ListView, MapView, View};
 
 /// Which limit the referenced value is the bound of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -77,9 +77,10 @@ fn count(b: i128) -> i64 {
 /// The cross-field limit `c` on the struct `new` (at `path`): the bounded field's value
 /// (`target`) against the integer `reference` reads, as the literal tag with that bound
 /// checks it, at `path.<field>`. Does not apply when the struct is nil, the bounded field is
-/// optional and unset, or the referenced value is absent (a nil pointer on the way or at the end). On Update with an old struct,
-/// skipped when neither the bounded value nor the referenced value changed (the rule only
-/// reads those two fields; KEP-5073 "Ratcheting and Cross-Field Validation").
+/// optional and unset, or the referenced value is absent (a nil pointer on the way or at the
+/// end). On Update with an old struct, skipped when neither the bounded value nor the
+/// referenced value changed (the rule only reads those two fields; KEP-5073 "Ratcheting and
+/// Cross-Field Validation").
 #[allow(clippy::too_many_arguments)]
 pub fn cross_field_limit<'a, S: View<'a>, T: View<'a>, R: View<'a>>(
     op: &Operation,
@@ -91,32 +92,103 @@ pub fn cross_field_limit<'a, S: View<'a>, T: View<'a>, R: View<'a>>(
     reference: impl Fn(S) -> R,
     out: &mut impl ErrorSink,
 ) {
-    if new.is_nil() {
+    let Some((value, b)) = applies(op, new, old, c, &target, &reference) else {
         return;
+    };
+    check(&path.child(c.field), value, c.bound, b, out);
+}
+
+/// `+k8s:eachVal=+k8s:<limit>(constraint: <path>)` on a list field (KEP-5073's
+/// "Comprehensive Example": `+k8s:eachVal=+k8s:maximum(constraint: maxThreshold)`): every
+/// item of the list `target` reads, against the bound, at `path.<field>[i]`. Applies and is
+/// ratcheted as [`cross_field_limit`] with the whole list as the bounded value: an atomic
+/// list has no item correlation, so once the list or the bound changed every item is checked.
+#[allow(clippy::too_many_arguments)]
+pub fn cross_field_each_item<'a, S: View<'a>, L: ListView<'a>, R: View<'a>>(
+    op: &Operation,
+    path: &PathRef<'_>,
+    new: S,
+    old: S,
+    c: CrossField<'_>,
+    target: impl Fn(S) -> L,
+    reference: impl Fn(S) -> R,
+    out: &mut impl ErrorSink,
+) {
+    let Some((list, b)) = applies(op, new, old, c, &target, &reference) else {
+        return;
+    };
+    let p = path.child(c.field);
+    for i in 0..list.len() {
+        if let Some(item) = list.item(i) {
+            check(&p.index(i), item, c.bound, b, out);
+        }
+    }
+}
+
+/// [`cross_field_each_item`] for a map field: every value, at `path.<field>[key]`, in the
+/// map's key order.
+#[allow(clippy::too_many_arguments)]
+pub fn cross_field_each_value<'a, S: View<'a>, M: MapView<'a>, R: View<'a>>(
+    op: &Operation,
+    path: &PathRef<'_>,
+    new: S,
+    old: S,
+    c: CrossField<'_>,
+    target: impl Fn(S) -> M,
+    reference: impl Fn(S) -> R,
+    out: &mut impl ErrorSink,
+) {
+    let Some((map, b)) = applies(op, new, old, c, &target, &reference) else {
+        return;
+    };
+    let p = path.child(c.field);
+    for (k, v) in map.entries() {
+        check(&p.key(k), v, c.bound, b, out);
+    }
+}
+
+/// The bounded value and the bound, when the limit applies (see [`cross_field_limit`]).
+fn applies<'a, S: View<'a>, T: View<'a>, R: View<'a>>(
+    op: &Operation,
+    new: S,
+    old: S,
+    c: CrossField<'_>,
+    target: &impl Fn(S) -> T,
+    reference: &impl Fn(S) -> R,
+) -> Option<(T, i128)> {
+    if new.is_nil() {
+        return None;
     }
     let updating = op.is_update() && !old.is_nil();
     if updating && new.identical(old) {
-        return;
+        return None;
     }
-    let Some(bound) = reference(new).as_int() else {
-        return;
-    };
+    let bound = reference(new).as_int()?;
     let value = target(new);
     if c.optional.is_some_and(|p| !is_set(p, value)) {
-        return;
+        return None;
     }
     if updating && reference(old).as_int() == Some(bound) && value.equal(target(old)) {
-        return;
+        return None;
     }
-    let p = path.child(c.field);
-    let b = bound.get();
-    match c.bound {
-        Bound::Minimum => limits::minimum(&p, value, b, out),
-        Bound::Maximum => limits::maximum(&p, value, b, out),
-        Bound::MinLength => limits::min_length(&p, value, count(b), out),
-        Bound::MaxLength => limits::max_length(&p, value, count(b), out),
-        Bound::MinItems => limits::min_items(&p, value, count(b), out),
-        Bound::MaxItems => limits::max_items(&p, value, count(b), out),
+    Some((value, bound.get()))
+}
+
+/// The literal tag's check of `value` at `p` with the bound `b`.
+fn check<'a>(
+    p: &PathRef<'_>,
+    value: impl View<'a>,
+    bound: Bound,
+    b: i128,
+    out: &mut impl ErrorSink,
+) {
+    match bound {
+        Bound::Minimum => limits::minimum(p, value, b, out),
+        Bound::Maximum => limits::maximum(p, value, b, out),
+        Bound::MinLength => limits::min_length(p, value, count(b), out),
+        Bound::MaxLength => limits::max_length(p, value, count(b), out),
+        Bound::MinItems => limits::min_items(p, value, count(b), out),
+        Bound::MaxItems => limits::max_items(p, value, count(b), out),
     }
 }
 
@@ -167,5 +239,35 @@ mod tests {
         );
         assert_eq!(out[0].origin, "minimum");
         assert_eq!(out[2].origin, "maximum");
+    }
+
+    #[test]
+    fn each_item_of_a_list_is_bounded_by_a_sibling() {
+        let root = PathRef::Nil;
+        // Structs as indexes into a table of (thresholds, maxThreshold).
+        static TABLE: [(&[i32], i32); 2] = [(&[1, 50, 10, 11], 10), (&[1, 50, 10, 11], 60)];
+        let items = |s: Option<i32>| s.map_or(&[][..], |i| TABLE[i as usize].0);
+        let max = |s: Option<i32>| s.map(|i| TABLE[i as usize].1);
+        let c = CrossField {
+            bound: Bound::Maximum,
+            field: "thresholds",
+            optional: None,
+        };
+        let (create, update) = (Operation::create(), Operation::update());
+        let mut out = ErrorList::new();
+        cross_field_each_item(&create, &root, Some(0), None, c, items, max, &mut out);
+        // Unchanged list and bound: ratcheted; a changed bound re-checks every item.
+        cross_field_each_item(&update, &root, Some(0), Some(0), c, items, max, &mut out);
+        cross_field_each_item(&update, &root, Some(0), Some(1), c, items, max, &mut out);
+        let texts: Vec<String> = out.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            texts,
+            [
+                "thresholds[1]: Invalid value: 50: must be less than or equal to 10",
+                "thresholds[3]: Invalid value: 11: must be less than or equal to 10",
+                "thresholds[1]: Invalid value: 50: must be less than or equal to 10",
+                "thresholds[3]: Invalid value: 11: must be less than or equal to 10",
+            ]
+        );
     }
 }

@@ -87,6 +87,8 @@ pub fn explain(rules: &RuleSet, ty: TypeId, path: &[Step]) -> Result<Explanation
     // field's type's fields.
     let mut native = false;
     let mut elements: Vec<(&Validation, &Validation)> = Vec::new();
+    // Cross-field limits on the last field step, hoisted to its struct (with that struct).
+    let mut hoisted: Vec<(&Validation, Site<'_>)> = Vec::new();
     for (i, step) in path.iter().enumerate() {
         let s = x.deref(shape);
         let so_far = path_text(&path[..i]);
@@ -127,6 +129,23 @@ pub fn explain(rules: &RuleSet, ty: TypeId, path: &[Step]) -> Result<Explanation
                 });
                 native |= block.is_some_and(|b| b.declarative_native);
                 elements = Vec::new();
+                hoisted = owner
+                    .map(|id| {
+                        let t = rules.type_rules(id);
+                        let site = if rules.roots.iter().any(|r| r.id == id) {
+                            Site::Root
+                        } else {
+                            Site::TypeOf(&t.name)
+                        };
+                        t.validations
+                            .iter()
+                            .filter(|v| {
+                                matches!(&v.check, Check::CrossFieldLimit(c) if c.field == *name)
+                            })
+                            .map(|v| (v, site))
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 shape = fshape;
             }
             Step::Items => {
@@ -160,6 +179,7 @@ pub fn explain(rules: &RuleSet, ty: TypeId, path: &[Step]) -> Result<Explanation
                     }
                 }
                 elements = inner;
+                hoisted = Vec::new();
                 block = None;
                 shape = next;
             }
@@ -173,6 +193,9 @@ pub fn explain(rules: &RuleSet, ty: TypeId, path: &[Step]) -> Result<Explanation
     }
     for (outer, inner) in &elements {
         out.push(x.element_rule(outer, inner, &p));
+    }
+    for (v, site) in &hoisted {
+        out.push(x.rule(v, &p, *site));
     }
     // The value's own type: its type-level rules apply unless the field is opaque.
     let opaque = block.is_some_and(|b| b.type_call.is_none())
@@ -473,9 +496,15 @@ impl<'r> Explainer<'r> {
                     Bound::MinItems => "must have at least as many items as",
                     Bound::MaxItems => "may have at most as many items as",
                 };
+                let subject = match c.each {
+                    None => c.field.clone(),
+                    Some(kdv_rules::CrossFieldEach::Items) => format!("each item of {}", c.field),
+                    Some(kdv_rules::CrossFieldEach::Values) => {
+                        format!("each value of {}", c.field)
+                    }
+                };
                 format!(
-                    "{} {what} the value of {} (kdv extension +{}(constraint: {}), checked at this struct; not checked while {} is absent)",
-                    c.field,
+                    "{subject} {what} the value of {} (kdv extension +{}(constraint: {}), checked at this struct; not checked while {} is absent)",
                     c.reference,
                     c.bound.tag(),
                     c.reference,

@@ -20,7 +20,9 @@ use kdv_tags::{Tag, ValueType, go_quote};
 use super::limits::{require_list, require_string};
 use super::root_type_string;
 use crate::gotypes::{Kind, Member, Ty};
-use crate::ir::{Check, CrossFieldLimit, Emission, FieldAccess, RefStep, Validation};
+use crate::ir::{
+    Check, CrossFieldEach, CrossFieldLimit, Emission, FieldAccess, RefStep, Validation,
+};
 use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer};
 use crate::registry::Scope;
 use crate::shapes::decode_access;
@@ -37,7 +39,7 @@ pub const CROSS_FIELD: ExtensionDoc = ExtensionDoc {
     name: "k8s:minimum(constraint: <path>)",
     syntax: "+k8s:minimum|maximum|minLength|maxLength|minItems|maxItems(constraint: <path>)",
     scopes: &[Scope::Field],
-    description: "Bounds a struct field by the value of another integer field instead of a literal: `minimum`/`maximum` compare an integer field with it, `minLength`/`maxLength` the characters of a string field, `minItems`/`maxItems` the items of a list field. `<path>` is JSON names joined by `.`, relative to the struct that holds the tagged field (a sibling `minValue`, a child `limits.max`); it may pass through struct and pointer-to-struct fields, never a list or map, and cannot leave the struct. The check is hoisted to that struct (the common ancestor). It does not apply while the referenced field is absent (a nil pointer on the way or at the end); the referenced value stands in for the literal, so the error is the literal tag's (`must be greater than or equal to 5`, origin `minimum`). On update it is re-checked only when the tagged field or the referenced field changed (KEP-5073 \"Ratcheting and Cross-Field Validation\"). Published as a CEL rule in `x-kubernetes-validations` at the struct, with `fieldPath` at the tagged field; the API server re-checks that rule whenever anything in the struct changed (a difference by design). No tag value may follow. Decision: docs/decisions/0120-cross-field-references.md.",
+    description: "Bounds a struct field by the value of another integer field instead of a literal: `minimum`/`maximum` compare an integer field with it, `minLength`/`maxLength` the characters of a string field, `minItems`/`maxItems` the items of a list field. `<path>` is JSON names joined by `.`, relative to the struct that holds the tagged field (a sibling `minValue`, a child `limits.max`); it may pass through struct and pointer-to-struct fields, never a list or map, and cannot leave the struct. The check is hoisted to that struct (the common ancestor). Under `+k8s:eachVal` on a list or map field (`+k8s:eachVal=+k8s:maximum(constraint: maxThreshold)`, KEP-5073's \"Comprehensive Example\") the limit bounds each item or value, with the path still relative to the struct holding the field; errors are at `field[i]` or `field[key]`, and once the list or the bound changed every item is re-checked (an atomic list has no item correlation); the published rule is `self.<field>.all(...)`, whose cost the API server can only estimate when the list has `+k8s:maxItems` (and strings a `+k8s:maxLength`). It does not apply while the referenced field is absent (a nil pointer on the way or at the end); the referenced value stands in for the literal, so the error is the literal tag's (`must be greater than or equal to 5`, origin `minimum`). On update it is re-checked only when the tagged field or the referenced field changed (KEP-5073 \"Ratcheting and Cross-Field Validation\"). Published as a CEL rule in `x-kubernetes-validations` at the struct, with `fieldPath` at the tagged field; the API server re-checks that rule whenever anything in the struct changed (a difference by design). No tag value may follow. Decision: docs/decisions/0120-cross-field-references.md.",
     seed: SEED,
     example: "+k8s:minimum(constraint: minValue)",
 };
@@ -51,12 +53,15 @@ pub(crate) fn constraint_form(tag: &Tag) -> Option<Bound> {
         .then_some(bound)
 }
 
-/// Lowers a limit tag with a `constraint` argument into a check deferred to the struct.
+/// Lowers a limit tag with a `constraint` argument into a check deferred to the struct;
+/// `each` when it is the payload of `+k8s:eachVal` on the field (`ctx`): the values it
+/// bounds and their type.
 pub(crate) fn lower_constraint<'u>(
     lw: &mut Lowerer<'u>,
     ctx: &Ctx<'u>,
     tag: &Tag,
     bound: Bound,
+    each: Option<(CrossFieldEach, Ty)>,
 ) -> Result<Lowered<'u>, LowerError> {
     // The signature: `constraint` alone, a string, and no tag value.
     let mut path_arg = None;
@@ -105,11 +110,19 @@ pub(crate) fn lower_constraint<'u>(
     if lw.g.kind(&parent) != Kind::Struct {
         return Err(ctx.tag_error(tag, "constraint: the parent type must be a struct"));
     }
-    // The tagged field: the literal tag's type rules.
+    // The tagged field (or each of its values): the literal tag's type rules.
+    let mut checked = ctx.clone();
+    if let Some((_, elem)) = &each {
+        checked.ty = elem.clone();
+        checked.scope = match each {
+            Some((CrossFieldEach::Values, _)) => Scope::MapVal,
+            _ => Scope::ListVal,
+        };
+    }
     match bound {
-        Bound::Minimum | Bound::Maximum => require_int(lw, ctx, tag)?,
-        Bound::MinLength | Bound::MaxLength => require_string(lw, ctx, tag)?,
-        Bound::MinItems | Bound::MaxItems => require_list(lw, ctx, tag)?,
+        Bound::Minimum | Bound::Maximum => require_int(lw, &checked, tag)?,
+        Bound::MinLength | Bound::MaxLength => require_string(lw, &checked, tag)?,
+        Bound::MinItems | Bound::MaxItems => require_list(lw, &checked, tag)?,
     }
     let Some(FieldAccess::Key(field)) = decode_access(&lw.g, &member) else {
         return Err(ctx.tag_error(
@@ -148,6 +161,7 @@ pub(crate) fn lower_constraint<'u>(
         optional,
         reference: text,
         steps,
+        each: each.map(|(e, _)| e),
     };
     let name = bound.tag();
     Ok(Lowered {
@@ -333,6 +347,12 @@ type Config struct {
 
 	// +k8s:optional
 	Limits *Limits `json:"limits,omitempty"`
+
+	MaxThreshold int32 `json:"maxThreshold"`
+	// +k8s:eachVal=+k8s:maximum(constraint: maxThreshold)
+	Thresholds []int32 `json:"thresholds"`
+	// +k8s:eachVal=+k8s:minLength(constraint: maxValue)
+	Labels map[string]string `json:"labels"`
 }
 
 type Limits struct {
@@ -355,7 +375,7 @@ type Limits struct {
         let c = compile_go(CONFIG);
         assert!(c.diagnostics.is_empty(), "{:?}", located(&c));
         let id = c.rules.find_type("Config").expect("type");
-        let checks: Vec<(Bound, &str, String)> = c
+        let checks: Vec<(Bound, &str, String, Option<CrossFieldEach>)> = c
             .rules
             .type_rules(id)
             .validations
@@ -371,6 +391,7 @@ type Limits struct {
                         .map(|s| s.name.as_str())
                         .collect::<Vec<_>>()
                         .join("."),
+                    x.each,
                 )),
                 _ => None,
             })
@@ -378,9 +399,21 @@ type Limits struct {
         assert_eq!(
             checks,
             [
-                (Bound::Maximum, "current", "maxValue".to_string()),
-                (Bound::Minimum, "current", "minValue".to_string()),
-                (Bound::MaxLength, "name", "limits.max".to_string()),
+                (Bound::Maximum, "current", "maxValue".to_string(), None),
+                (Bound::Minimum, "current", "minValue".to_string(), None),
+                (Bound::MaxLength, "name", "limits.max".to_string(), None),
+                (
+                    Bound::Maximum,
+                    "thresholds",
+                    "maxThreshold".to_string(),
+                    Some(CrossFieldEach::Items)
+                ),
+                (
+                    Bound::MinLength,
+                    "labels",
+                    "maxValue".to_string(),
+                    Some(CrossFieldEach::Values)
+                ),
             ]
         );
     }
@@ -413,8 +446,8 @@ type T struct {
 	G int32 `json:"g"`
 	// +k8s:minimum(constraint: min, other: 1)
 	H int32 `json:"h"`
-	// +k8s:eachVal=+k8s:minimum(constraint: min)
-	I []int32 `json:"i"`
+	// +k8s:eachKey=+k8s:minLength(constraint: min)
+	I map[string]int32 `json:"i"`
 	// +k8s:minimum(constraint: sub.n)
 	J int32 `json:"j"`
 	// +k8s:minimum(constraint: tags.x)
@@ -475,7 +508,7 @@ type Sub struct {
             (
                 26,
                 19,
-                "tag \"k8s:eachVal\": tag \"k8s:minimum\": constraint: can only be used on struct fields, not on list values (the path is relative to the struct that holds the field)",
+                "tag \"k8s:eachKey\": tag \"k8s:minLength\": constraint: can only be used on struct fields, not on map keys (the path is relative to the struct that holds the field)",
             ),
             (
                 28,
@@ -514,6 +547,7 @@ type Sub struct {
                 (s.line, s.col)
             })
             .collect();
-        assert_eq!(found, [(7, 18), (8, 18), (11, 20)]);
+        // The eachVal forms are flagged at their payload's argument too.
+        assert_eq!(found, [(7, 18), (8, 18), (11, 20), (18, 31), (20, 33)]);
     }
 }

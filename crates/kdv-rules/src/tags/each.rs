@@ -7,7 +7,7 @@ use kdv_tags::{Tag, ValueType};
 
 use super::lists::{ListSemantic, element_equality, key_match, list_elem};
 use crate::gotypes::{Kind, Ty};
-use crate::ir::{Check, Equality, ItemMatch, Validation};
+use crate::ir::{Check, CrossFieldEach, Equality, ItemMatch, Validation};
 use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer, wrap_functions, wrap_one};
 use crate::registry::{Scope, Stability, TagDef, TagDoc, VALUE_SCOPES};
 
@@ -46,7 +46,7 @@ pub(crate) fn lower_each_val<'u>(
             ));
         }
     };
-    let mut elem_ctx = Ctx::new(scope, elem, format!("{}[(vals)]", ctx.path));
+    let mut elem_ctx = Ctx::new(scope, elem.clone(), format!("{}[(vals)]", ctx.path));
     elem_ctx.parent_ty = Some(ctx.ty.clone());
     elem_ctx.parent_path = Some(ctx.path.clone());
     elem_ctx.level = ctx.level;
@@ -57,6 +57,16 @@ pub(crate) fn lower_each_val<'u>(
     let Some(payload) = tag.value_tag() else {
         return Err(ctx.value_error(tag, "missing validation tag"));
     };
+    // A limit bounded by another field of the struct (KEP-5073's comprehensive example,
+    // `+k8s:eachVal=+k8s:maximum(constraint: maxThreshold)`): the path is relative to the
+    // struct holding this field, so the check is hoisted there, as the field form is.
+    if let (Scope::Field, Some(bound)) = (ctx.scope, super::crossfield::constraint_form(payload)) {
+        let each = match scope {
+            Scope::MapVal => CrossFieldEach::Values,
+            _ => CrossFieldEach::Items,
+        };
+        return super::crossfield::lower_constraint(lw, ctx, payload, bound, Some((each, elem)));
+    }
     let validations = lw.lower_tag(&elem_ctx, payload)?;
     let mut result = Lowered {
         opaque_val: validations.opaque_type,

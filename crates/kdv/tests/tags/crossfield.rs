@@ -41,6 +41,22 @@ pub struct Quota {
     pub items: Vec<String>,
 }
 
+/// KEP-5073's "Comprehensive Example": every item of a list, and every value of a map,
+/// bounded by a sibling (`+k8s:eachVal=+k8s:maximum(constraint: maxThreshold)`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Thresholds {
+    pub max_threshold: i32,
+    /// +k8s:optional
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Limits>,
+    /// +k8s:maxItems=4
+    /// +k8s:eachVal=+k8s:maximum(constraint: maxThreshold)
+    pub thresholds: Vec<i32>,
+    /// +k8s:eachVal=+k8s:minLength(constraint: limits.min)
+    pub labels: std::collections::BTreeMap<String, String>,
+}
+
 /// Bounds a `Quota` refers to.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
 #[serde(default, rename_all = "camelCase")]
@@ -58,6 +74,46 @@ mod tests {
 
     fn texts(errs: kdv::ErrorList) -> Vec<String> {
         errs.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn each_item_and_value_of_the_seeds_comprehensive_example() {
+        let t = Thresholds {
+            max_threshold: 10,
+            limits: Some(Limits { max: None, min: 2 }),
+            thresholds: vec![1, 50, 10],
+            labels: [
+                ("a".to_string(), "x".to_string()),
+                ("b".to_string(), "xy".to_string()),
+            ]
+            .into(),
+        };
+        assert_eq!(
+            texts(t.validate(&Operation::create())),
+            [
+                "thresholds[1]: Invalid value: 50: must be less than or equal to 10",
+                "labels[a]: Too short: must be at least 2 characters",
+            ]
+        );
+        // Unchanged: ratcheted; a lower bound re-checks every item.
+        assert!(t.validate_update(&t, &Operation::update()).is_empty());
+        let lower = Thresholds {
+            max_threshold: 1,
+            ..t.clone()
+        };
+        assert_eq!(
+            texts(lower.validate_update(&t, &Operation::update())),
+            [
+                "thresholds[1]: Invalid value: 50: must be less than or equal to 1",
+                "thresholds[2]: Invalid value: 10: must be less than or equal to 1",
+            ]
+        );
+        // An absent bound (nil pointer on the way) does not apply.
+        let unbounded = Thresholds { limits: None, ..t };
+        assert_eq!(
+            texts(unbounded.validate(&Operation::create())),
+            ["thresholds[1]: Invalid value: 50: must be less than or equal to 10"]
+        );
     }
 
     #[test]

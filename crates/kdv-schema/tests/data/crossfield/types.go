@@ -58,6 +58,19 @@ type RangeSpec struct {
 	// +k8s:minItems(constraint: fixed.min)
 	// +k8s:maxItems(constraint: limits.max)
 	Items []string `json:"items,omitempty"`
+
+	// KEP-5073's comprehensive example: each item bounded by a sibling, each map value by
+	// a child of an optional struct.
+	// +k8s:optional
+	// +k8s:maxItems=4
+	// +k8s:eachVal=+k8s:maximum(constraint: maxValue)
+	Thresholds []int32 `json:"thresholds,omitempty"`
+
+	// +k8s:optional
+	// +k8s:maxProperties=3
+	// +k8s:eachVal=+k8s:maxLength=8
+	// +k8s:eachVal=+k8s:minLength(constraint: limits.min)
+	Labels map[string]string `json:"labels,omitempty"`
 }
 
 // Limits holds bounds.
