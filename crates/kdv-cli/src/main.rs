@@ -146,6 +146,12 @@
 //! warnings only with `--deny warnings`, unreadable input 2. `--k8s-version 1.N` picks the
 //! release of the CRD rules (default 1.35). CEL rules are compiled, their cost estimated and
 //! they are run on the schema's defaults as the API server does.
+//!
+//! # `kdv completions`, `kdv man`, `kdv --version`
+//!
+//! `commands::packaging` generates shell completions (clap_complete) and man pages
+//! (clap_mangen) from `cli::command()`, the definitions `main` parses with, which also
+//! carry the long version text naming the embedded Kubernetes releases.
 
 mod cli;
 mod commands;
