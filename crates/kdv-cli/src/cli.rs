@@ -649,6 +649,7 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+        command().debug_assert();
     }
 
     #[test]

@@ -295,6 +295,46 @@ fn the_files_are_wired_to_each_other() {
     }
 }
 
+/// Whether this build of `kdv` has `kdv serve` (issue 23's webhook, built on its own branch).
+fn has_serve() -> bool {
+    let run = kdv(&["help", "serve"]);
+    if run.code != 0 {
+        println!("skipped: this kdv has no `serve` subcommand; its flags are not checked");
+    }
+    run.code == 0
+}
+
+/// `kdv serve ARGS --help`: clap rejects an unknown flag or a bad value met before `--help`,
+/// so this checks the arguments without starting a server.
+fn serve_accepts(args: &[&str]) {
+    let mut with_help = args.to_vec();
+    with_help.push("--help");
+    let run = kdv(&with_help);
+    assert_eq!(run.code, 0, "kdv {}: {}", args.join(" "), run.stderr);
+}
+
+#[test]
+fn kdv_serve_accepts_the_deployments_and_the_images_arguments() {
+    if !has_serve() {
+        return;
+    }
+    let deployment = object("deployment.yaml", "Deployment");
+    let args: Vec<&str> = deployment["spec"]["template"]["spec"]["containers"][0]["args"]
+        .as_array()
+        .expect("args")
+        .iter()
+        .map(|a| a.as_str().expect("a string"))
+        .collect();
+    serve_accepts(&args);
+    let cmd = dockerfile()
+        .into_iter()
+        .rfind(|(op, _)| op == "CMD")
+        .expect("CMD")
+        .1;
+    let cmd: Vec<String> = serde_json::from_str(&cmd).expect("exec form");
+    serve_accepts(&cmd.iter().map(String::as_str).collect::<Vec<_>>());
+}
+
 /// The Dockerfile's instructions (continuation lines joined, comments dropped) as
 /// (INSTRUCTION, arguments), in order.
 fn dockerfile() -> Vec<(String, String)> {
