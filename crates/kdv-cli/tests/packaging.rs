@@ -538,3 +538,31 @@ fn github_action_runs_kdv_and_writes_sarif() {
     assert_eq!(run_step(&verdict, &context, &temp).0, 1);
     let _ = std::fs::remove_dir_all(&temp);
 }
+
+#[test]
+fn a_failed_write_is_an_output_error_not_a_panic() {
+    // /dev/full fails every write (ENOSPC); it exists on Linux, where these tests run.
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        println!("skipped: no /dev/full on this system");
+        return;
+    }
+    for args in [
+        &["completions", "bash"][..],
+        &["completions", "zsh"],
+        &["man"],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_kdv"))
+            .args(args)
+            .stdout(std::fs::File::create(full).expect("/dev/full opens"))
+            .output()
+            .expect("kdv runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: cannot write output: "),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

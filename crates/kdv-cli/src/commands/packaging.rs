@@ -9,7 +9,11 @@ use crate::error::CliError;
 /// `kdv completions SHELL`: the completion script on `out`.
 pub fn completions(args: &CompletionsArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     let mut command = cli::command();
-    clap_complete::generate(args.shell, &mut command, "kdv", out);
+    // clap_complete panics when its writer fails (a closed pipe): it writes to memory, and
+    // a failed write to `out` is an error like any other output error.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "kdv", &mut script);
+    out.write_all(&script)?;
     Ok(0)
 }
 
