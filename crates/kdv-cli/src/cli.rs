@@ -66,6 +66,55 @@ pub enum Command {
     /// Exit status: 0 printed, 2 unknown type, kind or field (with the nearest names),
     /// unreadable input, or types with errors.
     Explain(ExplainArgs),
+    /// Print a shell completion script generated from these command definitions, for
+    /// example `kdv completions bash > /etc/bash_completion.d/kdv`.
+    ///
+    /// Exit status: 0 printed.
+    Completions(CompletionsArgs),
+    /// Print kdv's man page (roff) generated from these command definitions, or with --dir
+    /// write one page per command (`kdv.1`, `kdv-validate.1`, ...) into a directory.
+    ///
+    /// Exit status: 0 written, 2 the directory cannot be written.
+    Man(ManArgs),
+}
+
+/// Arguments of `kdv completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Arguments of `kdv man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write `kdv.1` and one `kdv-COMMAND.1` per subcommand into this directory (created if
+    /// missing) instead of printing kdv's page.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// The command definitions as the binary parses them: [`Cli`] with the long version text
+/// naming the embedded Kubernetes releases (`kdv --version`), so help, completions and man
+/// pages all describe the same command.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    // clap's builder takes `&'static str` (its `string` feature is off): the text is built
+    // once per process.
+    static LONG_VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    Cli::command().long_version(LONG_VERSION.get_or_init(long_version).as_str())
+}
+
+/// `kdv --version`: the crate version, then the Kubernetes releases whose built-in kinds are
+/// embedded and the default of `--k8s-version`.
+pub fn long_version() -> String {
+    format!(
+        "{}\nembedded Kubernetes releases: {} (default --k8s-version {})",
+        env!("CARGO_PKG_VERSION"),
+        kdv_k8s_openapi::versions().join(", "),
+        kdv_k8s_openapi::latest_version()
+    )
 }
 
 /// Arguments of `kdv docs`.
@@ -600,6 +649,7 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+        command().debug_assert();
     }
 
     #[test]

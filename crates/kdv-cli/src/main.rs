@@ -146,6 +146,12 @@
 //! warnings only with `--deny warnings`, unreadable input 2. `--k8s-version 1.N` picks the
 //! release of the CRD rules (default 1.35). CEL rules are compiled, their cost estimated and
 //! they are run on the schema's defaults as the API server does.
+//!
+//! # `kdv completions`, `kdv man`, `kdv --version`
+//!
+//! `commands::packaging` generates shell completions (clap_complete) and man pages
+//! (clap_mangen) from `cli::command()`, the definitions `main` parses with, which also
+//! carry the long version text naming the embedded Kubernetes releases.
 
 mod cli;
 mod commands;
@@ -157,7 +163,7 @@ mod output;
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::FromArgMatches;
 
 use crate::cli::{Cli, Command};
 
@@ -172,7 +178,10 @@ use crate::error::CliError;
 pub const WORKER_STACK_BYTES: usize = 256 << 20;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let parsed = cli::command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -215,6 +224,8 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Schema(args) => commands::schema::run(args, &mut out, &mut err),
         Command::Docs(args) => commands::docs::run(args, &mut out, &mut err),
         Command::Explain(args) => commands::explain::run(args, &mut out, &mut err),
+        Command::Completions(args) => commands::packaging::completions(args, &mut out),
+        Command::Man(args) => commands::packaging::man(args, &mut out),
     };
     out.flush()?;
     code

@@ -15,6 +15,7 @@ pub mod lint;
 pub mod lint_crd;
 pub mod old;
 pub mod options;
+pub mod packaging;
 pub mod release;
 pub mod schema;
 pub mod select;
