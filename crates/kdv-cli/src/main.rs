@@ -215,6 +215,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Schema(args) => commands::schema::run(args, &mut out, &mut err),
         Command::Docs(args) => commands::docs::run(args, &mut out, &mut err),
         Command::Explain(args) => commands::explain::run(args, &mut out, &mut err),
+        Command::Serve(args) => commands::serve::run(args),
     };
     out.flush()?;
     code

@@ -18,6 +18,7 @@ pub mod options;
 pub mod release;
 pub mod schema;
 pub mod select;
+pub mod serve;
 pub mod sources;
 pub mod validate;
 
