@@ -204,6 +204,10 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli) -> Result<u8, CliError> {
+    // The server logs from many threads: it must not find stderr locked by this one.
+    if let Command::Serve(args) = &cli.command {
+        return commands::serve::run(args);
+    }
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let mut out = std::io::BufWriter::new(stdout.lock());
