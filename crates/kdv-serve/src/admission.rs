@@ -211,6 +211,10 @@ pub fn decode(body: &[u8], limits: Limits) -> Result<Review, DecodeError> {
             limit: limits.max_body,
         });
     }
+    // serde would also read a struct from a JSON array.
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(DecodeError::Malformed("not a JSON object".to_string()));
+    }
     let envelope: Envelope =
         serde_json::from_slice(body).map_err(|e| DecodeError::Malformed(e.to_string()))?;
     let version = match envelope.api_version.as_deref() {
