@@ -31,8 +31,15 @@ impl Served {
             .stderr(Stdio::piped())
             .spawn()
             .expect("kdv serve starts");
-        let stderr = child.stderr.take().expect("stderr piped");
+        let stderr = child.stderr.take();
         let (sender, logs) = mpsc::channel();
+        // Held from here, so the child is stopped and reaped on every path (Drop).
+        let mut served = Served {
+            child,
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            logs,
+        };
+        let stderr = stderr.expect("stderr piped");
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines() {
                 let Ok(line) = line else { break };
@@ -43,17 +50,18 @@ impl Served {
         });
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
-            let line = logs
+            let line = served
+                .logs
                 .recv_timeout(deadline.saturating_duration_since(Instant::now()))
                 .expect("kdv serve logs its address");
             let log: serde_json::Value = serde_json::from_str(&line).expect("JSON log lines");
             if log["message"] == "listening" {
-                let addr = log["addr"]
+                served.addr = log["addr"]
                     .as_str()
                     .expect("addr")
                     .parse()
                     .expect("an address");
-                return Served { child, addr, logs };
+                return served;
             }
         }
     }
