@@ -157,6 +157,8 @@ fn reviews_are_answered_as_the_api_server_answers() {
         "pod-delete",
         "deployment-update-invalid",
         "deployment-create-v1beta1-dryrun",
+        "deployment-status-update",
+        "deployment-scale-update",
         "gizmo-create-valid",
         "gizmo-create-invalid",
         "gizmo-update-transition",
@@ -176,7 +178,7 @@ fn reviews_are_answered_as_the_api_server_answers() {
         "kdv_admission_requests_total{kind=\"Pod\",operation=\"DELETE\",verdict=\"allowed\",mode=\"enforce\"} 1",
         "kdv_admission_requests_total{kind=\"Thing\",operation=\"CREATE\",verdict=\"unknown\",mode=\"enforce\"} 1",
         "kdv_candidate_rejections_total{kind=\"Gizmo\"} 4",
-        "kdv_admission_validation_duration_seconds_count 10",
+        "kdv_admission_validation_duration_seconds_count 12",
     ] {
         assert!(body.contains(line), "{line} in\n{body}");
     }
