@@ -274,7 +274,10 @@ impl Server {
                 let _ = reload(&state);
             });
         }
-        let poller = tokio::spawn(poll(state.clone(), tls.clone()));
+        // Stamped before the first connection is accepted: a change made after a request was
+        // answered is always seen.
+        let rules_stamp = stamps(&state.config.watch);
+        let poller = tokio::spawn(poll(state.clone(), tls.clone(), rules_stamp));
         let graceful = GracefulShutdown::new();
         let mut builder = auto::Builder::new(TokioExecutor::new());
         builder
@@ -348,8 +351,7 @@ impl Server {
 }
 
 /// Checks the watched rule files and the certificate every poll interval.
-async fn poll(state: Arc<State>, tls: Option<Arc<Tls>>) {
-    let mut rules_stamp = stamps(&state.config.watch);
+async fn poll(state: Arc<State>, tls: Option<Arc<Tls>>, mut rules_stamp: Vec<Stamp>) {
     let mut tick = tokio::time::interval(state.config.poll_interval);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {

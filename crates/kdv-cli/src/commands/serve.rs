@@ -340,23 +340,26 @@ pub fn run(args: &ServeArgs) -> Result<u8, CliError> {
             .await
             .map_err(|e| CliError::Usage(e.to_string()))?;
         server.handle().install(rules);
+        // The handlers are installed before the address is logged: a supervisor (or a
+        // test) that signals once it sees the address must not kill the process instead.
+        let shutdown = shutdown_signal()?;
+        #[cfg(unix)]
+        let mut hup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
         let addr = server.local_addr()?;
         tracing::info!(addr = %addr, tls = args.tls_cert.is_some(), "listening");
-        let handle = server.handle();
         #[cfg(unix)]
-        tokio::spawn(async move {
-            use tokio::signal::unix::{SignalKind, signal};
-            let Ok(mut hup) = signal(SignalKind::hangup()) else {
-                return;
-            };
-            while hup.recv().await.is_some() {
-                tracing::info!("SIGHUP: reloading the rules");
-                let handle = handle.clone();
-                let _ = tokio::task::spawn_blocking(move || handle.reload()).await;
-            }
-        });
+        {
+            let handle = server.handle();
+            tokio::spawn(async move {
+                while hup.recv().await.is_some() {
+                    tracing::info!("SIGHUP: reloading the rules");
+                    let handle = handle.clone();
+                    let _ = tokio::task::spawn_blocking(move || handle.reload()).await;
+                }
+            });
+        }
         server
-            .run(shutdown_signal())
+            .run(shutdown)
             .await
             .map_err(|e| CliError::Usage(e.to_string()))
     });
@@ -365,20 +368,26 @@ pub fn run(args: &ServeArgs) -> Result<u8, CliError> {
     Ok(0)
 }
 
-/// Completes on SIGTERM or SIGINT.
-async fn shutdown_signal() {
+/// A future that completes on SIGTERM or SIGINT; the handlers are installed now.
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
+        let mut term = signal(SignalKind::terminate())?;
+        let mut int = signal(SignalKind::interrupt())?;
+        Ok(async move {
             tokio::select! {
                 _ = term.recv() => {}
-                _ = tokio::signal::ctrl_c() => {}
+                _ = int.recv() => {}
             }
             tracing::info!("shutdown signal received");
-            return;
-        }
+        })
     }
-    let _ = tokio::signal::ctrl_c().await;
-    tracing::info!("shutdown signal received");
+    #[cfg(not(unix))]
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+            tracing::info!("shutdown signal received");
+        })
+    }
 }
