@@ -146,6 +146,14 @@
 //! warnings only with `--deny warnings`, unreadable input 2. `--k8s-version 1.N` picks the
 //! release of the CRD rules (default 1.35). CEL rules are compiled, their cost estimated and
 //! they are run on the schema's defaults as the API server does.
+//!
+//! # `kdv serve`
+//!
+//! `kdv serve` (`commands::serve`) is the validating admission webhook: `kdv-serve` is the
+//! server and the AdmissionReview protocol; this crate loads the rules exactly as `kdv
+//! validate` does and judges each request's object with `validate`'s checks. It runs on a
+//! tokio runtime of its own, and logs JSON lines on stderr (so it is dispatched before
+//! `run` locks stderr).
 
 mod cli;
 mod commands;
