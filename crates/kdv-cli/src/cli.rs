@@ -76,6 +76,15 @@ pub enum Command {
     ///
     /// Exit status: 0 written, 2 the directory cannot be written.
     Man(ManArgs),
+    /// Serve a validating admission webhook: AdmissionReviews (v1, v1beta1) POSTed to
+    /// /validate are answered with the verdicts `kdv validate` gives, a denial in the shape
+    /// the API server returns for an invalid object; /healthz, /readyz and /metrics on the
+    /// same listener. Rules reload on SIGHUP and when their files change; SIGTERM drains and
+    /// exits 0. Logs are JSON lines on stderr.
+    ///
+    /// Exit status: 0 after a graceful shutdown, 2 a usage error or unusable rules,
+    /// certificate or address.
+    Serve(ServeArgs),
 }
 
 /// Arguments of `kdv completions`.
@@ -115,6 +124,137 @@ pub fn long_version() -> String {
         kdv_k8s_openapi::versions().join(", "),
         kdv_k8s_openapi::latest_version()
     )
+}
+
+/// Arguments of `kdv serve`.
+#[derive(Debug, Args, Clone)]
+pub struct ServeArgs {
+    /// Directory of a Go package (or a Rust file) of types with `+k8s:` tags, as for
+    /// `kdv validate`.
+    #[arg(long, value_name = "DIR")]
+    pub types: Option<PathBuf>,
+
+    /// CustomResourceDefinitions (files or directories), as for `kdv validate`. Repeatable.
+    /// Watched: a change reloads the rules.
+    #[arg(long = "crd", value_name = "FILE|DIR")]
+    pub crds: Vec<PathBuf>,
+
+    /// Directory of OpenAPI v3 documents, as for `kdv validate`.
+    #[arg(long, value_name = "DIR")]
+    pub schema: Option<PathBuf>,
+
+    /// The Kubernetes release of the built-in kinds, feature gates and CEL environment, as
+    /// for `kdv validate` (default: the newest embedded).
+    #[arg(long, value_name = "1.N")]
+    pub k8s_version: Option<String>,
+
+    /// The API server's name for --k8s-version.
+    #[arg(long, value_name = "1.N")]
+    pub emulated_version: Option<String>,
+
+    /// Which types of the --types package are root types, as for `kdv validate`.
+    #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package, requires = "types")]
+    pub roots: RootsArg,
+
+    /// Define a validation option, as for `kdv validate`. Repeatable.
+    #[arg(long = "option", value_name = "NAME[=true|false]", value_parser = parse_option)]
+    pub options: Vec<(String, bool)>,
+
+    /// Feature gates, as for `kdv validate`.
+    #[arg(long, value_name = "NAME=BOOL,...")]
+    pub feature_gates: Option<String>,
+
+    /// A CRD not yet installed: each request of its kinds is also validated against it
+    /// (with ratcheting on updates); what it would reject is reported as warnings
+    /// (`candidate: ...`), in the metric kdv_candidate_rejections_total and in a log line.
+    /// The live verdict is unaffected. Repeatable.
+    #[arg(long = "candidate-crd", value_name = "FILE|DIR")]
+    pub candidate_crds: Vec<PathBuf>,
+
+    /// Address to listen on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8443")]
+    pub listen: std::net::SocketAddr,
+
+    /// PEM certificate chain (re-read when it changes).
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// PEM private key (re-read when it changes).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+
+    /// Serve plain HTTP (no --tls-cert/--tls-key): for tests, and behind a mesh that
+    /// terminates TLS. The API server calls webhooks over HTTPS only.
+    #[arg(long, conflicts_with_all = ["tls_cert", "tls_key"])]
+    pub insecure_http: bool,
+
+    /// enforce: deny invalid objects; warn: allow them with each error as a warning; audit:
+    /// allow them, with an audit annotation and a metric.
+    #[arg(long, value_enum, default_value_t = ServeMode::Enforce)]
+    pub mode: ServeMode,
+
+    /// How a request kdv cannot judge (timeout, panic, rules not loaded) is answered.
+    #[arg(long, value_enum, default_value_t = FailureModeArg::Allow)]
+    pub failure_mode: FailureModeArg,
+
+    /// Per-request deadline (`9s`, `500ms`), below the API server's webhook timeout (at most
+    /// 10s).
+    #[arg(long, value_name = "DURATION", default_value = "9s", value_parser = parse_duration)]
+    pub timeout: std::time::Duration,
+
+    /// Largest request body; suffixes as --max-size of `kdv validate`. Default 7Mi.
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    pub max_body: Option<usize>,
+
+    /// Deny objects of kinds no rule source has (default: allow them, as a webhook that
+    /// matches more kinds than it has rules for should).
+    #[arg(long)]
+    pub fail_unknown: bool,
+
+    /// How often the rule files and the certificate are checked for changes.
+    #[arg(long, value_name = "DURATION", default_value = "3s", value_parser = parse_duration, hide = true)]
+    pub poll_interval: std::time::Duration,
+}
+
+/// `--mode` of `kdv serve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ServeMode {
+    /// Deny.
+    Enforce,
+    /// Allow with warnings.
+    Warn,
+    /// Allow with audit annotations.
+    Audit,
+}
+
+/// `--failure-mode` of `kdv serve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailureModeArg {
+    /// Allow, with a warning.
+    Allow,
+    /// Deny.
+    Deny,
+}
+
+/// `9s`, `500ms`, `2m`, or seconds without a unit.
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let (number, unit) = match text.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => text.split_at(i),
+        None => (text, "s"),
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration (e.g. 9s, 500ms)"))?;
+    let seconds = match unit {
+        "ms" => value / 1000.0,
+        "s" => value,
+        "m" => value * 60.0,
+        _ => return Err(format!("{text:?}: unit must be ms, s or m")),
+    };
+    if !seconds.is_finite() || seconds <= 0.0 || seconds > 3600.0 {
+        return Err(format!("{text:?}: must be more than 0 and at most 1h"));
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
 }
 
 /// Arguments of `kdv docs`.

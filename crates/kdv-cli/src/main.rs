@@ -152,6 +152,14 @@
 //! `commands::packaging` generates shell completions (clap_complete) and man pages
 //! (clap_mangen) from `cli::command()`, the definitions `main` parses with, which also
 //! carry the long version text naming the embedded Kubernetes releases.
+//!
+//! # `kdv serve`
+//!
+//! `kdv serve` (`commands::serve`) is the validating admission webhook: `kdv-serve` is the
+//! server and the AdmissionReview protocol; this crate loads the rules exactly as `kdv
+//! validate` does and judges each request's object with `validate`'s checks. It runs on a
+//! tokio runtime of its own, and logs JSON lines on stderr (so it is dispatched before
+//! `run` locks stderr).
 
 mod cli;
 mod commands;
@@ -213,6 +221,10 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli) -> Result<u8, CliError> {
+    // The server logs from many threads: it must not find stderr locked by this one.
+    if let Command::Serve(args) = &cli.command {
+        return commands::serve::run(args);
+    }
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -226,6 +238,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Explain(args) => commands::explain::run(args, &mut out, &mut err),
         Command::Completions(args) => commands::packaging::completions(args, &mut out),
         Command::Man(args) => commands::packaging::man(args, &mut out),
+        Command::Serve(args) => commands::serve::run(args),
     };
     out.flush()?;
     code

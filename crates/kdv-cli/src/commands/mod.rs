@@ -19,6 +19,7 @@ pub mod packaging;
 pub mod release;
 pub mod schema;
 pub mod select;
+pub mod serve;
 pub mod sources;
 pub mod validate;
 

@@ -41,17 +41,46 @@ pub struct SchemaSources {
 /// Whether the run uses Kubernetes' built-in kinds: with no --types and no --schema, or
 /// when the release is given.
 pub fn uses_builtins(args: &ValidateArgs, release: &Release) -> bool {
-    release.explicit || (args.types.is_none() && args.schema.is_none())
+    builtins_wanted(args.types.is_some(), args.schema.is_some(), release)
+}
+
+/// Whether Kubernetes' built-in kinds are a source, given whether `--types` and `--schema`
+/// are: with neither, or when the release is given.
+pub fn builtins_wanted(types: bool, schema: bool, release: &Release) -> bool {
+    release.explicit || (!types && !schema)
+}
+
+/// The schema sources a command names (`kdv validate`, `kdv serve`, `kdv serve
+/// --candidate-crd`).
+#[derive(Debug, Clone, Copy)]
+pub struct SourceArgs<'a> {
+    /// `--crd` files and directories.
+    pub crds: &'a [PathBuf],
+    /// `--schema DIR`.
+    pub schema: Option<&'a Path>,
+    /// Whether the built-in kinds of the release are a source ([`uses_builtins`]).
+    pub builtins: bool,
+}
+
+impl<'a> SourceArgs<'a> {
+    /// The sources of `kdv validate`'s arguments.
+    pub fn of(args: &'a ValidateArgs, release: &Release) -> SourceArgs<'a> {
+        SourceArgs {
+            crds: &args.crds,
+            schema: args.schema.as_deref(),
+            builtins: uses_builtins(args, release),
+        }
+    }
 }
 
 /// Reads the `--crd` files, registers the `--schema` documents and the built-in kinds.
 /// Returns `None` when the run has no such source (only `--types`).
 pub fn load(
-    args: &ValidateArgs,
+    args: SourceArgs<'_>,
     release: &Release,
     limits: ReadLimits,
 ) -> Result<Option<SchemaSources>, CliError> {
-    let builtins = uses_builtins(args, release).then_some(release.version);
+    let builtins = args.builtins.then_some(release.version);
     if args.crds.is_empty() && args.schema.is_none() && builtins.is_none() {
         return Ok(None);
     }
@@ -62,7 +91,7 @@ pub fn load(
     let mut declarative = None;
     if !args.crds.is_empty() {
         let mut count = 0;
-        for path in &args.crds {
+        for path in args.crds {
             let found = load_crds(&mut set, path, limits)?;
             if found == 0 {
                 return Err(CliError::Schema(format!(
@@ -79,7 +108,7 @@ pub fn load(
             paths.join(", ")
         ));
     }
-    if let Some(dir) = &args.schema {
+    if let Some(dir) = args.schema {
         let count = register_schema_dir(&mut set, dir)?;
         loaded.push(format!(
             "{count} OpenAPI document{} ({})",

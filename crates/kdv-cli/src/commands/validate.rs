@@ -112,7 +112,7 @@ fn validate(
         )?),
         _ => None,
     };
-    let sources = sources::load(args, &release, limits)?;
+    let sources = sources::load(sources::SourceArgs::of(args, &release), &release, limits)?;
     let selector = Selector {
         go: type_selector.as_ref(),
         sources: sources.as_ref(),
@@ -510,7 +510,13 @@ fn validate_document(
             go.qualified_name(*ty),
         ),
         (Schema::Resource(resource, builtin), _, _) => {
-            match check_resource_document(ctx, resource, builtin.as_ref(), &op, doc, old_value) {
+            let checks = ResourceChecks {
+                gates: ctx.gates,
+                options: ctx.options,
+                unknown_fields: ctx.unknown_fields,
+            };
+            match check_resource_document(&checks, resource, builtin.as_ref(), &op, doc, old_value)
+            {
                 Ok(found) => (
                     found,
                     format!("{}.{}", resource.api_version(), resource.kind()),
@@ -544,14 +550,24 @@ fn validate_document(
     });
 }
 
+/// What checking a document of a CRD, OpenAPI or built-in kind needs of a run.
+pub struct ResourceChecks<'r> {
+    /// Which declarative rules are shadowed.
+    pub gates: &'r FeatureGates,
+    /// The values of validation options.
+    pub options: &'r Options<'r>,
+    /// What to do with unknown fields.
+    pub unknown_fields: UnknownFields,
+}
+
 /// Checks a document of a CRD, OpenAPI or built-in kind: the request `--subresource` names
 /// (the status subresource's strategy: an UPDATE that writes only `status`; the scale
 /// subresource's body: a `Scale`), the schema's pipeline and, for a built-in kind, the
 /// release's declarative rules on the object as the strategy leaves it. `Err` is an input
 /// error of the document (a subresource the kind does not have, a status request with no
 /// old object).
-fn check_resource_document(
-    ctx: &JobContext<'_>,
+pub fn check_resource_document(
+    ctx: &ResourceChecks<'_>,
     resource: &kdv_openapi::Resource,
     builtin: Option<&kdv_k8s_api::BuiltinKind>,
     op: &Operation,
