@@ -118,6 +118,7 @@ fn man_pages_of_every_command() {
         "lint",
         "man",
         "schema",
+        "serve",
         "validate",
     ];
     let mut expected: Vec<String> = commands.iter().map(|c| format!("kdv-{c}.1")).collect();
