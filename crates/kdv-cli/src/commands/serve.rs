@@ -333,7 +333,14 @@ pub fn run(args: &ServeArgs) -> Result<u8, CliError> {
         .enable_all()
         // Validation recurses once per nesting level (bounded), as on `validate`'s worker.
         .thread_stack_size(crate::WORKER_STACK_BYTES)
-        .max_blocking_threads(64)
+        // Verdicts are CPU-bound and bounded (deadline, CEL cost limits): more threads than
+        // a few per core add no throughput, and each one's allocator heap and stack pages
+        // add resident memory (64 threads: 100 MB peak under 64 connections; 8: 55 MB at
+        // the same throughput, measured with oha on 2 cores). A stalled verdict holds its
+        // thread until it returns; requests behind it meet the deadline and the failure mode.
+        .max_blocking_threads(
+            std::thread::available_parallelism().map_or(8, |n| (n.get() * 4).max(8)),
+        )
         .build()?;
     let served: Result<(), CliError> = runtime.block_on(async move {
         let server = Server::bind(config, loader)
