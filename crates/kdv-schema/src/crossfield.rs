@@ -23,7 +23,7 @@ pub(crate) fn rule(rules: &RuleSet, c: &CrossFieldLimit) -> Result<Rule, &'stati
     }
     let sel = format!("self.{name}");
     if let Some(each) = c.each {
-        return each_rule(rules, c, each, &sel, guards);
+        return each_rule(rules, c, each, key, &sel, guards);
     }
     let value = match c.bound {
         Bound::Minimum | Bound::Maximum if is_ptr(c.shape) => {
@@ -51,12 +51,10 @@ fn each_rule(
     rules: &RuleSet,
     c: &CrossFieldLimit,
     each: CrossFieldEach,
+    key: &str,
     sel: &str,
     mut guards: Vec<String>,
 ) -> Result<Rule, &'static str> {
-    let FieldAccess::Key(key) = &c.access else {
-        return Err("a cross-field limit on a member without a JSON name");
-    };
     guards.push(format!("has({sel})"));
     let bound = reference(rules, c, &mut guards)?;
     let (op, text) = comparison(c.bound);
