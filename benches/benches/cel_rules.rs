@@ -1,7 +1,7 @@
 //! `+validationRule` (KEP-4153's CEL rules on types) through the interpreter and through
 //! `#[derive(Validate)]`, on the same objects, with allocations per operation. The derive
-//! writes the node's value into the JSON tree its rule kept from the previous call
-//! (`kdv_runtime::json_reuse`); the interpreter reads the request's JSON in place.
+//! reads the Rust value in place (`kdv_cel::value::native`, docs/decisions/0143); the
+//! interpreter reads the request's JSON in place.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kdv_benches::cel_rules::*;

@@ -56,6 +56,13 @@ pub(crate) fn type_items(rules: &RuleSet, rust: &RustTypes, id: TypeId) -> Out {
         .kind(&t.name)
         .ok_or_else(|| format!("type {}: not found in the file", t.name))?;
     let views = g.views(&name, kind, t.kind == TypeKind::Struct)?;
+    // Only a file with `+validationRule`s reads its values in place: `ToCel` needs the
+    // types to be `Sync`, which nothing else asks of them.
+    let cel_native = if kdv_schema::validation_rules::rules_of(rules).is_empty() {
+        TokenStream::new()
+    } else {
+        crate::cel_native::items(&name, kind)
+    };
     let body = if t.has_validations {
         g.type_body(id)?
     } else {
@@ -98,7 +105,9 @@ pub(crate) fn type_items(rules: &RuleSet, rust: &RustTypes, id: TypeId) -> Out {
                 EqByIdentity as _, EqByPartialEq as _, JsonByNothing as _, JsonBySerialize as _,
                 ViewByDerive as _, ViewOpaque as _,
             };
+            use __kdv::{CelByJson as _, CelByView as _, CelFieldByNative as _, CelFieldByNothing as _};
             #views
+            #cel_native
             impl __kdv::TypeValidation for #name {
                 const HAS_VALIDATIONS: bool = #has;
                 const DECLARATIVE_NATIVE: bool = #native;
@@ -1161,7 +1170,8 @@ impl<'r> Gen<'r> {
                 let schema = schema.to_string();
                 quote! {{
                     static PROGRAM: #rt::CelProgram = #rt::CelProgram::new(#schema);
-                    #rt::cel_rule(cx, &PROGRAM, #path, #v, #old, #out);
+                    let native = (&&#rt::CelProbe(#v)).cel_input();
+                    #rt::cel_rule(cx, &PROGRAM, #path, #v, #old, native, #out);
                 }}
             }
             Check::CrossFieldLimit(c) => {

@@ -15,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+mod cel_native;
 mod emit;
 mod rust_types;
 

@@ -26,6 +26,10 @@ pub struct RustField {
     pub flatten: bool,
     /// `#[serde(skip)]` and the like: never serialized.
     pub skip: bool,
+    /// `#[serde(skip_deserializing)]` alone: skipped on input, still serialized.
+    pub serialized_though_skipped: bool,
+    /// The function of `#[serde(skip_serializing_if = "...")]`.
+    pub skip_if: Option<syn::ExprPath>,
 }
 
 /// What a type of the file is, on the Rust side.
@@ -46,6 +50,31 @@ pub enum RustKind {
 #[derive(Debug, Clone, Default)]
 pub struct RustTypes {
     types: BTreeMap<String, (RustKind, RangeInclusive<usize>)>,
+}
+
+/// The string value of `#[serde(word = "...")]`, parsed as a path.
+fn serde_path_value(attrs: &[syn::Attribute], word: &str) -> Option<syn::ExprPath> {
+    let mut found = None;
+    for a in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = a.parse_nested_meta(|m| {
+            if m.input.peek(syn::Token![=]) {
+                let value: syn::Expr = m.value()?.parse()?;
+                if m.path.is_ident(word)
+                    && let syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    }) = &value
+                {
+                    found = s.parse().ok();
+                }
+            } else if m.input.peek(syn::token::Paren) {
+                let _content;
+                syn::parenthesized!(_content in m.input);
+            }
+            Ok(())
+        });
+    }
+    found
 }
 
 fn has_serde_word(attrs: &[syn::Attribute], word: &str) -> bool {
@@ -88,9 +117,10 @@ impl RustTypes {
                                 .filter_map(|f| {
                                     let ident = f.ident.clone()?;
                                     let flatten = has_serde_word(&f.attrs, "flatten");
-                                    let skip = has_serde_word(&f.attrs, "skip")
-                                        || has_serde_word(&f.attrs, "skip_serializing")
-                                        || has_serde_word(&f.attrs, "skip_deserializing");
+                                    let skip_ser = has_serde_word(&f.attrs, "skip")
+                                        || has_serde_word(&f.attrs, "skip_serializing");
+                                    let skip_de = has_serde_word(&f.attrs, "skip_deserializing");
+                                    let skip = skip_ser || skip_de;
                                     let go_name = if flatten {
                                         type_name(&f.ty).unwrap_or_default()
                                     } else {
@@ -104,6 +134,8 @@ impl RustTypes {
                                         omitempty: false,
                                         flatten,
                                         skip,
+                                        serialized_though_skipped: skip_de && !skip_ser,
+                                        skip_if: serde_path_value(&f.attrs, "skip_serializing_if"),
                                     })
                                 })
                                 .collect(),
@@ -137,6 +169,8 @@ impl RustTypes {
                                 omitempty: true,
                                 flatten: false,
                                 skip: has_serde_word(&v.attrs, "skip"),
+                                serialized_though_skipped: false,
+                                skip_if: None,
                             })
                         })
                         .collect();

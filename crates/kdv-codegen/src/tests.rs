@@ -33,6 +33,36 @@ fn generated_code_of_a_small_struct() {
     assert!(code.contains("Mode::Fast => \"Fast\""), "{code}");
 }
 
+/// A file with a `+validationRule`: its types are read in place by CEL (the field present
+/// unless `skip_serializing_if` says, keys in JSON order), a flattened struct is not.
+#[test]
+fn generated_code_reading_a_struct_in_place() {
+    let text = "\
+/// +validationRule=\"!has(self.surge) || self.surge <= self.replicas\"
+#[serde(rename_all = \"camelCase\")]
+pub struct Spec {
+    pub replicas: i32,
+    #[serde(skip_serializing_if = \"Option::is_none\")]
+    pub surge: Option<i32>,
+}
+
+pub struct Wrapper {
+    #[serde(flatten)]
+    pub spec: Spec,
+}
+";
+    let src = Source {
+        path: "spec.rs",
+        text,
+    };
+    let code = pretty(expand(src, "Spec").expect("expands"));
+    let start = code.find("impl __kdv::kdv_cel").expect("ToCel");
+    let end = code.find("impl __kdv::TypeValidation").expect("validation");
+    insta::assert_snapshot!(&code[start..end]);
+    let code = pretty(expand(src, "Wrapper").expect("expands"));
+    assert!(!code.contains("impl __kdv::CelNative"), "{code}");
+}
+
 #[test]
 fn misuse_is_reported_at_the_tag_with_lint_s_message() {
     let text = "pub struct S {\n    /// +k8s:minLength=1\n    pub x: i32,\n    /// +k8s:maxLength=x\n    pub y: String,\n    /// +k8s:unknownTag\n    pub z: String,\n}\n";

@@ -198,7 +198,7 @@ impl<T: AsView> AsView for Box<T> {
 
 /// A list of `T` (a Go slice): nil when absent.
 pub struct ListOf<'a, T> {
-    items: Option<&'a [T]>,
+    items: Option<&'a Vec<T>>,
 }
 
 impl<T> Clone for ListOf<'_, T> {
@@ -219,9 +219,7 @@ impl<T: AsView> AsView for Vec<T> {
         T: 'a;
     #[inline]
     fn nilable(v: Option<&Self>) -> ListOf<'_, T> {
-        ListOf {
-            items: v.map(Vec::as_slice),
-        }
+        ListOf { items: v }
     }
 }
 
@@ -229,7 +227,13 @@ impl<'a, T: AsView> ListOf<'a, T> {
     /// The items (none when nil).
     #[inline]
     pub fn slice(self) -> &'a [T] {
-        self.items.unwrap_or(&[])
+        self.items.map_or(&[], Vec::as_slice)
+    }
+
+    /// The list (none when nil).
+    #[inline]
+    pub fn vec(self) -> Option<&'a Vec<T>> {
+        self.items
     }
 }
 
@@ -271,7 +275,7 @@ impl<'a, T: AsView> View<'a> for ListOf<'a, T> {
     #[inline]
     fn identical(self, other: Self) -> bool {
         match (self.items, other.items) {
-            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (Some(a), Some(b)) => std::ptr::eq(a.as_slice(), b.as_slice()),
             _ => false,
         }
     }
@@ -443,6 +447,14 @@ impl<T: AsView, H: std::hash::BuildHasher> AsView for HashMap<String, T, H> {
             map: v,
             value: std::marker::PhantomData,
         }
+    }
+}
+
+impl<'a, M, T> MapOf<'a, M, T> {
+    /// The map (none when nil).
+    #[inline]
+    pub fn map(self) -> Option<&'a M> {
+        self.map
     }
 }
 

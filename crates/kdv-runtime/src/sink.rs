@@ -62,7 +62,12 @@ impl ErrorSink for ErrorList {
     }
 
     fn fail_all(&mut self, errors: ErrorList) {
-        self.extend(errors);
+        // The first errors are taken as they are: no second list.
+        if self.is_empty() {
+            *self = errors;
+        } else {
+            self.extend(errors);
+        }
     }
 
     #[inline]

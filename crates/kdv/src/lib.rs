@@ -210,6 +210,7 @@ pub fn merge_schema(target: &mut serde_json::Value, rules: &serde_json::Value) {
 /// What generated code uses; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use kdv_cel;
     pub use kdv_runtime::native::{
         AnyView, AsView, ByKeys, KeyViews, ListOf, MapOf, Named, NilView, Opaque, OpaqueList,
         OpaqueOps, SerdeJson, WholeItem, json_of, nil_of,
@@ -223,6 +224,9 @@ pub mod __private {
     pub use serde_json;
 
     use std::cell::Cell;
+
+    use kdv_cel::value::Value as CelValue;
+    use kdv_cel::value::native::ToCel;
 
     /// Values nested deeper than this are not validated (an internal error is reported
     /// once), as the interpreter's limit.
@@ -285,7 +289,8 @@ pub mod __private {
     /// a value of the same shape as the last one is given to CEL without heap allocation.
     pub struct CelProgram {
         schema: &'static str,
-        compiled: std::sync::OnceLock<Result<kdv_openapi::cel::SchemaRules, String>>,
+        /// The rules, and whether they may run over values read in place.
+        compiled: std::sync::OnceLock<Result<(kdv_openapi::cel::SchemaRules, bool), String>>,
         trees: std::sync::Mutex<Vec<(serde_json::Value, serde_json::Value)>>,
     }
 
@@ -299,15 +304,17 @@ pub mod __private {
             }
         }
 
-        fn get(&self) -> &Result<kdv_openapi::cel::SchemaRules, String> {
+        fn get(&self) -> &Result<(kdv_openapi::cel::SchemaRules, bool), String> {
             self.compiled.get_or_init(|| {
                 let schema: serde_json::Value =
                     serde_json::from_str(self.schema).map_err(|e| e.to_string())?;
-                kdv_openapi::cel::SchemaRules::compile(
+                let rules = kdv_openapi::cel::SchemaRules::compile(
                     &schema,
                     kdv_openapi::DEFAULT_KUBERNETES_MINOR,
                 )
-                .map_err(|e| e.message)
+                .map_err(|e| e.message)?;
+                let plain = rules.reads_plain();
+                Ok((rules, plain))
             })
         }
 
@@ -322,18 +329,21 @@ pub mod __private {
         }
     }
 
-    /// Runs a `+validationRule` on the value `v` (old value `old`) at `path`: on the JSON
-    /// the value serializes to, where the value is not nil, charging the call's budget.
+    /// Runs a `+validationRule` on the value `v` (old value `old`) at `path`, where the value
+    /// is not nil, charging the call's budget: over `native`, the value read in place, on a
+    /// create where that reads as the value's JSON would; else on the JSON the value
+    /// serializes to.
     pub fn cel_rule<S: ErrorSink>(
         cx: &Cx<'_>,
         program: &CelProgram,
         path: &PathRef<'_>,
         v: impl SerdeJson,
         old: impl SerdeJson,
+        native: CelInput<'_>,
         out: &mut S,
     ) {
-        let program_rules = match program.get() {
-            Ok(p) => p,
+        let (program_rules, plain) = match program.get() {
+            Ok((p, plain)) => (p, *plain),
             Err(e) => {
                 if v.serde_json_into(&mut serde_json::Value::Null) {
                     out.fail(|| FieldError::internal(path, format!("+validationRule: {e}")));
@@ -341,6 +351,27 @@ pub mod __private {
                 return;
             }
         };
+        if !cx.op.is_update() {
+            match native {
+                CelInput::Nil => return,
+                CelInput::Native(value) if plain => {
+                    let json = || {
+                        let mut j = serde_json::Value::Null;
+                        v.serde_json_into(&mut j);
+                        j
+                    };
+                    let mut budget = cx.cel_budget.get();
+                    let mut errs = ErrorList::new();
+                    program_rules.run_value(&value, &json, path, &mut budget, &mut errs);
+                    cx.cel_budget.set(budget);
+                    if !errs.is_empty() {
+                        out.fail_all(errs);
+                    }
+                    return;
+                }
+                _ => {}
+            }
+        }
         let (mut value, mut old_value) = program.take_trees();
         if v.serde_json_into(&mut value) {
             let update = cx.op.is_update();
@@ -354,6 +385,231 @@ pub mod __private {
             }
         }
         program.give_back((value, old_value));
+    }
+
+    /// Whether `serde_json`'s maps iterate in key order (without its `preserve_order`
+    /// feature) rather than in insertion order: the order a struct read in place gives its
+    /// fields to CEL.
+    pub fn json_keys_sorted() -> bool {
+        static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *SORTED.get_or_init(|| {
+            let mut m = serde_json::Map::new();
+            m.insert("b".into(), serde_json::Value::Null);
+            m.insert("a".into(), serde_json::Value::Null);
+            m.keys().next().is_some_and(|k| k == "a")
+        })
+    }
+
+    /// A value for a `+validationRule` read in place (see [`cel_rule`]).
+    pub enum CelInput<'a> {
+        /// Nil: the rules do not run.
+        Nil,
+        /// The value as CEL reads it, the same as its JSON would read.
+        Native(CelValue<'a>),
+        /// Not readable in place: the rules read the value's JSON.
+        Json,
+    }
+
+    /// Types whose values read in place ([`ToCel`]) read as their JSON would: what the
+    /// derive implements for the types it validates, and the standard types for their
+    /// contents. Floats are not (a NaN serializes to `null`); a type the derive does not
+    /// know is not either, and its values are given to CEL as JSON.
+    pub trait CelNative: ToCel {
+        /// Whether values of the type read as their JSON, deep.
+        fn cel_native_ok() -> bool;
+    }
+
+    macro_rules! cel_native_leaf {
+        ($ok:expr => $($t:ty),*) => {$(
+            impl CelNative for $t {
+                #[inline(always)]
+                fn cel_native_ok() -> bool {
+                    $ok
+                }
+            }
+        )*};
+    }
+    cel_native_leaf!(true => bool, String, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize,
+        serde_json::Value);
+    cel_native_leaf!(false => f32, f64);
+
+    impl<T: CelNative> CelNative for Option<T> {
+        #[inline(always)]
+        fn cel_native_ok() -> bool {
+            T::cel_native_ok()
+        }
+    }
+    impl<T: CelNative> CelNative for Box<T> {
+        #[inline(always)]
+        fn cel_native_ok() -> bool {
+            T::cel_native_ok()
+        }
+    }
+    impl<T: CelNative + Sync> CelNative for Vec<T> {
+        #[inline(always)]
+        fn cel_native_ok() -> bool {
+            T::cel_native_ok()
+        }
+    }
+    impl<T: CelNative + Sync> CelNative for std::collections::BTreeMap<String, T> {
+        #[inline(always)]
+        fn cel_native_ok() -> bool {
+            T::cel_native_ok()
+        }
+    }
+
+    /// A view's value for [`cel_rule`].
+    pub trait CelView<'a>: Copy {
+        /// The value read in place, nil, or not readable in place.
+        fn cel_input(self) -> CelInput<'a>;
+    }
+
+    impl<'a, T: CelNative + Sync> CelView<'a> for Option<&'a T> {
+        #[inline]
+        fn cel_input(self) -> CelInput<'a> {
+            match self {
+                None => CelInput::Nil,
+                Some(v) if T::cel_native_ok() => CelInput::Native(v.to_cel()),
+                Some(_) => CelInput::Json,
+            }
+        }
+    }
+
+    impl<'a> CelView<'a> for Option<&'a str> {
+        #[inline]
+        fn cel_input(self) -> CelInput<'a> {
+            self.map_or(CelInput::Nil, |s| CelInput::Native(s.to_cel()))
+        }
+    }
+
+    macro_rules! cel_view_copy {
+        ($($t:ty),*) => {$(
+            impl<'a> CelView<'a> for Option<$t> {
+                #[inline]
+                fn cel_input(self) -> CelInput<'a> {
+                    match self {
+                        None => CelInput::Nil,
+                        Some(x) => CelInput::Native(match x.to_cel() {
+                            CelValue::Int(i) => CelValue::Int(i),
+                            CelValue::Double(d) => CelValue::Double(d),
+                            CelValue::Bool(b) => CelValue::Bool(b),
+                            _ => return CelInput::Json,
+                        }),
+                    }
+                }
+            }
+        )*};
+    }
+    cel_view_copy!(bool, i8, i16, i32, i64, u8, u16, u32, u64);
+
+    impl<'a, T: CelNative + Sync + AsView> CelView<'a> for ListOf<'a, T> {
+        #[inline]
+        fn cel_input(self) -> CelInput<'a> {
+            match self.vec() {
+                None => CelInput::Nil,
+                Some(v) if T::cel_native_ok() => CelInput::Native(v.to_cel()),
+                Some(_) => CelInput::Json,
+            }
+        }
+    }
+
+    impl<'a, T: CelNative + Sync> CelView<'a> for MapOf<'a, std::collections::BTreeMap<String, T>, T> {
+        #[inline]
+        fn cel_input(self) -> CelInput<'a> {
+            match self.map() {
+                None => CelInput::Nil,
+                Some(m) if T::cel_native_ok() => CelInput::Native(m.to_cel()),
+                Some(_) => CelInput::Json,
+            }
+        }
+    }
+
+    impl<'a, V: CelView<'a>> CelView<'a> for Named<V> {
+        #[inline]
+        fn cel_input(self) -> CelInput<'a> {
+            self.0.cel_input()
+        }
+    }
+
+    impl<'a> CelView<'a> for AnyView<'a> {
+        #[inline]
+        fn cel_input(self) -> CelInput<'a> {
+            match self.0 {
+                Some(v) if !v.is_null() => CelInput::Native(CelValue::from_json(v)),
+                _ => CelInput::Nil,
+            }
+        }
+    }
+
+    /// Selects, by the autoref rule of method lookup, a view's [`CelInput`]: read in place
+    /// when the view has [`CelView`], else as JSON.
+    pub struct CelProbe<V>(pub V);
+
+    /// The [`CelView`] case of [`CelProbe`].
+    pub trait CelByView<'a> {
+        /// The view's input.
+        fn cel_input(&self) -> CelInput<'a>;
+    }
+    impl<'a, V: CelView<'a>> CelByView<'a> for &CelProbe<V> {
+        #[inline(always)]
+        fn cel_input(&self) -> CelInput<'a> {
+            self.0.cel_input()
+        }
+    }
+
+    /// The fallback of [`CelProbe`]: JSON.
+    pub trait CelByJson {
+        /// [`CelInput::Json`].
+        fn cel_input(&self) -> CelInput<'static>;
+    }
+    impl<V> CelByJson for CelProbe<V> {
+        #[inline(always)]
+        fn cel_input(&self) -> CelInput<'static> {
+            CelInput::Json
+        }
+    }
+
+    /// A field's value read in place, by [`Probe`]: the type's [`ToCel`] when it has
+    /// [`CelNative`] (else `null`, never read: the struct is then not [`CelNative`]).
+    pub trait CelFieldByNative {
+        /// The field's type.
+        type T;
+        /// The value.
+        fn cel_field<'v>(&self, v: &'v Self::T) -> CelValue<'v>;
+        /// [`CelNative::cel_native_ok`].
+        fn cel_field_ok(&self) -> bool;
+    }
+    impl<T: CelNative> CelFieldByNative for &Probe<T> {
+        type T = T;
+        #[inline(always)]
+        fn cel_field<'v>(&self, v: &'v T) -> CelValue<'v> {
+            v.to_cel()
+        }
+        #[inline(always)]
+        fn cel_field_ok(&self) -> bool {
+            T::cel_native_ok()
+        }
+    }
+
+    /// The fallback of [`CelFieldByNative`].
+    pub trait CelFieldByNothing {
+        /// The field's type.
+        type T;
+        /// `null`.
+        fn cel_field<'v>(&self, v: &'v Self::T) -> CelValue<'v>;
+        /// `false`.
+        fn cel_field_ok(&self) -> bool;
+    }
+    impl<T> CelFieldByNothing for Probe<T> {
+        type T = T;
+        #[inline(always)]
+        fn cel_field<'v>(&self, _: &'v T) -> CelValue<'v> {
+            CelValue::Null
+        }
+        #[inline(always)]
+        fn cel_field_ok(&self) -> bool {
+            false
+        }
     }
 
     /// The generated validation function of a type (upstream's `Validate_T`).

@@ -963,7 +963,7 @@ impl<'a> Evaluator<'a, '_> {
         };
         let mut owned = match m {
             Map::Owned(arc) => arc,
-            Map::Json(_) | Map::Typed(..) => {
+            Map::Json(_) | Map::Typed(..) | Map::Native(_) => {
                 let mut o = OwnedMap::new();
                 for (k, v) in m.entries() {
                     let _ = o.insert_new(map_key_borrowed(&k)?, v);

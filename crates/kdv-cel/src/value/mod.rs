@@ -15,6 +15,7 @@ use crate::types::Kind;
 
 mod error;
 mod format;
+pub mod native;
 mod number;
 pub mod time;
 pub mod typed;
@@ -197,6 +198,8 @@ pub enum List<'a> {
     Typed(&'a Vec<serde_json::Value>, &'a TypedList),
     /// The result of `+` on a list with set or map-list semantics: keeps them.
     Merged(Arc<Vec<Value<'a>>>, &'a TypedList),
+    /// A sequence of the host program ([`native`]): items converted when reached.
+    Native(&'a (dyn native::NativeList + Sync)),
 }
 
 impl fmt::Debug for List<'_> {
@@ -218,6 +221,7 @@ impl<'a> List<'a> {
             List::Owned(v) | List::Merged(v, _) => v.len(),
             List::Json(v) => v.len(),
             List::Typed(v, _) => v.len(),
+            List::Native(v) => v.len(),
         }
     }
 
@@ -234,6 +238,7 @@ impl<'a> List<'a> {
             List::Owned(v) | List::Merged(v, _) => v.get(i).cloned(),
             List::Json(v) => v.get(i).map(Value::from_json),
             List::Typed(v, t) => v.get(i).map(|j| t.items.value_or_raw(j)),
+            List::Native(v) => v.get(i),
         }
     }
 
@@ -538,6 +543,8 @@ pub enum Map<'a> {
     /// A JSON object read through its schema ([`typed`]): an object with properties (field
     /// names unescaped, null fields absent) or a map, values converted when reached.
     Typed(&'a serde_json::Map<String, serde_json::Value>, &'a TypedMap),
+    /// An object or map of the host program ([`native`]): values converted when reached.
+    Native(&'a (dyn native::NativeMap + Sync)),
 }
 
 impl fmt::Debug for Map<'_> {
@@ -545,6 +552,7 @@ impl fmt::Debug for Map<'_> {
         match self {
             Map::Owned(m) => fmt::Debug::fmt(m, f),
             Map::Json(m) | Map::Typed(m, _) => fmt::Debug::fmt(m, f),
+            Map::Native(_) => f.debug_map().entries(self.entries()).finish(),
         }
     }
 }
@@ -555,6 +563,7 @@ impl<'a> Map<'a> {
         match self {
             Map::Owned(m) => m.len(),
             Map::Json(m) | Map::Typed(m, _) => m.len(),
+            Map::Native(m) => m.len(),
         }
     }
 
@@ -571,6 +580,7 @@ impl<'a> Map<'a> {
             Map::Owned(m) => m.get_str(key).cloned(),
             Map::Json(m) => json_field(m, key).map(Value::from_json),
             Map::Typed(m, t) => typed::find(m, t, key).map(|r| r.unwrap_or(Value::Null)),
+            Map::Native(m) => m.get_str(key),
         }
     }
 
@@ -592,6 +602,7 @@ impl<'a> Map<'a> {
             Map::Owned(m) => m.get_str(key).is_some(),
             Map::Json(m) => m.contains_key(key),
             Map::Typed(m, t) => typed::contains(m, t, key),
+            Map::Native(m) => m.get_str(key).is_some(),
         }
     }
 
@@ -606,7 +617,7 @@ impl<'a> Map<'a> {
         };
         Ok(match self {
             Map::Owned(m) => m.get(&k).cloned(),
-            Map::Json(_) | Map::Typed(..) => None,
+            Map::Json(_) | Map::Typed(..) | Map::Native(_) => None,
         })
     }
 
@@ -621,6 +632,7 @@ impl<'a> Map<'a> {
             Map::Owned(m) => MapEntries::Owned(m.entries.iter()),
             Map::Json(m) => MapEntries::Json(m.iter()),
             Map::Typed(m, t) => MapEntries::Typed(m.iter(), t),
+            Map::Native(m) => MapEntries::Native(*m, 0),
         }
     }
 }
@@ -633,6 +645,8 @@ pub enum MapEntries<'m, 'a> {
     Json(serde_json::map::Iter<'a>),
     /// Over a JSON object read through its schema.
     Typed(serde_json::map::Iter<'a>, &'a TypedMap),
+    /// Over a host object or map, from a position.
+    Native(&'a (dyn native::NativeMap + Sync), usize),
 }
 
 impl<'a> Iterator for MapEntries<'_, 'a> {
@@ -645,6 +659,12 @@ impl<'a> Iterator for MapEntries<'_, 'a> {
                 .next()
                 .map(|(k, v)| (Value::String(Str::Borrowed(k)), Value::from_json(v))),
             MapEntries::Typed(it, t) => it.find_map(|(k, v)| typed::entry(k, v, t)),
+            MapEntries::Native(m, from) => {
+                let m: &'a (dyn native::NativeMap + Sync) = *m;
+                let (next, k, v) = m.next_entry(*from)?;
+                *from = next;
+                Some((Value::String(Str::Borrowed(k)), v))
+            }
         }
     }
 }

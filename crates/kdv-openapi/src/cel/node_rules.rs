@@ -11,7 +11,7 @@ use kdv_runtime::{ErrorList, PathRef};
 use serde_json::Value;
 
 use super::compile::RuleEnv;
-use super::validator::{Config, Rules, validate};
+use super::validator::{Config, Rules, validate, validate_root_value};
 use crate::{LoadError, Resource};
 
 /// The runtime budget of all rules of one request (`celconfig.RuntimeCELCostBudget`).
@@ -74,6 +74,51 @@ impl SchemaRules {
         };
         let ran = validate(arena, rules, root, value, old, &config, errs);
         *budget = ran.remaining_budget;
+    }
+
+    /// Whether [`SchemaRules::run_value`] may run these rules: they all sit on the root,
+    /// and the root's data reads as plain JSON ([`super::values`]: no formats, no `number`,
+    /// no set or map lists, no escaped names), so a value read in place that reads as its
+    /// JSON would reads as the API server's conversion of that JSON.
+    pub fn reads_plain(&self) -> bool {
+        let Some(rules) = &self.rules else {
+            return false;
+        };
+        let (arena, root) = self.resource.schema();
+        !rules.reaches_below(root)
+            && matches!(
+                super::values::value_schema(arena, root, false).shape,
+                kdv_cel::value::typed::Shape::Plain
+            )
+    }
+
+    /// [`SchemaRules::run`] on a create (no old value) over `value`, a CEL value the caller
+    /// read in place; `json` gives the JSON it serializes to (for a failure's bad value).
+    /// Only where [`SchemaRules::reads_plain`].
+    pub fn run_value<'v>(
+        &self,
+        value: &'v kdv_cel::value::Value<'v>,
+        json: &'v dyn Fn() -> Value,
+        path: &PathRef<'_>,
+        budget: &mut i64,
+        errs: &mut ErrorList,
+    ) {
+        let Some(rules) = &self.rules else { return };
+        if *budget < 0 {
+            return;
+        }
+        let (arena, root) = self.resource.schema();
+        let config = Config {
+            root_path: path,
+            resource_root: false,
+            cost_budget: *budget,
+            per_call_limit: PER_CALL_LIMIT,
+            ratcheting: false,
+            optional_old_self: false,
+            values: self.resource.kubernetes_minor() >= 35,
+            unvalidated: false,
+        };
+        *budget = validate_root_value(arena, rules, root, value, json, &config, errs);
     }
 }
 

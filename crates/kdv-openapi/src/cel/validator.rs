@@ -148,6 +148,11 @@ impl Rules {
     pub(crate) fn node(&self, id: NodeId) -> Option<&NodeRules> {
         self.nodes.get(id as usize).and_then(|n| n.as_deref())
     }
+
+    /// Whether a node the walk visits below `id` has rules.
+    pub(crate) fn reaches_below(&self, id: NodeId) -> bool {
+        self.below.get(id as usize).copied().unwrap_or(false)
+    }
 }
 
 /// Node `v` of an `allOf` entry applies to structural node `s` (`validator(validationSchema,
@@ -395,6 +400,17 @@ pub(crate) struct Ran {
     pub warnings: Vec<String>,
 }
 
+/// The data of a node whose rules run: decoded JSON, or a value read in place
+/// ([`kdv_cel::value::native`]) with the JSON it serializes to, made only for the bad value
+/// of a failure.
+#[derive(Clone, Copy)]
+pub(crate) enum Subject<'v> {
+    /// JSON read through the node's schema.
+    Json(&'v Value),
+    /// A CEL value the caller built, and its JSON.
+    Native(&'v CelValue<'v>, &'v dyn Fn() -> Value),
+}
+
 /// One request's evaluation.
 struct Run<'r> {
     arena: &'r Arena,
@@ -410,6 +426,49 @@ struct Run<'r> {
     budget: i64,
     errs: &'r mut ErrorList,
     warnings: Vec<String>,
+}
+
+/// Runs the rules of the root node alone on `this` (no old value: a create), with the
+/// budget and errors of `config`: the rules of a `+validationRule` node evaluated over a
+/// value read in place. The caller makes sure the value reads as its JSON would
+/// ([`super::values::value_schema`] is plain).
+pub(crate) fn validate_root_value<'v>(
+    arena: &Arena,
+    rules: &Rules,
+    root: NodeId,
+    this: &'v CelValue<'v>,
+    json: &'v dyn Fn() -> Value,
+    config: &Config<'_>,
+    errs: &mut ErrorList,
+) -> i64 {
+    let mut run = Run {
+        arena,
+        root,
+        resource_root: false,
+        rules,
+        values: config.values,
+        unvalidated: false,
+        optional_old_self: config.optional_old_self,
+        per_call_limit: config.per_call_limit,
+        budget: config.cost_budget,
+        errs,
+        warnings: Vec::new(),
+    };
+    if matches!(this, CelValue::Null) {
+        return run.budget;
+    }
+    if let Some(nr) = rules.node(root) {
+        let sid = rules.spine[root as usize];
+        run.expressions(
+            sid,
+            nr,
+            config.root_path,
+            Subject::Native(this, json),
+            None,
+            &Ratchet::default(),
+        );
+    }
+    run.budget
 }
 
 /// Runs every rule on `object` (already decoded), with `old` on UPDATE (also decoded).
@@ -478,7 +537,7 @@ impl<'r> Run<'r> {
         let rules = self.rules;
         let sid = rules.spine[id as usize];
         if let Some(nr) = rules.node(id) {
-            self.expressions(sid, nr, path, new, old, &ratchet);
+            self.expressions(sid, nr, path, Subject::Json(new), old, &ratchet);
             if self.budget < 0 {
                 return;
             }
@@ -640,7 +699,7 @@ impl<'r> Run<'r> {
         id: NodeId,
         nr: &'r NodeRules,
         path: &PathRef<'_>,
-        new: &'v Value,
+        new: Subject<'v>,
         old: Option<&'v Value>,
         ratchet: &Ratchet<'v>,
     ) where
@@ -675,7 +734,10 @@ impl<'r> Run<'r> {
         } else {
             super::to_value
         };
-        let this = to_value(arena, id, resource_root, new);
+        let this = match new {
+            Subject::Json(new) => to_value(arena, id, resource_root, new),
+            Subject::Native(v, _) => Ok(v.clone()),
+        };
         let old_value = old
             .filter(|_| nr.any_old_self)
             .map(|o| to_value(arena, id, resource_root, o));
@@ -743,7 +805,7 @@ impl<'r> Run<'r> {
         rule: &'r CompiledRule,
         program: &'r Program,
         path: &PathRef<'_>,
-        new: &'v Value,
+        new: Subject<'v>,
         vars: &Vars<'v>,
         plain: &Vars<'v>,
         ratchet: &Ratchet<'v>,
@@ -834,7 +896,10 @@ impl<'r> Run<'r> {
         } else if matches!(&*nr.type_text, "object" | "array") {
             BadValue::Omitted
         } else {
-            BadValue::unstructured(new)
+            match new {
+                Subject::Json(new) => BadValue::unstructured(new),
+                Subject::Native(_, json) => BadValue::unstructured(&json()),
+            }
         };
         let e = match source.reason.as_deref() {
             Some("FieldValueForbidden") => FieldError::forbidden(err_path, detail),

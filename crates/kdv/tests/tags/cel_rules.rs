@@ -171,3 +171,70 @@ fn kdv_cel_libraries_run_in_the_derive() {
         ["<nil>: Invalid value: labels must match the selector"]
     );
 }
+
+/// The derive gives `+validationRule`s the Rust value read in place on a create: it must read
+/// as the JSON serde writes (present keys, key order, spellings, numbers), or the type must
+/// say it cannot (and its rules read the JSON).
+#[test]
+fn values_read_in_place_read_as_their_json() {
+    use kdv::__private::CelNative;
+    use kdv::__private::kdv_cel::value::Value;
+    use kdv::__private::kdv_cel::value::native::ToCel;
+
+    // Every map's keys in iteration order, depth first.
+    fn keys(v: &Value<'_>) -> Vec<String> {
+        let mut out = Vec::new();
+        match v {
+            Value::Map(m) => {
+                for (k, x) in m.entries() {
+                    if let Value::String(k) = k {
+                        out.push(k.as_str().to_owned());
+                    }
+                    out.extend(keys(&x));
+                }
+            }
+            Value::List(l) => l.iter().for_each(|x| out.extend(keys(&x))),
+            _ => {}
+        }
+        out
+    }
+    fn same<T: ToCel + CelNative + Serialize>(v: &T) {
+        assert!(T::cel_native_ok());
+        let json = serde_json::to_value(v).unwrap();
+        let (native, from_json) = (v.to_cel(), Value::from_json(&json));
+        assert!(native.equals(&from_json).unwrap(), "{json}");
+        assert_eq!(keys(&native), keys(&from_json), "{json}");
+    }
+    let strategies = [
+        DeploymentStrategy::default(),
+        DeploymentStrategy {
+            r#type: StrategyType::RollingUpdate,
+            rolling_update: Some(RollingUpdate { max_surge: -3 }),
+        },
+    ];
+    for s in &strategies {
+        same(s);
+        same(&DeploymentSpec {
+            strategy: s.clone(),
+        });
+    }
+    same(&PodSpec {
+        host_network: true,
+        containers: vec![Container {
+            container_port: vec![ContainerPort {
+                host_port: 80,
+                container_port: 8080,
+            }],
+        }],
+    });
+    same(&CelLibraries {
+        title: "t".into(),
+        selector: String::new(),
+        labels: [("b".to_string(), "1".to_string()), ("a".into(), "2".into())].into(),
+    });
+    same(&FizzBuzzSpec::default());
+    same(&ScalerSpec {
+        replicas: 2,
+        pools: vec![Pool::default()],
+    });
+}

@@ -59,7 +59,7 @@ fn map_insert<'a>(_: &CallCtx<'_>, a: &[Value<'a>]) -> R<'a> {
     };
     let mut out = match m {
         Map::Owned(o) => OwnedMap::clone(o),
-        Map::Json(_) | Map::Typed(..) => {
+        Map::Json(_) | Map::Typed(..) | Map::Native(_) => {
             let mut o = OwnedMap::new();
             for (k, v) in m.entries() {
                 if let Ok(Some(k)) = Key::from_value(&k) {
