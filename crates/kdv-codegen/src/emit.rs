@@ -8,8 +8,9 @@
 use std::collections::HashMap;
 
 use kdv_rules::{
-    Bound, Calls, Check, CrossFieldEach, Discriminated, FieldAccess, FieldPathRule, ItemCriterion,
-    ItemMatch, Level, MemberSet, RuleSet, Shape, ShapeId, TypeId, TypeKind, UnionKind, Validation,
+    Bound, Calls, CelRule, Check, CrossFieldEach, Discriminated, FieldAccess, FieldPathRule,
+    ItemCriterion, ItemMatch, Level, MemberSet, RuleSet, Shape, ShapeId, TypeId, TypeKind,
+    UnionKind, Validation,
 };
 use kdv_runtime::view::Literal;
 use proc_macro2::{Ident, Span, TokenStream};
@@ -446,9 +447,18 @@ impl<'r> Gen<'r> {
                 }
             }
             let mut regular = TokenStream::new();
-            for val in &cohort.regular {
-                if !val.non_error {
-                    regular.extend(self.call_marked(val, path, shape, v, old, out)?);
+            let vals: Vec<&Validation> = cohort.regular.iter().filter(|x| !x.non_error).collect();
+            let mut k = 0;
+            while k < vals.len() {
+                // Consecutive rules of one node run as one program: one reading of the
+                // value, as the API server runs a schema node's rules.
+                let group = cel_group(&vals[k..]);
+                if group.len() > 1 {
+                    regular.extend(self.cel_rules(&group, path, v, old, out)?);
+                    k += group.len();
+                } else {
+                    regular.extend(self.call_marked(vals[k], path, shape, v, old, out)?);
+                    k += 1;
                 }
             }
             let on_early = if cohort.name.is_none() {
@@ -528,6 +538,28 @@ impl<'r> Gen<'r> {
             #mark
             #native
         }))
+    }
+
+    /// The `+validationRule`s `group` of one node, as one program.
+    fn cel_rules(
+        &mut self,
+        group: &[&CelRule],
+        path: &Ident,
+        v: &Ident,
+        old: &Ident,
+        out: &Ident,
+    ) -> Out {
+        // The node's schema is built now, the program on first use (once per process), as
+        // the interpreter builds both.
+        let Some(schema) = kdv_schema::validation_rules::rules_schema(self.rules, group) else {
+            return Err("internal: the +validationRule's schema node was not found".into());
+        };
+        let schema = schema.to_string();
+        Ok(quote! {{
+            static PROGRAM: __kdv::CelProgram = __kdv::CelProgram::new(#schema);
+            let native = (&&__kdv::CelProbe(#v)).cel_input();
+            __kdv::cel_rule(cx, &PROGRAM, #path, #v, #old, native, #out);
+        }})
     }
 
     /// The Rust struct whose values have shape `shape` (under pointers).
@@ -1161,19 +1193,7 @@ impl<'r> Gen<'r> {
                 let f = ident(function_name);
                 quote!(#out.fail_all(#f(op, #path, #v, #old));)
             }
-            Check::CelRule(r) => {
-                // The node's schema is built now, the program on first use (once per
-                // process), as the interpreter builds both.
-                let Some(schema) = kdv_schema::validation_rules::rule_schema(self.rules, r) else {
-                    return Err("internal: the +validationRule's schema node was not found".into());
-                };
-                let schema = schema.to_string();
-                quote! {{
-                    static PROGRAM: #rt::CelProgram = #rt::CelProgram::new(#schema);
-                    let native = (&&#rt::CelProbe(#v)).cel_input();
-                    #rt::cel_rule(cx, &PROGRAM, #path, #v, #old, native, #out);
-                }}
-            }
+            Check::CelRule(r) => self.cel_rules(&[&**r], path, v, old, out)?,
             Check::CrossFieldLimit(c) => {
                 let s = self.fresh("s");
                 let target = self.member(&quote!(#s), shape, &c.access)?;
@@ -1320,6 +1340,23 @@ impl<'r> Gen<'r> {
 /// The views of a struct or union type, read by reference (`Option<&T>`, nil when absent):
 /// `is_zero`, the JSON object's entries (written into `m`) and member-wise equality (of
 /// `self` and `other`) are the type's own.
+/// The `+validationRule`s at the start of `vals` that one program can run: consecutive,
+/// on one node, without stability or declarative-native marks of their own.
+fn cel_group<'v>(vals: &[&'v Validation]) -> Vec<&'v CelRule> {
+    let mut group: Vec<&CelRule> = Vec::new();
+    for val in vals {
+        let Check::CelRule(r) = &val.check else { break };
+        if val.level.is_some()
+            || val.declarative_native
+            || group.first().is_some_and(|g| g.site != r.site)
+        {
+            break;
+        }
+        group.push(r);
+    }
+    group
+}
+
 fn by_reference(
     name: &Ident,
     is_zero: TokenStream,

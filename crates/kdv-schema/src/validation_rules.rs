@@ -17,6 +17,17 @@ use crate::walk::{self, Emitter};
 /// such as `maxItems` and `maxLength` size the rule's cost; list and map types decide CEL
 /// equality and old-value correlation). `None` when the site is not in `rules`.
 pub fn rule_schema(rules: &RuleSet, rule: &CelRule) -> Option<Value> {
+    rules_schema(rules, &[rule])
+}
+
+/// [`rule_schema`] for several rules of one node, in order (one program runs them all,
+/// as the API server runs the rules of one schema node). `None` when `group` is empty,
+/// its rules sit on different nodes, or the site is not in `rules`.
+pub fn rules_schema(rules: &RuleSet, group: &[&CelRule]) -> Option<Value> {
+    let rule = group.first()?;
+    if group.iter().any(|r| r.site != rule.site) {
+        return None;
+    }
     let opts = EmitOptions::default();
     let mut e = Emitter::new(rules, &opts);
     let mut node = match &rule.site {
@@ -28,7 +39,7 @@ pub fn rule_schema(rules: &RuleSet, rule: &CelRule) -> Option<Value> {
         }
     };
     strip_rules(&mut node);
-    node.rules.push(walk::cel_rule(rule));
+    node.rules.extend(group.iter().map(|r| walk::cel_rule(r)));
     Some(node.to_json())
 }
 
