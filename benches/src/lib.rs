@@ -722,4 +722,18 @@ impl RustWorkloads {
             c.bench_function(&full, |b| b.iter(|| black_box(f())));
         }
     }
+
+    /// Times the derive's yes/no form (`is_valid`: no error is built) on `value` as
+    /// `<prefix>_<name>/DeriveVerdict`, after checking it agrees with `valid`.
+    pub fn verdict<T: kdv::Validate>(&self, c: &mut Criterion, name: &str, value: &T, valid: bool) {
+        let op = Operation::create();
+        let f = || value.is_valid(None, &op);
+        assert_eq!(f(), valid, "{name}");
+        let full = format!("{}_{name}/DeriveVerdict", self.prefix);
+        let allocs = allocations_per_call(200, || {
+            black_box(f());
+        });
+        eprintln!("allocs/op {full:<55} {allocs:>8.1}");
+        c.bench_function(&full, |b| b.iter(|| black_box(f())));
+    }
 }

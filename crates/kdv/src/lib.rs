@@ -362,10 +362,21 @@ pub mod __private {
                     };
                     let mut budget = cx.cel_budget.get();
                     let mut errs = ErrorList::new();
-                    program_rules.run_value(&value, &json, path, &mut budget, &mut errs);
+                    // A yes/no sink builds no error.
+                    let verdict = !S::KEEPS_ERRORS;
+                    let failed = program_rules.run_value(
+                        &value,
+                        &json,
+                        path,
+                        &mut budget,
+                        verdict,
+                        &mut errs,
+                    );
                     cx.cel_budget.set(budget);
                     if !errs.is_empty() {
                         out.fail_all(errs);
+                    } else if failed {
+                        out.fail(|| FieldError::internal(path, "+validationRule failed"));
                     }
                     return;
                 }

@@ -94,18 +94,25 @@ impl SchemaRules {
 
     /// [`SchemaRules::run`] on a create (no old value) over `value`, a CEL value the caller
     /// read in place; `json` gives the JSON it serializes to (for a failure's bad value).
-    /// Only where [`SchemaRules::reads_plain`].
+    /// Only where [`SchemaRules::reads_plain`]. `verdict`: only whether the value passes is
+    /// asked: the first failing rule stops the run without building its error, and the
+    /// result says it failed (errors of other kinds, such as evaluation errors, still go to
+    /// `errs`).
+    #[allow(clippy::too_many_arguments)]
     pub fn run_value<'v>(
         &self,
         value: &'v kdv_cel::value::Value<'v>,
         json: &'v dyn Fn() -> Value,
         path: &PathRef<'_>,
         budget: &mut i64,
+        verdict: bool,
         errs: &mut ErrorList,
-    ) {
-        let Some(rules) = &self.rules else { return };
+    ) -> bool {
+        let Some(rules) = &self.rules else {
+            return false;
+        };
         if *budget < 0 {
-            return;
+            return false;
         }
         let (arena, root) = self.resource.schema();
         let config = Config {
@@ -118,7 +125,10 @@ impl SchemaRules {
             values: self.resource.kubernetes_minor() >= 35,
             unvalidated: false,
         };
-        *budget = validate_root_value(arena, rules, root, value, json, &config, errs);
+        let (left, failed) =
+            validate_root_value(arena, rules, root, value, json, &config, verdict, errs);
+        *budget = left;
+        failed
     }
 }
 

@@ -426,12 +426,20 @@ struct Run<'r> {
     budget: i64,
     errs: &'r mut ErrorList,
     warnings: Vec<String>,
+    /// Only whether a rule fails is asked ([`validate_root_value`]'s verdict form).
+    verdict: bool,
+    /// A rule failed in verdict form.
+    failed: bool,
 }
 
 /// Runs the rules of the root node alone on `this` (no old value: a create), with the
 /// budget and errors of `config`: the rules of a `+validationRule` node evaluated over a
 /// value read in place. The caller makes sure the value reads as its JSON would
-/// ([`super::values::value_schema`] is plain).
+/// ([`super::values::value_schema`] is plain). `verdict`: only whether a rule fails is
+/// asked, so the first failing rule stops the run and builds no error (other failures, such
+/// as evaluation errors, are still reported). Returns the budget left and whether a rule
+/// failed in verdict form.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn validate_root_value<'v>(
     arena: &Arena,
     rules: &Rules,
@@ -439,8 +447,9 @@ pub(crate) fn validate_root_value<'v>(
     this: &'v CelValue<'v>,
     json: &'v dyn Fn() -> Value,
     config: &Config<'_>,
+    verdict: bool,
     errs: &mut ErrorList,
-) -> i64 {
+) -> (i64, bool) {
     let mut run = Run {
         arena,
         root,
@@ -453,9 +462,11 @@ pub(crate) fn validate_root_value<'v>(
         budget: config.cost_budget,
         errs,
         warnings: Vec::new(),
+        verdict,
+        failed: false,
     };
     if matches!(this, CelValue::Null) {
-        return run.budget;
+        return (run.budget, false);
     }
     if let Some(nr) = rules.node(root) {
         let sid = rules.spine[root as usize];
@@ -468,7 +479,7 @@ pub(crate) fn validate_root_value<'v>(
             &Ratchet::default(),
         );
     }
-    run.budget
+    (run.budget, run.failed)
 }
 
 /// Runs every rule on `object` (already decoded), with `old` on UPDATE (also decoded).
@@ -493,6 +504,8 @@ pub(crate) fn validate(
         budget: config.cost_budget,
         errs,
         warnings: Vec::new(),
+        verdict: false,
+        failed: false,
     };
     let ratchet = Ratchet {
         current: old.filter(|_| config.ratcheting).map(|old| Correlated {
@@ -866,6 +879,11 @@ impl<'r> Run<'r> {
         };
         if passed {
             return true;
+        }
+        if self.verdict {
+            // Only whether something failed is asked: no error is built, nothing more runs.
+            self.failed = true;
+            return false;
         }
         // The failure: its path, detail and error type.
         let at_child;
