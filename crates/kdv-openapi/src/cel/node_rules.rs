@@ -77,7 +77,7 @@ impl SchemaRules {
     }
 
     /// Whether [`SchemaRules::run_value`] may run these rules: they all sit on the root,
-    /// and the root's data reads as plain JSON ([`super::values`]: no formats, no `number`,
+    /// and the root's data reads as plain JSON (no formats, no `number`,
     /// no set or map lists, no escaped names), so a value read in place that reads as its
     /// JSON would reads as the API server's conversion of that JSON.
     pub fn reads_plain(&self) -> bool {
