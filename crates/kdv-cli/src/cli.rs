@@ -211,6 +211,12 @@ pub struct ServeArgs {
     #[arg(long)]
     pub fail_unknown: bool,
 
+    /// Also serve the playground: a page at /playground where a pasted manifest is judged
+    /// by these rules, each error at its line and column (no authentication: for local use
+    /// or a trusted network, e.g. `kdv serve --insecure-http --playground`).
+    #[arg(long)]
+    pub playground: bool,
+
     /// How often the rule files and the certificate are checked for changes.
     #[arg(long, value_name = "DURATION", default_value = "3s", value_parser = parse_duration, hide = true)]
     pub poll_interval: std::time::Duration,

@@ -304,3 +304,97 @@ fn tls_or_insecure_http_must_be_chosen() {
     ]);
     assert_eq!(run.code, 2, "{}", run.transcript());
 }
+
+/// A headless browser from the OS packages: chromium's headless shell (what `.ci/run`
+/// installs), or chromium.
+fn headless_browser() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    ["chromium-headless-shell", "chromium", "chromium-browser"]
+        .iter()
+        .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
+        .find(|candidate| candidate.is_file())
+}
+
+/// `application/x-www-form-urlencoded` text of a query value.
+fn url_encoded(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The playground page in a real browser: chromium's headless shell loads it from
+/// `kdv serve --playground`, the page's script posts the manifest given in its URL to
+/// /playground/check and shows each document's verdict and each error at its line; the
+/// test reads the page the browser rendered. Without a browser on PATH the test says it is
+/// skipped, unless KDV_REQUIRE_BROWSER is set (as `.ci/run` sets it), when that is a failure.
+#[test]
+fn playground_page_in_a_headless_browser() {
+    let Some(browser) = headless_browser() else {
+        assert!(
+            std::env::var_os("KDV_REQUIRE_BROWSER").is_none(),
+            "KDV_REQUIRE_BROWSER is set but neither chromium-headless-shell nor chromium is on PATH"
+        );
+        eprintln!(
+            "SKIPPED playground_page_in_a_headless_browser: no chromium-headless-shell or chromium on PATH"
+        );
+        return;
+    };
+    let served = Served::start(&[
+        "--playground",
+        "--crd",
+        "crates/kdv-cli/tests/fixtures/serve/crd.yaml",
+    ]);
+    let manifest = "apiVersion: demo.kdv.dev/v1\nkind: Gizmo\nmetadata:\n  name: g1\nspec:\n  size: 11\n  mode: fast\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: Web_1\nspec:\n  replicas: 2\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: fast\n";
+    let url = format!(
+        "http://{}/playground?manifest={}",
+        served.addr,
+        url_encoded(manifest)
+    );
+    let profile = std::env::temp_dir().join(format!("kdv-playground-{}", std::process::id()));
+    std::fs::create_dir_all(&profile).expect("a browser profile directory");
+    let output = Command::new(&browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--virtual-time-budget=30000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(&url)
+        .output()
+        .expect("the browser runs");
+    let _ = std::fs::remove_dir_all(&profile);
+    let dom = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}: {}\n{dom}",
+        browser.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for expected in [
+        "document 1 (line 1): Gizmo \"g1\": invalid",
+        "6:9: spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10",
+        "document 2 (line 9): Deployment \"Web_1\": invalid",
+        "12:9: metadata.name: Invalid value: \"Web_1\": a lowercase RFC 1123 subdomain",
+        "document 3 (line 16): ConfigMap \"settings\": valid",
+        "3 document(s) checked",
+    ] {
+        assert!(
+            dom.contains(expected),
+            "{expected:?} not in the page:\n{dom}"
+        );
+    }
+    // The page is served only with --playground, with a policy that loads nothing else.
+    let (code, _) = http(served.addr, "GET", "/playground", "text/plain", b"");
+    assert_eq!(code, 200);
+    let plain = Served::start(&[]);
+    let (code, _) = http(plain.addr, "GET", "/playground", "text/plain", b"");
+    assert_eq!(code, 404);
+}

@@ -12,6 +12,7 @@
 pub mod admission;
 pub mod judge;
 pub mod metrics;
+mod playground;
 pub mod server;
 
 pub use admission::{DecodeError, Limits, Review, decode};

@@ -87,6 +87,8 @@ pub struct Config {
     pub watch: Vec<PathBuf>,
     /// How often the watched files and the certificate are checked for changes.
     pub poll_interval: Duration,
+    /// Serve the playground page (`/playground`) and its checks (`/playground/check`).
+    pub playground: bool,
 }
 
 impl Config {
@@ -102,6 +104,7 @@ impl Config {
             fail_unknown: false,
             watch: Vec::new(),
             poll_interval: Duration::from_secs(3),
+            playground: false,
         }
     }
 }
@@ -486,6 +489,24 @@ async fn route(state: Arc<State>, req: hyper::Request<Incoming>) -> HttpResponse
     let path = req.uri().path();
     match (req.method(), path) {
         (&Method::POST, "/validate") => validate(state, req).await,
+        (&Method::GET, "/playground") if state.config.playground => {
+            let mut page = respond(
+                StatusCode::OK,
+                "text/html; charset=utf-8",
+                crate::playground::PAGE,
+            );
+            // The page is one file: nothing from elsewhere may load or run.
+            page.headers_mut().insert(
+                hyper::header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(
+                    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'",
+                ),
+            );
+            page
+        }
+        (&Method::POST, "/playground/check") if state.config.playground => {
+            playground_check(state, req).await
+        }
         (&Method::GET, "/healthz") => respond(StatusCode::OK, "text/plain", "ok"),
         (&Method::GET, "/readyz") => {
             if state.rules.load().is_some() {
@@ -502,6 +523,10 @@ async fn route(state: Arc<State>, req: hyper::Request<Incoming>) -> HttpResponse
             StatusCode::OK,
             "application/openmetrics-text; version=1.0.0; charset=utf-8",
             state.metrics.encode(),
+        ),
+        (_, "/playground" | "/playground/check") if state.config.playground => json_error(
+            StatusCode::METHOD_NOT_ALLOWED,
+            &format!("method {} is not allowed on {path}", req.method()),
         ),
         (_, "/validate" | "/healthz" | "/readyz" | "/metrics") => json_error(
             StatusCode::METHOD_NOT_ALLOWED,
@@ -521,49 +546,10 @@ fn is_json(value: Option<&HeaderValue>) -> bool {
 
 async fn validate(state: Arc<State>, req: hyper::Request<Incoming>) -> HttpResponse {
     let started = Instant::now();
-    if !is_json(req.headers().get(CONTENT_TYPE)) {
-        return json_error(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "Content-Type must be application/json",
-        );
-    }
     let limits = state.config.limits;
-    let declared = req
-        .headers()
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if let Some(length) = declared
-        && length > limits.max_body as u64
-    {
-        return json_error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            &format!(
-                "request body is {length} bytes, over the limit of {} bytes",
-                limits.max_body
-            ),
-        );
-    }
-    let body = match Limited::new(req.into_body(), limits.max_body)
-        .collect()
-        .await
-    {
-        Ok(collected) => collected.to_bytes(),
-        Err(e) => {
-            if e.is::<http_body_util::LengthLimitError>() {
-                return json_error(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    &format!(
-                        "request body is over the limit of {} bytes",
-                        limits.max_body
-                    ),
-                );
-            }
-            return json_error(
-                StatusCode::BAD_REQUEST,
-                &format!("cannot read the request body: {e}"),
-            );
-        }
+    let body = match read_json_body(req, limits).await {
+        Ok(body) => body,
+        Err(response) => return response,
     };
     let review = match admission::decode(&body, limits) {
         Ok(review) => review,
@@ -577,6 +563,96 @@ async fn validate(state: Arc<State>, req: hyper::Request<Incoming>) -> HttpRespo
         "application/json",
         response.to_review_json(version),
     )
+}
+
+/// `POST /playground/check`: the report on a pasted manifest, judged on a blocking thread
+/// within the deadline, a panic caught.
+async fn playground_check(state: Arc<State>, req: hyper::Request<Incoming>) -> HttpResponse {
+    let started = Instant::now();
+    let body = match read_json_body(req, state.config.limits).await {
+        Ok(body) => body,
+        Err(response) => return response,
+    };
+    let request = match crate::playground::CheckRequest::parse(&body) {
+        Ok(request) => request,
+        Err(e) => return json_error(StatusCode::BAD_REQUEST, &e),
+    };
+    let Some(rules) = state.rules.load_full() else {
+        return json_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the rules are not loaded yet",
+        );
+    };
+    let job = tokio::task::spawn_blocking(move || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::playground::report(&*rules.live, rules.candidate.as_deref(), &request)
+        }))
+    });
+    let remaining = state.config.timeout.saturating_sub(started.elapsed());
+    match tokio::time::timeout(remaining, job).await {
+        Ok(Ok(Ok(report))) => respond(StatusCode::OK, "application/json", report.to_string()),
+        Ok(Ok(Err(_)) | Err(_)) => {
+            state.metrics.panics.inc();
+            tracing::error!("playground check panicked");
+            json_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "validation panicked (a kdv bug; please report it)",
+            )
+        }
+        Err(_) => json_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &format!(
+                "validation did not finish within {}s",
+                state.config.timeout.as_secs_f64()
+            ),
+        ),
+    }
+}
+
+/// The body of a JSON request, within the body limit; else the response to send.
+async fn read_json_body(
+    req: hyper::Request<Incoming>,
+    limits: Limits,
+) -> Result<Bytes, HttpResponse> {
+    if !is_json(req.headers().get(CONTENT_TYPE)) {
+        return Err(json_error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Content-Type must be application/json",
+        ));
+    }
+    let declared = req
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if let Some(length) = declared
+        && length > limits.max_body as u64
+    {
+        return Err(json_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!(
+                "request body is {length} bytes, over the limit of {} bytes",
+                limits.max_body
+            ),
+        ));
+    }
+    match Limited::new(req.into_body(), limits.max_body)
+        .collect()
+        .await
+    {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(json_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!(
+                "request body is over the limit of {} bytes",
+                limits.max_body
+            ),
+        )),
+        Err(e) => Err(json_error(
+            StatusCode::BAD_REQUEST,
+            &format!("cannot read the request body: {e}"),
+        )),
+    }
 }
 
 /// What judging one review found.

@@ -323,6 +323,7 @@ pub fn run(args: &ServeArgs) -> Result<u8, CliError> {
         config.limits.max_body = max;
     }
     config.fail_unknown = args.fail_unknown;
+    config.playground = args.playground;
     config.watch = watched(args);
     config.poll_interval = args.poll_interval;
     let loader: Loader = {
@@ -354,6 +355,14 @@ pub fn run(args: &ServeArgs) -> Result<u8, CliError> {
         let mut hup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
         let addr = server.local_addr()?;
         tracing::info!(addr = %addr, tls = args.tls_cert.is_some(), "listening");
+        if args.playground {
+            let scheme = if args.tls_cert.is_some() {
+                "https"
+            } else {
+                "http"
+            };
+            tracing::info!(url = %format!("{scheme}://{addr}/playground"), "playground");
+        }
         #[cfg(unix)]
         {
             let handle = server.handle();
