@@ -547,7 +547,7 @@ fn is_json(value: Option<&HeaderValue>) -> bool {
 async fn validate(state: Arc<State>, req: hyper::Request<Incoming>) -> HttpResponse {
     let started = Instant::now();
     let limits = state.config.limits;
-    let body = match read_json_body(req, limits).await {
+    let body = match read_json_body(req, limits, state.config.timeout).await {
         Ok(body) => body,
         Err(response) => return response,
     };
@@ -569,7 +569,7 @@ async fn validate(state: Arc<State>, req: hyper::Request<Incoming>) -> HttpRespo
 /// within the deadline, a panic caught.
 async fn playground_check(state: Arc<State>, req: hyper::Request<Incoming>) -> HttpResponse {
     let started = Instant::now();
-    let body = match read_json_body(req, state.config.limits).await {
+    let body = match read_json_body(req, state.config.limits, state.config.timeout).await {
         Ok(body) => body,
         Err(response) => return response,
     };
@@ -609,10 +609,13 @@ async fn playground_check(state: Arc<State>, req: hyper::Request<Incoming>) -> H
     }
 }
 
-/// The body of a JSON request, within the body limit; else the response to send.
+/// The body of a JSON request, within the body limit and read within `deadline` (a client
+/// that sends its body slowly or stops holds no worker past the request's deadline); else
+/// the response to send.
 async fn read_json_body(
     req: hyper::Request<Incoming>,
     limits: Limits,
+    deadline: Duration,
 ) -> Result<Bytes, HttpResponse> {
     if !is_json(req.headers().get(CONTENT_TYPE)) {
         return Err(json_error(
@@ -636,10 +639,17 @@ async fn read_json_body(
             ),
         ));
     }
-    match Limited::new(req.into_body(), limits.max_body)
-        .collect()
-        .await
-    {
+    let read = Limited::new(req.into_body(), limits.max_body).collect();
+    let Ok(read) = tokio::time::timeout(deadline, read).await else {
+        return Err(json_error(
+            StatusCode::REQUEST_TIMEOUT,
+            &format!(
+                "the request body did not arrive within {}s",
+                deadline.as_secs_f64()
+            ),
+        ));
+    };
+    match read {
         Ok(collected) => Ok(collected.to_bytes()),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(json_error(
             StatusCode::PAYLOAD_TOO_LARGE,

@@ -269,6 +269,34 @@ async fn a_panic_or_a_timeout_is_answered_per_the_failure_mode() {
     server.stop().await;
 }
 
+/// A body that stops arriving is answered 408 at the request's deadline; the server goes on
+/// answering others.
+#[tokio::test]
+async fn a_body_that_stops_arriving_is_answered_at_the_deadline() {
+    let mut config = loopback();
+    config.timeout = Duration::from_millis(500);
+    let server = Running::start(config).await;
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    let head = "POST /validate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"apiVersion\":";
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let started = std::time::Instant::now();
+    let mut response = vec![0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut response))
+        .await
+        .expect("answered before the test's own bound")
+        .unwrap();
+    let response = String::from_utf8_lossy(&response[..n]);
+    assert!(response.starts_with("HTTP/1.1 408"), "{response}");
+    assert!(
+        response.contains("the request body did not arrive within 0.5s"),
+        "{response}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let (code, _) = post(server.addr, &review("Thing", "CREATE", 1)).await;
+    assert_eq!(code, 200);
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn delete_connect_and_unknown_kinds_are_allowed() {
     let server = Running::start(loopback()).await;
