@@ -217,6 +217,11 @@ pub struct ServeArgs {
     #[arg(long)]
     pub playground: bool,
 
+    /// Also serve /metrics, /healthz and /readyz over plain HTTP on this address (for a
+    /// scraper or probes that do not speak the webhook's TLS); they stay on --listen too.
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_listen: Option<std::net::SocketAddr>,
+
     /// How often the rule files and the certificate are checked for changes.
     #[arg(long, value_name = "DURATION", default_value = "3s", value_parser = parse_duration, hide = true)]
     pub poll_interval: std::time::Duration,

@@ -89,6 +89,9 @@ pub struct Config {
     pub poll_interval: Duration,
     /// Serve the playground page (`/playground`) and its checks (`/playground/check`).
     pub playground: bool,
+    /// A second listener, plain HTTP, serving only `/metrics`, `/healthz` and `/readyz`
+    /// (for a scraper or probes that do not speak the webhook's TLS).
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 impl Config {
@@ -105,6 +108,7 @@ impl Config {
             watch: Vec::new(),
             poll_interval: Duration::from_secs(3),
             playground: false,
+            metrics_listen: None,
         }
     }
 }
@@ -156,6 +160,8 @@ struct Tls {
 /// A bound server, not yet serving.
 pub struct Server {
     listener: TcpListener,
+    /// `--metrics-listen`'s listener.
+    ops: Option<TcpListener>,
     state: Arc<State>,
     tls: Option<Arc<Tls>>,
 }
@@ -237,6 +243,14 @@ impl Server {
                     addr: config.listen,
                     source,
                 })?;
+        let ops = match config.metrics_listen {
+            Some(addr) => Some(
+                TcpListener::bind(addr)
+                    .await
+                    .map_err(|source| ServeError::Listen { addr, source })?,
+            ),
+            None => None,
+        };
         let state = Arc::new(State {
             config,
             rules: ArcSwapOption::empty(),
@@ -246,6 +260,7 @@ impl Server {
         });
         Ok(Server {
             listener,
+            ops,
             state,
             tls,
         })
@@ -254,6 +269,11 @@ impl Server {
     /// The address listened on (with its port when port 0 was asked).
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.listener.local_addr()
+    }
+
+    /// The address of the plain-HTTP metrics listener, when there is one.
+    pub fn metrics_addr(&self) -> Option<std::io::Result<SocketAddr>> {
+        self.ops.as_ref().map(TcpListener::local_addr)
     }
 
     /// A handle for reloads and readiness.
@@ -268,9 +288,11 @@ impl Server {
     pub async fn run(self, shutdown: impl Future<Output = ()>) -> Result<(), ServeError> {
         let Server {
             listener,
+            ops,
             state,
             tls,
         } = self;
+        let ops = ops.map(|l| tokio::spawn(serve_ops(l, state.clone())));
         if state.rules.load().is_none() {
             let state = state.clone();
             tokio::task::spawn_blocking(move || {
@@ -340,6 +362,9 @@ impl Server {
             });
         }
         drop(listener);
+        if let Some(ops) = ops {
+            ops.abort();
+        }
         poller.abort();
         tracing::info!("shutting down: draining requests in flight");
         let drain = state.config.timeout + Duration::from_secs(5);
@@ -350,6 +375,46 @@ impl Server {
             tracing::warn!("connections still open after the drain period; closing them");
         }
         Ok(())
+    }
+}
+
+/// Serves `/metrics`, `/healthz` and `/readyz` on the plain-HTTP metrics listener until
+/// aborted.
+async fn serve_ops(listener: TcpListener, state: Arc<State>) {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(Duration::from_secs(10));
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                tracing::warn!(error = %e, "accept failed (metrics listener)");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let builder = builder.clone();
+        let state = state.clone();
+        tokio::spawn(async move {
+            let service = service_fn(move |req: hyper::Request<Incoming>| {
+                let state = state.clone();
+                async move {
+                    let path = req.uri().path();
+                    let response = match (req.method(), path) {
+                        (&Method::GET, "/metrics" | "/healthz" | "/readyz") => {
+                            route(state, req).await
+                        }
+                        _ => json_error(StatusCode::NOT_FOUND, &format!("no route {path}")),
+                    };
+                    Ok::<_, Infallible>(response)
+                }
+            });
+            let _ = builder
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
     }
 }
 

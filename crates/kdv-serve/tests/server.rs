@@ -269,6 +269,53 @@ async fn a_panic_or_a_timeout_is_answered_per_the_failure_mode() {
     server.stop().await;
 }
 
+/// `metrics_listen`: /metrics, /healthz and /readyz over plain HTTP on a second address,
+/// nothing else there; the main listener keeps them too.
+#[tokio::test]
+async fn a_plain_http_metrics_listener_serves_only_the_operations_routes() {
+    let mut config = loopback();
+    config.metrics_listen = Some("127.0.0.1:0".parse().unwrap());
+    let server = Server::bind(config, loader()).await.expect("binds");
+    let ops = server.metrics_addr().expect("a metrics listener").unwrap();
+    let addr = server.local_addr().unwrap();
+    let handle = server.handle();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let done = tokio::spawn(async move {
+        server
+            .run(async {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+    });
+    for _ in 0..200 {
+        if handle.is_ready() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let (code, _) = post(addr, &review("Thing", "CREATE", 11)).await;
+    assert_eq!(code, 200);
+    let (code, body) = get(ops, "/metrics").await;
+    assert_eq!(code, 200);
+    assert!(body.contains("kdv_admission_requests_total"), "{body}");
+    assert_eq!(get(ops, "/healthz").await.0, 200);
+    assert_eq!(get(ops, "/readyz").await.0, 200);
+    let stream = TcpStream::connect(ops).await.unwrap();
+    let (code, _) = exchange(
+        stream,
+        "POST",
+        "/validate",
+        "application/json",
+        &review("Thing", "CREATE", 1),
+    )
+    .await;
+    assert_eq!(code, 404);
+    assert_eq!(get(addr, "/metrics").await.0, 200);
+    let _ = stop.send(());
+    done.await.unwrap();
+}
+
 /// A body that stops arriving is answered 408 at the request's deadline; the server goes on
 /// answering others.
 #[tokio::test]

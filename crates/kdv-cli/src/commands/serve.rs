@@ -324,6 +324,7 @@ pub fn run(args: &ServeArgs) -> Result<u8, CliError> {
     }
     config.fail_unknown = args.fail_unknown;
     config.playground = args.playground;
+    config.metrics_listen = args.metrics_listen;
     config.watch = watched(args);
     config.poll_interval = args.poll_interval;
     let loader: Loader = {
@@ -355,6 +356,9 @@ pub fn run(args: &ServeArgs) -> Result<u8, CliError> {
         let mut hup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
         let addr = server.local_addr()?;
         tracing::info!(addr = %addr, tls = args.tls_cert.is_some(), "listening");
+        if let Some(Ok(ops)) = server.metrics_addr() {
+            tracing::info!(addr = %ops, "metrics listening");
+        }
         if args.playground {
             let scheme = if args.tls_cert.is_some() {
                 "https"
