@@ -57,7 +57,7 @@ pub use hybrid::{
 };
 pub use identifier::validation_identifier;
 pub use matcher::{ErrorMatcher, NormalizationRule, duplicate_errors};
-pub use metrics::ValidationMetrics;
+pub use metrics::{ValidationDurations, ValidationKind, ValidationMetrics};
 /// The metrics library the counters are registered with (its `Registry` and encoders).
 pub use prometheus_client;
 pub use semantics::{Disposition, Semantics, disposition, is_enforced, partition_enforced};

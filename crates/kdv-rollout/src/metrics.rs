@@ -8,6 +8,7 @@
 
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 
 /// The label set of the per-identifier counters.
@@ -120,5 +121,85 @@ impl ValidationMetrics {
     /// The duplicate-error count.
     pub fn duplicate_error_total(&self) -> u64 {
         self.duplicate_errors.get()
+    }
+}
+
+/// Which validation a duration is of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValidationKind {
+    /// Hand-written (imperative) validation.
+    Handwritten,
+    /// Declarative validation (generated from tags).
+    Declarative,
+}
+
+impl ValidationKind {
+    /// The label value: `handwritten` or `declarative`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ValidationKind::Handwritten => "handwritten",
+            ValidationKind::Declarative => "declarative",
+        }
+    }
+}
+
+/// Name and HELP text of the validation-duration histogram.
+pub const VALIDATION_DURATION: (&str, &str) = (
+    "apiserver_request_validation_duration_seconds",
+    "[ALPHA] Time spent validating one object, by validation: handwritten or declarative (kdv extension: the metric KEP-5073's monitoring section proposes)",
+);
+
+/// The label of [`VALIDATION_DURATION`].
+pub const VALIDATION_KIND_LABEL: &str = "validation";
+
+type KindLabel = Vec<(&'static str, &'static str)>;
+
+fn duration_histogram() -> Histogram {
+    // 5 µs to ~2.6 s, doubling: a declarative validation is microseconds.
+    Histogram::new(prometheus_client::metrics::histogram::exponential_buckets(
+        0.000005, 2.0, 20,
+    ))
+}
+
+/// The validation-duration histogram KEP-5073's monitoring section asks for
+/// (`apiserver_request_validation_duration_seconds`, "even more helpful in comparing the
+/// performance of hand-written validation vs declarative validation"), which no Kubernetes
+/// release has: a kdv extension, registered only when asked for, beside
+/// [`ValidationMetrics`]. Set [`crate::MigrationChecks::durations`] and hybrid validation
+/// times its declarative side; time the hand-written side with [`ValidationDurations::time`].
+/// Cloning shares the histograms.
+#[derive(Clone, Debug)]
+pub struct ValidationDurations {
+    family: Family<KindLabel, Histogram, fn() -> Histogram>,
+}
+
+impl ValidationDurations {
+    /// Creates the histogram family and registers it in `registry`.
+    pub fn register(registry: &mut Registry) -> ValidationDurations {
+        let d = ValidationDurations {
+            family: Family::new_with_constructor(duration_histogram as fn() -> Histogram),
+        };
+        registry.register(
+            VALIDATION_DURATION.0,
+            VALIDATION_DURATION.1,
+            d.family.clone(),
+        );
+        d
+    }
+
+    /// Records one validation of `kind` that took `seconds`.
+    pub fn observe(&self, kind: ValidationKind, seconds: f64) {
+        self.family
+            .get_or_create(&vec![(VALIDATION_KIND_LABEL, kind.as_str())])
+            .observe(seconds);
+    }
+
+    /// Runs `f` and records how long it took as a validation of `kind` (not when it
+    /// panics).
+    pub fn time<T>(&self, kind: ValidationKind, f: impl FnOnce() -> T) -> T {
+        let started = std::time::Instant::now();
+        let out = f();
+        self.observe(kind, started.elapsed().as_secs_f64());
+        out
     }
 }

@@ -181,3 +181,56 @@ fn duplicate_counter_from_duplicate_errors() {
         assert_eq!(m.duplicate_error_total() - before, want);
     }
 }
+
+/// The validation-duration histogram (kdv extension, KEP-5073's monitoring section): opt-in,
+/// the declarative side timed by hybrid validation, the hand-written side by the caller.
+#[test]
+fn validation_durations_split_handwritten_and_declarative() {
+    let mut registry = Registry::default();
+    let durations = kdv_rollout::ValidationDurations::register(&mut registry);
+    let cfg = MigrationChecks {
+        gates: FeatureGates::default(),
+        identifier: "widget_update".into(),
+        durations: Some(durations.clone()),
+        ..MigrationChecks::default()
+    };
+    let hv = durations.time(kdv_rollout::ValidationKind::Handwritten, || {
+        vec![
+            invalid("spec.replicas", "0", "hv")
+                .with_origin("minimum")
+                .mark_covered_by_declarative(),
+        ]
+    });
+    for _ in 0..3 {
+        validate_with_migration_checks(
+            hv.clone(),
+            || {
+                vec![
+                    invalid("spec.replicas", "0", "dv")
+                        .with_origin("minimum")
+                        .mark_beta(),
+                ]
+            },
+            &cfg,
+        );
+    }
+    let text = scrape(&registry);
+    assert!(
+        text.contains("# TYPE apiserver_request_validation_duration_seconds histogram\n"),
+        "{text}"
+    );
+    assert!(
+        text.lines().any(|l| l
+            == "apiserver_request_validation_duration_seconds_count{validation=\"declarative\"} 3"),
+        "{text}"
+    );
+    assert!(
+        text.lines().any(|l| l
+            == "apiserver_request_validation_duration_seconds_count{validation=\"handwritten\"} 1"),
+        "{text}"
+    );
+    // Not registered unless asked for: upstream's exposition is unchanged.
+    let mut plain = Registry::default();
+    kdv_rollout::ValidationMetrics::register(&mut plain);
+    assert!(!scrape(&plain).contains("duration"));
+}

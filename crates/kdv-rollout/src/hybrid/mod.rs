@@ -51,7 +51,7 @@ pub use mismatch::{
 
 use crate::gates::FeatureGates;
 use crate::matcher::NormalizationRule;
-use crate::metrics::ValidationMetrics;
+use crate::metrics::{ValidationDurations, ValidationKind, ValidationMetrics};
 use crate::semantics::{Semantics, lifecycle_enforced};
 
 /// The prefix of a caught panic's message.
@@ -93,6 +93,9 @@ pub struct MigrationChecks {
     pub short_circuit_mismatch: bool,
     /// Counters to increment (mismatches, panics); none when `None`.
     pub metrics: Option<ValidationMetrics>,
+    /// The validation-duration histogram (kdv extension): the declarative side is timed
+    /// when set.
+    pub durations: Option<ValidationDurations>,
 }
 
 /// The side a mismatch was found on.
@@ -290,6 +293,11 @@ pub fn validate_with_migration_checks(
         identifier: cfg.identifier.clone(),
         version: cfg.gates.version(),
         ..Outcome::default()
+    };
+    let durations = cfg.durations.clone();
+    let declarative = move || match &durations {
+        Some(d) => d.time(ValidationKind::Declarative, declarative),
+        None => declarative(),
     };
     match cfg.gates.semantics() {
         Semantics::NoDeclarative => outcome.errors = handwritten,
