@@ -178,6 +178,8 @@ fn reviews_are_answered_as_the_api_server_answers() {
         "kdv_admission_requests_total{kind=\"Pod\",operation=\"DELETE\",verdict=\"allowed\",mode=\"enforce\"} 1",
         "kdv_admission_requests_total{kind=\"Thing\",operation=\"CREATE\",verdict=\"unknown\",mode=\"enforce\"} 1",
         "kdv_candidate_rejections_total{kind=\"Gizmo\"} 4",
+        "kdv_candidate_rule_failures_total{kind=\"Gizmo\",field=\"spec.size\",reason=\"FieldValueInvalid\"} 2",
+        "kdv_candidate_rule_failures_total{kind=\"Gizmo\",field=\"status.phase\",reason=\"FieldValueNotSupported\"} 1",
         "kdv_admission_validation_duration_seconds_count 12",
     ] {
         assert!(body.contains(line), "{line} in\n{body}");

@@ -26,6 +26,43 @@ pub struct KindLabels {
     pub kind: String,
 }
 
+/// Labels of one failing candidate rule: the object's kind, the error's field path with list
+/// indices and map keys as `[*]` (bounded by the schema, not by the objects) and its type.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RuleLabels {
+    /// The object's kind.
+    pub kind: String,
+    /// The field path, indices and keys as `[*]`.
+    pub field: String,
+    /// The error type (`FieldValueInvalid`, ...).
+    pub reason: String,
+}
+
+impl RuleLabels {
+    /// The labels of `error` on an object of `kind`.
+    pub fn of(kind: &str, error: &kdv_runtime::FieldError) -> RuleLabels {
+        let mut field = String::new();
+        for segment in error.field.segments() {
+            match segment {
+                kdv_runtime::Segment::Field(name) => {
+                    if !field.is_empty() {
+                        field.push('.');
+                    }
+                    field.push_str(name);
+                }
+                kdv_runtime::Segment::Index(_) | kdv_runtime::Segment::Key(_) => {
+                    field.push_str("[*]");
+                }
+            }
+        }
+        RuleLabels {
+            kind: kind.to_string(),
+            field,
+            reason: error.error_type.as_str().to_string(),
+        }
+    }
+}
+
 /// Labels of a reload.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct ReloadLabels {
@@ -45,6 +82,8 @@ pub struct Metrics {
     pub duration: Histogram,
     /// `kdv_candidate_rejections_total`.
     pub candidate_rejections: Family<KindLabels, Counter>,
+    /// Errors of the candidate rules, by kind, field and reason.
+    pub candidate_rule_failures: Family<RuleLabels, Counter>,
     /// `kdv_reloads_total`.
     pub reloads: Family<ReloadLabels, Counter>,
     /// `kdv_validation_panics_total`.
@@ -80,6 +119,12 @@ impl Metrics {
             "Objects the --candidate-crd rules would reject, by kind",
             candidate_rejections.clone(),
         );
+        let candidate_rule_failures = Family::<RuleLabels, Counter>::default();
+        registry.register(
+            "kdv_candidate_rule_failures",
+            "Errors the --candidate-crd rules report, by kind, field (indices and keys as [*]) and reason",
+            candidate_rule_failures.clone(),
+        );
         let reloads = Family::<ReloadLabels, Counter>::default();
         registry.register(
             "kdv_reloads",
@@ -109,6 +154,7 @@ impl Metrics {
             requests,
             duration,
             candidate_rejections,
+            candidate_rule_failures,
             reloads,
             panics,
             timeouts,
@@ -138,5 +184,25 @@ impl Metrics {
 impl Default for Metrics {
     fn default() -> Self {
         Metrics::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kdv_runtime::{BadValue, FieldError, PathRef};
+
+    use super::RuleLabels;
+
+    #[test]
+    fn rule_labels_name_the_field_without_indices_or_keys() {
+        let spec = PathRef::Nil.child("spec");
+        let list = spec.child("containers");
+        let item = list.index(3);
+        let env = item.child("env");
+        let key = env.key("PATH");
+        let e = FieldError::invalid(&key, BadValue::Int(1), "x");
+        let labels = RuleLabels::of("Pod", &e);
+        assert_eq!(labels.field, "spec.containers[*].env[*]");
+        assert_eq!(labels.reason, "FieldValueInvalid");
     }
 }

@@ -23,7 +23,7 @@ use tokio::net::TcpListener;
 
 use crate::admission::{self, Limits, Operation, Response, Review, Status, Warnings};
 use crate::judge::{Judge, Subject, Verdict};
-use crate::metrics::{KindLabels, Metrics, RequestLabels};
+use crate::metrics::{KindLabels, Metrics, RequestLabels, RuleLabels};
 
 /// What a denial does: enforce denies, warn allows with warnings, audit allows with audit
 /// annotations and counts.
@@ -892,6 +892,11 @@ async fn answer(state: &Arc<State>, review: Review, started: Instant) -> Respons
                 "the candidate rules would reject this object"
             );
             for e in &errors {
+                state
+                    .metrics
+                    .candidate_rule_failures
+                    .get_or_create(&RuleLabels::of(&request.kind.kind, e))
+                    .inc();
                 warnings.push(&format!("candidate: {e}"));
             }
         }
