@@ -64,6 +64,7 @@ pub(crate) fn type_items(rules: &RuleSet, rust: &RustTypes, id: TypeId) -> Out {
     } else {
         crate::cel_native::items(&name, kind)
     };
+    let defaults = crate::defaults::items(rules, id, &name, kind);
     let body = if t.has_validations {
         g.type_body(id)?
     } else {
@@ -107,8 +108,13 @@ pub(crate) fn type_items(rules: &RuleSet, rust: &RustTypes, id: TypeId) -> Out {
                 ViewByDerive as _, ViewOpaque as _,
             };
             use __kdv::{CelByJson as _, CelByView as _, CelFieldByNative as _, CelFieldByNothing as _};
+            use __kdv::{
+                DefaultByDeserialize as _, DefaultByNothing as _, DefaultsByDerive as _,
+                DefaultsByNothing as _, NullByKind as _, NullByNothing as _,
+            };
             #views
             #cel_native
+            #defaults
             impl __kdv::TypeValidation for #name {
                 const HAS_VALIDATIONS: bool = #has;
                 const DECLARATIVE_NATIVE: bool = #native;

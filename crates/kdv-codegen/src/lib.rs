@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 mod cel_native;
+mod defaults;
 mod emit;
 mod rust_types;
 

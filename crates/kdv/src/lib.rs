@@ -108,6 +108,51 @@ pub trait Validate: __private::TypeValidation + Sized {
 
 impl<T: __private::TypeValidation> Validate for T {}
 
+/// Field defaults (`+k8s:default=`, upstream's `+default=`) applied to a value as the API
+/// server's structural defaulting applies them before it validates: a field that would be
+/// absent or `null` in the value's JSON (a `None`, a field its `skip_serializing_if` skips, a
+/// `null` JSON value) gets its default, at every depth (struct fields, list items, map
+/// values). Implemented by `#[derive(Validate)]` for the structs and newtypes of the file.
+/// Call it before [`Validate::validate`] to judge a value as the API server would after
+/// defaulting, which rules reading a defaulted field elsewhere (a `+validationRule`, a union)
+/// depend on; `kdv validate --types` does the same with `kdv_eval::apply_defaults`.
+pub trait Defaults {
+    /// Sets the defaults of the absent fields, at every depth.
+    fn apply_defaults(&mut self);
+}
+
+impl<T: Defaults> Defaults for Option<T> {
+    fn apply_defaults(&mut self) {
+        if let Some(v) = self {
+            v.apply_defaults();
+        }
+    }
+}
+
+impl<T: Defaults> Defaults for Box<T> {
+    fn apply_defaults(&mut self) {
+        (**self).apply_defaults();
+    }
+}
+
+impl<T: Defaults> Defaults for Vec<T> {
+    fn apply_defaults(&mut self) {
+        self.iter_mut().for_each(Defaults::apply_defaults);
+    }
+}
+
+impl<K, T: Defaults> Defaults for std::collections::BTreeMap<K, T> {
+    fn apply_defaults(&mut self) {
+        self.values_mut().for_each(Defaults::apply_defaults);
+    }
+}
+
+impl<K, T: Defaults, S> Defaults for std::collections::HashMap<K, T, S> {
+    fn apply_defaults(&mut self) {
+        self.values_mut().for_each(Defaults::apply_defaults);
+    }
+}
+
 /// The OpenAPI v3 structural schema of `T` with the rules of its tags (KEP-4153): value
 /// validations as OpenAPI keywords (`minimum`, `maxLength`, `enum`, `required`, list types,
 /// ...) and what OpenAPI cannot express (immutability, update constraints, unions, formats,
@@ -621,6 +666,98 @@ pub mod __private {
         fn cel_field_ok(&self) -> bool {
             false
         }
+    }
+
+    /// A field's defaulting, by [`Probe`]: the type's [`crate::Defaults`] when it has one.
+    pub trait DefaultsByDerive {
+        /// The field's type.
+        type T;
+        /// Applies the defaults below the field.
+        fn defaults_below(&self, v: &mut Self::T);
+    }
+    impl<T: crate::Defaults> DefaultsByDerive for &Probe<T> {
+        type T = T;
+        #[inline(always)]
+        fn defaults_below(&self, v: &mut T) {
+            v.apply_defaults();
+        }
+    }
+    /// The fallback of [`DefaultsByDerive`]: nothing below.
+    pub trait DefaultsByNothing {
+        /// The field's type.
+        type T;
+        /// Nothing.
+        fn defaults_below(&self, v: &mut Self::T);
+    }
+    impl<T> DefaultsByNothing for Probe<T> {
+        type T = T;
+        #[inline(always)]
+        fn defaults_below(&self, _: &mut T) {}
+    }
+
+    /// Whether a field's value is JSON `null` (a `None`, a `null` JSON value), by [`Probe`].
+    pub trait NullByKind {
+        /// The field's type.
+        type T;
+        /// Whether it serializes to `null`.
+        fn is_json_null(&self, v: &Self::T) -> bool;
+    }
+    impl<T> NullByKind for &Probe<Option<T>> {
+        type T = Option<T>;
+        #[inline(always)]
+        fn is_json_null(&self, v: &Option<T>) -> bool {
+            v.is_none()
+        }
+    }
+    impl NullByKind for &Probe<serde_json::Value> {
+        type T = serde_json::Value;
+        #[inline(always)]
+        fn is_json_null(&self, v: &serde_json::Value) -> bool {
+            v.is_null()
+        }
+    }
+    /// The fallback of [`NullByKind`]: never `null`.
+    pub trait NullByNothing {
+        /// The field's type.
+        type T;
+        /// `false`.
+        fn is_json_null(&self, v: &Self::T) -> bool;
+    }
+    impl<T> NullByNothing for Probe<T> {
+        type T = T;
+        #[inline(always)]
+        fn is_json_null(&self, _: &T) -> bool {
+            false
+        }
+    }
+
+    /// Sets a field to its default (JSON text), by [`Probe`]: through `Deserialize` when the
+    /// type has it (a default the type cannot read leaves the field as it is: lint reports
+    /// such a default).
+    pub trait DefaultByDeserialize {
+        /// The field's type.
+        type T;
+        /// Sets `v` to the default `json`.
+        fn set_default(&self, v: &mut Self::T, json: &str);
+    }
+    impl<T: serde::de::DeserializeOwned> DefaultByDeserialize for &Probe<T> {
+        type T = T;
+        fn set_default(&self, v: &mut T, json: &str) {
+            if let Ok(d) = serde_json::from_str(json) {
+                *v = d;
+            }
+        }
+    }
+    /// The fallback of [`DefaultByDeserialize`]: nothing.
+    pub trait DefaultByNothing {
+        /// The field's type.
+        type T;
+        /// Nothing.
+        fn set_default(&self, v: &mut Self::T, json: &str);
+    }
+    impl<T> DefaultByNothing for Probe<T> {
+        type T = T;
+        fn set_default(&self, _: &mut T, _: &str) {}
     }
 
     /// The generated validation function of a type (upstream's `Validate_T`).

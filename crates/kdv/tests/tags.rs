@@ -158,7 +158,7 @@ agree!(shapes, shapes, "shapes.rs", mixed: [Root]);
 agree!(native, native, "native.rs", mixed: [Struct, Unions, ListUnions]);
 agree!(extensions, extensions, "extensions.rs", mixed: [Patterns, Bounds, Subresources, Aliases]);
 agree!(cel_rules, cel_rules, "cel_rules.rs", mixed: [PodSpec, DeploymentSpec, ScalerSpec], valid_or_invalid: [FizzBuzzSpec, CelLibraries]);
-agree!(defaults, defaults, "defaults.rs", mixed: [Defaults, Upstream]);
+agree!(defaults, defaults, "defaults.rs", mixed: [Defaults, Upstream, Rollout]);
 agree!(crossfield, crossfield, "crossfield.rs", mixed: [Config, Quota, Thresholds]);
 agree!(virtual_fields, virtual_fields, "virtual_fields.rs", mixed: [Volume], valid_or_invalid: [Config, Items]);
 agree!(item_update, item_update, "item_update.rs", mixed: [CsrStatus]);

@@ -453,7 +453,7 @@ impl Stats {
 #[allow(dead_code)] // each test binary uses one of the two entries
 pub fn check<T>(file_name: &str, source: &str, type_name: &str, cases: u32) -> Stats
 where
-    T: Validate + Serialize + DeserializeOwned,
+    T: Validate + kdv::Defaults + Serialize + DeserializeOwned,
 {
     check_with::<T>(file_name, source, type_name, cases, None)
 }
@@ -470,7 +470,7 @@ pub fn check_with<T>(
     custom: Option<&dyn kdv_eval::CustomValidators>,
 ) -> Stats
 where
-    T: Validate + Serialize + DeserializeOwned,
+    T: Validate + kdv::Defaults + Serialize + DeserializeOwned,
 {
     let options = kdv_eval::EvalOptions {
         custom_validators: custom,
@@ -513,6 +513,28 @@ where
         st.invalid_creates += u32::from(interpreted != "[]");
         prop_assert_eq!(&generated, &interpreted, "create of {}", new_json);
         prop_assert_eq!(new.is_valid(None, &op_c), interpreted == "[]");
+        // Defaulting: the derive's `apply_defaults` on the value and the interpreter's on its
+        // JSON give the same value, and the same verdict after it.
+        let base = serde_json::to_value(&new).expect("serializes");
+        if let Ok(mut defaulted) = serde_json::from_value::<T>(base.clone()) {
+            defaulted.apply_defaults();
+            let by_interpreter = kdv_eval::apply_defaults(&rules, ty, &base).into_owned();
+            let normalized = serde_json::from_value::<T>(by_interpreter.clone())
+                .ok()
+                .and_then(|v| serde_json::to_value(&v).ok());
+            prop_assert_eq!(
+                Some(serde_json::to_value(&defaulted).expect("serializes")),
+                normalized,
+                "defaults of {}",
+                base
+            );
+            let generated = format!("{:?}", defaulted.validate(&op_c));
+            let interpreted = format!(
+                "{:?}",
+                kdv_eval::validate_with(&rules, ty, &op_c, &by_interpreter, None, &options)
+            );
+            prop_assert_eq!(&generated, &interpreted, "create of defaulted {}", by_interpreter);
+        }
         let generated = format!("{:?}", new.validate_update(&old, &op_u));
         let interpreted = format!(
             "{:?}",

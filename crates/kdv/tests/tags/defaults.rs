@@ -52,6 +52,24 @@ pub struct Upstream {
     pub level: i32,
 }
 
+/// A rule that reads defaulted fields (KEP-5073 "Handling Zero Values"): the API server
+/// defaults before it validates, so the rule sees the defaults; `kdv::Defaults` does the
+/// same for a Rust value.
+///
+/// +validationRule="self.maxSurge <= self.limit",message="maxSurge must not exceed limit"
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Validate)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Rollout {
+    /// +k8s:default=10
+    /// +k8s:maximum=100
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i32>,
+    /// +k8s:default=1
+    /// +k8s:maximum=100
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_surge: Option<i32>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,5 +123,29 @@ mod tests {
             errors(&u),
             ["level: Invalid value: 11: must be less than or equal to 10"]
         );
+    }
+
+    #[test]
+    fn rules_reading_defaulted_fields_see_the_defaults_after_apply_defaults() {
+        use kdv::Defaults;
+        let mut r = Rollout {
+            limit: None,
+            max_surge: Some(20),
+        };
+        // Undefaulted, the rule meets an absent field, as a CRD rule would without defaults.
+        assert_eq!(
+            errors(&r),
+            ["<nil>: Invalid value: \"object\": no such key: limit evaluating rule: maxSurge must not exceed limit"]
+        );
+        r.apply_defaults();
+        assert_eq!(r.limit, Some(10));
+        assert_eq!(
+            errors(&r),
+            ["<nil>: Invalid value: maxSurge must not exceed limit"]
+        );
+        let mut ok = Rollout::default();
+        ok.apply_defaults();
+        assert_eq!((ok.limit, ok.max_surge), (Some(10), Some(1)));
+        assert!(errors(&ok).is_empty());
     }
 }
