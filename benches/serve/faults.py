@@ -29,6 +29,7 @@ import tempfile
 import time
 
 HOST = "127.0.0.1"
+SERVER_PID = None
 
 
 def rss_kib(pid):
@@ -37,6 +38,14 @@ def rss_kib(pid):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
+
+
+def open_fds(pid):
+    """The server's open file descriptors (connections it still holds)."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return None
 
 
 def tls_context():
@@ -106,11 +115,15 @@ async def idle(port, stop, count=5000):
             conns.append(w)
         except OSError as e:
             return {"idle_connections": len(conns), "error": str(e)}
+    await asyncio.sleep(1)
+    held_at_start = open_fds(SERVER_PID)
     await stop.wait()
-    still_open = sum(1 for w in conns if not w.is_closing())
+    held_at_end = open_fds(SERVER_PID)
     for w in conns:
         w.close()
-    return {"idle_connections": len(conns), "open_at_end": still_open}
+    # The server closes a connection that sends no TLS ClientHello within 10 s.
+    return {"idle_connections": len(conns), "server_fds_after_1s": held_at_start,
+            "server_fds_at_end": held_at_end}
 
 
 async def mid_body(port, stop, body):
@@ -189,6 +202,7 @@ async def phase(args, server, port, name, fault):
     injected = await task if task else {}
     result = {"phase": name, "load": summary(out[0]), "fault": injected,
               "rss_mib": round(rss_kib(server.pid) / 1024, 1),
+              "server_fds": open_fds(server.pid),
               "alive": server.poll() is None}
     print(json.dumps(result), flush=True)
     return result
@@ -214,6 +228,8 @@ async def main():
          "--tls-key", key, "--timeout", "2s", "--poll-interval", "500ms"],
         stderr=open(os.path.join(work, "serve.log"), "w"))
     port = args.port
+    global SERVER_PID
+    SERVER_PID = server.pid
     for _ in range(100):
         try:
             _, w = await asyncio.open_connection(HOST, port, ssl=tls_context())
