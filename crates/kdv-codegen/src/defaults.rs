@@ -17,7 +17,10 @@ pub(crate) fn items(rules: &RuleSet, id: TypeId, name: &Ident, kind: &RustKind) 
     let body = match kind {
         RustKind::Struct(fields) => {
             let mut steps = Vec::new();
-            for f in fields.iter().filter(|f| !f.skip || f.serialized_though_skipped) {
+            for f in fields
+                .iter()
+                .filter(|f| !f.skip || f.serialized_though_skipped)
+            {
                 let (fid, ty) = (&f.ident, &f.ty);
                 let probe = quote!((&&__kdv::Probe::<#ty>::new()));
                 if !f.flatten

@@ -533,7 +533,12 @@ where
                 "{:?}",
                 kdv_eval::validate_with(&rules, ty, &op_c, &by_interpreter, None, &options)
             );
-            prop_assert_eq!(&generated, &interpreted, "create of defaulted {}", by_interpreter);
+            prop_assert_eq!(
+                &generated,
+                &interpreted,
+                "create of defaulted {}",
+                by_interpreter
+            );
         }
         let generated = format!("{:?}", new.validate_update(&old, &op_u));
         let interpreted = format!(

@@ -135,7 +135,9 @@ mod tests {
         // Undefaulted, the rule meets an absent field, as a CRD rule would without defaults.
         assert_eq!(
             errors(&r),
-            ["<nil>: Invalid value: \"object\": no such key: limit evaluating rule: maxSurge must not exceed limit"]
+            [
+                "<nil>: Invalid value: \"object\": no such key: limit evaluating rule: maxSurge must not exceed limit"
+            ]
         );
         r.apply_defaults();
         assert_eq!(r.limit, Some(10));
