@@ -66,7 +66,11 @@ struct Running {
 
 impl Running {
     async fn start(config: Config) -> Running {
-        let server = Server::bind(config, loader()).await.expect("binds");
+        Running::serve(Server::bind(config, loader()).await.expect("binds")).await
+    }
+
+    /// Runs a bound server until [`Running::stop`]; returns once its rules are loaded.
+    async fn serve(server: Server) -> Running {
         let addr = server.local_addr().unwrap();
         let handle = server.handle();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -277,23 +281,8 @@ async fn a_plain_http_metrics_listener_serves_only_the_operations_routes() {
     config.metrics_listen = Some("127.0.0.1:0".parse().unwrap());
     let server = Server::bind(config, loader()).await.expect("binds");
     let ops = server.metrics_addr().expect("a metrics listener").unwrap();
-    let addr = server.local_addr().unwrap();
-    let handle = server.handle();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let done = tokio::spawn(async move {
-        server
-            .run(async {
-                let _ = stopped.await;
-            })
-            .await
-            .unwrap();
-    });
-    for _ in 0..200 {
-        if handle.is_ready() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let server = Running::serve(server).await;
+    let addr = server.addr;
     let (code, _) = post(addr, &review("Thing", "CREATE", 11)).await;
     assert_eq!(code, 200);
     let (code, body) = get(ops, "/metrics").await;
@@ -312,8 +301,7 @@ async fn a_plain_http_metrics_listener_serves_only_the_operations_routes() {
     .await;
     assert_eq!(code, 404);
     assert_eq!(get(addr, "/metrics").await.0, 200);
-    let _ = stop.send(());
-    done.await.unwrap();
+    server.stop().await;
 }
 
 /// A body that stops arriving is answered 408 at the request's deadline; the server goes on

@@ -62,18 +62,23 @@ impl SchemaRules {
             return;
         }
         let (arena, root) = self.resource.schema();
-        let config = Config {
+        let config = self.config(path, *budget, ratcheting);
+        let ran = validate(arena, rules, root, value, old, &config, errs);
+        *budget = ran.remaining_budget;
+    }
+
+    /// How the rules run at `path` (not a resource root; the API server's per-call limit).
+    fn config<'p>(&self, path: &'p PathRef<'p>, budget: i64, ratcheting: bool) -> Config<'p> {
+        Config {
             root_path: path,
             resource_root: false,
-            cost_budget: *budget,
+            cost_budget: budget,
             per_call_limit: PER_CALL_LIMIT,
             ratcheting,
             optional_old_self: false,
             values: self.resource.kubernetes_minor() >= 35,
             unvalidated: false,
-        };
-        let ran = validate(arena, rules, root, value, old, &config, errs);
-        *budget = ran.remaining_budget;
+        }
     }
 
     /// Whether [`SchemaRules::run_value`] may run these rules: they all sit on the root,
@@ -115,16 +120,7 @@ impl SchemaRules {
             return false;
         }
         let (arena, root) = self.resource.schema();
-        let config = Config {
-            root_path: path,
-            resource_root: false,
-            cost_budget: *budget,
-            per_call_limit: PER_CALL_LIMIT,
-            ratcheting: false,
-            optional_old_self: false,
-            values: self.resource.kubernetes_minor() >= 35,
-            unvalidated: false,
-        };
+        let config = self.config(path, *budget, false);
         let (left, failed) =
             validate_root_value(arena, rules, root, value, json, &config, verdict, errs);
         *budget = left;

@@ -450,21 +450,7 @@ pub(crate) fn validate_root_value<'v>(
     verdict: bool,
     errs: &mut ErrorList,
 ) -> (i64, bool) {
-    let mut run = Run {
-        arena,
-        root,
-        resource_root: false,
-        rules,
-        values: config.values,
-        unvalidated: false,
-        optional_old_self: config.optional_old_self,
-        per_call_limit: config.per_call_limit,
-        budget: config.cost_budget,
-        errs,
-        warnings: Vec::new(),
-        verdict,
-        failed: false,
-    };
+    let mut run = Run::new(arena, rules, root, config, verdict, errs);
     if matches!(this, CelValue::Null) {
         return (run.budget, false);
     }
@@ -492,21 +478,7 @@ pub(crate) fn validate(
     config: &Config<'_>,
     errs: &mut ErrorList,
 ) -> Ran {
-    let mut run = Run {
-        arena,
-        root,
-        resource_root: config.resource_root,
-        rules,
-        values: config.values,
-        unvalidated: config.unvalidated,
-        optional_old_self: config.optional_old_self,
-        per_call_limit: config.per_call_limit,
-        budget: config.cost_budget,
-        errs,
-        warnings: Vec::new(),
-        verdict: false,
-        failed: false,
-    };
+    let mut run = Run::new(arena, rules, root, config, false, errs);
     let ratchet = Ratchet {
         current: old.filter(|_| config.ratcheting).map(|old| Correlated {
             node: root,
@@ -531,6 +503,32 @@ pub(crate) fn validate(
 }
 
 impl<'r> Run<'r> {
+    /// A run of `rules` from `root` with `config`'s settings and budget.
+    fn new(
+        arena: &'r Arena,
+        rules: &'r Rules,
+        root: NodeId,
+        config: &Config<'_>,
+        verdict: bool,
+        errs: &'r mut ErrorList,
+    ) -> Run<'r> {
+        Run {
+            arena,
+            root,
+            resource_root: config.resource_root,
+            rules,
+            values: config.values,
+            unvalidated: config.unvalidated,
+            optional_old_self: config.optional_old_self,
+            per_call_limit: config.per_call_limit,
+            budget: config.cost_budget,
+            errs,
+            warnings: Vec::new(),
+            verdict,
+            failed: false,
+        }
+    }
+
     /// `validate` of node `id` (a structural node, or an `allOf` entry node applying to one).
     fn walk<'v>(
         &mut self,
