@@ -13,7 +13,11 @@ Phases: baseline; slow headers (slowloris: 500 TLS connections sending one heade
 second); 5,000 idle connections (TCP, no TLS handshake); mid-body disconnects (requests
 that send half a body and close); rule reload every second (SIGHUP); certificate rotation
 every second (the files rewritten); 10 MiB bodies (refused with 413); bodies that stop
-arriving (answered 408 at the deadline).
+arriving (answered 408 at the deadline). Through every phase a probe sends ten reviews a
+second, each with its own uid, and checks that each answer echoes it. With `--floor` (the
+kdv-serve `floor_server` example, whose judge panics on kind `Panic`), a last phase runs
+against it: the steady load beside forty panicking reviews a second, each answered with the
+failure mode's answer and its uid.
 """
 
 import argparse
@@ -78,6 +82,72 @@ async def request(port, body, content_length=None, send=None, close_after_send=F
         return None
     finally:
         writer.close()
+
+
+async def exchange(port, body, timeout=15):
+    """One POST /validate over TLS (Connection: close): (status, response body) or None."""
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(HOST, port, ssl=tls_context()), timeout)
+    except (OSError, asyncio.TimeoutError, ssl.SSLError):
+        return None
+    head = (
+        f"POST /validate HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    try:
+        writer.write(head + body)
+        await writer.drain()
+        raw = await asyncio.wait_for(reader.read(), timeout)
+    except (asyncio.TimeoutError, ConnectionError, ssl.SSLError):
+        return None
+    finally:
+        writer.close()
+    head, _, payload = raw.partition(b"\r\n\r\n")
+    try:
+        return int(head.split()[1]), payload
+    except (IndexError, ValueError):
+        return None
+
+
+def with_uid(review, uid, kind=None):
+    """The review with its request's uid (and kind) replaced."""
+    d = json.loads(review)
+    d["request"]["uid"] = uid
+    if kind:
+        d["request"]["kind"]["kind"] = kind
+        d["request"]["object"]["kind"] = kind
+    return json.dumps(d).encode()
+
+
+async def uid_probe(port, stop, review, per_second=10, kind=None, expect=None):
+    """Reviews with their own uids; counts the answers that echo them (and, with `expect`,
+    contain that text)."""
+    sent = echoed = 0
+    wrong = []
+    n = 0
+    while not stop.is_set():
+        batch = []
+        for _ in range(per_second):
+            n += 1
+            uid = f"probe-{os.getpid()}-{n}"
+            batch.append((uid, exchange(port, with_uid(review, uid, kind))))
+        answers = await asyncio.gather(*(c for _, c in batch))
+        for (uid, _), answer in zip(batch, answers):
+            sent += 1
+            ok = False
+            if answer and answer[0] == 200:
+                try:
+                    response = json.loads(answer[1])["response"]
+                    ok = response["uid"] == uid and (expect is None or expect in answer[1].decode())
+                except (ValueError, KeyError):
+                    ok = False
+            if ok:
+                echoed += 1
+            elif len(wrong) < 3:
+                wrong.append(repr(answer)[:300])
+        await asyncio.sleep(1)
+    return {"sent": sent, "uid_echoed": echoed, "wrong": wrong}
 
 
 async def slowloris(port, stop, count=500):
@@ -193,19 +263,55 @@ def summary(out):
     }
 
 
-async def phase(args, server, port, name, fault):
+async def phase(args, server, port, name, fault, review):
     load = run_load(args, port)
     stop = asyncio.Event()
     task = asyncio.ensure_future(fault(stop)) if fault else None
+    probe = asyncio.ensure_future(uid_probe(port, stop, review))
     out = await asyncio.get_running_loop().run_in_executor(None, load.communicate)
     stop.set()
     injected = await task if task else {}
-    result = {"phase": name, "load": summary(out[0]), "fault": injected,
+    probed = await probe
+    result = {"phase": name, "load": summary(out[0]), "fault": injected, "probe": probed,
               "rss_mib": round(rss_kib(server.pid) / 1024, 1),
               "server_fds": open_fds(server.pid),
               "alive": server.poll() is None}
     print(json.dumps(result), flush=True)
     return result
+
+
+async def panic_phase(args, review, cert, key, work):
+    """The floor server (its judge panics on kind Panic) under the steady load, beside
+    panicking reviews: each is answered with the failure mode's answer (allowed, with a
+    warning) and its uid; the steady load is not disturbed."""
+    global SERVER_PID
+    port = args.port + 1
+    server = subprocess.Popen([args.floor, f"{HOST}:{port}", cert, key],
+                              stderr=open(os.path.join(work, "floor.log"), "w"))
+    SERVER_PID = server.pid
+    for _ in range(100):
+        try:
+            _, w = await asyncio.open_connection(HOST, port, ssl=tls_context())
+            w.close()
+            break
+        except OSError:
+            await asyncio.sleep(0.2)
+    try:
+        stop = asyncio.Event()
+        panics = asyncio.ensure_future(uid_probe(
+            port, stop, review, per_second=40, kind="Panic", expect="validation panicked"))
+        result = await phase(args, server, port, "a rule that panics (floor_server)", None, review)
+        stop.set()
+        result["panics"] = await panics
+        result["alive"] = result["alive"] and server.poll() is None
+        print(json.dumps({"phase": result["phase"], "panics": result["panics"]}), flush=True)
+        return result
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
 
 async def main():
@@ -218,6 +324,7 @@ async def main():
     ap.add_argument("--rate", type=int, default=2000)
     ap.add_argument("--seconds", type=int, default=20)
     ap.add_argument("--port", type=int, default=18444)
+    ap.add_argument("--floor", help="the floor_server example, for the panicking-rule phase")
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="kdv-faults-")
     cert, key = os.path.join(work, "cert.pem"), os.path.join(work, "key.pem")
@@ -259,7 +366,7 @@ async def main():
     results = []
     try:
         for name, fault in phases:
-            results.append(await phase(args, server, port, name, fault))
+            results.append(await phase(args, server, port, name, fault, body))
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -268,7 +375,12 @@ async def main():
             server.kill()
             code = "killed"
         print(json.dumps({"serve_exit": code, "log": os.path.join(work, "serve.log")}))
-    bad = [r["phase"] for r in results if not r["alive"] or r["load"]["success"] < 0.999]
+    if args.floor:
+        results.append(await panic_phase(args, body, cert, key, work))
+    bad = [r["phase"] for r in results
+           if not r["alive"] or r["load"]["success"] < 0.999
+           or r["probe"]["uid_echoed"] != r["probe"]["sent"]
+           or r.get("panics", {}).get("uid_echoed", 0) != r.get("panics", {}).get("sent", 0)]
     if bad:
         print("FAILED phases: " + ", ".join(bad), file=sys.stderr)
         sys.exit(1)

@@ -342,6 +342,39 @@ impl Resource {
         })
     }
 
+    /// [`Resource::prepare`] of a main-resource request done in place: `status` becomes the
+    /// old object's (none on create), so a later `prepare` borrows. For a caller that owns the
+    /// object and does not look for unknown fields (the one reader of the body as sent
+    /// besides metadata, which this leaves alone). A status request is left as it is.
+    pub fn prepare_in_place(&self, object: &mut Value, old: Option<&Value>, options: &Options) {
+        if options.subresource == Subresource::Status || !self.strategy_applies(options) {
+            return;
+        }
+        let Value::Object(map) = object else {
+            return;
+        };
+        let old_status = old.and_then(|o| o.get("status"));
+        if map.get("status") == old_status {
+            return;
+        }
+        match old_status {
+            Some(s) => {
+                map.insert("status".into(), s.clone());
+            }
+            None => {
+                map.remove("status");
+            }
+        }
+    }
+
+    /// Whether the registry's strategy (status kept apart) applies to this kind.
+    fn strategy_applies(&self, options: &Options) -> bool {
+        match self.source {
+            Source::Crd { .. } => self.has_status_subresource(),
+            Source::OpenApi { .. } => options.builtin_strategy && self.has_status_subresource(),
+        }
+    }
+
     /// The object as the registry's strategy leaves it before validation ([`Subresource`]):
     /// for a kind with the status subresource (a CRD's; a built-in kind's when
     /// [`Options::builtin_strategy`]), a main-resource request keeps the old `status` (none
@@ -354,11 +387,7 @@ impl Resource {
         options: &Options,
     ) -> std::borrow::Cow<'a, Value> {
         use std::borrow::Cow;
-        let applies = match self.source {
-            Source::Crd { .. } => self.has_status_subresource(),
-            Source::OpenApi { .. } => options.builtin_strategy && self.has_status_subresource(),
-        };
-        let (Some(map), true) = (object.as_object(), applies) else {
+        let (Some(map), true) = (object.as_object(), self.strategy_applies(options)) else {
             return Cow::Borrowed(object);
         };
         match (options.subresource, old.and_then(Value::as_object)) {

@@ -306,6 +306,40 @@ fn status_subresource_and_scale() {
     );
 }
 
+/// `prepare_in_place` leaves the object as `prepare` would (create, update, status request
+/// left alone), so validating it gives the same outcome.
+#[test]
+fn prepared_in_place_as_prepare_leaves_it() {
+    use kdv_openapi::Subresource;
+    let r = thing();
+    let mut obj = object(json!({"replicas": -1}));
+    obj["status"] = json!({"replicas": "many"});
+    let mut old = object(json!({}));
+    old["status"] = json!({"replicas": 3_000_000_000_i64});
+    let status = Options {
+        subresource: Subresource::Status,
+        ..Options::default()
+    };
+    for (old, options) in [
+        (None, Options::default()),
+        (Some(&old), Options::default()),
+        (Some(&old), status),
+    ] {
+        let expected = r.prepare(&obj, old, &options).into_owned();
+        let mut in_place = obj.clone();
+        r.prepare_in_place(&mut in_place, old, &options);
+        if options.subresource == Subresource::Status {
+            assert_eq!(in_place, obj);
+            continue;
+        }
+        assert_eq!(in_place, expected);
+        assert_eq!(
+            texts(&r.validate(&in_place, old, &options)),
+            texts(&r.validate(&obj, old, &options))
+        );
+    }
+}
+
 #[test]
 fn not_an_object_and_lookups() {
     let r = thing();

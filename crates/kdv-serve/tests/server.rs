@@ -273,6 +273,46 @@ async fn a_panic_or_a_timeout_is_answered_per_the_failure_mode() {
     server.stop().await;
 }
 
+/// On a runtime of several workers a small review is judged on a worker task, not the
+/// blocking pool: a judge that stalls there still meets the deadline (another worker fires
+/// its timer), other requests are answered meanwhile, and a panic is caught.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_judge_on_a_worker_meets_the_deadline_and_leaves_the_others_served() {
+    let mut config = loopback();
+    config.timeout = Duration::from_millis(300);
+    let server = Running::start(config).await;
+    let addr = server.addr;
+    let started = std::time::Instant::now();
+    let slow = tokio::spawn(async move { post(addr, &review("Slow", "CREATE", 1)).await });
+    // While the stall holds one worker, the other answers.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let (_, body) = post(addr, &review("Thing", "CREATE", 11)).await;
+    assert!(body.contains(r#""allowed":false"#), "{body}");
+    let (_, body) = slow.await.unwrap();
+    assert_eq!(
+        body,
+        r#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"0b6f9d1c-1111-4222-8333-444455556666","allowed":true,"warnings":["kdv: not validated: validation did not finish within 0.3s"]}}"#
+    );
+    // Answered at the deadline, not when the stalled judge returned (3 s).
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    let (_, body) = post(addr, &review("Panic", "CREATE", 1)).await;
+    assert!(body.contains("validation panicked"), "{body}");
+    let metrics = server.handle.metrics();
+    assert!(
+        metrics.contains("kdv_validation_timeouts_total 1"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("kdv_validation_panics_total 1"),
+        "{metrics}"
+    );
+    server.stop().await;
+}
+
 /// `metrics_listen`: /metrics, /healthz and /readyz over plain HTTP on a second address,
 /// nothing else there; the main listener keeps them too.
 #[tokio::test]

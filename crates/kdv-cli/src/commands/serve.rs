@@ -165,7 +165,7 @@ impl Judge for RuleJudge {
             max_document_bytes: usize::MAX,
             max_documents: 1,
         };
-        let doc =
+        let mut doc =
             match kdv_manifest::documents(subject.object.as_bytes(), Syntax::Json, limits).next() {
                 Some(Ok(Entry::Document(doc))) => doc,
                 Some(Err(e)) => return Verdict::Failed(format!("request.object: {}", e.message)),
@@ -227,6 +227,19 @@ impl Judge for RuleJudge {
             }
             (Schema::Go(_), None) => return Verdict::Unknown,
             (Schema::Resource(resource, builtin), _) => {
+                // The strategy's reset of `status` done once, in place: a webhook looks for no
+                // unknown fields, so nothing reads the body as sent, and the checks then find
+                // the object prepared instead of copying it (a deep copy per request).
+                let strategy = kdv_openapi::Options {
+                    subresource: if op.subresources.iter().any(|s| s == "status") {
+                        kdv_openapi::Subresource::Status
+                    } else {
+                        kdv_openapi::Subresource::Main
+                    },
+                    builtin_strategy: !resource.is_crd(),
+                    ..kdv_openapi::Options::default()
+                };
+                resource.prepare_in_place(&mut doc.value, old.as_ref(), &strategy);
                 let checks = ResourceChecks {
                     gates: &self.gates,
                     options: &options,
