@@ -85,6 +85,40 @@ pub enum Command {
     /// Exit status: 0 after a graceful shutdown, 2 a usage error or unusable rules,
     /// certificate or address.
     Serve(ServeArgs),
+    /// Language server: kdv's checks in the editor, over the Language Server Protocol on
+    /// standard input and output.
+    ///
+    /// CRD files get `kdv lint --crd`'s findings, their CEL rules' parse and type errors at
+    /// the offending token inside the rule, hover (the type of `self`, the estimated cost and
+    /// its share of the budget) and completion of `self.` fields; manifests get `kdv
+    /// validate`'s findings (built-in kinds of the release, CRDs of the workspace, unknown
+    /// fields); Go and Rust files get `kdv lint`'s findings for their `+k8s:` tags, hover
+    /// on a tag (its catalog entry) and completion of tag names. Settings come from the
+    /// client's `initializationOptions` (docs/editors.md).
+    ///
+    /// Exit status: 0 after the client's `shutdown` and `exit`, 1 an `exit` without
+    /// `shutdown`, 2 a protocol error. With --check: 0 nothing found, 1 an error found, 2
+    /// the file cannot be read.
+    Lsp(LspArgs),
+}
+
+/// Arguments of `kdv lsp`.
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Prints the diagnostics the server would publish for FILE (one per line,
+    /// `FILE:LINE:COL: severity: message`, LSP's 0-based positions made 1-based) and exits,
+    /// for scripts and bug reports.
+    #[arg(long, value_name = "FILE")]
+    pub check: Option<PathBuf>,
+    /// The Kubernetes release whose built-in kinds and CEL environment are used (default:
+    /// the newest embedded). The client's `initializationOptions.kubernetesVersion`
+    /// overrides it.
+    #[arg(long, value_name = "VERSION")]
+    pub k8s_version: Option<String>,
+    /// Folders searched for CRD files whose kinds manifests are validated against
+    /// (repeatable; default: the workspace folders).
+    #[arg(long = "crd-folder", value_name = "DIR")]
+    pub crd_folders: Vec<PathBuf>,
 }
 
 /// Arguments of `kdv completions`.

@@ -225,6 +225,10 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
     if let Command::Serve(args) = &cli.command {
         return commands::serve::run(args);
     }
+    // The language server owns standard input and output.
+    if let Command::Lsp(args) = &cli.command {
+        return commands::lsp::run(args);
+    }
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -239,6 +243,7 @@ fn run(cli: &Cli) -> Result<u8, CliError> {
         Command::Completions(args) => commands::packaging::completions(args, &mut out),
         Command::Man(args) => commands::packaging::man(args, &mut out),
         Command::Serve(args) => commands::serve::run(args),
+        Command::Lsp(args) => commands::lsp::run(args),
     };
     out.flush()?;
     code

@@ -116,6 +116,7 @@ fn man_pages_of_every_command() {
         "docs",
         "explain",
         "lint",
+        "lsp",
         "man",
         "schema",
         "serve",

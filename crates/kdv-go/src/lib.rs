@@ -159,7 +159,7 @@ pub fn load_sources(package_path: &str, files: &[(PathBuf, String)]) -> (Package
 /// The import path comes from the enclosing `go.mod`, else the directory name.
 pub fn load_package(dir: &Path) -> Result<(Package, Vec<Diagnostic>), LoadError> {
     let module = build::Module::find(dir);
-    let (package, diags, _) = load_dir(dir, module.as_ref())?;
+    let (package, diags, _) = load_dir(dir, module.as_ref(), &|_| None)?;
     Ok((package, diags))
 }
 
@@ -169,8 +169,17 @@ pub fn load_package(dir: &Path) -> Result<(Package, Vec<Diagnostic>), LoadError>
 /// ([`add_well_known_packages`]); other imports from outside the module stay unresolved
 /// (their `NamedRef`s point at packages the universe does not hold).
 pub fn load_universe(dir: &Path) -> Result<(Universe, Vec<Diagnostic>), LoadError> {
+    load_universe_with(dir, &|_| None)
+}
+
+/// [`load_universe`] with some files' text given rather than read (`overlay` answers the
+/// text of a path, or `None` to read it): an editor's unsaved buffers.
+pub fn load_universe_with(
+    dir: &Path,
+    overlay: &dyn Fn(&Path) -> Option<String>,
+) -> Result<(Universe, Vec<Diagnostic>), LoadError> {
     let module = build::Module::find(dir);
-    let (root, mut diags, imports) = load_dir(dir, module.as_ref())?;
+    let (root, mut diags, imports) = load_dir(dir, module.as_ref(), overlay)?;
     let mut universe = Universe::default();
     let mut pending: Vec<String> = imports.into_iter().collect();
     universe.packages.insert(root.path.clone(), root);
@@ -185,7 +194,7 @@ pub fn load_universe(dir: &Path) -> Result<(Universe, Vec<Diagnostic>), LoadErro
             if !dir.is_dir() {
                 continue;
             }
-            match load_dir(&dir, Some(module)) {
+            match load_dir(&dir, Some(module), overlay) {
                 Ok((package, d, imports)) => {
                     diags.extend(d);
                     pending.extend(imports);
@@ -223,6 +232,7 @@ pub fn resolve_constants(universe: &mut Universe) {
 fn load_dir(
     dir: &Path,
     module: Option<&build::Module>,
+    overlay: &dyn Fn(&Path) -> Option<String>,
 ) -> Result<(Package, Vec<Diagnostic>, BTreeSet<String>), LoadError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
@@ -246,7 +256,10 @@ fn load_dir(
     let mut diags = Vec::new();
     for name in names {
         let path = dir.join(&name);
-        let bytes = std::fs::read(&path).map_err(io(&path))?;
+        let bytes = match overlay(&path) {
+            Some(text) => text.into_bytes(),
+            None => std::fs::read(&path).map_err(io(&path))?,
+        };
         let (text, invalid_utf8) = match String::from_utf8(bytes) {
             Ok(text) => (text, None),
             Err(e) => {

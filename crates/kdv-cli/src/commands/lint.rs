@@ -95,16 +95,25 @@ fn findings(
     dir: &Path,
 ) -> Result<(Vec<Diagnostic>, Option<kdv_model::Package>), CliError> {
     let types = load_types(dir, args.roots.roots(), true)?;
+    Ok(type_findings(types, args.upstream))
+}
+
+/// The findings of `kdv lint` on loaded types (`upstream`: their kdv extensions too), and
+/// the package they were loaded from.
+pub fn type_findings(
+    types: super::Types,
+    upstream: bool,
+) -> (Vec<Diagnostic>, Option<kdv_model::Package>) {
     let mut diagnostics = types.diagnostics;
     diagnostics.extend(types.compiled.lint.iter().cloned());
     diagnostics.extend(kdv_rules::lint::lint_rules(&types.compiled.rules));
     diagnostics.extend(kdv_eval::default_findings(&types.compiled.rules));
-    if args.upstream {
+    if upstream {
         diagnostics.extend(types.extension_uses);
         diagnostics.extend(kdv_rules::validation_rule::extension_uses(
             &types.compiled.rules,
         ));
     }
     kdv_rules::lint::sort(&mut diagnostics);
-    Ok((diagnostics, types.home_package))
+    (diagnostics, types.home_package)
 }

@@ -13,6 +13,7 @@ pub mod explanation;
 pub mod jobs;
 pub mod lint;
 pub mod lint_crd;
+pub mod lsp;
 pub mod old;
 pub mod options;
 pub mod packaging;
@@ -79,11 +80,31 @@ pub struct Types {
 /// it), and compiles its rules, selecting the package's roots as `roots` says; `lint` also
 /// runs the lint rules.
 pub fn load_types(dir: &Path, roots: kdv_rules::Roots, lint: bool) -> Result<Types, CliError> {
+    load_types_with(dir, roots, lint, None)
+}
+
+/// One file's text held in memory in place of its contents on disk (an editor's buffer).
+pub type Overlay<'a> = Option<(&'a Path, &'a str)>;
+
+/// [`load_types`], reading `overlay`'s file from its text.
+pub fn load_types_with(
+    dir: &Path,
+    roots: kdv_rules::Roots,
+    lint: bool,
+    overlay: Overlay<'_>,
+) -> Result<Types, CliError> {
     let (universe, mut diagnostics, home) = if dir.extension().is_some_and(|e| e == "rs") {
-        load_rust(dir)?
+        match overlay {
+            Some((file, text)) if file == dir => load_rust_text(dir, text),
+            _ => load_rust(dir)?,
+        }
     } else {
-        let (universe, diagnostics): (Universe, Vec<Diagnostic>) = kdv_go::load_universe(dir)
-            .map_err(|e| CliError::TypesUnreadable {
+        let read = |path: &Path| match overlay {
+            Some((file, text)) if file == path => Some(text.to_string()),
+            _ => None,
+        };
+        let (universe, diagnostics): (Universe, Vec<Diagnostic>) =
+            kdv_go::load_universe_with(dir, &read).map_err(|e| CliError::TypesUnreadable {
                 dir: dir.to_path_buf(),
                 message: e.to_string(),
             })?;
@@ -153,11 +174,16 @@ fn load_rust(file: &Path) -> Result<(Universe, Vec<Diagnostic>, Option<String>),
             e.utf8_error().valid_up_to()
         ))
     })?;
-    let loaded = kdv_rust_model::from_items(&file.display().to_string(), &text);
+    Ok(load_rust_text(file, &text))
+}
+
+/// [`load_rust`] of text already read.
+fn load_rust_text(file: &Path, text: &str) -> (Universe, Vec<Diagnostic>, Option<String>) {
+    let loaded = kdv_rust_model::from_items(&file.display().to_string(), text);
     let home = loaded.package.path.clone();
     let mut universe = Universe::default();
     universe.packages.insert(home.clone(), loaded.package);
-    Ok((universe, loaded.diagnostics, Some(home)))
+    (universe, loaded.diagnostics, Some(home))
 }
 
 /// Number of diagnostics that are errors.

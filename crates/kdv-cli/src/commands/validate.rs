@@ -3,9 +3,10 @@
 
 use std::cell::RefCell;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use kdv_manifest::{Document, Entry};
+use kdv_manifest::{Document, Entry, Syntax};
 use kdv_model::{Diagnostic, Severity};
 use kdv_rollout::FeatureGates;
 use kdv_rules::RuleSet;
@@ -18,11 +19,11 @@ use super::old::{GitRevisions, OldSet, OldSource, Pairing};
 use super::options::Options;
 use super::release::Release;
 use super::select::TypeSelector;
-use super::sources::{self, Schema, Selector};
+use super::sources::{self, Schema, SchemaSources, Selector};
 use super::{custom, error_count, load_types};
 use crate::cli::{OutputFormat, UnknownFields, ValidateArgs, subresource_parts};
 use crate::error::CliError;
-use crate::input::{self, InputError, Job, ReadLimits, Stream};
+use crate::input::{self, InputError, Job, ReadLimits, Source, Stream};
 use crate::output::progress::{self, Progress};
 use crate::output::{DocumentResult, Finding, Report, json, sarif, text};
 
@@ -325,25 +326,7 @@ fn validate_job_into(ctx: &JobContext<'_>, job: &Job, report: &mut Report) {
                 Some(&per_file)
             }
         };
-        for entry in new.documents() {
-            match entry {
-                Ok(Entry::Document(doc)) => {
-                    // kubectl sends the objects of a list, never the list.
-                    let items = doc.list_items();
-                    if items.as_ref().is_some_and(Vec::is_empty) {
-                        report.empty += 1;
-                    }
-                    for doc in items.as_deref().unwrap_or(std::slice::from_ref(&doc)) {
-                        match old_set {
-                            None => validate_document(ctx, &new.name, doc, None, report),
-                            Some(set) => validate_paired(ctx, &new.name, doc, set, report),
-                        }
-                    }
-                }
-                Ok(Entry::Empty { .. }) => report.empty += 1,
-                Err(e) => report.input_errors.push(e),
-            }
-        }
+        validate_documents(ctx, &new, old_set, report);
         return;
     };
     let old = match Stream::read(old_source, ctx.limits) {
@@ -467,6 +450,140 @@ fn read_all(stream: &Stream) -> (Vec<Document<'_>>, usize, Vec<InputError>) {
         }
     }
     (docs, empty, errors)
+}
+
+/// Validates the documents of `new` one at a time (each paired with its old revision in
+/// `old_set`, when given).
+fn validate_documents(
+    ctx: &JobContext<'_>,
+    new: &Stream,
+    old_set: Option<&OldSet>,
+    report: &mut Report,
+) {
+    for entry in new.documents() {
+        match entry {
+            Ok(Entry::Document(doc)) => {
+                // kubectl sends the objects of a list, never the list.
+                let items = doc.list_items();
+                if items.as_ref().is_some_and(Vec::is_empty) {
+                    report.empty += 1;
+                }
+                for doc in items.as_deref().unwrap_or(std::slice::from_ref(&doc)) {
+                    match old_set {
+                        None => validate_document(ctx, &new.name, doc, None, report),
+                        Some(set) => validate_paired(ctx, &new.name, doc, set, report),
+                    }
+                }
+            }
+            Ok(Entry::Empty { .. }) => report.empty += 1,
+            Err(e) => report.input_errors.push(e),
+        }
+    }
+}
+
+/// The rules manifests held in memory are validated with (`kdv lsp`): what `kdv validate`
+/// loads for a release, CRD files and an unknown-field mode, loaded once.
+pub struct TextValidation {
+    release: Release,
+    gates: FeatureGates,
+    sources: Option<SchemaSources>,
+    unknown_fields: UnknownFields,
+}
+
+impl TextValidation {
+    /// Loads the built-in kinds of `release` and the CRDs of the files `crds`; a file whose
+    /// CRDs cannot be loaded is left out, with its problem among those returned (one broken
+    /// CRD in a workspace does not stop the others' kinds).
+    pub fn load(
+        release: Release,
+        crds: &[PathBuf],
+        unknown_fields: UnknownFields,
+    ) -> Result<(TextValidation, Vec<String>), CliError> {
+        let source_args = sources::SourceArgs {
+            crds: &[],
+            schema: None,
+            builtins: true,
+        };
+        let limits = ReadLimits {
+            max_document: super::MAX_CRD_DOCUMENT,
+        };
+        let mut sources = sources::load(source_args, &release, limits)?;
+        let mut problems = Vec::new();
+        if let Some(sources) = &mut sources {
+            let mut count = 0;
+            for path in crds {
+                let name = crate::file_name::display(path);
+                match std::fs::read(path) {
+                    Ok(bytes) => match sources.set.add_crds(&name, &bytes) {
+                        Ok(n) => count += n,
+                        Err(e) => problems.push(e.to_string()),
+                    },
+                    Err(e) => problems.push(format!("{name}: {e}")),
+                }
+            }
+            if count > 0 {
+                sources.loaded.insert(
+                    0,
+                    format!(
+                        "{count} CRD{} of the workspace",
+                        if count == 1 { "" } else { "s" }
+                    ),
+                );
+            }
+        }
+        let validation = TextValidation {
+            gates: release.gates(),
+            release,
+            sources,
+            unknown_fields,
+        };
+        Ok((validation, problems))
+    }
+
+    /// Validates the documents of `text` (file `name`), as CREATEs, or as UPDATEs of the
+    /// documents of `old_ref`'s revision of `path` (a git revision, `--old-ref`).
+    pub fn validate(
+        &self,
+        name: &str,
+        syntax: Syntax,
+        text: &str,
+        old_ref: Option<(&str, &Path)>,
+    ) -> Report {
+        let selector = Selector {
+            go: None,
+            sources: self.sources.as_ref(),
+        };
+        let options = Options::new(&[], &self.gates);
+        let limits = ReadLimits {
+            max_document: kdv_manifest::DEFAULT_MAX_DOCUMENT_BYTES,
+        };
+        let ctx = JobContext {
+            rules: None,
+            selector: &selector,
+            base: Operation::create(),
+            limits,
+            unknown_fields: self.unknown_fields,
+            gates: &self.gates,
+            options: &options,
+            noted: Default::default(),
+            old: None,
+            minor: self.release.minor,
+        };
+        let stream = Stream::from_bytes(name.to_string(), syntax, text.as_bytes().to_vec(), limits);
+        let mut report = Report {
+            minor: self.release.minor,
+            ..Report::default()
+        };
+        let old = old_ref.and_then(|(rev, path)| {
+            let file = path.display().to_string();
+            let git = GitRevisions::open(rev, std::slice::from_ref(&file)).ok()?;
+            let (set, problems) = git.old_set(&Source::File(path.to_path_buf()), limits);
+            report.input_errors.extend(problems);
+            Some(set)
+        });
+        validate_documents(&ctx, &stream, old.as_ref(), &mut report);
+        report
+    }
 }
 
 /// Validates one document of `file` (against its old revision for an UPDATE).

@@ -158,9 +158,19 @@ pub fn compile_rules(
     resource: &Resource,
     resource_root: bool,
 ) -> Result<Vec<RuleCompilation>, CompileRulesError> {
-    let (arena, root) = resource.schema();
+    compile_rules_at(resource, resource.schema().1, resource_root)
+}
+
+/// [`compile_rules`] for the rules on schema node `node` of `resource` (an editor's hover
+/// over one rule: its cost and cardinality where it is written).
+pub fn compile_rules_at(
+    resource: &Resource,
+    node: crate::schema::NodeId,
+    resource_root: bool,
+) -> Result<Vec<RuleCompilation>, CompileRulesError> {
+    let (arena, _) = resource.schema();
     let env = RuleEnv::new_expressions(resource.kubernetes_minor());
-    let Some(node) = compile_node(arena, root, resource_root, env) else {
+    let Some(node) = compile_node(arena, node, resource_root, env) else {
         return Ok(Vec::new());
     };
     if let Some(e) = &node.init_error {

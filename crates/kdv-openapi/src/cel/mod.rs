@@ -66,6 +66,7 @@ mod values_tests;
 pub(crate) use compile::{RuleEnv, RuleSource, compile_node};
 pub use compile_report::{
     CompileErrorType, CompileRulesError, RuleCompilation, RuleCompileError, compile_rules,
+    compile_rules_at,
 };
 pub use decl::{
     DeclField, DeclKind, DeclType, JSON_DATE_SIZE, MAX_DATETIME_SIZE_JSON, MAX_DURATION_SIZE_JSON,
