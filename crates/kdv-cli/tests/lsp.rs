@@ -305,6 +305,19 @@ fn manifests_and_go_types() {
             r#"unknown field "spec.template.spec.containers[0].imagePullPolice""#.to_string()
         )]
     );
+    // Hover over a key: `kdv explain` for the field.
+    let h = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 13, "character": 10}}),
+    );
+    let md = h["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        md.contains("Deployment apps/v1 spec.template.spec.containers[*].image (Kubernetes 1."),
+        "{h}"
+    );
+    assert!(md.contains("must be of type string"), "{md}");
     let go = dir.path().join("types.go");
     std::fs::write(&go, GO).unwrap();
     let go_uri = format!("file://{}", go.display());
@@ -481,4 +494,59 @@ fn a_large_real_crd_gets_no_false_diagnostic() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "");
     assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=kdv", "-c", "user.email=kdv@example.com"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .output()
+        .expect("these tests need git (installed in CI)");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+/// A manifest of a workspace CRD's kind: validated against the CRD, as an UPDATE of its
+/// git HEAD revision with `oldRef` (a transition rule sees the old object); hover explains
+/// its fields from the CRD.
+#[test]
+fn workspace_crds_and_updates_against_git_head() {
+    let dir = Scratch::new("oldref");
+    let crd = CRD
+        .replace("self.sise > 0", "self.size >= oldSelf.size")
+        .replace(
+            "            properties:\n              size:",
+            "              message: size cannot shrink\n            properties:\n              size:",
+        );
+    std::fs::write(dir.path().join("gizmo-crd.yaml"), &crd).unwrap();
+    let gizmo = "apiVersion: example.com/v1\nkind: Gizmo\nmetadata:\n  name: g\nspec:\n  size: 5\n  maxSize: 9\n";
+    std::fs::write(dir.path().join("gizmo.yaml"), gizmo).unwrap();
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "."]);
+    git(dir.path(), &["commit", "-q", "-m", "gizmo"]);
+    let mut server = Server::start(dir.path(), json!({"oldRef": "HEAD"}));
+    let uri = format!("file://{}/gizmo.yaml", dir.path().display());
+    server.open(&uri, "yaml", &gizmo.replace("size: 5", "size: 3"));
+    let d = server.diagnostics(&uri);
+    let found = ranges(&d);
+    assert_eq!(found.len(), 1, "{found:?}");
+    // Where `kdv validate --old-ref HEAD` puts it.
+    assert_eq!((found[0].0, found[0].1), (5, 2), "{found:?}");
+    assert!(found[0].4.ends_with("size cannot shrink"), "{found:?}");
+    let h = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 3}}),
+    );
+    let md = h["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(md.contains("spec.maxSize"), "{h}");
+    assert_eq!(server.stop(), 0);
 }

@@ -463,6 +463,16 @@ impl Env {
             .chain(self.own.get_function(name))
     }
 
+    /// Every function declared, library by library, then the environment's own (a name
+    /// declared by several libraries appears once per library): what an editor offers to
+    /// complete.
+    pub fn functions(&self) -> impl Iterator<Item = &crate::library::FunctionDecl> {
+        self.libraries
+            .iter()
+            .flat_map(|l| l.functions.iter())
+            .chain(self.own.functions.iter())
+    }
+
     /// Whether any declaration of function `name` exists.
     pub fn has_function(&self, name: &str) -> bool {
         self.functions_named(name).next().is_some()

@@ -95,6 +95,8 @@ pub struct Analyzer {
     validation: Mutex<Option<Arc<TextValidation>>>,
     /// Problems found loading the workspace's CRDs.
     pub load_problems: Mutex<Vec<String>>,
+    /// The workspace's CRD files, as last loaded.
+    crd_paths: Mutex<Vec<PathBuf>>,
 }
 
 impl Analyzer {
@@ -106,6 +108,7 @@ impl Analyzer {
             roots,
             validation: Mutex::new(None),
             load_problems: Mutex::new(Vec::new()),
+            crd_paths: Mutex::new(Vec::new()),
         })
     }
 
@@ -140,6 +143,9 @@ impl Analyzer {
         let (validation, problems) = TextValidation::load(self.release, &files, unknown).ok()?;
         if let Ok(mut p) = self.load_problems.lock() {
             *p = problems;
+        }
+        if let Ok(mut p) = self.crd_paths.lock() {
+            *p = files;
         }
         let validation = Arc::new(validation);
         *slot = Some(validation.clone());
@@ -246,8 +252,76 @@ impl Analyzer {
         match kind_of(path, text) {
             FileKind::Crd(syntax) => crd::hover(text, &index, syntax, at, self.minor()),
             FileKind::Go | FileKind::Rust => tags::hover(text, &index, at),
-            _ => None,
+            FileKind::Manifest(syntax) => self.manifest_hover(syntax, text, &index, at),
+            FileKind::Other => None,
         }
+    }
+
+    /// Hover over a manifest's key: `kdv explain` for that field of the document's kind
+    /// (a built-in kind of the release, or a CRD of the workspace).
+    fn manifest_hover(
+        &self,
+        syntax: Syntax,
+        text: &str,
+        index: &LineIndex,
+        at: Position,
+    ) -> Option<String> {
+        let line_text = index.line(text, at.line as usize);
+        let column = index.at_char_column_of(line_text, at.character) + 1;
+        let line = u64::from(at.line) + 1;
+        for entry in kdv_manifest::documents(text.as_bytes(), syntax, Default::default()) {
+            let Ok(kdv_manifest::Entry::Document(doc)) = entry else {
+                continue;
+            };
+            let mut paths = Vec::new();
+            field_paths(&doc.value, &mut Vec::new(), &mut paths);
+            let steps: Vec<Vec<kdv_manifest::Step<'_>>> = paths
+                .iter()
+                .map(|p| p.iter().map(PathStep::borrow).collect())
+                .collect();
+            let queries: Vec<kdv_manifest::Query<'_>> = steps
+                .iter()
+                .map(|path| kdv_manifest::Query {
+                    path,
+                    target: kdv_manifest::Target::Key,
+                })
+                .collect();
+            let positions = doc.locate(&queries);
+            let found = paths.iter().zip(&positions).find(|(p, pos)| {
+                let Some(PathStep::Key(key)) = p.last() else {
+                    return false;
+                };
+                let width = key.chars().count() as u64 + 2;
+                pos.line == line && pos.column <= column && column < pos.column + width
+            });
+            let Some((path, _)) = found else {
+                continue;
+            };
+            let api_version = doc.value.get("apiVersion")?.as_str()?;
+            let kind = doc.value.get("kind")?.as_str()?;
+            let field = path_text(path);
+            let explained = crate::commands::explain_builtin::explain(
+                kind,
+                Some(api_version),
+                Some(&field),
+                &self.release,
+            )
+            .or_else(|_| {
+                self.validation();
+                let files = self.crd_paths.lock().map(|f| f.clone()).unwrap_or_default();
+                let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+                let name = if group.is_empty() {
+                    kind.to_string()
+                } else {
+                    format!("{kind}.{group}")
+                };
+                crate::commands::explain_crd::explain(&files, &name, Some(version), Some(&field))
+            })
+            .ok()?;
+            let rendered = crate::commands::explanation::render(&explained);
+            return Some(format!("```text\n{rendered}```\n"));
+        }
+        None
     }
 
     /// Completion at `at`: `self.` fields in a CRD rule, tags in a type file.
@@ -259,6 +333,67 @@ impl Analyzer {
             _ => Vec::new(),
         }
     }
+}
+
+/// One step of a field path in a manifest.
+#[derive(Debug, Clone)]
+enum PathStep {
+    Key(String),
+    Index(usize),
+}
+
+impl PathStep {
+    fn borrow(&self) -> kdv_manifest::Step<'_> {
+        match self {
+            PathStep::Key(k) => kdv_manifest::Step::Key(k),
+            PathStep::Index(i) => kdv_manifest::Step::Index(*i),
+        }
+    }
+}
+
+/// Most keys of one document looked at for a hover.
+const MAX_HOVER_PATHS: usize = 50_000;
+
+/// The path of every key of `value` (bounded).
+fn field_paths(value: &serde_json::Value, at: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                if out.len() >= MAX_HOVER_PATHS {
+                    return;
+                }
+                at.push(PathStep::Key(k.clone()));
+                out.push(at.clone());
+                field_paths(v, at, out);
+                at.pop();
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                at.push(PathStep::Index(i));
+                field_paths(v, at, out);
+                at.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `spec.containers[*].image`: `kdv explain`'s path of a field.
+fn path_text(path: &[PathStep]) -> String {
+    let mut s = String::new();
+    for step in path {
+        match step {
+            PathStep::Key(k) => {
+                if !s.is_empty() {
+                    s.push('.');
+                }
+                s.push_str(k);
+            }
+            PathStep::Index(_) => s.push_str("[*]"),
+        }
+    }
+    s
 }
 
 /// `kdv lint`'s findings for the types of a Go file's package or a Rust file, the file's

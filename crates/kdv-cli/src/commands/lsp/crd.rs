@@ -615,11 +615,13 @@ pub fn completion(
     let line = index.line(text, at.line as usize);
     let cut = index.offset(text, at) - index.offset(text, Position::new(at.line, 0));
     let before = line.get(..cut).unwrap_or("");
-    let Some(chain) = member_chain(before) else {
-        return Vec::new();
-    };
     let Some(site) = site_at(text, index, syntax, at) else {
         return Vec::new();
+    };
+    let word = before.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_');
+    let member = word.ends_with('.');
+    let Some(chain) = member_chain(before) else {
+        return functions(minor, member, None);
     };
     let Some(facts) = facts(&site, minor) else {
         return Vec::new();
@@ -629,14 +631,14 @@ pub fn completion(
         ty = match &ty.kind {
             DeclKind::Object(fields) => match fields.iter().find(|f| &*f.name == name) {
                 Some(f) => &f.ty,
-                None => return Vec::new(),
+                None => return functions(minor, true, None),
             },
             DeclKind::Map(v) => v,
-            _ => return Vec::new(),
+            _ => return functions(minor, true, None),
         };
     }
     let DeclKind::Object(fields) = &ty.kind else {
-        return Vec::new();
+        return functions(minor, true, Some(&type_text(ty, 2)));
     };
     fields
         .iter()
@@ -655,6 +657,74 @@ pub fn completion(
             ..CompletionItem::default()
         })
         .collect()
+}
+
+/// The functions of the rule environment of Kubernetes 1.`minor` (member functions after a
+/// `.`, those taking `receiver` when its type is known; global ones elsewhere), each with
+/// its signatures.
+fn functions(minor: u32, member: bool, receiver: Option<&str>) -> Vec<CompletionItem> {
+    use kdv_cel::k8s::{self, EnvType};
+    let env = k8s::shared_env(minor, EnvType::NewExpressions);
+    let mut by_name: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
+    for f in env.functions() {
+        let name = f.name.as_str();
+        if !name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            || name.starts_with('_')
+        {
+            continue;
+        }
+        for o in f.overloads.iter().filter(|o| o.member == member) {
+            let params: Vec<String> = o.params.iter().map(ToString::to_string).collect();
+            if let (Some(r), Some(p)) = (receiver, params.first())
+                && !takes(p, r)
+            {
+                continue;
+            }
+            let signature = if member && !params.is_empty() {
+                format!(
+                    "{}.{name}({}) -> {}",
+                    params[0],
+                    params[1..].join(", "),
+                    o.result
+                )
+            } else {
+                format!("{name}({}) -> {}", params.join(", "), o.result)
+            };
+            let all = by_name.entry(name).or_default();
+            if !all.contains(&signature) {
+                all.push(signature);
+            }
+        }
+    }
+    by_name
+        .into_iter()
+        .map(|(name, signatures)| CompletionItem {
+            label: name.to_string(),
+            kind: Some(CompletionItemKind::FUNCTION),
+            detail: signatures.first().cloned(),
+            documentation: Some(Documentation::MarkupContent(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: signatures
+                    .iter()
+                    .map(|s| format!("- `{s}`"))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            })),
+            ..CompletionItem::default()
+        })
+        .collect()
+}
+
+/// Whether a parameter of type `param` (cel-go's spelling) takes a value of type `value`.
+fn takes(param: &str, value: &str) -> bool {
+    let generic =
+        |p: &str| p == "dyn" || (p.len() == 1 && p.chars().all(|c| c.is_ascii_uppercase()));
+    param == value
+        || generic(param)
+        || (param.starts_with("list(") && value.starts_with("list("))
+        || (param.starts_with("map(") && value.starts_with("map("))
 }
 
 /// The field names after `self` (or `oldSelf`) in `self.a.b.` (the text before the cursor
@@ -741,6 +811,24 @@ spec:
         let items = completion(CRD, &index, Syntax::Yaml, Position::new(19, 26), 35);
         let labels: Vec<_> = items.iter().map(|i| i.label.as_str()).collect();
         assert_eq!(labels, ["maxSize", "size"]);
+        // After a list: its member functions; at a word's start: global ones.
+        let text = CRD.replace(
+            "- rule: \"self.size <= self.maxSize\"",
+            "- rule: \"self.size <= q\"",
+        );
+        let index = LineIndex::new(&text);
+        let globals = completion(&text, &index, Syntax::Yaml, Position::new(19, 33), 35);
+        let quantity = globals
+            .iter()
+            .find(|i| i.label == "quantity")
+            .expect("quantity()");
+        assert_eq!(
+            quantity.detail.as_deref(),
+            Some("quantity(string) -> kubernetes.Quantity")
+        );
+        assert!(!globals.iter().any(|i| i.label == "startsWith"));
+        assert!(takes("list(A)", "list(int)") && takes("string", "string"));
+        assert!(!takes("string", "int"));
     }
 
     #[test]

@@ -60,6 +60,20 @@ impl LineIndex {
         Position::new(line as u32, utf16 as u32)
     }
 
+    /// The 0-based character column of UTF-16 column `column` of `line`'s text.
+    pub fn at_char_column_of(&self, line: &str, column: u32) -> u64 {
+        let mut units = 0;
+        let mut chars = 0;
+        for c in line.chars() {
+            if units >= column as usize {
+                break;
+            }
+            units += c.len_utf16();
+            chars += 1;
+        }
+        chars
+    }
+
     /// The LSP position of kdv's 1-based line and 1-based character column.
     pub fn at_char_column(&self, text: &str, line: u64, column: u64) -> Position {
         let line0 = (line.max(1) - 1) as usize;
