@@ -165,6 +165,36 @@ fn go_hir(tree: &parse::Tree, pattern: &str) -> Result<regex_syntax::hir::Hir, G
 
 /// Compiles a Go RE2 pattern as Go's `regexp.Compile` does, or returns Go's error.
 pub fn compile_go(pattern: &str) -> Result<Regex, GoRegexError> {
+    if !cacheable(pattern) {
+        return compile_go_uncached(pattern);
+    }
+    let mut compiled = COMPILED.lock().unwrap_or_else(|e| e.into_inner());
+    let compiled = compiled.get_or_insert_with(FastMap::default);
+    if let Some(hit) = compiled.get(pattern) {
+        return hit.clone();
+    }
+    let result = compile_go_uncached(pattern);
+    if compiled.len() >= COMPILED_CAPACITY {
+        compiled.clear();
+    }
+    compiled.insert(pattern.into(), result.clone());
+    result
+}
+
+/// [`compile_go`]'s results by pattern, for the whole process: CRDs repeat patterns, and a
+/// language server compiles a CRD's schema and rules again on every edit. Only patterns
+/// [`cacheable`] says are small are kept, so the cache stays small (a counted repetition can
+/// compile to megabytes).
+static COMPILED: Mutex<Option<FastMap<Box<str>, Result<Regex, GoRegexError>>>> = Mutex::new(None);
+/// Patterns [`COMPILED`] holds before it is reset.
+const COMPILED_CAPACITY: usize = 512;
+
+/// Short patterns without a counted repetition.
+fn cacheable(pattern: &str) -> bool {
+    pattern.len() <= 256 && !pattern.contains('{')
+}
+
+fn compile_go_uncached(pattern: &str) -> Result<Regex, GoRegexError> {
     let tree = parse::parse(pattern)?;
     with_stack(tree.height(), || {
         let hir = go_hir(&tree, pattern)?;
