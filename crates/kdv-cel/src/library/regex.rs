@@ -185,7 +185,9 @@ pub fn compile_go(pattern: &str) -> Result<Regex, GoRegexError> {
 /// language server compiles a CRD's schema and rules again on every edit. Only patterns
 /// [`cacheable`] says are small are kept, so the cache stays small (a counted repetition can
 /// compile to megabytes).
-static COMPILED: Mutex<Option<FastMap<Box<str>, Result<Regex, GoRegexError>>>> = Mutex::new(None);
+static COMPILED: Mutex<Option<Compiled>> = Mutex::new(None);
+/// Compilation results by pattern.
+type Compiled = FastMap<Box<str>, Result<Regex, GoRegexError>>;
 /// Patterns [`COMPILED`] holds before it is reset.
 const COMPILED_CAPACITY: usize = 512;
 
