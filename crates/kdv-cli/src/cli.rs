@@ -119,6 +119,10 @@ pub struct LspArgs {
     /// (repeatable; default: the workspace folders).
     #[arg(long = "crd-folder", value_name = "DIR")]
     pub crd_folders: Vec<PathBuf>,
+    /// A Go package folder or Rust file whose kinds manifests are validated against, as
+    /// `kdv validate --types`. The client's `initializationOptions.types` overrides it.
+    #[arg(long, value_name = "DIR")]
+    pub types: Option<PathBuf>,
 }
 
 /// Arguments of `kdv completions`.

@@ -550,3 +550,32 @@ fn workspace_crds_and_updates_against_git_head() {
     assert!(md.contains("spec.maxSize"), "{h}");
     assert_eq!(server.stop(), 0);
 }
+
+/// With `types`, manifests of the package's kinds are validated against its tags.
+#[test]
+fn manifests_of_go_types() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new(env!("CARGO_BIN_EXE_kdv"))
+        .args(["lsp", "--check", "examples/manifests/bad-ports.yaml"])
+        .args(["--types", "examples/api"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "examples/manifests/bad-ports.yaml:13:7: error: spec.ports[1]: Duplicate value: {\"name\":\"http\",\"port\":8080}\n\
+         examples/manifests/bad-ports.yaml:16:13: error: spec.ports[2].port: Invalid value: 70000: must be less than or equal to 65535\n\
+         examples/manifests/bad-ports.yaml:17:17: error: spec.ports[2].protocol: Unsupported value: \"SCTP\": supported values: \"TCP\", \"UDP\"\n\
+         examples/manifests/bad-ports.yaml:18:19: error: spec.zones[1]: Duplicate value: \"zone-a\"\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    // The same through initializationOptions.
+    let dir = Scratch::new("types");
+    let mut server = Server::start(&root, json!({"types": "examples/api"}));
+    let uri = format!("file://{}/ports.yaml", dir.path().display());
+    let text = std::fs::read_to_string(root.join("examples/manifests/bad-ports.yaml")).unwrap();
+    server.open(&uri, "yaml", &text);
+    let d = server.diagnostics(&uri);
+    assert_eq!(ranges(&d).len(), 4, "{d}");
+    assert_eq!(server.stop(), 0);
+}

@@ -488,15 +488,19 @@ pub struct TextValidation {
     gates: FeatureGates,
     sources: Option<SchemaSources>,
     unknown_fields: UnknownFields,
+    /// The Go or Rust types of `--types`, with where they were read from.
+    types: Option<(super::Types, PathBuf)>,
 }
 
 impl TextValidation {
-    /// Loads the built-in kinds of `release` and the CRDs of the files `crds`; a file whose
-    /// CRDs cannot be loaded is left out, with its problem among those returned (one broken
-    /// CRD in a workspace does not stop the others' kinds).
+    /// Loads the built-in kinds of `release`, the CRDs of the files `crds` and the kinds of
+    /// the `types` package (a Go package folder or a Rust file, as `--types`); a file whose
+    /// CRDs cannot be loaded, or types that do not compile, are left out, with their problem
+    /// among those returned (one broken CRD in a workspace does not stop the others' kinds).
     pub fn load(
         release: Release,
         crds: &[PathBuf],
+        types: Option<&Path>,
         unknown_fields: UnknownFields,
     ) -> Result<(TextValidation, Vec<String>), CliError> {
         let source_args = sources::SourceArgs {
@@ -531,11 +535,29 @@ impl TextValidation {
                 );
             }
         }
+        let types = types.and_then(
+            |dir| match load_types(dir, kdv_rules::Roots::Package, false) {
+                Ok(t) if error_count(&t.diagnostics) == 0 => Some((t, dir.to_path_buf())),
+                Ok(t) => {
+                    problems.push(format!(
+                        "{}: {} error(s) in the types (kdv lint --types shows them)",
+                        crate::file_name::display(dir),
+                        error_count(&t.diagnostics)
+                    ));
+                    None
+                }
+                Err(e) => {
+                    problems.push(e.to_string());
+                    None
+                }
+            },
+        );
         let validation = TextValidation {
             gates: release.gates(),
             release,
             sources,
             unknown_fields,
+            types,
         };
         Ok((validation, problems))
     }
@@ -549,18 +571,28 @@ impl TextValidation {
         text: &str,
         old_ref: Option<(&str, &Path)>,
     ) -> Report {
+        let rules = self.types.as_ref().map(|(t, _)| &t.compiled.rules);
+        let go = self.types.as_ref().and_then(|(t, dir)| {
+            TypeSelector::new(&t.compiled.rules, None, dir, t.home.as_deref(), Vec::new()).ok()
+        });
         let selector = Selector {
-            go: None,
+            go: go.as_ref(),
             sources: self.sources.as_ref(),
         };
         let options = Options::new(&[], &self.gates);
         let limits = ReadLimits {
             max_document: kdv_manifest::DEFAULT_MAX_DOCUMENT_BYTES,
         };
+        let mut base = Operation::create();
+        if let Some(rules) = rules {
+            for (name, value) in options.values(&rules.option_names()) {
+                base.options.entry(name).or_insert(value);
+            }
+        }
         let ctx = JobContext {
-            rules: None,
+            rules,
             selector: &selector,
-            base: Operation::create(),
+            base,
             limits,
             unknown_fields: self.unknown_fields,
             gates: &self.gates,

@@ -30,6 +30,9 @@ pub struct Settings {
     /// A git revision (`HEAD`): manifests are validated as UPDATEs of their documents at
     /// that revision (transition rules, ratcheting), as `kdv validate --old-ref`.
     pub old_ref: Option<String>,
+    /// A Go package folder or Rust file whose kinds manifests are validated against, as
+    /// `kdv validate --types` (relative to the first workspace folder).
+    pub types: Option<PathBuf>,
 }
 
 /// What a file is to kdv.
@@ -140,7 +143,16 @@ impl Analyzer {
             Some("ignore") => UnknownFields::Ignore,
             _ => UnknownFields::Error,
         };
-        let (validation, problems) = TextValidation::load(self.release, &files, unknown).ok()?;
+        let types = self
+            .settings
+            .types
+            .as_ref()
+            .map(|t| match self.roots.first() {
+                Some(root) if t.is_relative() => root.join(t),
+                _ => t.clone(),
+            });
+        let (validation, problems) =
+            TextValidation::load(self.release, &files, types.as_deref(), unknown).ok()?;
         if let Ok(mut p) = self.load_problems.lock() {
             *p = problems;
         }

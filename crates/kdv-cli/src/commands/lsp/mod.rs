@@ -54,6 +54,7 @@ fn base_settings(args: &LspArgs) -> Settings {
     Settings {
         kubernetes_version: args.k8s_version.clone(),
         crd_folders: args.crd_folders.clone(),
+        types: args.types.clone(),
         ..Settings::default()
     }
 }
@@ -216,6 +217,9 @@ fn merge(settings: &mut Settings, given: Settings) {
     }
     if given.old_ref.is_some() {
         settings.old_ref = given.old_ref;
+    }
+    if given.types.is_some() {
+        settings.types = given.types;
     }
 }
 
