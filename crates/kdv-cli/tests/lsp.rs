@@ -522,6 +522,10 @@ fn workspace_crds_and_updates_against_git_head() {
     let crd = CRD
         .replace("self.sise > 0", "self.size >= oldSelf.size")
         .replace(
+            "maxSize: {type: integer}",
+            "maxSize: {type: integer, description: The largest size.}",
+        )
+        .replace(
             "            properties:\n              size:",
             "              message: size cannot shrink\n            properties:\n              size:",
         );
@@ -548,6 +552,7 @@ fn workspace_crds_and_updates_against_git_head() {
         .as_str()
         .unwrap_or_default();
     assert!(md.contains("spec.maxSize"), "{h}");
+    assert!(md.starts_with("The largest size.\n\n"), "{md}");
     assert_eq!(server.stop(), 0);
 }
 

@@ -312,6 +312,8 @@ impl Analyzer {
             let api_version = doc.value.get("apiVersion")?.as_str()?;
             let kind = doc.value.get("kind")?.as_str()?;
             let field = path_text(path);
+            let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+            let mut description = None;
             let explained = crate::commands::explain_builtin::explain(
                 kind,
                 Some(api_version),
@@ -321,7 +323,7 @@ impl Analyzer {
             .or_else(|_| {
                 self.validation();
                 let files = self.crd_paths.lock().map(|f| f.clone()).unwrap_or_default();
-                let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+                description = crd_description(&files, group, version, kind, path);
                 let name = if group.is_empty() {
                     kind.to_string()
                 } else {
@@ -331,7 +333,9 @@ impl Analyzer {
             })
             .ok()?;
             let rendered = crate::commands::explanation::render(&explained);
-            return Some(format!("```text\n{rendered}```\n"));
+            let mut md = description.map(|d| format!("{d}\n\n")).unwrap_or_default();
+            md.push_str(&format!("```text\n{rendered}```\n"));
+            return Some(md);
         }
         None
     }
@@ -389,6 +393,60 @@ fn field_paths(value: &serde_json::Value, at: &mut Vec<PathStep>, out: &mut Vec<
         }
         _ => {}
     }
+}
+
+/// The `description` of a field in the schema of a workspace CRD (`group`, `version`,
+/// `kind`); built-in kinds have none (the embedded schemas drop them).
+fn crd_description(
+    files: &[PathBuf],
+    group: &str,
+    version: &str,
+    kind: &str,
+    path: &[PathStep],
+) -> Option<String> {
+    use serde_json::Value;
+    for file in files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        let syntax = if file.extension().is_some_and(|e| e == "json") {
+            Syntax::Json
+        } else {
+            Syntax::Yaml
+        };
+        for entry in kdv_manifest::documents(text.as_bytes(), syntax, Default::default()) {
+            let Ok(kdv_manifest::Entry::Document(doc)) = entry else {
+                continue;
+            };
+            let v = &doc.value;
+            if v.pointer("/spec/group").and_then(Value::as_str) != Some(group)
+                || v.pointer("/spec/names/kind").and_then(Value::as_str) != Some(kind)
+            {
+                continue;
+            }
+            let versions = v.pointer("/spec/versions").and_then(Value::as_array)?;
+            let found = versions
+                .iter()
+                .find(|x| x.get("name").and_then(Value::as_str) == Some(version))?;
+            let mut schema = found.pointer("/schema/openAPIV3Schema")?;
+            for step in path {
+                schema = match step {
+                    PathStep::Key(k) => schema
+                        .pointer(&format!(
+                            "/properties/{}",
+                            k.replace('~', "~0").replace('/', "~1")
+                        ))
+                        .or_else(|| schema.get("additionalProperties").filter(|a| a.is_object()))?,
+                    PathStep::Index(_) => schema.get("items")?,
+                };
+            }
+            return schema
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+        }
+    }
+    None
 }
 
 /// `spec.containers[*].image`: `kdv explain`'s path of a field.
