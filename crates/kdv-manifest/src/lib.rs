@@ -49,7 +49,7 @@ use std::fmt;
 use serde_json::Value;
 
 pub use encoding::transcode_utf16;
-pub use locate::{Query, Step, Target};
+pub use locate::{Query, Step, StepBuf, Target};
 pub use number::json_number_of_float;
 pub use split::{RawDocument, SplitYaml, split_yaml};
 pub use yaml::{MAX_ALIAS_EVENTS, MAX_ALIASES, MAX_DEPTH};

@@ -25,6 +25,25 @@ pub enum Step<'a> {
     Index(usize),
 }
 
+/// An owned [`Step`], for paths built before they are located (an editor's field paths).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepBuf {
+    /// A mapping key.
+    Key(String),
+    /// A sequence index.
+    Index(usize),
+}
+
+impl StepBuf {
+    /// The borrowed step.
+    pub fn as_step(&self) -> Step<'_> {
+        match self {
+            StepBuf::Key(k) => Step::Key(k),
+            StepBuf::Index(i) => Step::Index(*i),
+        }
+    }
+}
+
 /// What to point at once a path is found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target<'a> {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use kdv_manifest::Syntax;
+use kdv_manifest::{StepBuf, Syntax};
 use lsp_types::{CompletionItem, Diagnostic, DiagnosticSeverity, Position, Range};
 use serde::Deserialize;
 
@@ -289,7 +289,7 @@ impl Analyzer {
             field_paths(&doc.value, &mut Vec::new(), &mut paths);
             let steps: Vec<Vec<kdv_manifest::Step<'_>>> = paths
                 .iter()
-                .map(|p| p.iter().map(PathStep::borrow).collect())
+                .map(|p| p.iter().map(StepBuf::as_step).collect())
                 .collect();
             let queries: Vec<kdv_manifest::Query<'_>> = steps
                 .iter()
@@ -300,7 +300,7 @@ impl Analyzer {
                 .collect();
             let positions = doc.locate(&queries);
             let found = paths.iter().zip(&positions).find(|(p, pos)| {
-                let Some(PathStep::Key(key)) = p.last() else {
+                let Some(StepBuf::Key(key)) = p.last() else {
                     return false;
                 };
                 let width = key.chars().count() as u64 + 2;
@@ -351,34 +351,18 @@ impl Analyzer {
     }
 }
 
-/// One step of a field path in a manifest.
-#[derive(Debug, Clone)]
-enum PathStep {
-    Key(String),
-    Index(usize),
-}
-
-impl PathStep {
-    fn borrow(&self) -> kdv_manifest::Step<'_> {
-        match self {
-            PathStep::Key(k) => kdv_manifest::Step::Key(k),
-            PathStep::Index(i) => kdv_manifest::Step::Index(*i),
-        }
-    }
-}
-
 /// Most keys of one document looked at for a hover.
 const MAX_HOVER_PATHS: usize = 50_000;
 
 /// The path of every key of `value` (bounded).
-fn field_paths(value: &serde_json::Value, at: &mut Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
+fn field_paths(value: &serde_json::Value, at: &mut Vec<StepBuf>, out: &mut Vec<Vec<StepBuf>>) {
     match value {
         serde_json::Value::Object(map) => {
             for (k, v) in map {
                 if out.len() >= MAX_HOVER_PATHS {
                     return;
                 }
-                at.push(PathStep::Key(k.clone()));
+                at.push(StepBuf::Key(k.clone()));
                 out.push(at.clone());
                 field_paths(v, at, out);
                 at.pop();
@@ -386,7 +370,7 @@ fn field_paths(value: &serde_json::Value, at: &mut Vec<PathStep>, out: &mut Vec<
         }
         serde_json::Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
-                at.push(PathStep::Index(i));
+                at.push(StepBuf::Index(i));
                 field_paths(v, at, out);
                 at.pop();
             }
@@ -402,7 +386,7 @@ fn crd_description(
     group: &str,
     version: &str,
     kind: &str,
-    path: &[PathStep],
+    path: &[StepBuf],
 ) -> Option<String> {
     use serde_json::Value;
     for file in files {
@@ -431,13 +415,13 @@ fn crd_description(
             let mut schema = found.pointer("/schema/openAPIV3Schema")?;
             for step in path {
                 schema = match step {
-                    PathStep::Key(k) => schema
+                    StepBuf::Key(k) => schema
                         .pointer(&format!(
                             "/properties/{}",
                             k.replace('~', "~0").replace('/', "~1")
                         ))
                         .or_else(|| schema.get("additionalProperties").filter(|a| a.is_object()))?,
-                    PathStep::Index(_) => schema.get("items")?,
+                    StepBuf::Index(_) => schema.get("items")?,
                 };
             }
             return schema
@@ -450,17 +434,17 @@ fn crd_description(
 }
 
 /// `spec.containers[*].image`: `kdv explain`'s path of a field.
-fn path_text(path: &[PathStep]) -> String {
+fn path_text(path: &[StepBuf]) -> String {
     let mut s = String::new();
     for step in path {
         match step {
-            PathStep::Key(k) => {
+            StepBuf::Key(k) => {
                 if !s.is_empty() {
                     s.push('.');
                 }
                 s.push_str(k);
             }
-            PathStep::Index(_) => s.push_str("[*]"),
+            StepBuf::Index(_) => s.push_str("[*]"),
         }
     }
     s

@@ -2,7 +2,7 @@
 //! hover over a rule (the type of `self`, its cost and share of the budget) and completion
 //! of `self.` fields.
 
-use kdv_manifest::{Entry, Query, Step, Syntax, Target};
+use kdv_manifest::{Entry, Query, Step, StepBuf, Syntax, Target};
 use kdv_openapi::cel::{DeclKind, DeclType};
 use kdv_openapi::crd_validation;
 use kdv_openapi::schema::Additional;
@@ -311,17 +311,17 @@ fn rule_sites(text: &str, index: &LineIndex, syntax: Syntax) -> Vec<RuleSite> {
         else {
             continue;
         };
-        let mut found: Vec<(Vec<OwnedStep>, RuleSite)> = Vec::new();
+        let mut found: Vec<(Vec<StepBuf>, RuleSite)> = Vec::new();
         for (i, v) in versions.iter().enumerate() {
             let Some(schema) = v.pointer("/schema/openAPIV3Schema") else {
                 continue;
             };
             let json_path = vec![
-                OwnedStep::Key("spec".into()),
-                OwnedStep::Key("versions".into()),
-                OwnedStep::Index(i),
-                OwnedStep::Key("schema".into()),
-                OwnedStep::Key("openAPIV3Schema".into()),
+                StepBuf::Key("spec".into()),
+                StepBuf::Key("versions".into()),
+                StepBuf::Index(i),
+                StepBuf::Key("schema".into()),
+                StepBuf::Key("openAPIV3Schema".into()),
             ];
             let mut sites = Vec::new();
             walk(schema, &json_path, &mut Vec::new(), &mut sites);
@@ -342,7 +342,7 @@ fn rule_sites(text: &str, index: &LineIndex, syntax: Syntax) -> Vec<RuleSite> {
         }
         let paths: Vec<Vec<Step<'_>>> = found
             .iter()
-            .map(|(json, _)| json.iter().map(OwnedStep::borrow).collect())
+            .map(|(json, _)| json.iter().map(StepBuf::as_step).collect())
             .collect();
         let mut queries = Vec::new();
         for p in &paths {
@@ -381,28 +381,13 @@ fn rule_sites(text: &str, index: &LineIndex, syntax: Syntax) -> Vec<RuleSite> {
     out
 }
 
-#[derive(Debug, Clone)]
-enum OwnedStep {
-    Key(String),
-    Index(usize),
-}
-
-impl OwnedStep {
-    fn borrow(&self) -> Step<'_> {
-        match self {
-            OwnedStep::Key(k) => Step::Key(k),
-            OwnedStep::Index(i) => Step::Index(*i),
-        }
-    }
-}
-
-type Found = (Vec<OwnedStep>, Vec<SchemaStep>, usize);
+type Found = (Vec<StepBuf>, Vec<SchemaStep>, usize);
 
 /// The rules under `schema` (at `json` in the document, `path` in the schema).
-fn walk(schema: &Value, json: &[OwnedStep], path: &mut Vec<SchemaStep>, out: &mut Vec<Found>) {
+fn walk(schema: &Value, json: &[StepBuf], path: &mut Vec<SchemaStep>, out: &mut Vec<Found>) {
     let child = |key: &str| {
         let mut j = json.to_vec();
-        j.push(OwnedStep::Key(key.into()));
+        j.push(StepBuf::Key(key.into()));
         j
     };
     if let Some(rules) = schema
@@ -412,8 +397,8 @@ fn walk(schema: &Value, json: &[OwnedStep], path: &mut Vec<SchemaStep>, out: &mu
         for (i, r) in rules.iter().enumerate() {
             if r.get("rule").is_some_and(Value::is_string) {
                 let mut j = child("x-kubernetes-validations");
-                j.push(OwnedStep::Index(i));
-                j.push(OwnedStep::Key("rule".into()));
+                j.push(StepBuf::Index(i));
+                j.push(StepBuf::Key("rule".into()));
                 out.push((j, path.clone(), i));
             }
         }
@@ -421,7 +406,7 @@ fn walk(schema: &Value, json: &[OwnedStep], path: &mut Vec<SchemaStep>, out: &mu
     if let Some(props) = schema.get("properties").and_then(Value::as_object) {
         for (name, s) in props {
             let mut j = child("properties");
-            j.push(OwnedStep::Key(name.clone()));
+            j.push(StepBuf::Key(name.clone()));
             path.push(SchemaStep::Property(name.clone()));
             walk(s, &j, path, out);
             path.pop();
