@@ -92,11 +92,23 @@ struct Discoverer<'u> {
     unreachable: bool,
 }
 
-/// Compiles a universe: the rule set, the compiler's diagnostics and, with
-/// `options.lint`, the lint rules' findings.
+/// What discovery found, before it becomes a rule set: the type graph, the lowering
+/// results and the root selection (what the lint rules read).
+pub(crate) struct Discovered<'a, 'u> {
+    pub universe: &'u Universe,
+    pub g: &'a crate::gotypes::Graph<'u>,
+    pub nodes: &'a [TypeNode<'u>],
+    pub roots: &'a [RootInfo],
+    pub packages: &'a [PackageRoots],
+}
+
+/// Compiles a universe: the rule set, the compiler's diagnostics and what `inspect` finds
+/// in the discovered types (the lint rules' findings, when asked for: discovery does not
+/// know the lint rules, they read its output).
 pub(crate) fn run(
     universe: &Universe,
     options: &CompileOptions,
+    inspect: impl FnOnce(&Discovered<'_, '_>) -> Vec<Diagnostic>,
 ) -> (RuleSet, Vec<Diagnostic>, Vec<Diagnostic>) {
     let lw = Lowerer::new(universe);
     let n = lw.g.named.len();
@@ -118,17 +130,13 @@ pub(crate) fn run(
         d.discover_named(idx);
     }
     d.check_native_types();
-    let lint = if options.lint {
-        crate::lint_rules::run(&crate::lint_rules::Input {
-            universe,
-            g: &d.lw.g,
-            nodes: &d.nodes,
-            roots: &roots,
-            packages: &packages,
-        })
-    } else {
-        Vec::new()
-    };
+    let lint = inspect(&Discovered {
+        universe,
+        g: &d.lw.g,
+        nodes: &d.nodes,
+        roots: &roots,
+        packages: &packages,
+    });
     let (rules, diagnostics) = d.finish(roots, packages);
     (rules, diagnostics, lint)
 }

@@ -67,7 +67,13 @@ pub fn compile(universe: &Universe) -> Compiled {
 
 /// [`compile`] with options: another root selection for one package ([`Roots`]).
 pub fn compile_with(universe: &Universe, options: &CompileOptions) -> Compiled {
-    let (rules, diagnostics, lint) = discover::run(universe, options);
+    let (rules, diagnostics, lint) = discover::run(universe, options, |found| {
+        if options.lint {
+            lint_rules::run(found)
+        } else {
+            Vec::new()
+        }
+    });
     Compiled {
         rules,
         diagnostics,

@@ -27,11 +27,10 @@ use kdv_model::{
 };
 use kdv_tags::{Tag, ValueType, go_quote};
 
-use crate::discover::{Opacity, TypeNode};
+use crate::discover::{Discovered as Input, Opacity, TypeNode};
 use crate::gotypes::{Graph, Member, NamedIdx, NamedKind, Ty};
-use crate::ir::RootInfo;
 use crate::registry::{self, Stability};
-use crate::roots::{self, PackageRoots};
+use crate::roots;
 use crate::tag_names::{self, unknown_tag};
 
 const ALPHA: &str = "k8s:alpha";
@@ -42,15 +41,6 @@ const REQUIREDNESS: [&str; 4] = [
     "k8s:forbidden",
     crate::tags::defaults::DEFAULT.name,
 ];
-
-/// What the rules read: the type graph, the lowering results and the root selection.
-pub(crate) struct Input<'a, 'u> {
-    pub universe: &'u Universe,
-    pub g: &'a Graph<'u>,
-    pub nodes: &'a [TypeNode<'u>],
-    pub roots: &'a [RootInfo],
-    pub packages: &'a [PackageRoots],
-}
 
 /// Runs every rule; findings are unsorted.
 pub(crate) fn run(input: &Input<'_, '_>) -> Vec<Diagnostic> {
