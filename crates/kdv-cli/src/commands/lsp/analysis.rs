@@ -9,7 +9,7 @@ use kdv_manifest::{StepBuf, Syntax};
 use lsp_types::{CompletionItem, Diagnostic, DiagnosticSeverity, Position, Range};
 use serde::Deserialize;
 
-use super::text::LineIndex;
+use super::text::{LineIndex, diagnostic};
 use super::{crd, tags};
 use crate::cli::UnknownFields;
 use crate::commands::release::Release;
@@ -497,16 +497,6 @@ fn types(path: &Path, text: &str, index: &LineIndex) -> Vec<Diagnostic> {
             Some(diagnostic(range, severity, d.message))
         })
         .collect()
-}
-
-fn diagnostic(range: Range, severity: DiagnosticSeverity, message: String) -> Diagnostic {
-    Diagnostic {
-        range,
-        severity: Some(severity),
-        source: Some("kdv".into()),
-        message,
-        ..Diagnostic::default()
-    }
 }
 
 /// Most files looked at for CRDs under the workspace folders.

@@ -8,11 +8,11 @@ use kdv_openapi::crd_validation;
 use kdv_openapi::schema::Additional;
 use lsp_types::{
     CompletionItem, CompletionItemKind, Diagnostic, DiagnosticSeverity, Documentation,
-    MarkupContent, MarkupKind, NumberOrString, Position, Range,
+    MarkupContent, MarkupKind, Position, Range,
 };
 use serde_json::Value;
 
-use super::text::LineIndex;
+use super::text::{LineIndex, diagnostic};
 
 /// The diagnostics of a CRD file: what `kdv lint --crd` reports, CEL errors at the token
 /// they name.
@@ -65,17 +65,6 @@ pub fn diagnostics(name: &str, text: &str, index: &LineIndex, minor: u32) -> Vec
         }
     }
     out
-}
-
-fn diagnostic(range: Range, severity: DiagnosticSeverity, message: String) -> Diagnostic {
-    Diagnostic {
-        range,
-        severity: Some(severity),
-        code: None::<NumberOrString>,
-        source: Some("kdv".into()),
-        message,
-        ..Diagnostic::default()
-    }
 }
 
 /// One `ERROR: <input>:L:C: message` of a CEL compilation message.

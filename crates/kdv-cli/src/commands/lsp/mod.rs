@@ -442,14 +442,11 @@ fn diagnose_loop(
                 analyzer.diagnostics(&job.path, &job.text)
             }))
             .unwrap_or_else(|_| {
-                vec![Diagnostic {
-                    range: Range::default(),
-                    severity: Some(DiagnosticSeverity::ERROR),
-                    source: Some("kdv".into()),
-                    message: "kdv could not check this file (an internal error; please report it)"
-                        .into(),
-                    ..Diagnostic::default()
-                }]
+                vec![text::diagnostic(
+                    Range::default(),
+                    DiagnosticSeverity::ERROR,
+                    "kdv could not check this file (an internal error; please report it)".into(),
+                )]
             });
             if is_current(versions, &job.uri, job.version) {
                 publish(sender, &job.uri, Some(job.version), diagnostics);

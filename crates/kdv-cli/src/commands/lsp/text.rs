@@ -1,7 +1,7 @@
 //! Positions in a document's text: LSP's (0-based line, UTF-16 column), kdv's findings'
 //! (1-based line, 1-based character or byte column), byte offsets; and incremental edits.
 
-use lsp_types::{Position, Range};
+use lsp_types::{Diagnostic, DiagnosticSeverity, Position, Range};
 
 /// The start offset of every line of a text (a line ends after `\n`).
 #[derive(Debug, Clone)]
@@ -146,6 +146,17 @@ fn token_len(rest: &str) -> usize {
         .find(|&(_, c)| c.is_whitespace() || matches!(c, ':' | ',' | ']' | '}' | '[' | '{'))
         .map_or(rest.len(), |(i, _)| i);
     if end == 0 { first.len_utf8() } else { end }
+}
+
+/// A diagnostic from kdv (its `source`).
+pub fn diagnostic(range: Range, severity: DiagnosticSeverity, message: String) -> Diagnostic {
+    Diagnostic {
+        range,
+        severity: Some(severity),
+        source: Some("kdv".into()),
+        message,
+        ..Diagnostic::default()
+    }
 }
 
 /// Applies one `textDocument/didChange` change (a range edit, or the whole text when

@@ -3,7 +3,7 @@
 //! a JSON-RPC message ends the session with an error (lsp-server's own reader would
 //! allocate whatever length a client names).
 
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Read};
 use std::thread::JoinHandle;
 
 use lsp_server::{Connection, Message};
@@ -121,12 +121,6 @@ pub fn read(input: &mut impl BufRead) -> io::Result<Option<Message>> {
 
 fn invalid(message: impl Into<String>) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, message.into())
-}
-
-/// Writes one message (for tests and `--check`'s callers).
-#[allow(dead_code)]
-pub fn write(out: &mut impl Write, message: &Message) -> io::Result<()> {
-    message.clone().write(out)
 }
 
 #[cfg(test)]
