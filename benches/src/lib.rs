@@ -1,14 +1,23 @@
 //! Shared set-up for kdv's benchmarks: the workload types (Go sources under `workloads/`,
-//! compiled in) and the objects of the performance anchors (§1), built once outside the
-//! timed loops.
+//! compiled in) and the objects of the performance anchors (§1: the Go and cel-go measurements
+//! kdv is compared with), built once outside the timed loops.
+//!
+//! The benchmarks (`benches/`, criterion): `interpreter` and `union` (the anchors' flat,
+//! list-map and union workloads, each timed with and without the decoding pass, decision 0077),
+//! `virtual_fields`, `derive` (generated code), `cel` and `cel_rules` (CEL compile and
+//! evaluation, cold and warm, beside the Rust peers `cel` and `kube-cel`; `peers/celgo`
+//! holds the cel-go side), `openapi` (the custom-resource pipeline) and `manifest` (reading).
+//! Each reports allocations per operation through the counting allocator of
+//! `kdv-test-support`.
+//! `examples/profile_workload.rs` runs one workload for profilers; `tests/workloads.rs` checks
+//! every workload's verdicts (also in release, by `.ci/run`); `serve/` and `lsp/` hold the load
+//! and latency scripts of `kdv serve` and `kdv lsp`.
 
 pub mod cel_rules;
 pub mod derived;
 pub mod virtual_fields;
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use std::hint::black_box;
 
@@ -17,6 +26,11 @@ use kdv_model::Universe;
 use kdv_rules::RuleSet;
 use kdv_runtime::Operation;
 use serde_json::{Value, json};
+
+/// The counting global allocator each benchmark binary installs, so benchmarks can report
+/// allocations per operation next to the Go figures; [`allocations_per_call`] counts all
+/// threads, as Go's `allocs/op` does.
+pub use kdv_test_support::{CountingAllocator, allocations_per_call};
 
 /// Go sources of the flat-struct workloads.
 pub const FLAT_GO: &str = include_str!("../workloads/flat.go");
@@ -103,40 +117,6 @@ pub fn multi_key_items(n: usize) -> Vec<Value> {
 /// Wraps list items as the `listField` of a list-map workload object.
 pub fn list_object(items: Vec<Value>) -> Value {
     json!({ "listField": items })
-}
-
-/// A global allocator that counts allocations, so benchmarks can report allocations per
-/// operation next to the Go figures.
-pub struct CountingAllocator;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: forwards every call unchanged to the system allocator; only counts.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-/// Allocations made by `f`, averaged over `runs` calls (only meaningful when
-/// [`CountingAllocator`] is the global allocator).
-pub fn allocations_per_call(runs: u64, mut f: impl FnMut()) -> f64 {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    for _ in 0..runs {
-        f();
-    }
-    (ALLOCATIONS.load(Ordering::Relaxed) - before) as f64 / runs as f64
 }
 
 /// One interpreter workload: a type, the new object, the old one for updates (then the

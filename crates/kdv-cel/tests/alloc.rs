@@ -1,48 +1,16 @@
 //! Evaluating over a `serde_json` document borrows from it: field access, comparisons and
 //! comprehensions allocate nothing per element. Counted with a global allocator.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use kdv_cel::interp::{EvalConfig, Program, ProgramOptions, Vars};
 use kdv_cel::parser::parse;
 use kdv_cel::value::Value;
 
-struct Counting;
-
-thread_local! {
-    /// Counting is on for this thread: allocations of other threads (the other tests of this
-    /// binary building their documents) are not the measured evaluation's.
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-/// Tests of this binary run in parallel; the count is global, so measurements take turns.
-static TURN: Mutex<()> = Mutex::new(());
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.with(Cell::get) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        // SAFETY: forwarding the caller's layout to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOCATOR: kdv_test_support::CountingAllocator = kdv_test_support::CountingAllocator;
 
 /// Allocations made while evaluating `src` against `self = doc` (the program is planned
 /// first), plus the result.
 fn allocations(src: &str, doc: &serde_json::Value) -> (usize, String) {
-    let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
     let parsed = parse(src).expect("parses");
     let program = Program::new(&parsed.expr, &ProgramOptions::kubernetes());
     let vars = Vars::new().with("self", Value::from_json(doc));
@@ -52,12 +20,9 @@ fn allocations(src: &str, doc: &serde_json::Value) -> (usize, String) {
     };
     // Warm up (lazy statics), then count one evaluation.
     let _ = program.eval(&vars, &config);
-    ALLOCATIONS.store(0, Ordering::SeqCst);
-    COUNTING.with(|c| c.set(true));
-    let result = program.eval(&vars, &config);
-    COUNTING.with(|c| c.set(false));
-    let n = ALLOCATIONS.load(Ordering::SeqCst);
-    let shown = match result {
+    let mut result = None;
+    let n = kdv_test_support::allocations(|| result = Some(program.eval(&vars, &config)));
+    let shown = match result.expect("evaluated") {
         Ok((v, _)) => v.to_string(),
         Err(e) => format!("error {e}"),
     };

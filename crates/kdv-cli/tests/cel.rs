@@ -1,14 +1,10 @@
 //! End-to-end tests of `kdv cel`: values, exit codes, runtime and estimated costs, compile and
 //! input errors, JSON output and stdin.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use assert_cmd::cargo::cargo_bin_cmd;
+use common::Kdv;
 use serde_json::{Value, json};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 const SCALE: &str = "crates/kdv-cli/tests/fixtures/cel/scale.yaml";
 const SCALE_OVER: &str = "crates/kdv-cli/tests/fixtures/cel/scale-over.json";
@@ -17,17 +13,12 @@ const REPLICAS_RULE: &str =
 
 /// Runs `kdv cel ARGS` in the workspace root: exit status, stdout, stderr.
 fn cel(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
-    let mut cmd = cargo_bin_cmd!("kdv");
-    cmd.current_dir(root()).arg("cel").args(args);
+    let mut cel = Kdv::new(&[&["cel"], args].concat()).lossy();
     if let Some(input) = stdin {
-        cmd.write_stdin(input);
+        cel = cel.stdin(input);
     }
-    let out = cmd.output().expect("kdv runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let run = cel.run();
+    (run.code, run.stdout, run.stderr)
 }
 
 #[test]

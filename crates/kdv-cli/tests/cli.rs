@@ -1,61 +1,14 @@
 //! End-to-end tests of the `kdv` binary on the examples and on fixtures: exit codes, text
 //! and JSON output (snapshots), updates, type selection, input errors and lint.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use assert_cmd::cargo::cargo_bin_cmd;
+use common::{Kdv, Run, kdv, root};
 use serde_json::Value;
-
-/// The workspace root: tests run there so paths in the output are short and stable.
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 const API: &str = "examples/api";
 const MANIFESTS: &str = "examples/manifests";
 const FIXTURES: &str = "crates/kdv-cli/tests/fixtures";
-
-/// What one run printed.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    /// Exit status and both streams, for snapshots. Paths need no normalising: the tests
-    /// run in the workspace root and name every input with a relative `/` path.
-    fn transcript(&self) -> String {
-        format!(
-            "exit: {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!("stdout is not JSON ({e}):\n{}", self.stdout);
-        })
-    }
-}
-
-fn kdv(args: &[&str]) -> Run {
-    kdv_with_stdin(args, None)
-}
-
-fn kdv_with_stdin(args: &[&str], stdin: Option<&str>) -> Run {
-    let mut cmd = cargo_bin_cmd!("kdv");
-    cmd.current_dir(root()).args(args);
-    if let Some(input) = stdin {
-        cmd.write_stdin(input.to_string());
-    }
-    let output = cmd.output().expect("kdv runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
-}
 
 fn validate(extra: &[&str]) -> Run {
     let mut args = vec!["validate", "--types", API];
@@ -400,13 +353,12 @@ fn old_takes_a_directory_and_any_number_of_paths() {
 #[test]
 fn ambiguous_old_revisions_are_input_errors() {
     let two = fixture("manifests/two-widgets.yaml");
-    let run = kdv_with_stdin(
-        &["validate", "--types", API, "--old", "-", &two],
-        Some(&format!(
+    let run = Kdv::new(&["validate", "--types", API, "--old", "-", &two])
+        .stdin(format!(
             "{0}\n---\n{0}",
             include_str!("fixtures/manifests/two-widgets.yaml")
-        )),
-    );
+        ))
+        .run();
     assert_eq!(run.code, 2, "{}", run.transcript());
     assert!(
         run.stderr.contains(&format!(
@@ -434,17 +386,16 @@ fn old_of_a_different_kind_is_not_paired() {
 #[test]
 fn old_of_another_version_is_not_compared() {
     let old = "apiVersion: demo.kdv.dev/v1beta1\nkind: Widget\nmetadata:\n  name: minimal\n";
-    let run = kdv_with_stdin(
-        &[
-            "validate",
-            "--types",
-            API,
-            "--old",
-            "-",
-            &manifest("widget-minimal.yaml"),
-        ],
-        Some(old),
-    );
+    let run = Kdv::new(&[
+        "validate",
+        "--types",
+        API,
+        "--old",
+        "-",
+        &manifest("widget-minimal.yaml"),
+    ])
+    .stdin(old)
+    .run();
     assert_eq!(run.code, 0, "{}", run.transcript());
     assert!(
         run.stderr.contains(
@@ -618,7 +569,9 @@ fn usage_errors_exit_2() {
 #[test]
 fn stdin() {
     let text = std::fs::read_to_string(root().join(manifest("bad-spec.yaml"))).unwrap();
-    let run = kdv_with_stdin(&["validate", "--types", API, "-"], Some(&text));
+    let run = Kdv::new(&["validate", "--types", API, "-"])
+        .stdin(&text)
+        .run();
     assert_eq!(run.code, 1);
     assert!(
         run.stdout.starts_with("<stdin>:7:13: spec."),
@@ -626,9 +579,13 @@ fn stdin() {
         run.transcript()
     );
     let json = r#"{"apiVersion": "demo.kdv.dev/v1", "kind": "Widget", "metadata": {"name": "x"}, "spec": {"replicas": 1, "image": "i"}}"#;
-    let run = kdv_with_stdin(&["validate", "--types", API, "-"], Some(json));
+    let run = Kdv::new(&["validate", "--types", API, "-"])
+        .stdin(json)
+        .run();
     assert_eq!(run.code, 0, "{}", run.transcript());
-    let run = kdv_with_stdin(&["validate", "--types", API, "-"], Some("a: [\n"));
+    let run = Kdv::new(&["validate", "--types", API, "-"])
+        .stdin("a: [\n")
+        .run();
     assert_eq!(run.code, 2);
     assert!(run.stderr.starts_with("<stdin>:"), "{}", run.transcript());
 }

@@ -2,35 +2,7 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::kdv;
-
-/// A fresh directory under the system's temporary directory for one test, removed when
-/// dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("kdv-hostile-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temporary directory");
-        Scratch(dir)
-    }
-
-    /// Writes `text` to `name` in the directory; returns its path as text.
-    fn write(&self, name: &str, text: impl AsRef<[u8]>) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).expect("write");
-        path.to_str().expect("UTF-8 path").to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{Kdv, Scratch, git, kdv};
 
 /// Parses one line with the classic quickfix pattern `%f:%l:%c:%m`: file, line, column,
 /// message.
@@ -103,23 +75,6 @@ fn item_13_locations_parse_as_file_line_col_message() {
     }
 }
 
-fn git(dir: &std::path::Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=kdv", "-c", "user.email=kdv@example.com"])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("this test needs git, which cannot be run: {e}"));
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-}
-
 /// How many candidates the message of an ambiguous old revision names (it counts the rest).
 const CANDIDATES: usize = 5;
 
@@ -155,10 +110,10 @@ fn item_01_generate_name_objects_are_always_created() {
     let doc =
         "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  generateName: cm-\ndata:\n  a: x\n";
     dir.write("cms.yaml", doc.repeat(n));
-    git(&dir.0, &["init", "-q"]);
-    git(&dir.0, &["add", "cms.yaml"]);
-    git(&dir.0, &["commit", "-q", "-m", "cms"]);
-    let file = dir.0.join("cms.yaml");
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "cms.yaml"]);
+    git(dir.path(), &["commit", "-q", "-m", "cms"]);
+    let file = dir.path().join("cms.yaml");
     let run = kdv(&[
         "validate",
         "-o",
@@ -229,10 +184,10 @@ fn dangling_symlink_in_a_walked_directory_is_named() {
         "ok.yaml",
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
     );
-    std::os::unix::fs::symlink("gone.yaml", dir.0.join("link.yaml")).unwrap();
-    let run = kdv(&["validate", dir.0.to_str().unwrap()]);
+    std::os::unix::fs::symlink("gone.yaml", dir.path().join("link.yaml")).unwrap();
+    let run = kdv(&["validate", dir.path().to_str().unwrap()]);
     assert_eq!(run.code, 2, "{}", run.transcript());
-    let link = dir.0.join("link.yaml");
+    let link = dir.path().join("link.yaml");
     assert!(
         run.stderr.contains(&format!(
             "{}: error: is a dangling symlink: its target gone.yaml does not exist",
@@ -256,21 +211,15 @@ fn validate_reads_a_crd_from_standard_input() {
         "w.yaml",
         "apiVersion: demo.kdv.dev/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 4\n",
     );
-    let out = assert_cmd::cargo::cargo_bin_cmd!("kdv")
-        .args(["validate", "--crd", "-", &widget])
-        .write_stdin(crd)
-        .output()
-        .expect("kdv runs");
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let run = Kdv::new(&["validate", "--crd", "-", &widget])
+        .stdin(crd)
+        .run();
+    assert_eq!(run.code, 1, "{}", run.transcript());
     assert!(
-        stdout.starts_with(&format!("{widget}:6:9: spec.size: Invalid value: 4")),
-        "{stdout}"
+        run.stdout
+            .starts_with(&format!("{widget}:6:9: spec.size: Invalid value: 4")),
+        "{}",
+        run.stdout
     );
     // Standard input read twice is a usage error.
     let run = kdv(&["validate", "--crd", "-", "-"]);

@@ -3,64 +3,19 @@
 //! patterns and lines, unclear messages. Assertions are on message substrings, not on the
 //! location prefix of a line.
 
-use std::path::PathBuf;
-
-use assert_cmd::cargo::cargo_bin_cmd;
-
 mod common;
 
-/// What one run printed.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use std::time::Duration;
 
-impl Run {
-    fn transcript(&self) -> String {
-        format!(
-            "exit: {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
+use common::{Kdv, Run, Scratch};
 
+/// Runs `kdv` with `args` in the repository root. Every run here must end quickly (a hang
+/// is the bug being tested for).
 fn kdv(args: &[&str]) -> Run {
-    let mut cmd = cargo_bin_cmd!("kdv");
-    cmd.current_dir(common::root()).args(args);
-    // Every run here must end quickly: a hang is the bug being tested for.
-    cmd.timeout(std::time::Duration::from_secs(120));
-    let output = cmd.output().expect("kdv runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-/// A scratch directory, removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("kdv-hostile-schema-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        Scratch(dir)
-    }
-
-    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, bytes).expect("write");
-        path.display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+    Kdv::new(args)
+        .timeout(Duration::from_secs(120))
+        .lossy()
+        .run()
 }
 
 /// A namespaced CRD `widgets.demo.kdv.dev` whose v1 `spec` schema is `spec` (JSON).
@@ -242,10 +197,10 @@ fn message_enum_supported_values_are_capped_in_text_output() {
 #[test]
 fn message_openapi_document_parts_of_the_wrong_shape_are_named() {
     let scratch = Scratch::new("components");
-    let dir = scratch.0.join("schemas/apis/demo.kdv.dev");
+    let dir = scratch.path().join("schemas/apis/demo.kdv.dev");
     std::fs::create_dir_all(&dir).unwrap();
     let obj = scratch.write("w.yaml", WIDGET);
-    let schemas = scratch.0.join("schemas").display().to_string();
+    let schemas = scratch.path().join("schemas").display().to_string();
     std::fs::write(
         dir.join("v1.json"),
         r#"{"openapi": "3.0.0", "components": "x"}"#,

@@ -2,94 +2,33 @@
 //! good ones, unknown fields, number decoding, empty inputs, special files and size limits,
 //! and positions.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use assert_cmd::cargo::cargo_bin_cmd;
+use std::time::Duration;
+
+use common::{Kdv, Run, Scratch};
 use serde_json::Value;
-
-/// The workspace root: tests run there so paths in the output are short and stable.
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 const API: &str = "examples/api";
 
-/// What one run printed.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn transcript(&self) -> String {
-        format!(
-            "exit: {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
-    }
-}
-
-fn kdv(args: &[&str], stdin: Option<Vec<u8>>) -> Run {
-    let mut cmd = cargo_bin_cmd!("kdv");
-    cmd.current_dir(root()).args(args);
-    // Every run here must end quickly: a hang is the bug being tested for.
-    cmd.timeout(std::time::Duration::from_secs(60));
-    if let Some(input) = stdin {
-        cmd.write_stdin(input);
-    }
-    let output = cmd.output().expect("kdv runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
+/// Every run here must end quickly: a hang is the bug being tested for.
+const LIMIT: Duration = Duration::from_secs(60);
 
 fn validate(extra: &[&str]) -> Run {
     let mut args = vec!["validate", "--types", API];
     args.extend_from_slice(extra);
-    kdv(&args, None)
+    Kdv::new(&args).timeout(LIMIT).lossy().run()
 }
 
 fn validate_stdin(extra: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
     let mut args = vec!["validate", "--types", API];
     args.extend_from_slice(extra);
     args.push("-");
-    kdv(&args, Some(stdin.into()))
-}
-
-/// A scratch directory, removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("kdv-cli-input-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        Scratch(dir)
-    }
-
-    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, bytes).expect("write");
-        path.display().to_string()
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+    Kdv::new(&args)
+        .timeout(LIMIT)
+        .lossy()
+        .stdin(stdin.into())
+        .run()
 }
 
 fn widget(name: &str, replicas: &str) -> String {
@@ -360,13 +299,13 @@ fn item_09_devices_are_refused_and_walks_take_regular_files_only() {
          0 documents, 0 valid, 0 invalid, 1 input error\n"
     );
     let s = Scratch::new("item09walk");
-    std::os::unix::fs::symlink("/dev/zero", s.path("zero.yaml")).expect("symlink");
-    mkfifo(&s.path("pipe.yaml"));
+    std::os::unix::fs::symlink("/dev/zero", s.file("zero.yaml")).expect("symlink");
+    mkfifo(&s.file("pipe.yaml"));
     let good = s.write("good.yaml", widget("w", "1"));
-    std::os::unix::fs::symlink(&good, s.path("link.yaml")).expect("symlink");
+    std::os::unix::fs::symlink(&good, s.file("link.yaml")).expect("symlink");
     // A symlink back up the tree is walked once.
-    std::os::unix::fs::symlink(&s.0, s.path("loop")).expect("symlink");
-    let run = validate(&[&s.0.display().to_string()]);
+    std::os::unix::fs::symlink(s.path(), s.file("loop")).expect("symlink");
+    let run = validate(&[&s.path().display().to_string()]);
     assert_eq!(run.code, 2, "{}", run.transcript());
     let lines: Vec<&str> = run.stderr.lines().collect();
     assert_eq!(
@@ -374,12 +313,12 @@ fn item_09_devices_are_refused_and_walks_take_regular_files_only() {
         [
             format!(
                 "{}: error: is a FIFO, not a regular file; not read (name it on the command line to read a FIFO)",
-                s.path("pipe.yaml")
+                s.file("pipe.yaml")
             )
             .as_str(),
             &format!(
                 "{}: error: is a character device, not a regular file; not read (name it on the command line to read a FIFO)",
-                s.path("zero.yaml")
+                s.file("zero.yaml")
             ),
             "2 documents, 2 valid, 0 invalid, 2 input errors",
         ],
@@ -393,7 +332,7 @@ fn item_09_devices_are_refused_and_walks_take_regular_files_only() {
 fn item_09_a_named_fifo_is_read_with_the_cap() {
     use std::io::Write;
     let s = Scratch::new("item09fifo");
-    let fifo = s.path("endless.json");
+    let fifo = s.file("endless.json");
     mkfifo(&fifo);
     // An endless writer: the read must stop at the cap, and the writer then gets EPIPE.
     let writer_path = fifo.clone();
@@ -414,7 +353,7 @@ fn item_09_a_named_fifo_is_read_with_the_cap() {
         )
     );
     // A FIFO with a manifest in it is validated like a file.
-    let fifo = s.path("widget.yaml");
+    let fifo = s.file("widget.yaml");
     mkfifo(&fifo);
     let writer_path = fifo.clone();
     let writer = std::thread::spawn(move || {

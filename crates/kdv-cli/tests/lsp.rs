@@ -2,39 +2,19 @@
 //! didOpen, didChange with incremental edits, hover, completion, shutdown and exit, with
 //! exact diagnostics and ranges; `--check`; hostile framing and random edits.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use common::{Kdv, Scratch, git};
 use serde_json::{Value, json};
 
-const CRD: &str = r#"apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gizmos.example.com
-spec:
-  group: example.com
-  names: {kind: Gizmo, plural: gizmos}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            x-kubernetes-validations:
-            - rule: "self.size <= self.maxSize"
-            - rule: self.sise > 0
-            properties:
-              size: {type: integer}
-              maxSize: {type: integer}
-"#;
+/// A Gizmo CRD whose second rule names a field the schema lacks (`sise`).
+const CRD: &str = include_str!("fixtures/lsp/gizmo-crd.yaml");
 
 const DEPLOYMENT: &str = r#"apiVersion: apps/v1
 kind: Deployment
@@ -54,28 +34,6 @@ spec:
 "#;
 
 const GO: &str = "package v1\n\n// Widget is a widget.\ntype Widget struct {\n\t// +k8s:minimum=0\n\tSize int `json:\"size\"`\n\t// +k8s:maxLength=-1\n\tName string `json:\"name\"`\n}\n";
-
-/// A folder of its own under the system's temporary folder, removed at the end.
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("kdv-lsp-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 struct Server {
     child: Child,
@@ -469,14 +427,13 @@ fn random_edits_keep_it_answering() {
 fn check_prints_what_the_server_publishes() {
     let dir = Scratch::new("check");
     std::fs::write(dir.path().join("gizmo-crd.yaml"), CRD).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_kdv"))
-        .args(["lsp", "--check", "gizmo-crd.yaml", "--k8s-version", "1.35"])
+    let run = Kdv::new(&["lsp", "--check", "gizmo-crd.yaml", "--k8s-version", "1.35"])
         .current_dir(dir.path())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+        .lossy()
+        .run();
+    assert_eq!(run.code, 1);
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
+        run.stdout,
         "gizmo-crd.yaml:21:25: error: spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: Invalid value: compilation failed: ERROR: <input>:1:5: undefined field 'sise'\n"
     );
 }
@@ -485,32 +442,10 @@ fn check_prints_what_the_server_publishes() {
 /// diagnostic: the API server accepts it.
 #[test]
 fn a_large_real_crd_gets_no_false_diagnostic() {
-    let crd = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/gateway-api/gateway.networking.k8s.io_httproutes.yaml");
-    let out = Command::new(env!("CARGO_BIN_EXE_kdv"))
-        .args(["lsp", "--check"])
-        .arg(&crd)
-        .output()
-        .unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=kdv", "-c", "user.email=kdv@example.com"])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .output()
-        .expect("these tests need git (installed in CI)");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
+    let crd = "testdata/gateway-api/gateway.networking.k8s.io_httproutes.yaml";
+    let run = Kdv::new(&["lsp", "--check", crd]).lossy().run();
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.code, 0, "{}", run.transcript());
 }
 
 /// A manifest of a workspace CRD's kind: validated against the CRD, as an UPDATE of its
@@ -559,21 +494,24 @@ fn workspace_crds_and_updates_against_git_head() {
 /// With `types`, manifests of the package's kinds are validated against its tags.
 #[test]
 fn manifests_of_go_types() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = Command::new(env!("CARGO_BIN_EXE_kdv"))
-        .args(["lsp", "--check", "examples/manifests/bad-ports.yaml"])
-        .args(["--types", "examples/api"])
-        .current_dir(&root)
-        .output()
-        .unwrap();
+    let root = common::root();
+    let run = Kdv::new(&[
+        "lsp",
+        "--check",
+        "examples/manifests/bad-ports.yaml",
+        "--types",
+        "examples/api",
+    ])
+    .lossy()
+    .run();
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
+        run.stdout,
         "examples/manifests/bad-ports.yaml:13:7: error: spec.ports[1]: Duplicate value: {\"name\":\"http\",\"port\":8080}\n\
          examples/manifests/bad-ports.yaml:16:13: error: spec.ports[2].port: Invalid value: 70000: must be less than or equal to 65535\n\
          examples/manifests/bad-ports.yaml:17:17: error: spec.ports[2].protocol: Unsupported value: \"SCTP\": supported values: \"TCP\", \"UDP\"\n\
          examples/manifests/bad-ports.yaml:18:19: error: spec.zones[1]: Duplicate value: \"zone-a\"\n"
     );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(run.code, 1);
     // The same through initializationOptions.
     let dir = Scratch::new("types");
     let mut server = Server::start(&root, json!({"types": "examples/api"}));

@@ -4,34 +4,23 @@
 //! received to a file this test reads. Without Neovim the test prints SKIPPED, unless
 //! KDV_REQUIRE_EDITOR=1 (as `.ci/run` sets), where it fails.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::Scratch;
 use serde_json::Value;
 
-const CRD: &str = r#"apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gizmos.example.com
-spec:
-  group: example.com
-  names: {kind: Gizmo, plural: gizmos}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            x-kubernetes-validations:
-            - rule: self.sise > 0
-            properties:
-              size: {type: integer}
-"#;
+/// The Gizmo CRD of `lsp.rs`.
+const CRD: &str = include_str!("fixtures/lsp/gizmo-crd.yaml");
+
+/// The CRD without its first (valid) rule: the mistyped rule is the first, on line 20.
+fn crd_with_one_rule() -> String {
+    let first = "            - rule: \"self.size <= self.maxSize\"\n";
+    assert!(CRD.contains(first), "the fixture's first rule");
+    CRD.replacen(first, "", 1)
+}
 
 const DEPLOYMENT: &str = r#"apiVersion: apps/v1
 kind: Deployment
@@ -97,25 +86,23 @@ fn neovim_receives_the_diagnostics() {
         println!("SKIPPED: nvim is not on PATH (Debian package neovim)");
         return;
     };
-    let dir = std::env::temp_dir().join(format!("kdv-lsp-nvim-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("gizmo-crd.yaml"), CRD).unwrap();
+    let scratch = Scratch::new("nvim");
+    let dir = scratch.path();
+    std::fs::write(dir.join("gizmo-crd.yaml"), crd_with_one_rule()).unwrap();
     std::fs::write(dir.join("deploy.yaml"), DEPLOYMENT).unwrap();
     std::fs::write(dir.join("init.lua"), INIT_LUA).unwrap();
     let status = Command::new(&nvim)
         .args(["--headless", "--clean", "-u"])
         .arg(dir.join("init.lua"))
-        .env("KDV_WORK", &dir)
+        .env("KDV_WORK", dir)
         .env("KDV_BIN", env!("CARGO_BIN_EXE_kdv"))
-        .env("XDG_STATE_HOME", &dir)
-        .env("XDG_DATA_HOME", &dir)
-        .current_dir(&dir)
+        .env("XDG_STATE_HOME", dir)
+        .env("XDG_DATA_HOME", dir)
+        .current_dir(dir)
         .status()
         .expect("nvim runs");
     assert!(status.success(), "nvim: {status}");
     let found = read(&dir.join("diagnostics.json"));
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(
         found,
         [

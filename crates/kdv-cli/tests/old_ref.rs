@@ -5,77 +5,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-use assert_cmd::cargo::cargo_bin_cmd;
-use common::{Run, root};
-
-/// A temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("kdv-old-ref-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        TempDir(dir)
-    }
-
-    fn write(&self, path: &str, text: &str) {
-        let path = self.0.join(path);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("dir");
-        }
-        std::fs::write(path, text).expect("write");
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=kdv",
-            "-c",
-            "user.email=kdv@example.com",
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| {
-            panic!("these tests need git (installed in CI), which cannot be run: {e}")
-        });
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// Runs `kdv` in `dir`.
-fn kdv_in(dir: &Path, args: &[&str]) -> Run {
-    let output = cargo_bin_cmd!("kdv")
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("kdv runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
-}
+use common::{Scratch, git, kdv_in, root};
 
 /// cert-manager's CRDs (kubectl-validate's copy), with the Certificate's `commonName`
 /// tightened to the 64 characters its description asks for: a schema change that makes
@@ -124,41 +54,38 @@ fn config_map(mode: &str) -> String {
 
 /// A repository with two commits: the manifests as they were (valid under the old CRD,
 /// which had no maxLength), then the pull request's changes.
-fn repository(name: &str) -> TempDir {
-    let repo = TempDir::new(name);
-    git(&repo.0, &["init", "-q"]);
-    repo.write(
-        "crds/cert-manager.crds.yaml",
-        &tightened_cert_manager_crds(),
-    );
+fn repository(name: &str) -> Scratch {
+    let repo = Scratch::new(name);
+    git(repo.path(), &["init", "-q"]);
+    repo.write("crds/cert-manager.crds.yaml", tightened_cert_manager_crds());
     repo.write(
         "deploy/unrelated.yaml",
-        &certificate("unrelated", LONG_NAME, "2160h"),
+        certificate("unrelated", LONG_NAME, "2160h"),
     );
     repo.write(
         "deploy/renamed.yaml",
-        &certificate("renamed", LONG_NAME, "2160h"),
+        certificate("renamed", LONG_NAME, "2160h"),
     );
-    repo.write("deploy/settings.yaml", &config_map("production"));
-    git(&repo.0, &["add", "."]);
-    git(&repo.0, &["commit", "-q", "-m", "stored objects"]);
+    repo.write("deploy/settings.yaml", config_map("production"));
+    git(repo.path(), &["add", "."]);
+    git(repo.path(), &["commit", "-q", "-m", "stored objects"]);
     // An unrelated field changes: the too-long commonName is ratcheted.
     repo.write(
         "deploy/unrelated.yaml",
-        &certificate("unrelated", LONG_NAME, "4320h"),
+        certificate("unrelated", LONG_NAME, "4320h"),
     );
     // The offending field changes, to another too-long value: reported.
     let longer = format!("x{LONG_NAME}");
     repo.write(
         "deploy/renamed.yaml",
-        &certificate("renamed", &longer, "2160h"),
+        certificate("renamed", &longer, "2160h"),
     );
     // A new file (absent at HEAD~1): a CREATE, so reported too.
-    repo.write("deploy/new.yaml", &certificate("new", LONG_NAME, "2160h"));
+    repo.write("deploy/new.yaml", certificate("new", LONG_NAME, "2160h"));
     // A built-in kind: UPDATE through the OpenAPI pipeline.
-    repo.write("deploy/settings.yaml", &config_map("[production]"));
-    git(&repo.0, &["add", "."]);
-    git(&repo.0, &["commit", "-q", "-m", "pull request"]);
+    repo.write("deploy/settings.yaml", config_map("[production]"));
+    git(repo.path(), &["add", "."]);
+    git(repo.path(), &["commit", "-q", "-m", "pull request"]);
     repo
 }
 
@@ -166,14 +93,14 @@ fn repository(name: &str) -> TempDir {
 fn old_ref_takes_old_revisions_from_git_and_ratchets() {
     let repo = repository("ratchets");
     let run = kdv_in(
-        &repo.0,
+        repo.path(),
         &["validate", "--crd", "crds", "--old-ref", "HEAD~1", "deploy"],
     );
     insta::assert_snapshot!("old_ref_text", run.transcript());
     assert_eq!(run.code, 1);
 
     let run = kdv_in(
-        &repo.0,
+        repo.path(),
         &[
             "validate",
             "--crd",
@@ -233,7 +160,7 @@ fn old_ref_takes_old_revisions_from_git_and_ratchets() {
     // Against the pull request's own revision nothing changed: everything is ratcheted,
     // and the new file is an UPDATE of itself.
     let run = kdv_in(
-        &repo.0,
+        repo.path(),
         &["validate", "--crd", "crds", "--old-ref", "HEAD", "deploy"],
     );
     assert_eq!(run.code, 0, "{}", run.transcript());
@@ -244,10 +171,14 @@ fn old_ref_takes_old_revisions_from_git_and_ratchets() {
         &[
             "validate",
             "--crd",
-            &repo.0.join("crds").display().to_string(),
+            &repo.path().join("crds").display().to_string(),
             "--old-ref",
             "HEAD~1",
-            &repo.0.join("deploy/unrelated.yaml").display().to_string(),
+            &repo
+                .path()
+                .join("deploy/unrelated.yaml")
+                .display()
+                .to_string(),
         ],
     );
     assert_eq!(run.code, 0, "{}", run.transcript());
@@ -257,7 +188,7 @@ fn old_ref_takes_old_revisions_from_git_and_ratchets() {
 fn old_ref_usage_errors() {
     let repo = repository("usage");
     let run = kdv_in(
-        &repo.0,
+        repo.path(),
         &["validate", "--old-ref", "no-such-branch", "deploy"],
     );
     assert_eq!(run.code, 2, "{}", run.transcript());
@@ -269,10 +200,10 @@ fn old_ref_usage_errors() {
         run.transcript()
     );
 
-    let outside = TempDir::new("outside");
-    outside.write("settings.yaml", &config_map("production"));
+    let outside = Scratch::new("outside");
+    outside.write("settings.yaml", config_map("production"));
     let run = kdv_in(
-        &outside.0,
+        outside.path(),
         &["validate", "--old-ref", "HEAD", "settings.yaml"],
     );
     assert_eq!(run.code, 2, "{}", run.transcript());
@@ -281,7 +212,7 @@ fn old_ref_usage_errors() {
         "error: --old-ref HEAD: settings.yaml is not inside a git work tree\n"
     );
 
-    let run = kdv_in(&repo.0, &["validate", "--old-ref", "HEAD", "-"]);
+    let run = kdv_in(repo.path(), &["validate", "--old-ref", "HEAD", "-"]);
     assert_eq!(run.code, 2, "{}", run.transcript());
     assert!(
         run.stderr.contains("standard input (`-`) has none"),
@@ -290,7 +221,7 @@ fn old_ref_usage_errors() {
     );
 
     let run = kdv_in(
-        &repo.0,
+        repo.path(),
         &["validate", "--old-ref", "HEAD", "--old", "deploy", "deploy"],
     );
     assert_eq!(run.code, 2, "{}", run.transcript());

@@ -1,70 +1,14 @@
 //! End-to-end tests of how `kdv` reports: file names in every format, JSON on every outcome,
 //! SARIF, `--quiet`, and parallel validation with output in input order.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use assert_cmd::cargo::cargo_bin_cmd;
+use common::{Scratch, kdv, kdv_in, root};
 use serde_json::{Value, json};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 const API: &str = "examples/api";
 const MANIFESTS: &str = "examples/manifests";
 const BAD_API: &str = "crates/kdv-cli/tests/fixtures/bad-api";
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!(
-                "stdout is not one JSON document ({e}):\n{}\n--- stderr\n{}",
-                self.stdout, self.stderr
-            )
-        })
-    }
-}
-
-fn kdv<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
-    kdv_in(&root(), args)
-}
-
-fn kdv_in<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Run {
-    let output = cargo_bin_cmd!("kdv")
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("kdv runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-/// A scratch directory, removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("kdv-output-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn bad_spec() -> String {
     std::fs::read_to_string(root().join(MANIFESTS).join("bad-spec.yaml")).unwrap()
@@ -85,11 +29,11 @@ fn item_16_file_names_are_escaped_in_text_and_exact_in_json_and_sarif() {
         b"bad\xff.yaml",
     ];
     for name in names {
-        std::fs::write(s.0.join(std::ffi::OsStr::from_bytes(name)), bad_spec()).unwrap();
+        std::fs::write(s.path().join(std::ffi::OsStr::from_bytes(name)), bad_spec()).unwrap();
     }
     let types = root().join(API);
     let types = types.to_str().unwrap();
-    let run = kdv_in(&s.0, &["validate", "--types", types, "."]);
+    let run = kdv_in(s.path(), &["validate", "--types", types, "."]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     let mut firsts: Vec<&str> = run
         .stdout
@@ -113,7 +57,7 @@ fn item_16_file_names_are_escaped_in_text_and_exact_in_json_and_sarif() {
     );
     assert!(!run.stdout.contains('\u{1b}'));
 
-    let run = kdv_in(&s.0, &["validate", "--types", types, "-o", "json", "."]);
+    let run = kdv_in(s.path(), &["validate", "--types", types, "-o", "json", "."]);
     let report = run.json();
     let files: Vec<&Value> = report["documents"]
         .as_array()
@@ -135,7 +79,10 @@ fn item_16_file_names_are_escaped_in_text_and_exact_in_json_and_sarif() {
         json!(b"./bad\xff.yaml".to_vec())
     );
 
-    let run = kdv_in(&s.0, &["validate", "--types", types, "-o", "sarif", "."]);
+    let run = kdv_in(
+        s.path(),
+        &["validate", "--types", types, "-o", "sarif", "."],
+    );
     let log = run.json();
     let uris: Vec<&str> = log["runs"][0]["results"]
         .as_array()
@@ -380,9 +327,9 @@ fn item_21_quiet_keeps_errors_only() {
 fn item_21_no_progress_bar_when_stderr_is_not_a_terminal() {
     let s = Scratch::new("bar");
     for i in 0..300 {
-        std::fs::write(s.0.join(format!("w{i:03}.yaml")), bad_spec()).unwrap();
+        std::fs::write(s.path().join(format!("w{i:03}.yaml")), bad_spec()).unwrap();
     }
-    let dir = s.0.to_str().unwrap();
+    let dir = s.path().to_str().unwrap();
     let run = kdv(&["validate", "--types", API, "-j", "1", dir]);
     assert_eq!(run.code, 1);
     // Besides the warnings of the shadowed +k8s:alpha rule (issue 13), only the summary.
@@ -408,9 +355,9 @@ fn item_22_output_does_not_depend_on_the_number_of_jobs() {
         } else {
             bad_spec()
         };
-        std::fs::write(s.0.join(format!("m{i:02}.yaml")), text).unwrap();
+        std::fs::write(s.path().join(format!("m{i:02}.yaml")), text).unwrap();
     }
-    let dir = s.0.to_str().unwrap();
+    let dir = s.path().to_str().unwrap();
     let one = kdv(&["validate", "--types", API, "-j", "1", dir]);
     assert_eq!(one.code, 1);
     for jobs in ["2", "3", "8"] {

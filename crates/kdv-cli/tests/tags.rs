@@ -3,16 +3,13 @@
 //! `cases/<tag>/` (see `tests/fixtures/tags/README.md`). Each case checks its exit status;
 //! the errors of all cases of a tag are one snapshot (`snapshots/tags__tag_<tag>.snap`).
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::cargo::cargo_bin_cmd;
+use common::{Run, kdv, root};
 use serde_json::Value;
-
-/// The workspace root: tests run there so paths in the output are short and stable.
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 const TAGS: &str = "crates/kdv-cli/tests/fixtures/tags";
 
@@ -249,14 +246,11 @@ fn run_case(package: &str, dir: &Path, case: &Case) -> (String, i32) {
     let mut args = vec!["validate", "--types", &types, "-o", "json"];
     args.extend(case.args.iter().map(String::as_str));
     args.push(&rel);
-    let output = cargo_bin_cmd!("kdv")
-        .current_dir(root())
-        .args(&args)
-        .output()
-        .expect("kdv runs");
-    let code = output.status.code().unwrap_or(-1);
-    let stdout = String::from_utf8(output.stdout).expect("UTF-8");
-    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    let Run {
+        code,
+        stdout,
+        stderr,
+    } = kdv(&args);
 
     let mut t = String::new();
     let old = case.file.replace(".yaml", ".old.yaml");

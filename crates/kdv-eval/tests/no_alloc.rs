@@ -2,53 +2,12 @@
 //! the stack and errors are the only owned output. Counted with a global allocator that
 //! only counts on the thread that asked for it.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-// SAFETY: delegates to the system allocator; counting has no effect on memory.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.with(Cell::get) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.with(Cell::get) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use kdv_test_support::allocations;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations_during(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    COUNTING.with(|c| c.set(true));
-    f();
-    COUNTING.with(|c| c.set(false));
-    ALLOCATIONS.load(Ordering::Relaxed) - before
-}
+static ALLOCATOR: kdv_test_support::CountingAllocator = kdv_test_support::CountingAllocator;
 
 const SRC: &str = r#"
 // +k8s:validation-gen=*
@@ -222,26 +181,26 @@ fn valid_objects_do_not_allocate() {
     assert_eq!(run(&update, &changed, Some(&valid)), Vec::new());
 
     let mut errs = Vec::new();
-    let n = allocations_during(|| {
+    let n = allocations(|| {
         errs = run(&create, &valid, None);
     });
     assert!(errs.is_empty());
     assert_eq!(n, 0, "allocations validating a valid object on create");
 
-    let n = allocations_during(|| {
+    let n = allocations(|| {
         errs = run(&update, &changed, Some(&valid));
     });
     assert!(errs.is_empty());
     assert_eq!(n, 0, "allocations validating a valid object on update");
 
-    let n = allocations_during(|| {
+    let n = allocations(|| {
         errs = run(&update, &valid, Some(&valid));
     });
     assert!(errs.is_empty());
     assert_eq!(n, 0, "allocations validating an unchanged object");
 
     // Without a registry, custom validations are skipped (still without allocating).
-    let n = allocations_during(|| {
+    let n = allocations(|| {
         errs = kdv_eval::validate(&rules, ty, &create, &valid, None);
     });
     assert!(errs.is_empty());
@@ -249,7 +208,7 @@ fn valid_objects_do_not_allocate() {
 
     // An invalid object allocates (errors are owned) — the counter works.
     let invalid = serde_json::json!({"name": "Bad Name", "mode": "Fast", "byName": "x"});
-    let n = allocations_during(|| {
+    let n = allocations(|| {
         errs = run(&create, &invalid, None);
     });
     assert!(!errs.is_empty());

@@ -5,14 +5,31 @@
 //! Checks live in one module per family, as upstream's `k8s.io/apimachinery/pkg/api/validate`
 //! has them ([`limits`], [`required`], [`enums`], [`mod@format`], [`equality`], [`immutable`],
 //! [`update`], [`options`], [`testing`], [`lists`], [`each`], [`item`], [`subfield`],
-//! [`unions`], [`modes`], [`dependencies`]), kdv's extensions of the catalog ([`pattern`], [`crossfield`],
-//! [`subresources`]; the exclusive bounds are [`limits`]), plus the object-level checks of
-//! [`objectmeta`] (ObjectMeta and embedded resources, as the API server validates them).
-//! Each family check is written once against the borrowed value
-//! view of [`view`] and reports through an [`ErrorSink`]: an [`ErrorList`] collects
-//! upstream's errors, a [`Verdict`] is the allocation-free yes/no form of the same check.
-//! Composite checks take callbacks where upstream's generic Go functions take extractor,
-//! match and validation functions.
+//! [`unions`], [`modes`], [`dependencies`]), kdv's extensions of the catalog ([`pattern`],
+//! [`crossfield`], [`item_update`], [`subresources`]; the exclusive bounds are [`limits`]), plus
+//! the object-level checks of [`objectmeta`] (ObjectMeta and embedded resources, as the API
+//! server validates them). Each family check is written once against the borrowed value view
+//! of [`view`] and reports through an [`ErrorSink`]: an [`ErrorList`] collects upstream's
+//! errors, a [`Verdict`] is the allocation-free yes/no form of the same check. Composite checks
+//! take callbacks where upstream's generic Go functions take extractor, match and validation
+//! functions.
+//!
+//! Every check has one calling convention, what the interpreter (`kdv-eval` `calls.rs`) and
+//! generated code (`kdv-codegen`) both call: the path first (a borrowed [`PathRef`]), then the
+//! [`Operation`] where the check depends on it, the value views (new, then old), the tag's
+//! payload, and the sink last. It is the crate's costly-to-change surface.
+//!
+//! Also here: [`mod@path`] (a [`PathRef`] lives on the stack and becomes an owned [`FieldPath`]
+//! only inside an error; a one-segment path is held inline, so most errors cost one allocation,
+//! their detail), [`mod@error`] ([`FieldError`] with upstream's types, texts and the stability
+//! and declarative-native marks; `origin` and path segments are `Cow<'static, str>`), [`native`]
+//! (the views of Rust values generated code reads through, decision 0041), [`json_reuse`] (JSON
+//! written into a tree kept from the previous call, for the derive's `+validationRule`s where
+//! the value is not read in place) and [`view::str_eq`] (decision 0045). [`pattern`]'s budget
+//! is the one `kdv-openapi` applies to the `pattern` keyword, with the same message (decisions
+//! 0076, 0086). [`objectmeta`] also prepares an object as the registry prepares a write request
+//! (generated names, the defaulted namespace, server-set fields) and warns about finalizers,
+//! allocation-free for valid metadata.
 //!
 //! ```
 //! use kdv_runtime::{ErrorList, Format, Operation, PathRef, format, immutable, limits};
@@ -74,46 +91,13 @@ pub use sink::{ErrorSink, Verdict};
 pub use view::{Int, ListView, Literal, MapView, View};
 
 /// Counts heap allocations made by the current thread, to prove validators allocate
-/// nothing on valid input.
+/// nothing on valid input (the shared counting allocator of `kdv-test-support`).
 #[cfg(test)]
 pub(crate) mod alloc_count {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::cell::Cell;
-
-    struct Counting;
-
-    thread_local! {
-        static COUNT: Cell<usize> = const { Cell::new(0) };
-    }
-
-    // SAFETY: every call is forwarded unchanged to the system allocator; the counter is a
-    // const-initialised thread-local, which itself never allocates.
-    unsafe impl GlobalAlloc for Counting {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            COUNT.with(|c| c.set(c.get() + 1));
-            // SAFETY: same contract as the caller's.
-            unsafe { System.alloc(layout) }
-        }
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            // SAFETY: same contract as the caller's.
-            unsafe { System.dealloc(ptr, layout) }
-        }
-        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            COUNT.with(|c| c.set(c.get() + 1));
-            // SAFETY: same contract as the caller's.
-            unsafe { System.realloc(ptr, layout, new_size) }
-        }
-    }
+    pub(crate) use kdv_test_support::allocations;
 
     #[global_allocator]
-    static GLOBAL: Counting = Counting;
-
-    /// Runs `f` and returns how many allocations it made on this thread.
-    pub(crate) fn allocations(f: impl FnOnce()) -> usize {
-        let before = COUNT.with(Cell::get);
-        f();
-        COUNT.with(Cell::get) - before
-    }
+    static ALLOCATOR: kdv_test_support::CountingAllocator = kdv_test_support::CountingAllocator;
 
     #[test]
     fn counts_allocations() {

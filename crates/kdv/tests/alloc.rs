@@ -1,10 +1,8 @@
 //! Valid objects validate without heap allocation: generated code reads the Rust values in
 //! place and builds paths on the stack (a counting global allocator proves it).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use kdv::{Operation, Validate};
+use kdv_test_support::allocations;
 use serde::Serialize;
 
 #[path = "widget/types.rs"]
@@ -15,33 +13,8 @@ mod defaults;
 
 use types::*;
 
-struct Counting;
-
-thread_local! {
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-// SAFETY: delegates every call to the system allocator; only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        COUNT.with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-fn allocations(f: impl FnOnce()) -> usize {
-    let before = COUNT.with(Cell::get);
-    f();
-    COUNT.with(Cell::get) - before
-}
+static ALLOCATOR: kdv_test_support::CountingAllocator = kdv_test_support::CountingAllocator;
 
 fn widget() -> Widget {
     let mut labels = std::collections::BTreeMap::new();

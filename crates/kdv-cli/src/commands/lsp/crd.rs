@@ -723,40 +723,27 @@ fn member_chain(before: &str) -> Option<Vec<String>> {
 mod tests {
     use super::*;
 
-    const CRD: &str = r#"apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gizmos.example.com
-spec:
-  group: example.com
-  names: {kind: Gizmo, plural: gizmos}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            x-kubernetes-validations:
-            - rule: "self.size <= self.maxSize"
-            - rule: self.sise > 0
-            - rule: |
-                self.size >= 0 &&
-                self.colour == 'red'
-              message: a red gizmo
-            properties:
-              size: {type: integer}
-              maxSize: {type: integer}
-"#;
+    /// The Gizmo CRD of the `kdv lsp` end-to-end tests with a third rule, a block scalar
+    /// over two lines naming a field the schema lacks (`colour`), on lines 22 to 25.
+    fn crd() -> String {
+        let crd = include_str!("../../../tests/fixtures/lsp/gizmo-crd.yaml");
+        let properties = "            properties:\n              size:";
+        assert!(crd.contains(properties), "the fixture's spec properties");
+        crd.replacen(
+            properties,
+            &format!(
+                "            - rule: |\n                self.size >= 0 &&\n                \
+                 self.colour == 'red'\n              message: a red gizmo\n{properties}"
+            ),
+            1,
+        )
+    }
 
     #[test]
     fn cel_errors_are_at_their_token_inside_the_rule() {
-        let index = LineIndex::new(CRD);
-        let found = diagnostics("gizmo.yaml", CRD, &index, 35);
+        let crd = crd();
+        let index = LineIndex::new(&crd);
+        let found = diagnostics("gizmo.yaml", &crd, &index, 35);
         let cel: Vec<_> = found
             .iter()
             .filter(|d| d.message.contains("compilation failed"))
@@ -775,18 +762,19 @@ spec:
 
     #[test]
     fn hover_and_completion_know_self() {
-        let index = LineIndex::new(CRD);
-        let md = hover(CRD, &index, Syntax::Yaml, Position::new(19, 20), 35).expect("a rule");
+        let crd = crd();
+        let index = LineIndex::new(&crd);
+        let md = hover(&crd, &index, Syntax::Yaml, Position::new(19, 20), 35).expect("a rule");
         assert!(
             md.contains("`self`: `object{maxSize: int, size: int}`"),
             "{md}"
         );
         assert!(md.contains("estimated cost:"), "{md}");
-        let items = completion(CRD, &index, Syntax::Yaml, Position::new(19, 26), 35);
+        let items = completion(&crd, &index, Syntax::Yaml, Position::new(19, 26), 35);
         let labels: Vec<_> = items.iter().map(|i| i.label.as_str()).collect();
         assert_eq!(labels, ["maxSize", "size"]);
         // After a list: its member functions; at a word's start: global ones.
-        let text = CRD.replace(
+        let text = crd.replace(
             "- rule: \"self.size <= self.maxSize\"",
             "- rule: \"self.size <= q\"",
         );
