@@ -12,10 +12,10 @@ use crate::ir::{
     Calls, Check, Equality, FieldAccess, FieldPathRule, FieldRules, RootInfo, RuleSet, TypeId,
     TypeKind, TypeRules, Validation, key_order,
 };
-use crate::lower::{Ctx, DeferScope, LowerError, Lowered, Lowerer};
-use crate::registry::Scope;
+use crate::lower::{Ctx, DeferScope, LowerError, Lowered, Lowerer, TagTable};
 use crate::roots::{self, CompileOptions, PackageRoots, RootSelection, Roots, TypeFilter};
 use crate::shapes::decode_access;
+use crate::tag_doc::Scope;
 use crate::tags::each::{for_each_key, for_each_val};
 use crate::tags::{self, native};
 
@@ -105,12 +105,20 @@ pub(crate) struct Discovered<'a, 'u> {
 /// Compiles a universe: the rule set, the compiler's diagnostics and what `inspect` finds
 /// in the discovered types (the lint rules' findings, when asked for: discovery does not
 /// know the lint rules, they read its output).
+/// What the lowerer asks of the registry, handed to it here so that the lowering context
+/// (which the families import) imports neither the registry nor the tag names.
+static TAG_TABLE: TagTable = TagTable {
+    find: crate::registry::registered,
+    alternate: crate::registry::alternate,
+    is_unknown: |name| crate::tag_names::unknown_tag(name).is_some(),
+};
+
 pub(crate) fn run(
     universe: &Universe,
     options: &CompileOptions,
     inspect: impl FnOnce(&Discovered<'_, '_>) -> Vec<Diagnostic>,
 ) -> (RuleSet, Vec<Diagnostic>, Vec<Diagnostic>) {
-    let lw = Lowerer::new(universe);
+    let lw = Lowerer::new(universe, &TAG_TABLE);
     let n = lw.g.named.len();
     let mut d = Discoverer {
         lw,
@@ -492,7 +500,8 @@ impl<'u> Discoverer<'u> {
                 (child_path.clone(), span)
             });
             if native.is_some()
-                && let Some(e) = native::check_field(&child_path, m.pkg, &tags, &m.field.tags)
+                && let Some(e) =
+                    native::check_field(self.lw.tags, &child_path, m.pkg, &tags, &m.field.tags)
             {
                 self.lw.report(e);
             }

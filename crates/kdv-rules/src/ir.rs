@@ -1455,3 +1455,10 @@ mod key_order_tests {
         assert_eq!(key_order(accesses.iter()), vec![5, 2, 0, 4]);
     }
 }
+
+/// One term of a list-item selector (`k8s:item(key: value)`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SelectorTerm {
+    pub field: String,
+    pub value: Literal,
+}

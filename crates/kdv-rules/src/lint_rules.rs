@@ -551,7 +551,7 @@ pub(crate) fn extension_uses(universe: &Universe) -> Vec<Diagnostic> {
             let mut cur = Some(tag);
             let mut parent = None;
             while let Some(t) = cur {
-                if crate::tags::item_update::extension_form(parent, t) {
+                if crate::tags::update::extension_form(parent, t) {
                     out.push(Diagnostic {
                         severity: Severity::Error,
                         message: format!(

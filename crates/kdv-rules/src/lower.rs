@@ -1,89 +1,61 @@
-//! Lowering of tags to IR: the per-element context handed to each tag, the result type
-//! (functions, deferred callbacks, opacity), the registry checks (scope, signature) and the
-//! shared state that stateful tags (list metadata, subfield short-circuit inheritance) use.
+//! The lowering context every tag family lowers into: the per-element context handed to each
+//! tag ([`Ctx`]), the result type (functions, deferred callbacks, opacity), the scope and
+//! signature checks, and the [`Lowerer`] holding one compilation's shared state, including
+//! the state of the stateful families (each family's `state` module).
+//!
+//! Architecture invariant: this module imports no tag family's lowering and not the
+//! registry. The families import it; the registry, which lists the families, hands the
+//! lowerer its [`TagTable`] (the dispatch) when a compilation starts.
+
+pub(crate) mod parts;
 
 use std::rc::Rc;
 
-use kdv_model::{Diagnostic, Loc, Package, Severity, SourceFile, SourceSpan, Tags, Universe};
+use kdv_model::{Diagnostic, Package, Severity, SourceSpan, Tags, Universe};
 use kdv_tags::{Span, Tag, go_quote};
 
+pub(crate) use self::parts::{LowerError, Site, SitedTag};
 use crate::gotypes::{Graph, Member, Ty};
-use crate::ir::{Check, Level, Literal, ShapeId, SpanId, Validation};
-use crate::registry::{self, Scope};
+pub(crate) use crate::ir::SelectorTerm;
+use crate::ir::{Check, Level, ShapeId, SpanId, Validation};
 use crate::shapes::Shapes;
-use crate::tags::lists::ListState;
-use crate::tags::modes::ModeState;
-use crate::tags::native::NativeState;
-use crate::tags::opaque::OpaqueState;
-use crate::tags::subfield::SubfieldState;
-use crate::tags::unions::UnionState;
-use crate::tags::update::UpdateState;
+use crate::tag_doc::{Scope, TagDoc, type_check};
+use crate::tags::lists::state::ListState;
+use crate::tags::modes::state::ModeState;
+use crate::tags::native::state::NativeState;
+use crate::tags::opaque::state::OpaqueState;
+use crate::tags::subfield::state::SubfieldState;
+use crate::tags::unions::state::UnionState;
+use crate::tags::update::state::UpdateState;
 
 /// A tag lowering function.
 pub(crate) type LowerFn =
     for<'u> fn(&mut Lowerer<'u>, &Ctx<'u>, &Tag) -> Result<Lowered<'u>, LowerError>;
 
-/// Where a tag line is in the source: the file and the location of the first byte of the tag
-/// text (right after the `+`). Spans from `kdv-tags` are relative to that byte.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Site<'u> {
-    pub file: &'u SourceFile,
-    pub loc: Loc,
+/// A registered tag: its documentation and its lowering.
+pub(crate) struct TagDef {
+    /// Scopes, signature, stability and documentation.
+    pub doc: TagDoc,
+    /// Turns one use of the tag into IR.
+    pub lower: LowerFn,
 }
 
-impl Site<'_> {
-    /// The source span of `span` within the tag text.
-    pub(crate) fn span(&self, span: Span) -> SourceSpan {
-        let start = span.start as u32;
-        let loc = Loc {
-            col: self.loc.col + start,
-            offset: self.loc.offset + start,
-            ..self.loc
-        };
-        SourceSpan::from_loc(
-            self.file,
-            loc,
-            (span.end.saturating_sub(span.start)).max(1) as u32,
-        )
+/// What the lowerer asks of the registry (`crate::registry::TABLE`), handed in rather than
+/// imported so that the families, which import this module, are not imported back.
+pub(crate) struct TagTable {
+    /// The registered tag called `name`.
+    pub find: fn(&str) -> Option<&'static TagDef>,
+    /// A lowering that replaces the tag's own, and its signature check, for this use.
+    pub alternate: fn(&Tag) -> Option<LowerFn>,
+    /// Whether no generator or tool knows the `+k8s:` tag called `name`.
+    pub is_unknown: fn(&str) -> bool,
+}
+
+impl TagTable {
+    /// The documentation of the registered tag called `name`.
+    pub(crate) fn doc(&self, name: &str) -> Option<&'static TagDoc> {
+        (self.find)(name).map(|d| &d.doc)
     }
-}
-
-/// A tag parsed from a comment line, with where it came from.
-#[derive(Debug, Clone)]
-pub(crate) struct SitedTag<'u> {
-    pub tag: Tag,
-    pub site: Option<Site<'u>>,
-}
-
-/// A lowering error: upstream's message and, when known, where it points.
-#[derive(Debug, Clone)]
-pub(crate) struct LowerError {
-    pub message: String,
-    pub span: Option<SourceSpan>,
-    pub severity: Severity,
-}
-
-impl LowerError {
-    /// Prepends `prefix` to the message.
-    pub(crate) fn prefixed(mut self, prefix: &str) -> LowerError {
-        self.message.insert_str(0, prefix);
-        self
-    }
-
-    fn into_diagnostic(self) -> Diagnostic {
-        Diagnostic {
-            severity: self.severity,
-            message: self.message,
-            span: self.span,
-        }
-    }
-}
-
-/// One term of a list-item selector (`k8s:item(key: value)`).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct SelectorTerm {
-    pub field: String,
-    pub value: Literal,
 }
 
 /// The element a tag is evaluated for (upstream `validators.Context`).
@@ -325,6 +297,8 @@ pub(crate) fn wrap_one(
 /// Shared state of one compilation. The state of stateful tag families is defined in each
 /// family's module; the lowerer only holds it.
 pub(crate) struct Lowerer<'u> {
+    /// The registry's answers.
+    pub tags: &'static TagTable,
     pub g: Graph<'u>,
     pub shapes: Shapes,
     /// Parsed tags of each constant of [`Graph::consts`].
@@ -349,9 +323,10 @@ pub(crate) struct Lowerer<'u> {
 }
 
 impl<'u> Lowerer<'u> {
-    /// A lowerer for `universe`.
-    pub(crate) fn new(universe: &'u Universe) -> Lowerer<'u> {
+    /// A lowerer for `universe`, dispatching through `tags`.
+    pub(crate) fn new(universe: &'u Universe, tags: &'static TagTable) -> Lowerer<'u> {
         Lowerer {
+            tags,
             g: Graph::build(universe),
             shapes: Shapes::new(),
             const_tags: Vec::new(),
@@ -393,7 +368,7 @@ impl<'u> Lowerer<'u> {
     pub(crate) fn extract_tags(&mut self, pkg: &'u Package, tags: &'u Tags) -> Vec<SitedTag<'u>> {
         let mut out = Vec::new();
         for line in &tags.lines {
-            if !registry::is_known_tag(&line.name) {
+            if (self.tags.find)(&line.name).is_none() {
                 continue;
             }
             let site = pkg.files.get(line.loc.file as usize).map(|file| Site {
@@ -437,10 +412,7 @@ impl<'u> Lowerer<'u> {
         ctx: &Ctx<'u>,
         tag: &Tag,
     ) -> Result<Lowered<'u>, LowerError> {
-        let Some(doc) = registry::tag_doc(&tag.name) else {
-            return Err(ctx.tag_error(tag, format!("unknown tag {}", go_quote(&tag.name))));
-        };
-        let Some(lower) = registry::lower_fn(&tag.name) else {
+        let Some(TagDef { doc, lower }) = (self.tags.find)(&tag.name) else {
             return Err(ctx.tag_error(tag, format!("unknown tag {}", go_quote(&tag.name))));
         };
         let quoted = go_quote(doc.name);
@@ -455,10 +427,10 @@ impl<'u> Lowerer<'u> {
         }
         // A limit with a `constraint` argument is kdv's cross-field form; every other use
         // keeps upstream's signature check.
-        let lowered = if let Some(bound) = crate::tags::crossfield::constraint_form(tag) {
-            crate::tags::crossfield::lower_constraint(self, ctx, tag, bound, None)
+        let lowered = if let Some(alternate) = (self.tags.alternate)(tag) {
+            alternate(self, ctx, tag)
         } else {
-            if let Err((msg, span)) = registry::type_check(tag, doc) {
+            if let Err((msg, span)) = type_check(tag, doc) {
                 return Err(ctx.error(span, format!("tag {quoted}: {msg}")));
             }
             lower(self, ctx, tag)

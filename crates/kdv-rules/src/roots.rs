@@ -22,7 +22,7 @@
 use kdv_model::{Package, Severity, SourceSpan, TagLine, TypeDecl};
 use kdv_tags::go_quote;
 
-use crate::lower::LowerError;
+use crate::lower::parts::LowerError;
 
 /// The package tag that selects root types.
 pub(crate) const MAIN_TAG: &str = "k8s:validation-gen";

@@ -2,6 +2,7 @@
 //! generators and tools own — and the finding for one nobody knows, with the closest known
 //! name. Used by the lint rules and by `+k8s:declarativeValidationNative`'s checks.
 
+use kdv_model::suggest::edit_distance;
 use kdv_tags::go_quote;
 
 use crate::registry;
@@ -57,37 +58,20 @@ fn closest_known(name: &str) -> Option<&'static str> {
     let lower = name.to_ascii_lowercase();
     let mut best: Option<(usize, &'static str)> = None;
     for c in candidates {
-        let d = if c.to_ascii_lowercase() == lower {
+        let c_lower = c.to_ascii_lowercase();
+        // More than two characters apart in length is more than two edits apart.
+        let d = if c_lower == lower {
             0
+        } else if lower.chars().count().abs_diff(c_lower.chars().count()) > 2 {
+            continue;
         } else {
-            edit_distance(&lower, &c.to_ascii_lowercase())
+            edit_distance(&lower, &c_lower)
         };
         if d <= 2 && best.is_none_or(|(b, _)| d < b) {
             best = Some((d, c));
         }
     }
     best.map(|(_, c)| c)
-}
-
-/// Levenshtein distance (tag names are short; a long name just costs its length squared
-/// once per candidate, bounded by the line length kdv reads).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len().abs_diff(b.len()) > 2 {
-        return 3;
-    }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]

@@ -21,27 +21,10 @@ use kdv_tags::{Span, go_quote};
 
 use crate::ir::{CelCache, CelReason, CelRule, CelSite, Check, Emission, SpanId, Validation};
 use crate::lower::{Ctx, LowerError, Lowered, Lowerer, Site};
-use crate::registry::Scope;
+use crate::tag_doc::{ExtensionDoc, Scope};
 
 /// The tag's name as a tag line names it.
 pub const NAME: &str = "validationRule";
-
-/// The documentation of a kdv extension written outside the `+k8s:` namespace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ExtensionDoc {
-    /// The tag's name (`validationRule`).
-    pub name: &'static str,
-    /// Its syntax.
-    pub syntax: &'static str,
-    /// Where it may be written.
-    pub scopes: &'static [Scope],
-    /// What it does.
-    pub description: &'static str,
-    /// The design document section that specifies it.
-    pub seed: &'static str,
-    /// An example, as written in a Go comment.
-    pub example: &'static str,
-}
 
 /// `+validationRule`.
 pub const VALIDATION_RULE: ExtensionDoc = ExtensionDoc {

@@ -24,9 +24,8 @@ use crate::ir::{
     Check, CrossFieldEach, CrossFieldLimit, Emission, FieldAccess, RefStep, Validation,
 };
 use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer};
-use crate::registry::Scope;
 use crate::shapes::decode_access;
-use crate::tags::cel_rules::ExtensionDoc;
+use crate::tag_doc::{ExtensionDoc, Scope};
 
 /// The argument that names the referenced field.
 pub const CONSTRAINT: &str = "constraint";
@@ -51,6 +50,19 @@ pub(crate) fn constraint_form(tag: &Tag) -> Option<Bound> {
         .iter()
         .any(|a| a.name.as_deref() == Some(CONSTRAINT))
         .then_some(bound)
+}
+
+/// The registry's lowering of a limit tag written in the cross-field form (see
+/// [`constraint_form`]).
+pub(crate) fn lower_constraint_form<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+) -> Result<Lowered<'u>, LowerError> {
+    let Some(bound) = constraint_form(tag) else {
+        return Err(ctx.tag_error(tag, "not a cross-field limit"));
+    };
+    lower_constraint(lw, ctx, tag, bound, None)
 }
 
 /// Lowers a limit tag with a `constraint` argument into a check deferred to the struct;

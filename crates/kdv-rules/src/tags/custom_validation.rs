@@ -8,8 +8,8 @@ use kdv_tags::{Tag, ValueType};
 
 use crate::gotypes::Ty;
 use crate::ir::{Check, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Scope, Stability, TagDef, TagDoc};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, TagDef};
+use crate::tag_doc::{Scope, Stability, TagDoc};
 
 /// `+k8s:customValidation`.
 pub(crate) const CUSTOM_VALIDATION: TagDoc = TagDoc {

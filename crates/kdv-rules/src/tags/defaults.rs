@@ -15,8 +15,8 @@ use kdv_tags::{Tag, TagValue, ValueType, go_quote};
 use super::required::{is_zero, presence};
 use crate::gotypes::Member;
 use crate::ir::{Check, FieldDefault, SpanId, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer, Site};
-use crate::registry::{Scope, Stability, TagDef, TagDoc};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, Site, TagDef};
+use crate::tag_doc::{Scope, Stability, TagDoc};
 
 /// Upstream's spelling, `+default=<json>` (read by `+k8s:optional`, not a registered tag).
 pub const UPSTREAM_DEFAULT: &str = "default";

@@ -9,8 +9,8 @@ use kdv_tags::{Tag, ValueType, go_quote};
 use super::unions::field_presence;
 use crate::gotypes::{Kind, Ty};
 use crate::ir::{Check, Dependency, Emission, Validation};
-use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer};
-use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
+use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer, TagDef};
+use crate::tag_doc::{ArgDoc, Scope, Stability, TagDoc};
 
 /// The positional argument of both tags.
 pub(crate) const ARGS: &[ArgDoc] = &[ArgDoc {

@@ -8,8 +8,8 @@ use kdv_tags::{Tag, ValueType};
 use super::lists::{ListSemantic, element_equality, key_match, list_elem};
 use crate::gotypes::{Kind, Ty};
 use crate::ir::{Check, CrossFieldEach, Equality, ItemMatch, Validation};
-use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer, wrap_functions, wrap_one};
-use crate::registry::{Scope, Stability, TagDef, TagDoc, VALUE_SCOPES};
+use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer, TagDef, wrap_functions, wrap_one};
+use crate::tag_doc::{Scope, Stability, TagDoc, VALUE_SCOPES};
 
 /// `+k8s:eachVal`.
 pub(crate) const EACH_VAL: TagDoc = TagDoc {

@@ -9,8 +9,8 @@ use kdv_tags::{Tag, ValueType};
 
 use super::{is_string, root_type_string};
 use crate::ir::{Check, Emission, EnumExclusion, EnumSpec, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Scope, Stability, TagDef, TagDoc};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, TagDef};
+use crate::tag_doc::{Scope, Stability, TagDoc};
 
 /// `+k8s:enum`.
 pub(crate) const ENUM: TagDoc = TagDoc {
@@ -54,7 +54,7 @@ pub(crate) fn lower_enum<'u>(
         let mut excluded = false;
         let mut exclusions = Vec::new();
         for t in &lw.const_tags[ci] {
-            let name = crate::registry::canonical_name(&t.name);
+            let name = super::options::canonical_name(&t.name);
             match name {
                 "k8s:enumExclude" => excluded = true,
                 "k8s:ifEnabled" | "k8s:ifDisabled" => {

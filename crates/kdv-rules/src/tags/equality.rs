@@ -9,8 +9,8 @@ use kdv_tags::{Tag, ValueType};
 use super::{payload, root_type_string};
 use crate::gotypes::Ty;
 use crate::ir::{Check, Emission, Literal, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Stability, TagDef, TagDoc, VALUE_SCOPES};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, TagDef};
+use crate::tag_doc::{Stability, TagDoc, VALUE_SCOPES};
 
 /// `+k8s:neq`.
 pub(crate) const NEQ: TagDoc = TagDoc {

@@ -6,8 +6,8 @@ use kdv_tags::{Tag, ValueType, go_quote};
 
 use super::{is_string, payload, root_type_string};
 use crate::ir::{Check, Emission, Format, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Stability, TagDef, TagDoc, VALUE_SCOPES};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, TagDef};
+use crate::tag_doc::{Stability, TagDoc, VALUE_SCOPES};
 
 /// `+k8s:format`.
 pub(crate) const FORMAT: TagDoc = TagDoc {

@@ -8,8 +8,8 @@ use kdv_tags::{Tag, ValueType};
 use super::root_type_string;
 use crate::gotypes::Ty;
 use crate::ir::{Check, Emission, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Scope, Stability, TagDef, TagDoc};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, TagDef};
+use crate::tag_doc::{Scope, Stability, TagDoc};
 
 /// `+k8s:immutable`.
 pub(crate) const IMMUTABLE: TagDoc = TagDoc {

@@ -13,10 +13,10 @@ use super::unions::criterion;
 use crate::gotypes::{Kind, Ty};
 use crate::ir::{Check, Equality, ItemCriterion, Literal, Validation};
 use crate::lower::{
-    Ctx, DeferScope, Deferred, LowerError, Lowered, Lowerer, SelectorTerm, wrap_one,
+    Ctx, DeferScope, Deferred, LowerError, Lowered, Lowerer, SelectorTerm, TagDef, wrap_one,
     wrap_with_scope,
 };
-use crate::registry::{Scope, Stability, TagDef, TagDoc, VALUE_SCOPES};
+use crate::tag_doc::{Scope, Stability, TagDoc, VALUE_SCOPES};
 
 /// `+k8s:item`.
 pub(crate) const ITEM: TagDoc = TagDoc {

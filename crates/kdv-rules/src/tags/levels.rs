@@ -6,8 +6,8 @@ use std::rc::Rc;
 use kdv_tags::{Tag, ValueType};
 
 use crate::ir::{Check, Level, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer, wrap_functions};
-use crate::registry::{ArgDoc, Stability, TagDef, TagDoc, VALUE_SCOPES};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, TagDef, wrap_functions};
+use crate::tag_doc::{ArgDoc, Stability, TagDoc, VALUE_SCOPES};
 
 const ARGS: &[ArgDoc] = &[ArgDoc {
     name: "since",

@@ -11,8 +11,8 @@ use kdv_tags::{Tag, ValueType};
 use super::{int_payload, is_string, payload, root_type_string};
 use crate::gotypes::{Kind, Ty};
 use crate::ir::{Check, Emission, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Scope, Stability, TagDef, TagDoc, VALUE_SCOPES};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, TagDef};
+use crate::tag_doc::{Scope, Stability, TagDoc, VALUE_SCOPES};
 
 /// The common shape of a limit tag's documentation.
 pub(crate) const fn limit_doc(

@@ -4,51 +4,19 @@
 //! uniqueness check. The identity they define also correlates items with the old list for
 //! `eachVal`, `item` and `update`. Semantics: `kdv_runtime::lists`.
 
-use std::collections::{HashMap, HashSet};
+pub(crate) mod state;
 
 use kdv_runtime::ErrorType;
 use kdv_tags::{Tag, ValueType, go_quote};
 
+pub(crate) use self::state::ListSemantic;
+use self::state::{ListKey, ListMeta};
 use super::payload;
-use crate::gotypes::{Kind, Member, Ty};
-use crate::ir::{Check, Emission, Equality, ItemMatch, KeyField, Level, Validation};
-use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer};
-use crate::registry::{Scope, Stability, TagDef, TagDoc, VALUE_SCOPES};
+use crate::gotypes::{Kind, Ty};
+use crate::ir::{Check, Emission, Equality, ItemMatch, KeyField, Validation};
+use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer, TagDef};
 use crate::shapes::decode_access;
-
-/// List semantics recorded by `listType`/`unique`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ListSemantic {
-    Atomic,
-    Set,
-    Map,
-}
-
-/// One list-map key member.
-#[derive(Debug, Clone)]
-pub(crate) struct ListKey<'u> {
-    pub name: String,
-    pub member: Member<'u>,
-}
-
-/// Metadata of one list (field or type), keyed by generator path.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ListMeta<'u> {
-    /// `Some(true)` = single (atomic), `Some(false)` = shared (set/map).
-    pub ownership_single: Option<bool>,
-    pub semantic: Option<ListSemantic>,
-    pub keys: Vec<ListKey<'u>>,
-    pub custom_unique: bool,
-    pub level: Option<Level>,
-}
-
-/// List metadata of one compilation, by generator path (a field's path, or a list type's
-/// name), and the lists whose uniqueness check was emitted.
-#[derive(Default)]
-pub(crate) struct ListState<'u> {
-    pub meta: HashMap<String, ListMeta<'u>>,
-    generated: HashSet<String>,
-}
+use crate::tag_doc::{Scope, Stability, TagDoc, VALUE_SCOPES};
 
 /// `+k8s:listType`.
 pub(crate) const LIST_TYPE: TagDoc = TagDoc {

@@ -3,55 +3,29 @@
 //! rule's deferred callback emits one `Discriminated` check per member field. Semantics:
 //! `kdv_runtime::modes`.
 
-use std::collections::{BTreeMap, HashMap};
+pub(crate) mod state;
+
+use std::collections::BTreeMap;
 
 use kdv_runtime::ErrorType;
 use kdv_tags::{Tag, ValueType, go_quote};
 
+use self::state::{MemberRules, ModeGroup, RuleState};
 use super::lists::element_equality;
 use super::root_type_string;
 use crate::gotypes::{Kind, Member, Ty};
 use crate::ir::{
-    Check, Discriminated, Emission, FieldAccess, Level, Literal, ModeRule, Presence, Validation,
+    Check, Discriminated, Emission, FieldAccess, Literal, ModeRule, Presence, Validation,
 };
-use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer};
-use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
+use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer, TagDef};
 use crate::shapes::decode_access;
+use crate::tag_doc::{ArgDoc, Scope, Stability, TagDoc};
 
 /// Tag name recorded on the emitted checks (upstream attributes them to the discriminator).
 const TAG: &str = "k8s:modeDiscriminator";
 
 /// The name of the unnamed group.
 const DEFAULT_GROUP: &str = "default";
-
-/// One discriminator group of a struct.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ModeGroup<'u> {
-    /// The discriminator field.
-    pub discriminator: Option<Member<'u>>,
-    /// Member fields with rules, by Go name.
-    pub members: BTreeMap<String, MemberRules<'u>>,
-}
-
-/// The `ifMode` rules of one member field.
-#[derive(Debug, Clone)]
-pub(crate) struct MemberRules<'u> {
-    /// The field.
-    pub member: Member<'u>,
-    /// Rules in tag order.
-    pub rules: Vec<RuleState>,
-}
-
-/// One `ifMode` tag.
-#[derive(Debug, Clone)]
-pub(crate) struct RuleState {
-    /// The mode value as written.
-    pub value: String,
-    /// The payload's functions.
-    pub functions: Vec<Validation>,
-    /// Stability context of the tag.
-    pub level: Option<Level>,
-}
 
 fn is_group_name(s: &str) -> bool {
     let mut chars = s.chars();
@@ -67,13 +41,6 @@ fn modality(tag: &Tag) -> String {
         .or_else(|| tag.named("discriminator"))
         .map(|a| a.value.as_str().to_string())
         .unwrap_or_default()
-}
-
-/// Mode rules under construction in one compilation: by struct path, then discriminator
-/// group.
-#[derive(Default)]
-pub(crate) struct ModeState<'u> {
-    groups: HashMap<String, BTreeMap<String, ModeGroup<'u>>>,
 }
 
 fn group<'a, 'u>(lw: &'a mut Lowerer<'u>, path: &str, name: &str) -> &'a mut ModeGroup<'u> {

@@ -7,13 +7,13 @@
 //! stable validations may be declarative-only, except in alpha and beta API versions
 //! ([`check_field`]).
 
-use std::collections::HashSet;
+pub(crate) mod state;
 
 use kdv_model::{Package, Severity, SourceSpan, Tags};
 use kdv_tags::{Tag, ValueType, go_quote};
 
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer, SitedTag};
-use crate::registry::{Scope, Stability, TagDef, TagDoc, tag_doc};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, SitedTag, TagDef, TagTable};
+use crate::tag_doc::{Scope, Stability, TagDoc};
 
 /// The tag's name.
 pub(crate) const NAME: &str = "k8s:declarativeValidationNative";
@@ -32,24 +32,6 @@ pub(crate) const DECLARATIVE_VALIDATION_NATIVE: TagDoc = TagDoc {
     example: "+k8s:declarativeValidationNative",
     extension: None,
 };
-
-/// Elements tagged `+k8s:declarativeValidationNative` in one compilation, by parent
-/// generator path and name: a struct field by its Go name, a list item (under
-/// `+k8s:item`) by its item segment, as the union family names its members.
-#[derive(Default)]
-pub(crate) struct NativeState {
-    members: HashSet<(String, String)>,
-}
-
-impl NativeState {
-    /// Whether the member `name` of the struct or list at `parent` is declarative-native.
-    pub(crate) fn is_native(&self, parent: &str, name: &str) -> bool {
-        // A lookup by borrowed parts would need a second key type; the sets are small and
-        // this runs once per union member at compile time.
-        self.members
-            .contains(&(parent.to_string(), name.to_string()))
-    }
-}
 
 /// Lowers `+k8s:declarativeValidationNative`: records the element; it emits no validation
 /// (the marks are applied by the field block and by the unions that read the record).
@@ -79,10 +61,10 @@ pub(crate) fn lower_native<'u>(
 /// The first tag of a chain (outermost first) whose registered stability is below Stable:
 /// `+k8s:alpha`/`+k8s:beta` are themselves Beta, so a validation written under them is
 /// caught at the prefix, as upstream's `GetStability` of the field's tags does.
-fn first_non_stable(tag: &Tag) -> Option<(&Tag, Stability)> {
+fn first_non_stable<'t>(table: &TagTable, tag: &'t Tag) -> Option<(&'t Tag, Stability)> {
     let mut t = Some(tag);
     while let Some(tag) = t {
-        if let Some(doc) = tag_doc(&tag.name)
+        if let Some(doc) = table.doc(&tag.name)
             && doc.stability < Stability::Stable
         {
             return Some((tag, doc.stability));
@@ -103,13 +85,14 @@ pub(crate) fn allows_non_stable(package: &str) -> bool {
 /// unknown `+k8s:` tag, or a non-stable tag outside an alpha/beta package. `path` is the
 /// field's generator path (`pkg.Type.field`); the first offending tag is reported.
 pub(crate) fn check_field(
+    table: &TagTable,
     path: &str,
     pkg: &Package,
     tags: &[SitedTag<'_>],
     lines: &Tags,
 ) -> Option<LowerError> {
     for line in &lines.lines {
-        if crate::tag_names::unknown_tag(&line.name).is_some() {
+        if (table.is_unknown)(&line.name) {
             let span = pkg
                 .files
                 .get(line.loc.file as usize)
@@ -128,7 +111,7 @@ pub(crate) fn check_field(
         return None;
     }
     tags.iter().find_map(|t| {
-        let (tag, stability) = first_non_stable(&t.tag)?;
+        let (tag, stability) = first_non_stable(table, &t.tag)?;
         Some(LowerError {
             message: format!(
                 "field {path}: +{NAME} can only be used with stable validation tags, but found {} which is {}",

@@ -1,21 +1,11 @@
 //! Opacity (upstream `validators/opaque.go`): `+k8s:opaqueType`.
 
-use std::collections::HashSet;
+pub(crate) mod state;
 
 use kdv_tags::{Tag, ValueType};
 
-use crate::gotypes::Ty;
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Stability, TagDef, TagDoc, VALUE_SCOPES};
-
-/// Types and members tagged `+k8s:opaqueType` in one compilation.
-#[derive(Default)]
-pub(crate) struct OpaqueState {
-    /// Types (as `NonPointer(NativeType)`).
-    pub types: HashSet<Ty>,
-    /// Members, by [`Lowerer::member_key`].
-    pub members: HashSet<String>,
-}
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, TagDef};
+use crate::tag_doc::{Stability, TagDoc, VALUE_SCOPES};
 
 /// `+k8s:opaqueType`.
 pub(crate) const OPAQUE_TYPE: TagDoc = TagDoc {
@@ -40,11 +30,11 @@ pub(crate) fn lower_opaque_type<'u>(
     _tag: &Tag,
 ) -> Result<Lowered<'u>, LowerError> {
     match ctx.scope {
-        crate::registry::Scope::Type => {
+        crate::tag_doc::Scope::Type => {
             let base = lw.g.base(&ctx.ty);
             lw.opaque.types.insert(base);
         }
-        crate::registry::Scope::Field => {
+        crate::tag_doc::Scope::Field => {
             if let Some(key) = lw.member_key(ctx) {
                 lw.opaque.members.insert(key);
             }

@@ -7,8 +7,8 @@
 use kdv_tags::{Tag, ValueType};
 
 use crate::ir::Check;
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer, lower_conditional};
-use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, TagDef, lower_conditional};
+use crate::tag_doc::{ArgDoc, Scope, Stability, TagDoc};
 
 const SCOPES: &[Scope] = &[
     Scope::Type,
@@ -82,6 +82,20 @@ pub(crate) const ALIASES: &[(&str, &str)] = &[
     (IF_OPTION_ENABLED.name, IF_ENABLED.name),
     (IF_OPTION_DISABLED.name, IF_DISABLED.name),
 ];
+
+/// The current name of a tag: `name` itself, or the name an older spelling stands for
+/// (`k8s:ifOptionEnabled` → `k8s:ifEnabled`).
+pub fn canonical_name(name: &str) -> &str {
+    current_name_of(name).unwrap_or(name)
+}
+
+/// The current name an older spelling stands for, if `name` is one.
+pub fn current_name_of(name: &str) -> Option<&'static str> {
+    ALIASES
+        .iter()
+        .find(|(old, _)| *old == name)
+        .map(|(_, new)| *new)
+}
 
 fn lower_if<'u>(
     lw: &mut Lowerer<'u>,

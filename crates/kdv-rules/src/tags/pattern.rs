@@ -11,8 +11,8 @@ use kdv_tags::{Tag, ValueType};
 use super::limits::require_string;
 use super::payload;
 use crate::ir::{Check, Emission, PatternSpec, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Stability, TagDef, TagDoc, VALUE_SCOPES};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, TagDef};
+use crate::tag_doc::{Stability, TagDoc, VALUE_SCOPES};
 
 /// `+k8s:pattern` (a kdv extension).
 pub(crate) const PATTERN: TagDoc = TagDoc {

@@ -7,8 +7,8 @@ use kdv_tags::{Tag, ValueType, go_quote};
 
 use crate::gotypes::{Kind, Ty};
 use crate::ir::{Check, Emission, Presence, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{Scope, Stability, TagDef, TagDoc};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, TagDef};
+use crate::tag_doc::{Scope, Stability, TagDoc};
 
 /// The common shape of the requiredness tags' documentation.
 pub(crate) const fn doc(

@@ -2,7 +2,8 @@
 //! including the short-circuits inherited from the member's own tags (spec §3.22).
 //! Semantics: `kdv_runtime::subfield`.
 
-use std::collections::HashSet;
+pub(crate) mod state;
+
 use std::rc::Rc;
 
 use kdv_tags::{Tag, ValueType, go_quote};
@@ -11,16 +12,10 @@ use super::lists::element_equality;
 use crate::gotypes::Kind;
 use crate::ir::{Check, FieldAccess, Validation};
 use crate::lower::{
-    Ctx, DeferScope, Deferred, LowerError, Lowered, Lowerer, wrap_functions, wrap_one,
+    Ctx, DeferScope, Deferred, LowerError, Lowered, Lowerer, TagDef, wrap_functions, wrap_one,
 };
-use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc, VALUE_SCOPES};
 use crate::shapes::decode_access;
-
-/// Subfield paths whose member short-circuits were already copied (once per path).
-#[derive(Default)]
-pub(crate) struct SubfieldState {
-    short_circuits_done: HashSet<String>,
-}
+use crate::tag_doc::{ArgDoc, Scope, Stability, TagDoc, VALUE_SCOPES};
 
 /// `+k8s:subfield`.
 pub(crate) const SUBFIELD: TagDoc = TagDoc {

@@ -6,8 +6,8 @@
 use kdv_tags::{Tag, ValueType, go_quote};
 
 use crate::ir::Check;
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer, lower_conditional};
-use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, TagDef, lower_conditional};
+use crate::tag_doc::{ArgDoc, Scope, Stability, TagDoc};
 
 const SCOPES: &[Scope] = &[
     Scope::Type,

@@ -7,8 +7,8 @@ use kdv_runtime::testing::origin;
 use kdv_tags::{ArgValue, Tag, TagValue, ValueType, go_quote};
 
 use crate::ir::{Check, Emission, Validation};
-use crate::lower::{Ctx, LowerError, Lowered, Lowerer};
-use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
+use crate::lower::{Ctx, LowerError, Lowered, Lowerer, TagDef};
+use crate::tag_doc::{ArgDoc, Scope, Stability, TagDoc};
 
 const SCOPES: &[Scope] = &[
     Scope::Type,
@@ -129,9 +129,10 @@ fn fixed_result<'u>(ctx: &Ctx<'u>, tag: &Tag, pass: bool) -> Result<Lowered<'u>,
         ));
     }
     // Keep the exact registered name for docs.
-    v.tag = crate::registry::tag_doc(&tag.name)
-        .map(|d| d.name)
-        .unwrap_or(v.tag);
+    v.tag = TAGS
+        .iter()
+        .find(|d| d.doc.name == tag.name)
+        .map_or(v.tag, |d| d.doc.name);
     for arg in &tag.args {
         let ArgValue::String(value) = &arg.value else {
             continue;

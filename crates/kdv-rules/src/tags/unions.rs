@@ -5,12 +5,16 @@
 //! `Check::Union` per union of that parent, in union-name order, and consumes the state so
 //! later callbacks emit nothing. Semantics: `kdv_runtime::unions`.
 
+pub(crate) mod state;
+
 use std::collections::{BTreeMap, HashMap};
 
 use kdv_runtime::ErrorType;
 use kdv_runtime::unions::origin;
 use kdv_tags::{Tag, ValueType, go_quote};
 
+pub(crate) use self::state::Family;
+use self::state::UnionBuild;
 use super::lists::elem_is_struct;
 use super::{is_string, root_type_string};
 use crate::gotypes::{Kind, Member, Ty};
@@ -18,9 +22,9 @@ use crate::ir::{
     Check, Emission, FieldAccess, FieldPresence, ItemCriterion, KeyField, Literal, MemberSet,
     Presence, Union, UnionKind, UnionMember, Validation,
 };
-use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer, SelectorTerm};
-use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
+use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer, SelectorTerm, TagDef};
 use crate::shapes::decode_access;
+use crate::tag_doc::{ArgDoc, Scope, Stability, TagDoc};
 
 /// Arguments of the member tags.
 pub(crate) const MEMBER_ARGS: &[ArgDoc] = &[
@@ -40,55 +44,6 @@ pub(crate) const MEMBER_ARGS: &[ArgDoc] = &[
 
 /// Scopes of the member and discriminator tags.
 pub(crate) const SCOPES: &[Scope] = &[Scope::Field, Scope::ListVal];
-
-/// The two union families; each keeps its own state, as upstream does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Family {
-    /// `+k8s:unionMember` (+ `unionDiscriminator`): `Union` / `DiscriminatedUnion`.
-    Union,
-    /// `+k8s:zeroOrOneOfMember`: `ZeroOrOneOfUnion`.
-    ZeroOrOneOf,
-    /// `+k8s:memberOf` (kdv extension): members of a virtual group, which a group tag
-    /// (`tags::virtual_fields`) turns into a union of one of the two families above.
-    Group,
-}
-
-impl Family {
-    fn tag_name(self) -> &'static str {
-        match self {
-            Family::Union => "k8s:unionMember",
-            Family::ZeroOrOneOf => "k8s:zeroOrOneOfMember",
-            Family::Group => "k8s:memberOf",
-        }
-    }
-}
-
-/// One union under construction.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct UnionBuild<'u> {
-    /// Members in tag order.
-    pub members: Vec<UnionMember>,
-    /// Struct-field members, in tag order.
-    pub field_members: Vec<Member<'u>>,
-    /// JSON name and member of the discriminator.
-    pub discriminator: Option<(String, Member<'u>)>,
-    /// List-item members by selector segment (sorted, as upstream orders their extractors).
-    pub item_members: BTreeMap<String, Vec<SelectorTerm>>,
-}
-
-/// Unions under construction in one compilation: by parent path, then union name; each
-/// family keeps its own tables, as upstream does.
-#[derive(Default)]
-pub(crate) struct UnionState<'u> {
-    unions: HashMap<String, BTreeMap<String, UnionBuild<'u>>>,
-    zero_or_one_ofs: HashMap<String, BTreeMap<String, UnionBuild<'u>>>,
-    /// Virtual groups by parent path, then group name (`+k8s:memberOf`).
-    groups: HashMap<String, BTreeMap<String, UnionBuild<'u>>>,
-    /// Where each `+k8s:memberOf` is written, for the members no group tag claims.
-    pub(crate) group_members: Vec<crate::tags::virtual_fields::MemberSite>,
-    /// Where each group is declared: (group, parent path).
-    pub(crate) group_decls: Vec<(String, String)>,
-}
 
 fn table<'a, 'u>(
     lw: &'a mut Lowerer<'u>,

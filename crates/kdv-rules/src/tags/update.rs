@@ -2,27 +2,22 @@
 //! (spec §3.13). Constraints are collected per field and merged into one short-circuit
 //! check once the field's tags are known. Semantics: `kdv_runtime::update`.
 
-use std::collections::HashMap;
+pub(crate) mod state;
 
 use kdv_runtime::ErrorType;
 use kdv_runtime::update::origin;
 use kdv_tags::{Tag, ValueType};
 
+use super::item::{prepare, selector_string};
+use super::item_update;
 use super::lists::{ListSemantic, element_equality, key_match};
 use super::payload;
 use crate::gotypes::{Kind, Ty};
 use crate::ir::{
-    Check, Emission, Equality, ItemMatch, Level, UpdateConstraint, UpdateKind, Validation,
+    Check, Emission, Equality, ItemMatch, ItemUpdate, UpdateConstraint, UpdateKind, Validation,
 };
-use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer};
-use crate::registry::{Scope, Stability, TagDef, TagDoc};
-
-/// `+k8s:update` constraints collected per field path, with their stability level, until
-/// the field's merged check is emitted.
-#[derive(Default)]
-pub(crate) struct UpdateState {
-    pending: HashMap<String, (Vec<UpdateConstraint>, Option<Level>)>,
-}
+use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer, TagDef};
+use crate::tag_doc::{Scope, Stability, TagDoc};
 
 /// `+k8s:update`.
 pub(crate) const UPDATE: TagDoc = TagDoc {
@@ -53,7 +48,7 @@ pub(crate) fn lower_update<'u>(
     let value = payload(tag);
     let at_item = item_scope(ctx);
     if value.contains(',') || (at_item && value != UpdateConstraint::NoModify.name()) {
-        return crate::tags::item_update::lower_extension(lw, ctx, tag, value, at_item);
+        return lower_extension(lw, ctx, tag, value, at_item);
     }
     let Some(constraint) = UpdateConstraint::from_name(value) else {
         return Err(ctx.value_error(tag, format!("unknown +k8s:update constraint: {value}")));
@@ -274,3 +269,89 @@ pub(crate) const TAGS: &[TagDef] = &[TagDef {
     doc: UPDATE,
     lower: lower_update,
 }];
+
+/// Whether `tag` (chained below `parent`, if any) uses a form upstream lacks: a comma list,
+/// or a constraint other than `NoModify` below `+k8s:item`.
+pub(crate) fn extension_form(parent: Option<&Tag>, tag: &Tag) -> bool {
+    if tag.name != UPDATE.name {
+        return false;
+    }
+    let value = tag.value.as_str().unwrap_or("");
+    value.contains(',')
+        || (parent.is_some_and(|p| p.name == super::item::ITEM.name)
+            && value != UpdateConstraint::NoModify.name())
+}
+
+/// Lowers the extension forms of `+k8s:update`: each constraint as upstream's one-constraint
+/// tag, except `NoSet`/`NoUnset` below `+k8s:item`, which become one check at the list.
+pub(crate) fn lower_extension<'u>(
+    lw: &mut Lowerer<'u>,
+    ctx: &Ctx<'u>,
+    tag: &Tag,
+    value: &str,
+    at_item: bool,
+) -> Result<Lowered<'u>, LowerError> {
+    debug_assert_eq!(at_item, item_scope(ctx));
+    let mut constraints = Vec::new();
+    for name in value.split(',').map(str::trim) {
+        let c = match UpdateConstraint::from_name(name) {
+            Some(c) => c,
+            None if at_item && name == item_update::NO_CLEAR => UpdateConstraint::NoUnset,
+            None => {
+                return Err(ctx.value_error(tag, format!("unknown +k8s:update constraint: {name}")));
+            }
+        };
+        if !constraints.contains(&c) {
+            constraints.push(c);
+        }
+    }
+    let mut out = Lowered::default();
+    let mut item_level = Vec::new();
+    for c in constraints {
+        if at_item && matches!(c, UpdateConstraint::NoSet | UpdateConstraint::NoUnset) {
+            item_level.push(c);
+        } else {
+            out.add(lower_constraint(lw, ctx, tag, c)?);
+        }
+    }
+    if item_level.is_empty() {
+        return Ok(out);
+    }
+    item_level.sort();
+    let (Some(selector), Some(list_path), Some(list_ty)) = (
+        ctx.list_selector.clone(),
+        ctx.parent_path.clone(),
+        ctx.parent_ty.clone(),
+    ) else {
+        return Err(ctx.tag_error(tag, "item update constraint has no list in context"));
+    };
+    let (elem, level, span) = (ctx.ty.clone(), ctx.level, tag.name_span);
+    let ctx = ctx.clone();
+    out.deferred.push(Deferred::parent(move |lw| {
+        let list_ctx = Ctx::new(Scope::Field, list_ty, list_path);
+        let (criteria, _) =
+            prepare(lw, &list_ctx, &selector, &elem).map_err(|m| ctx.error(span, m))?;
+        let mut emits = Vec::new();
+        if item_level.contains(&UpdateConstraint::NoSet) {
+            emits.push(Emission::at_element(ErrorType::Invalid, origin::UPDATE));
+        }
+        if item_level.contains(&UpdateConstraint::NoUnset) {
+            emits.push(Emission::at_path(ErrorType::Invalid, origin::UPDATE));
+        }
+        let mut v = Validation::new(
+            UPDATE.name,
+            Check::ItemUpdate(Box::new(ItemUpdate {
+                criteria,
+                constraints: item_level,
+                selector: selector_string(&selector),
+            })),
+        )
+        // As upstream's list-level update checks: it runs beside `+k8s:optional`, which
+        // would otherwise stop at a cleared list.
+        .short_circuit()
+        .emits(emits);
+        v.level = level;
+        Ok(Lowered::function(v))
+    }));
+    Ok(out)
+}

@@ -14,27 +14,19 @@
 //! the kind"); a member whose parent declares no such group is an error naming where the
 //! group is declared, if anywhere (docs/decisions/0142-virtual-field-groups.md).
 
+pub(crate) mod state;
+
 use kdv_tags::{Tag, ValueType, go_quote};
 
+use self::state::MemberSite;
 use super::item::{ITEM, lower_item};
 use super::unions::{Family, generate, record_field_member, record_item_member, union_table};
 use crate::gotypes::Kind;
-use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer};
-use crate::registry::{ArgDoc, Scope, Stability, TagDef, TagDoc};
+use crate::lower::{Ctx, Deferred, LowerError, Lowered, Lowerer, TagDef};
+use crate::tag_doc::{ArgDoc, Scope, Stability, TagDoc};
 
 /// The seed section these tags come from.
 const SEED: &str = "KEP-5073 \"Virtual Field Strategy\"";
-
-/// A `+k8s:memberOf` waiting for its group's tag.
-#[derive(Debug, Clone)]
-pub(crate) struct MemberSite {
-    /// The members' parent (struct type or list field path).
-    pub parent: String,
-    /// The group.
-    pub group: String,
-    /// The error to report if no group tag claims the member.
-    pub error: LowerError,
-}
 
 /// `+k8s:memberOf`.
 pub(crate) const MEMBER_OF: TagDoc = TagDoc {
