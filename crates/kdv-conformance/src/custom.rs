@@ -75,7 +75,7 @@ impl<'u> GoCustomValidators<'u> {
                 1 => Value::Operation,
                 2 => Value::Path(call.path.to_path()),
                 _ => match json {
-                    Some(j) => from_json(&it, &t, j)?,
+                    Some(j) => from_json(it.env(), &t, j)?,
                     None => it.zero(&t),
                 },
             });

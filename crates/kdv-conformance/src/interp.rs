@@ -902,52 +902,7 @@ impl<'a, 'u> Interp<'a, 'u> {
 
     /// The zero value of a type.
     pub fn zero(&self, ty: &TypeRef) -> Value {
-        self.zero_depth(ty, 0)
-    }
-
-    fn zero_depth(&self, ty: &TypeRef, depth: u32) -> Value {
-        if is_named(ty, FIELD_PKG, "ErrorMatcher") {
-            return Value::Matcher(Matcher::default());
-        }
-        if let TypeRef::Pointer(inner) = ty {
-            if is_named(inner, FIELD_PKG, "Path") {
-                return Value::Path(kdv_runtime::FieldPath::root());
-            }
-            if is_named(inner, FIELD_PKG, "Error") {
-                return Value::FieldErr(None);
-            }
-        }
-        if matches!(ty, TypeRef::Builtin(Builtin::Error)) {
-            return Value::GoError(None);
-        }
-        if depth > 64 {
-            return Value::Nil;
-        }
-        match self.env().underlying(ty) {
-            TypeRef::Builtin(b) => match b {
-                Builtin::String => Value::Str(ty.clone(), String::new()),
-                Builtin::Bool => Value::Bool(ty.clone(), false),
-                Builtin::Float32 | Builtin::Float64 => Value::Float(ty.clone(), 0.0),
-                b if b.is_integer() => Value::Int(ty.clone(), 0),
-                _ => Value::Iface(None),
-            },
-            TypeRef::Pointer(inner) => Value::Ptr((*inner).clone(), None),
-            TypeRef::Slice(_) => Value::Slice(ty.clone(), None),
-            TypeRef::Map { .. } => Value::Map(ty.clone(), None),
-            TypeRef::Array { len, elem } => {
-                let n: usize = len.parse().unwrap_or(0).min(4096);
-                Value::Array(ty.clone(), vec![self.zero_depth(&elem, depth + 1); n])
-            }
-            TypeRef::Struct(s) => Value::Struct(
-                ty.clone(),
-                s.fields
-                    .iter()
-                    .map(|f| self.zero_depth(&f.ty, depth + 1))
-                    .collect(),
-            ),
-            TypeRef::Interface => Value::Iface(None),
-            TypeRef::Named(_) | TypeRef::Unsupported(_) => Value::Nil,
-        }
+        Value::zero(self.env(), ty)
     }
 
     fn map_types(&self, ty: &TypeRef, line: u32) -> R<(TypeRef, TypeRef)> {

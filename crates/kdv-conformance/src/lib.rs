@@ -24,6 +24,30 @@
 //!
 //! [`cli`] holds what the binary does with its parsed arguments (reports, exit statuses).
 //!
+//! # kubectl-validate and apiextensions
+//!
+//! [`kubectl_validate`] runs every document as kubectl-validate's own test does, with the
+//! modules: `split` (apimachinery's `YAMLReader` split and the expectation comments), `pipeline`
+//! (kubectl-validate's per-document pipeline over a schema `Backend`: `TypeMeta`, group-version
+//! and kind lookup, strict-decoding statuses with goyaml.v2's repeated-key messages (`yamlv2`),
+//! namespace preparation), `crds` (the `--local-crds` loader), `backend` (the 1.23 schema patch
+//! as an RFC 7386 merge patch on the embedded 1.35 documents, through `kdv-openapi`) and `status`
+//! (the `metav1.Status` built as `errors.NewInvalid`/`NewInternalError`/kubectl-validate's
+//! `errorToStatus`, compared with Go struct equality). CEL rules run inside `kdv-openapi`'s
+//! pipeline, so no case is skipped.
+//!
+//! [`apiextensions`] reads apiextensions-apiserver's Go test files at run time: `gotable`
+//! evaluates each table literal row by row with the validation-gen interpreter over the
+//! package's types from `kdv-go` (the files' helpers interpreted, `mustSchema`/`mustUnstructured`
+//! YAML decoded by harness hooks, `DeepCopy`, `math` and `celconfig` constants and `field.Error`
+//! literals emulated) and converts `schema.Structural` values to OpenAPI schema JSON; `cases`
+//! expands rows as each test loop does (a case per valid and per error rule) and judges them with
+//! the loop's assertions through `Resource::from_crd_schema` and `kdv_openapi::cel::validate_rules`
+//! (compile tables through `kdv_openapi::cel::compile_rules`, their matchers transcribed);
+//! `ratcheting` reads `ratcheting_test.go` statement by statement and runs
+//! `Resource::validate_values_update`. Uninterpretable rows are skipped under their reason. The
+//! crate's `README.md` lists every table.
+//!
 //! # validation-gen
 //!
 //! The test files are Go; the harness parses their function bodies ([`parser`]) and
@@ -31,7 +55,8 @@
 //! types from `kdv-go`. Every `st.Value(v)…Expect…()` chain becomes a case: the Go value is
 //! marshalled to JSON ([`tojson`]), dispatched as upstream's test scheme would (registered
 //! roots, subresources, Create/Update, options), validated by `kdv-eval`, and compared with
-//! upstream's expectation through a faithful `field.ErrorMatcher` ([`matcher`]). Fixture
+//! upstream's expectation through `field.ErrorMatcher` ([`matcher`]: `kdv-rollout`'s
+//! `ErrorMatcher`, the one matcher of the project, with the harness's failure texts). Fixture
 //! tests (upstream's `testdata/validate-false.json`) are reproduced with Go's `math/rand`
 //! and randfill ([`gorand`], [`randfill`]).
 //!

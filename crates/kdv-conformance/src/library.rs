@@ -758,7 +758,7 @@ pub fn call_method(
             Ok(recv.clone())
         }
         Value::Matcher(m) => {
-            if let Some(next) = m.with(name) {
+            if let Some(next) = m.clone().by_go_name(name) {
                 if !args.is_empty() {
                     return fail(line, format!("ErrorMatcher.{name} takes no arguments"));
                 }

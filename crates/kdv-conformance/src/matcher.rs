@@ -1,237 +1,28 @@
-//! apimachinery's `field.ErrorMatcher` (validation-gen spec §8.4): per-criterion matching of
-//! an expected error against an actual one, and `Test(want, got)` with duplicate detection
-//! and multi-matching by origin.
+//! apimachinery's `field.ErrorMatcher` (validation-gen spec §8.4) as the harness runs it:
+//! the matcher is the product's ([`kdv_rollout::ErrorMatcher`]); this module adds the
+//! harness's side, the text of `Test`'s failures and of errors in reports.
 
-use kdv_runtime::{BadValue, ErrorType, FieldError, StabilityLevel};
+use kdv_runtime::{BadValue, FieldError, StabilityLevel};
 
-/// How details are compared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum DetailMode {
-    #[default]
-    Ignore,
-    Exact,
-    Substring,
-    Regexp,
+pub use kdv_rollout::ErrorMatcher as Matcher;
+pub use kdv_rollout::matcher::TestFailure;
+
+/// Go's `ErrorMatcher.Test` with each failure as the harness reports it.
+pub fn test(m: &Matcher, want: &[FieldError], got: &[FieldError]) -> Vec<String> {
+    m.test(want, got)
+        .into_iter()
+        .map(|f| match f {
+            TestFailure::AncestorShortCircuitUnsupported => {
+                "matchAncestorShortCircuit is not supported for test".to_string()
+            }
+            TestFailure::Duplicate(e) => format!("exact duplicate error: {}", render_error(e)),
+            TestFailure::Missing(e) => format!("expected an error matching: {}", render_error(e)),
+            TestFailure::Unmatched(e) => format!("unmatched error: {}", render_error(e)),
+        })
+        .collect()
 }
 
-/// A set of enabled criteria; the empty matcher matches any pair.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Matcher {
-    pub by_type: bool,
-    pub by_field: bool,
-    pub by_value: bool,
-    pub by_origin: bool,
-    pub require_origin_when_invalid: bool,
-    pub detail: DetailMode,
-    pub by_level: bool,
-    pub by_source: bool,
-    pub short_circuit: bool,
-    pub ancestor_short_circuit: bool,
-    /// `ByFieldNormalized` rules: (regex, replacement).
-    pub normalizers: Vec<(String, String)>,
-}
-
-impl Matcher {
-    /// Applies a builder method by its Go name; `None` for an unknown method.
-    pub fn with(&self, method: &str) -> Option<Matcher> {
-        let mut m = self.clone();
-        match method {
-            "ByType" => m.by_type = true,
-            "ByField" => m.by_field = true,
-            "ByValue" => m.by_value = true,
-            "ByOrigin" => m.by_origin = true,
-            "RequireOriginWhenInvalid" => m.require_origin_when_invalid = true,
-            "ByDetailExact" => m.detail = DetailMode::Exact,
-            "ByDetailSubstring" => m.detail = DetailMode::Substring,
-            "ByDetailRegexp" => m.detail = DetailMode::Regexp,
-            "ByValidationStabilityLevel" => m.by_level = true,
-            "BySource" => m.by_source = true,
-            "MatchShortCircuit" => m.short_circuit = true,
-            "MatchAncestorShortCircuit" => m.ancestor_short_circuit = true,
-            "Exactly" => {
-                m.by_type = true;
-                m.by_field = true;
-                m.by_value = true;
-                m.by_origin = true;
-                m.detail = DetailMode::Exact;
-            }
-            _ => return None,
-        }
-        Some(m)
-    }
-
-    fn normalized_field(&self, field: &str) -> String {
-        for (re, rep) in &self.normalizers {
-            if let Ok(re) = regex::Regex::new(re) {
-                let out = re.replace_all(field, rep.as_str());
-                if out != field {
-                    return out.into_owned();
-                }
-            }
-        }
-        field.to_string()
-    }
-
-    /// Whether `got` matches `want` under the enabled criteria.
-    pub fn matches(&self, want: &FieldError, got: &FieldError) -> bool {
-        let want_field = want.field.to_string();
-        let got_field = got.field.to_string();
-        if self.ancestor_short_circuit
-            && got.short_circuit
-            && want_field.len() > got_field.len()
-            && want_field.starts_with(&got_field)
-            && matches!(want_field.as_bytes()[got_field.len()], b'.' | b'[')
-        {
-            return true;
-        }
-        if self.by_type && want.error_type != got.error_type {
-            return false;
-        }
-        if self.by_field && want_field != got_field {
-            if self.normalizers.is_empty() || self.normalized_field(&got_field) != want_field {
-                return false;
-            }
-        } else if !self.by_field && !self.normalizers.is_empty() && want_field != got_field {
-            // ByFieldNormalized without ByField.
-            if self.normalized_field(&got_field) != want_field {
-                return false;
-            }
-        }
-        if self.by_value && !bad_values_equal(&want.bad_value, &got.bad_value) {
-            return false;
-        }
-        if self.by_origin {
-            if self.require_origin_when_invalid
-                && want.error_type == ErrorType::Invalid
-                && (want.origin.is_empty() || got.origin.is_empty())
-            {
-                return false;
-            }
-            if want.origin != got.origin {
-                return false;
-            }
-        }
-        match self.detail {
-            DetailMode::Ignore => {}
-            DetailMode::Exact => {
-                if got.detail != want.detail {
-                    return false;
-                }
-            }
-            DetailMode::Substring => {
-                if !got.detail.contains(&want.detail) {
-                    return false;
-                }
-            }
-            DetailMode::Regexp => match regex::Regex::new(&want.detail) {
-                Ok(re) if re.is_match(&got.detail) => {}
-                _ => return false,
-            },
-        }
-        if self.by_level && want.stability != got.stability {
-            return false;
-        }
-        if self.by_source && want.from_imperative != got.from_imperative {
-            return false;
-        }
-        if self.short_circuit && want.short_circuit != got.short_circuit {
-            return false;
-        }
-        true
-    }
-
-    /// The key used for duplicate detection: the `Exactly()` fields plus every criterion
-    /// enabled on this matcher.
-    fn duplicate_key(&self, e: &FieldError) -> String {
-        let mut key = format!(
-            "{}\u{0}{}\u{0}{}\u{0}{}\u{0}{}",
-            e.error_type.as_str(),
-            e.field,
-            render_value(&e.bad_value),
-            e.origin,
-            e.detail
-        );
-        if self.by_level {
-            key.push_str(&format!("\u{0}{}", e.stability.as_str()));
-        }
-        if self.short_circuit {
-            key.push_str(&format!("\u{0}{}", e.short_circuit));
-        }
-        if self.by_source {
-            key.push_str(&format!("\u{0}{}", e.from_imperative));
-        }
-        key
-    }
-
-    /// Go's `ErrorMatcher.Test`: every expected error must match some actual error (all
-    /// actual errors matching it when matching by a non-empty origin), nothing may be left
-    /// over, and no two actual errors may be identical. Returns the failures.
-    pub fn test(&self, want: &[FieldError], got: &[FieldError]) -> Vec<String> {
-        let mut failures = Vec::new();
-        if self.ancestor_short_circuit {
-            failures.push("matchAncestorShortCircuit is not supported for test".to_string());
-            return failures;
-        }
-        let mut seen = std::collections::HashSet::new();
-        for e in got {
-            if !seen.insert(self.duplicate_key(e)) {
-                failures.push(format!("exact duplicate error: {}", render_error(e)));
-            }
-        }
-        let mut used = vec![false; got.len()];
-        for w in want {
-            let multi = self.by_origin && !w.origin.is_empty();
-            let mut found = false;
-            for (i, g) in got.iter().enumerate() {
-                if used[i] || !self.matches(w, g) {
-                    continue;
-                }
-                used[i] = true;
-                found = true;
-                if !multi {
-                    break;
-                }
-            }
-            if !found {
-                failures.push(format!("expected an error matching: {}", render_error(w)));
-            }
-        }
-        for (i, g) in got.iter().enumerate() {
-            if !used[i] {
-                failures.push(format!("unmatched error: {}", render_error(g)));
-            }
-        }
-        failures
-    }
-}
-
-/// Go's `reflect.DeepEqual` on bad values, as far as the variants allow: numbers compare by
-/// value across integer variants and JSON numbers.
-pub fn bad_values_equal(a: &BadValue, b: &BadValue) -> bool {
-    use serde_json::Value as J;
-    let num = |v: &BadValue| -> Option<f64> {
-        match v {
-            BadValue::Int(i) => Some(*i as f64),
-            BadValue::Uint(u) => Some(*u as f64),
-            BadValue::Float(f) => Some(*f),
-            BadValue::Json(J::Number(n)) => n.as_f64(),
-            _ => None,
-        }
-    };
-    if let (Some(x), Some(y)) = (num(a), num(b)) {
-        return x == y;
-    }
-    match (a, b) {
-        (BadValue::String(x), BadValue::Json(J::String(y)))
-        | (BadValue::Json(J::String(y)), BadValue::String(x)) => x == y,
-        (BadValue::Null, BadValue::Json(J::Null)) | (BadValue::Json(J::Null), BadValue::Null) => {
-            true
-        }
-        _ => a == b,
-    }
-}
-
-/// A bad value as the matcher renders it (strings quoted, the rest as printed).
+/// A bad value as the harness renders it (strings quoted, the rest as printed).
 pub fn render_value(v: &BadValue) -> String {
     match v {
         BadValue::Json(serde_json::Value::String(s)) => format!("{s:?}"),
@@ -265,7 +56,7 @@ pub fn render_error(e: &FieldError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kdv_runtime::{ErrorListExt, FieldPath, PathRef};
+    use kdv_runtime::{ErrorListExt, ErrorType, FieldPath, PathRef};
 
     fn invalid(field: &str, detail: &str, origin: &str) -> FieldError {
         let mut e = FieldError::new(
@@ -279,9 +70,9 @@ mod tests {
     }
 
     fn m(methods: &[&str]) -> Matcher {
-        methods
-            .iter()
-            .fold(Matcher::default(), |m, x| m.with(x).expect("known method"))
+        methods.iter().fold(Matcher::default(), |m, x| {
+            m.by_go_name(x).expect("known method")
+        })
     }
 
     #[test]
@@ -314,12 +105,12 @@ mod tests {
         let matcher = m(&["ByType", "ByField"]);
         let want = [invalid("a", "", "")];
         let got = [invalid("b", "", "")];
-        let f = matcher.test(&want, &got);
+        let f = test(&matcher, &want, &got);
         assert_eq!(f.len(), 2);
         assert!(f[0].starts_with("expected an error matching"));
         assert!(f[1].starts_with("unmatched error"));
         let dup = [invalid("a", "", ""), invalid("a", "", "")];
-        let f = matcher.test(&want, &dup);
+        let f = test(&matcher, &want, &dup);
         assert!(f.iter().any(|x| x.starts_with("exact duplicate error")));
     }
 
@@ -331,11 +122,11 @@ mod tests {
             invalid("a", "x", "format=k8s-uuid"),
             invalid("b", "y", "format=k8s-uuid"),
         ];
-        assert!(matcher.test(&want, &got).is_empty());
+        assert!(test(&matcher, &want, &got).is_empty());
         // Without an origin, each expected error consumes a single actual error.
         let matcher = m(&["ByType"]);
         let want = [invalid("a", "", "")];
-        assert_eq!(matcher.test(&want, &got).len(), 1);
+        assert_eq!(test(&matcher, &want, &got).len(), 1);
     }
 
     #[test]
@@ -345,19 +136,22 @@ mod tests {
         let want = invalid("a.b", "", "x");
         assert!(m(&["ByType", "MatchAncestorShortCircuit"]).matches(&want, &got[0]));
         assert_eq!(
-            m(&["MatchAncestorShortCircuit"]).test(&[want], &got),
+            test(&m(&["MatchAncestorShortCircuit"]), &[want], &got),
             ["matchAncestorShortCircuit is not supported for test"]
         );
     }
 
     #[test]
     fn numeric_bad_values_compare_by_value() {
-        assert!(bad_values_equal(
+        assert!(kdv_rollout::matcher::bad_values_equal(
             &BadValue::Int(5),
             &BadValue::Json(serde_json::json!(5))
         ));
-        assert!(!bad_values_equal(&BadValue::Int(5), &BadValue::Int(6)));
-        assert!(bad_values_equal(
+        assert!(!kdv_rollout::matcher::bad_values_equal(
+            &BadValue::Int(5),
+            &BadValue::Int(6)
+        ));
+        assert!(kdv_rollout::matcher::bad_values_equal(
             &BadValue::String("x".into()),
             &BadValue::Json(serde_json::json!("x"))
         ));

@@ -959,7 +959,7 @@ impl PackageHarness<'_> {
         want: &[FieldError],
         got: &[FieldError],
     ) -> Option<CaseFailure> {
-        let failures = m.test(want, got);
+        let failures = crate::matcher::test(m, want, got);
         if failures.is_empty() {
             return None;
         }
@@ -1222,25 +1222,7 @@ fn error_key(e: &FieldError) -> String {
 }
 
 fn describe_matcher(m: &Matcher) -> String {
-    let mut parts = Vec::new();
-    for (on, name) in [
-        (m.by_type, "ByType"),
-        (m.by_field, "ByField"),
-        (m.by_value, "ByValue"),
-        (m.by_origin, "ByOrigin"),
-        (m.by_level, "ByValidationStabilityLevel"),
-        (m.short_circuit, "MatchShortCircuit"),
-    ] {
-        if on {
-            parts.push(name);
-        }
-    }
-    match m.detail {
-        crate::matcher::DetailMode::Exact => parts.push("ByDetailExact"),
-        crate::matcher::DetailMode::Substring => parts.push("ByDetailSubstring"),
-        crate::matcher::DetailMode::Regexp => parts.push("ByDetailRegexp"),
-        crate::matcher::DetailMode::Ignore => {}
-    }
+    let parts = m.go_names();
     if parts.is_empty() {
         "empty matcher".into()
     } else {

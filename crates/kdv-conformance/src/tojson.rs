@@ -199,25 +199,19 @@ pub fn to_bad_value(env: &TypeEnv<'_>, v: &Value) -> BadValue {
 
 /// JSON → Go value of type `ty`, as `encoding/json` would decode it (absent struct fields
 /// stay zero; `null` is nil or zero). Used to hand values to interpreted Go functions.
-pub fn from_json(it: &crate::interp::Interp<'_, '_>, ty: &TypeRef, j: &J) -> Result<Value, String> {
-    decode(it, ty, j, 0)
+pub fn from_json(env: &TypeEnv<'_>, ty: &TypeRef, j: &J) -> Result<Value, String> {
+    decode(env, ty, j, 0)
 }
 
-fn decode(
-    it: &crate::interp::Interp<'_, '_>,
-    ty: &TypeRef,
-    j: &J,
-    depth: usize,
-) -> Result<Value, String> {
+fn decode(env: &TypeEnv<'_>, ty: &TypeRef, j: &J, depth: usize) -> Result<Value, String> {
     use std::cell::RefCell;
     use std::rc::Rc;
     if depth > MAX_DEPTH {
         return Err("value nested too deeply".into());
     }
     let d = depth + 1;
-    let env = it.env();
     if j.is_null() {
-        return Ok(it.zero(ty));
+        return Ok(Value::zero(env, ty));
     }
     let under = env.underlying(ty);
     let kind_err = || format!("cannot decode {j} into {}", env.type_string(ty));
@@ -239,7 +233,7 @@ fn decode(
             _ => return Err(kind_err()),
         },
         TypeRef::Pointer(elem) => {
-            let v = decode(it, &elem, j, d)?;
+            let v = decode(env, &elem, j, d)?;
             Value::Ptr(*elem, Some(crate::value::cell(v)))
         }
         TypeRef::Slice(elem) => {
@@ -256,7 +250,7 @@ fn decode(
             };
             let items = a
                 .iter()
-                .map(|x| decode(it, &elem, x, d))
+                .map(|x| decode(env, &elem, x, d))
                 .collect::<Result<Vec<_>, _>>()?;
             Value::Slice(ty.clone(), Some(Rc::new(RefCell::new(items))))
         }
@@ -266,8 +260,8 @@ fn decode(
             };
             let mut entries = Vec::new();
             for (k, v) in o {
-                let kv = decode(it, &key, &J::String(k.clone()), d)?;
-                entries.push((kv, decode(it, &value, v, d)?));
+                let kv = decode(env, &key, &J::String(k.clone()), d)?;
+                entries.push((kv, decode(env, &value, v, d)?));
             }
             Value::Map(ty.clone(), Some(Rc::new(RefCell::new(entries))))
         }
@@ -275,17 +269,17 @@ fn decode(
             let J::Object(o) = j else {
                 return Err(kind_err());
             };
-            let Value::Struct(t, mut fields) = it.zero(ty) else {
+            let Value::Struct(t, mut fields) = Value::zero(env, ty) else {
                 return Err(kind_err());
             };
             let decls = env.struct_fields(ty).unwrap_or_default();
             for (i, f) in decls.iter().enumerate() {
                 let slot = match f.json_name() {
                     Some(name) if f.is_exported() => match o.get(name) {
-                        Some(v) => decode(it, &f.ty, v, d)?,
+                        Some(v) => decode(env, &f.ty, v, d)?,
                         None => continue,
                     },
-                    None if f.embedded => decode(it, &f.ty, j, d)?,
+                    None if f.embedded => decode(env, &f.ty, j, d)?,
                     _ => continue,
                 };
                 if let Some(x) = fields.get_mut(i) {

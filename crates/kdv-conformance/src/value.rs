@@ -10,6 +10,7 @@ use kdv_runtime::{FieldError, FieldPath};
 
 use crate::matcher::Matcher;
 use crate::syntax::{FuncSig, Stmt};
+use crate::types::{FIELD_PKG, TypeEnv, is_named};
 
 /// Shared storage of one variable or pointee.
 pub type Cell = Rc<RefCell<Value>>;
@@ -277,6 +278,62 @@ impl Value {
             Value::Package(_) => "package",
             Value::Type(_) => "type",
             Value::Native(_) => "func",
+        }
+    }
+}
+
+impl Value {
+    /// The zero value of `ty` (Go's), with `field.ErrorMatcher`, `*field.Path`, `*field.Error`
+    /// and `error` as the harness models them.
+    pub fn zero(env: &TypeEnv<'_>, ty: &TypeRef) -> Value {
+        Value::zero_depth(env, ty, 0)
+    }
+
+    fn zero_depth(env: &TypeEnv<'_>, ty: &TypeRef, depth: u32) -> Value {
+        if is_named(ty, FIELD_PKG, "ErrorMatcher") {
+            return Value::Matcher(Matcher::default());
+        }
+        if let TypeRef::Pointer(inner) = ty {
+            if is_named(inner, FIELD_PKG, "Path") {
+                return Value::Path(kdv_runtime::FieldPath::root());
+            }
+            if is_named(inner, FIELD_PKG, "Error") {
+                return Value::FieldErr(None);
+            }
+        }
+        if matches!(ty, TypeRef::Builtin(Builtin::Error)) {
+            return Value::GoError(None);
+        }
+        if depth > 64 {
+            return Value::Nil;
+        }
+        match env.underlying(ty) {
+            TypeRef::Builtin(b) => match b {
+                Builtin::String => Value::Str(ty.clone(), String::new()),
+                Builtin::Bool => Value::Bool(ty.clone(), false),
+                Builtin::Float32 | Builtin::Float64 => Value::Float(ty.clone(), 0.0),
+                b if b.is_integer() => Value::Int(ty.clone(), 0),
+                _ => Value::Iface(None),
+            },
+            TypeRef::Pointer(inner) => Value::Ptr((*inner).clone(), None),
+            TypeRef::Slice(_) => Value::Slice(ty.clone(), None),
+            TypeRef::Map { .. } => Value::Map(ty.clone(), None),
+            TypeRef::Array { len, elem } => {
+                let n: usize = len.parse().unwrap_or(0).min(4096);
+                Value::Array(
+                    ty.clone(),
+                    vec![Value::zero_depth(env, &elem, depth + 1); n],
+                )
+            }
+            TypeRef::Struct(s) => Value::Struct(
+                ty.clone(),
+                s.fields
+                    .iter()
+                    .map(|f| Value::zero_depth(env, &f.ty, depth + 1))
+                    .collect(),
+            ),
+            TypeRef::Interface => Value::Iface(None),
+            TypeRef::Named(_) | TypeRef::Unsupported(_) => Value::Nil,
         }
     }
 }

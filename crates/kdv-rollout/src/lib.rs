@@ -40,6 +40,34 @@
 //! release, the CLI's dispositions), [`matcher`] (comparing errors), [`hybrid`] (the hybrid
 //! run, its outcome and mismatch records, panic safety), [`metrics`] (the counters),
 //! [`identifier`] (the metrics' `validation_identifier`).
+//!
+//! In more detail:
+//! - [`gates`]: a [`FeatureGates`] is a value at one emulated version holding every gate
+//!   kube-apiserver recognises in 1.30–1.37, from the embedded table `data/feature-gates.txt`
+//!   (sources and limits in `data/README.md`, read once by `gates/table.rs`): `enabled(name)`
+//!   answers `Option<bool>` (`None`: not a gate of this release), `state`, `gates()`,
+//!   `AllAlpha`/`AllBeta`, component-base's `--feature-gates` syntax with each release's errors,
+//!   warnings and dependency checks (decision 0053).
+//! - [`semantics`]: decisions 0051 (each release's runtime) and 0052 (what a tool without
+//!   hand-written validation reports; [`semantics::partition_enforced`] splits a list).
+//! - [`matcher`]: apimachinery's `ErrorMatcher` (type, normalized field, origin, ancestor
+//!   short-circuit, `render`) and `duplicate_errors`; `kdv-conformance` judges upstream's cases
+//!   with this one matcher.
+//! - [`hybrid`]: [`validate_with_migration_checks`] runs the declarative side under
+//!   `catch_unwind` with the release's fail mode (decision 0054), compares its errors with the
+//!   covered hand-written ones by the release's matching rules (`hybrid/mismatch.rs`), enforces or
+//!   shadows them and drops covered hand-written errors; its `Outcome` holds the returned list,
+//!   the shadowed errors, `Mismatch` records (values, not logs: decision 0047), the caught panic
+//!   and the version. `+k8s:declarativeValidationNative` errors: decision 0046.
+//! - [`metrics`]: upstream's five counters on a caller's `prometheus-client` registry (decision
+//!   0048); `Outcome::record` counts an outcome as its release does; the opt-in
+//!   `ValidationDurations` is the histogram KEP-5073's monitoring section proposes,
+//!   `apiserver_request_validation_duration_seconds{validation=handwritten|declarative}` (a
+//!   kdv extension timing hybrid validation's declarative side).
+//! - [`identifier`]: the `validation_identifier` label.
+//!
+//! No IO: log lines are returned as values. The `kdv` facade re-exports this crate as
+//! `kdv::rollout`.
 
 #![warn(missing_docs)]
 

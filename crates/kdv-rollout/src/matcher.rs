@@ -7,8 +7,8 @@
 //! `<nil>`). Normalization rules rewrite only the *got* error's path (an older API version's
 //! path brought to the canonical one); the first rule that changes the path wins.
 
-use kdv_runtime::FieldError;
 use kdv_runtime::gofmt;
+use kdv_runtime::{BadValue, FieldError};
 use regex::Regex;
 use std::fmt::Write as _;
 
@@ -32,14 +32,26 @@ impl NormalizationRule {
     }
 }
 
-/// Which properties of two errors must be equal (Go's `field.ErrorMatcher`).
+/// How details are compared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum DetailMode {
+    #[default]
+    Ignore,
+    Exact,
+    Substring,
+    Regexp,
+}
+
+/// Which properties of two errors must be equal (Go's `field.ErrorMatcher`). The one
+/// matcher of the workspace: the hybrid mismatch checks use it, and the conformance harness
+/// runs upstream's tests' matchers with it.
 #[derive(Clone, Debug, Default)]
 pub struct ErrorMatcher {
     match_type: bool,
     match_field: bool,
     match_value: bool,
     match_origin: bool,
-    match_detail: bool,
+    match_detail: DetailMode,
     require_origin_when_invalid: bool,
     match_stability: bool,
     match_source: bool,
@@ -91,7 +103,18 @@ impl ErrorMatcher {
     }
     /// Requires equal details.
     pub fn by_detail_exact(mut self) -> Self {
-        self.match_detail = true;
+        self.match_detail = DetailMode::Exact;
+        self
+    }
+    /// Requires the got detail to contain the want detail.
+    pub fn by_detail_substring(mut self) -> Self {
+        self.match_detail = DetailMode::Substring;
+        self
+    }
+    /// Requires the got detail to match the want detail as a regular expression (an
+    /// invalid one matches nothing).
+    pub fn by_detail_regexp(mut self) -> Self {
+        self.match_detail = DetailMode::Regexp;
         self
     }
     /// Requires equal stability levels (alpha, beta, unknown).
@@ -160,7 +183,7 @@ impl ErrorMatcher {
         if self.match_field && want_field != got_field {
             return false;
         }
-        if self.match_value && want.bad_value != got.bad_value {
+        if self.match_value && !bad_values_equal(&want.bad_value, &got.bad_value) {
             return false;
         }
         if self.match_origin {
@@ -174,7 +197,13 @@ impl ErrorMatcher {
                 return false;
             }
         }
-        if self.match_detail && want.detail != got.detail {
+        let detail = match self.match_detail {
+            DetailMode::Ignore => true,
+            DetailMode::Exact => want.detail == got.detail,
+            DetailMode::Substring => got.detail.contains(want.detail.as_ref() as &str),
+            DetailMode::Regexp => Regex::new(&want.detail).is_ok_and(|re| re.is_match(&got.detail)),
+        };
+        if !detail {
             return false;
         }
         if self.match_stability && want.stability != got.stability {
@@ -248,7 +277,7 @@ impl ErrorMatcher {
             comma(&mut buf);
             let _ = write!(buf, "Origin={}", gofmt::quote(&e.origin));
         }
-        if self.match_detail {
+        if self.match_detail != DetailMode::Ignore {
             comma(&mut buf);
             let _ = write!(buf, "Detail={}", gofmt::quote(&e.detail));
         }
@@ -265,6 +294,157 @@ impl ErrorMatcher {
             let _ = write!(buf, "ShortCircuit={}", e.short_circuit);
         }
         format!("{{{buf}}}")
+    }
+}
+
+/// A builder method.
+type Builder = fn(ErrorMatcher) -> ErrorMatcher;
+
+/// The builder methods of Go's `field.ErrorMatcher` that take no argument, by name.
+const GO_METHODS: &[(&str, Builder)] = &[
+    ("ByType", ErrorMatcher::by_type),
+    ("ByField", ErrorMatcher::by_field),
+    ("ByValue", ErrorMatcher::by_value),
+    ("ByOrigin", ErrorMatcher::by_origin),
+    (
+        "RequireOriginWhenInvalid",
+        ErrorMatcher::require_origin_when_invalid,
+    ),
+    ("ByDetailExact", ErrorMatcher::by_detail_exact),
+    ("ByDetailSubstring", ErrorMatcher::by_detail_substring),
+    ("ByDetailRegexp", ErrorMatcher::by_detail_regexp),
+    (
+        "ByValidationStabilityLevel",
+        ErrorMatcher::by_validation_stability_level,
+    ),
+    ("BySource", ErrorMatcher::by_source),
+    ("MatchShortCircuit", ErrorMatcher::match_short_circuit),
+    (
+        "MatchAncestorShortCircuit",
+        ErrorMatcher::match_ancestor_short_circuit,
+    ),
+    ("Exactly", ErrorMatcher::exactly),
+];
+
+/// Why Go's `ErrorMatcher.Test` fails.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TestFailure<'e> {
+    /// The matcher matches ancestors' short-circuits, which `Test` does not support.
+    AncestorShortCircuitUnsupported,
+    /// A got error exactly repeats an earlier one.
+    Duplicate(&'e FieldError),
+    /// No got error matches this want error.
+    Missing(&'e FieldError),
+    /// No want error matched this got error.
+    Unmatched(&'e FieldError),
+}
+
+impl ErrorMatcher {
+    /// Applies the argument-less builder method Go calls `name` (`ByType`,
+    /// `ByDetailSubstring`, `Exactly`, ...); `None` for any other name.
+    pub fn by_go_name(self, name: &str) -> Option<Self> {
+        GO_METHODS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, apply)| apply(self))
+    }
+
+    /// The Go names of the criteria this matcher checks, as [`by_go_name`](Self::by_go_name)
+    /// takes them (`Exactly` appears as its parts).
+    pub fn go_names(&self) -> Vec<&'static str> {
+        let detail = match self.match_detail {
+            DetailMode::Ignore => None,
+            DetailMode::Exact => Some("ByDetailExact"),
+            DetailMode::Substring => Some("ByDetailSubstring"),
+            DetailMode::Regexp => Some("ByDetailRegexp"),
+        };
+        [
+            (self.match_type, "ByType"),
+            (self.match_field, "ByField"),
+            (self.match_value, "ByValue"),
+            (self.match_origin, "ByOrigin"),
+            (self.require_origin_when_invalid, "RequireOriginWhenInvalid"),
+            (self.match_stability, "ByValidationStabilityLevel"),
+            (self.match_source, "BySource"),
+            (self.match_short_circuit, "MatchShortCircuit"),
+            (
+                self.match_ancestor_short_circuit,
+                "MatchAncestorShortCircuit",
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .chain(detail)
+        .collect()
+    }
+
+    /// Go's `ErrorMatcher.Test`: every want error must match some got error (all got errors
+    /// matching it, when matching by a non-empty origin), no got error may be left over, and
+    /// no two got errors may be exactly alike. Returns the failures, in that order.
+    pub fn test<'e>(&self, want: &'e [FieldError], got: &'e [FieldError]) -> Vec<TestFailure<'e>> {
+        if self.match_ancestor_short_circuit {
+            return vec![TestFailure::AncestorShortCircuitUnsupported];
+        }
+        let mut failures = Vec::new();
+        let exactly = self.clone().exactly();
+        let mut seen = std::collections::HashSet::new();
+        for e in got {
+            if !seen.insert(exactly.render(e)) {
+                failures.push(TestFailure::Duplicate(e));
+            }
+        }
+        let mut used = vec![false; got.len()];
+        for w in want {
+            let multi = self.match_origin && !w.origin.is_empty();
+            let mut found = false;
+            for (i, g) in got.iter().enumerate() {
+                if used[i] || !self.matches(w, g) {
+                    continue;
+                }
+                used[i] = true;
+                found = true;
+                if !multi {
+                    break;
+                }
+            }
+            if !found {
+                failures.push(TestFailure::Missing(w));
+            }
+        }
+        failures.extend(
+            got.iter()
+                .zip(&used)
+                .filter(|(_, used)| !**used)
+                .map(|(g, _)| TestFailure::Unmatched(g)),
+        );
+        failures
+    }
+}
+
+/// Go's `reflect.DeepEqual` of two bad values, as far as Rust's representations allow:
+/// numbers compare by value across the integer, float and JSON-number variants, and a
+/// string or null equals its JSON form.
+pub fn bad_values_equal(a: &BadValue, b: &BadValue) -> bool {
+    use serde_json::Value as J;
+    let num = |v: &BadValue| -> Option<f64> {
+        match v {
+            BadValue::Int(i) => Some(*i as f64),
+            BadValue::Uint(u) => Some(*u as f64),
+            BadValue::Float(f) => Some(*f),
+            BadValue::Json(J::Number(n)) => n.as_f64(),
+            _ => None,
+        }
+    };
+    if let (Some(x), Some(y)) = (num(a), num(b)) {
+        return x == y;
+    }
+    match (a, b) {
+        (BadValue::String(x), BadValue::Json(J::String(y)))
+        | (BadValue::Json(J::String(y)), BadValue::String(x)) => x == y,
+        (BadValue::Null, BadValue::Json(J::Null)) | (BadValue::Json(J::Null), BadValue::Null) => {
+            true
+        }
+        _ => a == b,
     }
 }
 
