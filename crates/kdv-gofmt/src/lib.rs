@@ -1,7 +1,8 @@
 //! kdv-gofmt: reproductions of the Go standard library renderings that show up in upstream
-//! error texts: `strconv.Quote` / `strconv.QuoteRune` (`%q`), `strconv.IsPrint`, `%v` of a
-//! `float64`, and `encoding/json` encoding. One copy for every kdv crate (tag grammar,
-//! runtime errors, CEL library errors).
+//! error texts: `strconv.Quote` / `strconv.QuoteRune` (`%q`), `strconv.IsPrint` (with Go's
+//! Unicode 15.0 tables), `%v` of a `float64`, and `encoding/json` encoding (a `[]byte` as
+//! standard base64). One copy for every kdv crate (tag grammar, runtime errors, CEL library
+//! errors): `kdv-tags` re-exports `go_quote`, `kdv-runtime` re-exports the crate as `gofmt`.
 //!
 //! Upstream error messages are compared byte for byte, so these follow Go's rules rather
 //! than Rust's (`{:?}` escapes differently, `{}` prints floats differently).
@@ -229,6 +230,24 @@ fn write_g_form(out: &mut String, digits: &str, exp: i32) {
         write_exponent_form(out, digits, exp);
     } else {
         write_plain_form(out, digits, exp);
+    }
+}
+
+/// A JSON number as the API server marshals it after decoding: integers in `int64` range as
+/// themselves, everything else as a Go `float64` ([`format_float_json`]).
+pub fn json_number_marshaled(n: &serde_json::Number) -> String {
+    match n.as_i64() {
+        Some(i) => i.to_string(),
+        None => format_float_json(n.as_f64().unwrap_or(f64::NAN)),
+    }
+}
+
+/// A JSON number as a client wrote it (kubectl writes integers in `int64` or `uint64` range
+/// as such, everything else as a Go `float64`).
+pub fn json_number_written(n: &serde_json::Number) -> String {
+    match n.as_u64() {
+        Some(u) => u.to_string(),
+        None => json_number_marshaled(n),
     }
 }
 

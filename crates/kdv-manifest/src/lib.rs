@@ -29,6 +29,16 @@
 //!
 //! Documents are produced lazily ([`documents`]), so a caller that validates each document
 //! before asking for the next holds one parsed document at a time.
+//!
+//! Modules, bottom-up: `split` (documents as written, decision 0019), `encoding` (UTF-16 with a
+//! byte order mark, 0074), `number` (the float rule of `YAMLToJSON`) and `goyaml` (go-yaml v2's
+//! scalar resolution), `json` and `yaml` (serde-saphyr, 0002) and `fast` (the fast reader, 0032),
+//! `event` (the events both YAML readers produce, so neither imports the other) and `locate`
+//! (field paths → positions, all queries of a document in one sorted walk: 0020, 0071).
+//! [`Document::list_items`] gives the objects of a list document (`kind: List`,
+//! `ConfigMapList`, ...) as documents located under `items[i]` (0069). [`invariants`] holds the
+//! properties the `manifest_reader` fuzz target and the property tests check, `check_fast`
+//! among them.
 
 #![warn(missing_docs)]
 

@@ -25,6 +25,22 @@ pub enum Step<'a> {
     Index(usize),
 }
 
+impl<'a> Step<'a> {
+    /// The steps through a document to the value an error's field path names (struct
+    /// fields and map keys are both mapping keys).
+    pub fn path_to(path: &'a kdv_runtime::FieldPath) -> Vec<Step<'a>> {
+        path.segments()
+            .iter()
+            .map(|segment| match segment {
+                kdv_runtime::Segment::Field(name) | kdv_runtime::Segment::Key(name) => {
+                    Step::Key(name)
+                }
+                kdv_runtime::Segment::Index(i) => Step::Index(*i),
+            })
+            .collect()
+    }
+}
+
 /// An owned [`Step`], for paths built before they are located (an editor's field paths).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StepBuf {

@@ -1,16 +1,30 @@
 //! The frontend-neutral type model: packages, named types, struct fields, constants, and the
 //! tags attached to each (parsed, with their source locations).
 //!
-//! Frontends (the Go source reader, later Rust derive and OpenAPI) produce a [`Universe`];
-//! the rule registry (`kdv-rules`) reads it. Nothing here knows tag semantics: a frontend
-//! hands over each declaration's tags ([`Tags`]: the `+name…` tag lines of Go comments, of
-//! Rust doc lines, or tags synthesised from schema keywords) and its description, and where
-//! they are, so diagnostics can point at them. Comment syntax, struct tags and other
+//! Frontends (the Go source reader `kdv-go`, the Rust reader `kdv-rust-model` behind
+//! `#[derive(Validate)]` and `kdv --types FILE.rs`, the stored kubernetes/api models of
+//! `kdv-k8s-api`) produce a [`Universe`]; the rule registry (`kdv-rules`) reads it. Nothing
+//! here knows tag semantics: a frontend hands over each declaration's tags ([`Tags`]: the
+//! [`TagLine`]s of `+name…` lines, each with its text, location and parsed `kdv_tags::Tag`)
+//! and its description, and where they are, so diagnostics can point at them. [`Comments`]
+//! turns a frontend's comment lines into both, one rule for Go and Rust. A field also carries
+//! its declared JSON name and options ([`JsonTag`]). Comment syntax, struct tags and other
 //! source-language details stay in the frontend.
 //!
 //! Go semantics are modelled as upstream `gengo` sees them (see the validation-gen spec §2):
 //! a type definition `type X Y` keeps its *underlying* type expression as written; resolving
-//! the one-deep typedef rule is the registry's job, which has the whole universe at hand.
+//! the one-deep typedef rule is the registry's job, which has the whole universe at hand. The
+//! scalar vocabulary is Go's predeclared types ([`Builtin`]), because the tag catalog's
+//! semantics and upstream's messages are defined over them; other frontends map their scalars
+//! onto it.
+//!
+//! Diagnostics: a [`Diagnostic`] has a severity, a message and a [`SourceSpan`]
+//! (file:line:col); [`Snippet`] renders the caret line, clipping long lines around the span and
+//! escaping control characters. A span on a line longer than [`LONG_LINE_BYTES`] keeps only the
+//! window its snippet shows ([`SourceSpan::in_line`]), and [`clip_message`] caps a message
+//! that echoes input (decisions 0079, 0080).
+
+pub mod suggest;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -144,7 +144,8 @@ pub(crate) fn load(file: &str, bytes: &[u8], minor: u32) -> Result<Vec<LoadedCrd
             ));
         }
         // A CRD the API server would not create is not used (crd_validation).
-        let findings = crate::crd_validation::validate_crd_for(v, minor);
+        let compiled = crate::crd_validation::CompiledSchemas::default();
+        let findings = crate::crd_validation::validate_crd_keeping(v, minor, Some(&compiled));
         if let Some(message) = findings.rejection_message(
             v.pointer("/metadata/name")
                 .and_then(Value::as_str)
@@ -158,7 +159,7 @@ pub(crate) fn load(file: &str, bytes: &[u8], minor: u32) -> Result<Vec<LoadedCrd
                 message,
             });
         }
-        let resources = crd(v, &error, minor)?;
+        let resources = crd(v, &error, minor, &compiled)?;
         out.push((ClaimedNames::of(v, file, doc.position), resources));
     }
     Ok(out)
@@ -184,7 +185,12 @@ fn string<'v>(v: &'v Value, path: &[&str], error: &ErrorAt<'_>) -> Result<&'v st
     }
 }
 
-fn crd(v: &Value, error: &ErrorAt<'_>, minor: u32) -> Result<Vec<Arc<Resource>>, LoadError> {
+fn crd(
+    v: &Value,
+    error: &ErrorAt<'_>,
+    minor: u32,
+    compiled: &crate::crd_validation::CompiledSchemas,
+) -> Result<Vec<Arc<Resource>>, LoadError> {
     let group = string(v, &["spec", "group"], error)?;
     let kind = string(v, &["spec", "names", "kind"], error)?;
     let namespaced = match v.pointer("/spec/scope").and_then(Value::as_str) {
@@ -222,6 +228,12 @@ fn crd(v: &Value, error: &ErrorAt<'_>, minor: u32) -> Result<Vec<Arc<Resource>>,
             continue;
         }
         let (arena, root) = match ver.pointer("/schema/openAPIV3Schema") {
+            // The write-time checks compiled it for its rules, in the same form.
+            Some(schema @ Value::Object(_))
+                if !preserve_unknown && let Some(c) = compiled.take(schema) =>
+            {
+                c
+            }
             Some(schema @ Value::Object(_)) => crate::build::compile_crd_schema(
                 schema,
                 at(&["schema", "openAPIV3Schema"]),

@@ -8,6 +8,30 @@
 //! rule and certificate reloads, metrics and graceful shutdown. What it is not: a rule
 //! engine or a rule loader. Rules come through the [`Judge`] trait; `kdv serve` (kdv-cli)
 //! implements it with the rule sources of `kdv validate`.
+//!
+//! Modules:
+//! - [`admission`]: the AdmissionReview v1/v1beta1 decoder [`decode`]`(bytes, Limits)` —
+//!   bounded (7 MiB body, 3 MiB per object), never panics (the `admission_review` fuzz target
+//!   calls it), objects kept as raw JSON — and the response: `Status::invalid` is
+//!   apimachinery's `errors.NewInvalid` (code 422, reason `Invalid`,
+//!   `<Kind.group> "<name>" is invalid: <aggregate>`, one cause per error with its
+//!   `FieldValue...` type, `ErrorBody()` and field); `Warnings` within the API server's limits
+//!   (decision 0094).
+//! - [`judge`]: the [`Judge`] trait: a [`Subject`] (kind, operation, subresource, object and old
+//!   object as JSON text) → a [`Verdict`] (`Unknown`, `Checked { errors, warnings }`, `Failed`).
+//!   What is judged and what is allowed unasked: decision 0092.
+//! - [`server`]: [`Server::bind`]/`run`, [`Handle::reload`]; hyper 1 + hyper-util (HTTP/1.1 and
+//!   h2) over tokio and rustls (ring), the certificate re-read when its files change (decisions
+//!   0090, 0095); `/validate`, `/healthz`, `/readyz`, `/metrics` (the last three also on
+//!   `--metrics-listen`, plain HTTP); [`Rules`] (live and candidate judges from a [`Loader`])
+//!   swapped atomically with arc-swap; each verdict under `catch_unwind` and the deadline
+//!   (decision 0093), on an async worker task, or on the blocking pool for bodies over 256 KiB or
+//!   a one-worker runtime (decision 0145), the body read within the deadline too (408
+//!   otherwise); modes enforce/warn/audit; `--candidate-crd` reporting; graceful shutdown.
+//! - [`metrics`]: the server's Prometheus metrics (`prometheus-client`, decision 0048).
+//! - `playground`: `--playground`'s page `/playground` (one embedded HTML file) and
+//!   `/playground/check`, a pasted manifest judged document by document with the same judges,
+//!   errors located by `kdv-manifest` (decision 0144).
 
 pub mod admission;
 pub mod judge;

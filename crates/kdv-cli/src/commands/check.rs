@@ -184,7 +184,7 @@ fn locate(
         .iter()
         .map(|e| &e.field)
         .chain(unknown_fields.iter().map(|u| &u.0))
-        .map(steps)
+        .map(Step::path_to)
         .collect();
     let targets = errors
         .iter()
@@ -253,14 +253,4 @@ fn present(value: &Value, path: &FieldPath) -> bool {
             Segment::Index(i) => v.get(*i),
         })
         .is_some_and(|v| !v.is_null())
-}
-
-fn steps(path: &FieldPath) -> Vec<Step<'_>> {
-    path.segments()
-        .iter()
-        .map(|segment| match segment {
-            Segment::Field(name) | Segment::Key(name) => Step::Key(name),
-            Segment::Index(i) => Step::Index(*i),
-        })
-        .collect()
 }

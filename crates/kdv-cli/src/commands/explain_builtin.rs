@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use super::explain_crd::keyword_rules;
-use super::explanation::{Explanation, Rule, Step, near_list, path_text};
+use super::explanation::{Explanation, Rule, Step, near_list, no_field, path_text};
 use super::release::Release;
 use crate::error::CliError;
 
@@ -141,21 +141,7 @@ pub fn explain(
         match step {
             Step::Field(field) => {
                 let Some(child) = node.get("properties").and_then(|p| p.get(field)) else {
-                    let props: Vec<&str> = node
-                        .get("properties")
-                        .and_then(Value::as_object)
-                        .map(|m| m.keys().map(String::as_str).collect())
-                        .unwrap_or_default();
-                    return Err(CliError::Usage(format!(
-                        "{want_kind} {api_version}: no field {} in {}{}",
-                        path_text(&steps[..=i]),
-                        if so_far.is_empty() {
-                            want_kind.to_string()
-                        } else {
-                            so_far
-                        },
-                        near_list(field, &props)
-                    )));
+                    return Err(no_field(want_kind, &api_version, &steps, i, &node, field));
                 };
                 let child = resolve(defs, child);
                 parent = Some((node, field.clone()));

@@ -13,7 +13,9 @@ use std::path::PathBuf;
 use kdv_manifest::{Entry, Limits, Query, Step as LStep, Target};
 use serde_json::Value;
 
-use super::explanation::{Explanation, Rule, Step, compact, near_list, parse_path, path_text};
+use super::explanation::{
+    Explanation, Rule, Step, compact, near_list, no_field, parse_path, path_text,
+};
 use crate::error::CliError;
 use crate::file_name;
 use crate::input::Stream;
@@ -180,21 +182,7 @@ pub fn explain(
         match step {
             Step::Field(name) => {
                 let Some(child) = node.get("properties").and_then(|p| p.get(name)) else {
-                    let props: Vec<&str> = node
-                        .get("properties")
-                        .and_then(Value::as_object)
-                        .map(|m| m.keys().map(String::as_str).collect())
-                        .unwrap_or_default();
-                    return Err(CliError::Usage(format!(
-                        "{want_kind} {version_name}: no field {} in {}{}",
-                        path_text(&steps[..=i]),
-                        if so_far.is_empty() {
-                            want_kind.to_string()
-                        } else {
-                            so_far
-                        },
-                        near_list(name, &props)
-                    )));
+                    return Err(no_field(want_kind, version_name, &steps, i, node, name));
                 };
                 parent = Some((node, written.clone(), name.clone()));
                 written.push("properties".into());

@@ -3,6 +3,7 @@
 //! nearest names offered when a name is unknown. Both sources (`explain` for types,
 //! `explain_crd` for CRD schemas) build an [`Explanation`].
 
+use kdv_model::suggest::edit_distance;
 use serde::Serialize;
 
 use crate::error::CliError;
@@ -58,7 +59,7 @@ pub fn nearest(name: &str, names: &[&str]) -> Vec<String> {
     let lower = name.to_lowercase();
     let mut scored: Vec<(usize, &str)> = names
         .iter()
-        .map(|n| (distance(&lower, &n.to_lowercase()), *n))
+        .map(|n| (edit_distance(&lower, &n.to_lowercase()), *n))
         .collect();
     scored.sort();
     scored.dedup();
@@ -69,22 +70,28 @@ pub fn nearest(name: &str, names: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// Levenshtein distance over characters.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for j in 0..b.len() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != b[j]))
-                .min(row[j] + 1)
-                .min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
+/// The usage error for a field path whose step `i` names no property of the schema
+/// `node` (JSON, `properties` keyed by name) of kind `kind` in version `version`.
+pub fn no_field(
+    kind: &str,
+    version: &str,
+    steps: &[Step],
+    i: usize,
+    node: &serde_json::Value,
+    field: &str,
+) -> CliError {
+    let props: Vec<&str> = node
+        .get("properties")
+        .and_then(serde_json::Value::as_object)
+        .map(|m| m.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    let so_far = path_text(&steps[..i]);
+    CliError::Usage(format!(
+        "{kind} {version}: no field {} in {}{}",
+        path_text(&steps[..=i]),
+        if so_far.is_empty() { kind } else { &so_far },
+        near_list(field, &props)
+    ))
 }
 
 /// One step of a field path.
@@ -235,6 +242,5 @@ mod tests {
             nearest("replica", &["image", "replicas", "tier", "ports"]),
             vec!["replicas", "ports", "tier", "image"]
         );
-        assert_eq!(distance("kitten", "sitting"), 3);
     }
 }

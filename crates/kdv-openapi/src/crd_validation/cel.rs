@@ -96,6 +96,9 @@ pub(crate) fn check(
             ),
         ));
     }
+    if let Some(compiled) = opts.compiled {
+        compiled.keep(schema.raw.0, arena, root);
+    }
 }
 
 fn has_rules(s: &Props<'_>) -> bool {

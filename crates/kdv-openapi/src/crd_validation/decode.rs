@@ -92,18 +92,6 @@ impl GoErr {
 
 type Hard<T> = Result<T, GoErr>;
 
-/// A number as the server received it (kubectl writes integers in `int64` range as such and
-/// everything else as a Go `float64`).
-fn number_literal(n: &serde_json::Number) -> String {
-    match n.as_i64() {
-        Some(i) => i.to_string(),
-        None => match n.as_u64() {
-            Some(u) => u.to_string(),
-            None => kdv_runtime::gofmt::format_float_json(n.as_f64().unwrap_or(f64::NAN)),
-        },
-    }
-}
-
 struct Dec {
     /// The first type mismatch.
     saved: Option<GoErr>,
@@ -255,7 +243,10 @@ impl Dec {
             Value::Number(n) => match n.as_i64() {
                 Some(i) if (min..=max).contains(&i) => i,
                 _ => {
-                    self.mismatch_literal(format!("number {}", number_literal(n)), go_type);
+                    self.mismatch_literal(
+                        format!("number {}", kdv_runtime::gofmt::json_number_written(n)),
+                        go_type,
+                    );
                     0
                 }
             },

@@ -41,10 +41,13 @@ mod schema;
 mod structural;
 mod versions;
 
+use std::cell::RefCell;
+
 use kdv_manifest::{Entry, Limits, Query, Step, Syntax, Target};
 use kdv_runtime::{ErrorList, FieldPath, Segment};
 use serde_json::Value;
 
+use crate::schema::{Arena, NodeId};
 use crate::{DEFAULT_KUBERNETES_MINOR, LoadError};
 
 /// One step of a path in a CRD document as written (v1 names).
@@ -137,10 +140,40 @@ impl CrdFindings {
     }
 }
 
+/// The schemas the CEL checks compiled, by the address of their `openAPIV3Schema` value in
+/// the CRD checked: the loader takes them instead of compiling each schema a second time.
+#[derive(Default)]
+pub(crate) struct CompiledSchemas(RefCell<Vec<(usize, Arena, NodeId)>>);
+
+impl CompiledSchemas {
+    fn key(schema: &Value) -> usize {
+        std::ptr::from_ref(schema) as usize
+    }
+
+    /// Keeps the compiled form of `schema`.
+    pub(crate) fn keep(&self, schema: &Value, arena: Arena, root: NodeId) {
+        self.0.borrow_mut().push((Self::key(schema), arena, root));
+    }
+
+    /// The compiled form of `schema`, if a check compiled it.
+    pub(crate) fn take(&self, schema: &Value) -> Option<(Arena, NodeId)> {
+        let mut kept = self.0.borrow_mut();
+        let i = kept.iter().position(|(k, ..)| *k == Self::key(schema))?;
+        let (_, arena, root) = kept.swap_remove(i);
+        Some((arena, root))
+    }
+}
+
+impl std::fmt::Debug for CompiledSchemas {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CompiledSchemas({})", self.0.borrow().len())
+    }
+}
+
 /// The options `ValidateCustomResourceDefinition` uses on create (all set), plus the
 /// Kubernetes version whose rules apply.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Opts {
+pub(crate) struct Opts<'c> {
     pub allow_defaults: bool,
     pub require_valid_property_type: bool,
     pub require_structural_schema: bool,
@@ -150,10 +183,12 @@ pub(crate) struct Opts {
     pub kubernetes_minor: u32,
     /// Rules compile in kdv's type-rule environment (`+validationRule` on types).
     pub type_rules: bool,
+    /// Where the CEL checks keep the schemas they compile, for the loader.
+    pub compiled: Option<&'c CompiledSchemas>,
 }
 
-impl Opts {
-    fn create(minor: u32) -> Opts {
+impl Opts<'_> {
+    fn create(minor: u32) -> Opts<'static> {
         Opts {
             allow_defaults: true,
             require_valid_property_type: true,
@@ -163,6 +198,7 @@ impl Opts {
             require_map_list_keys_map_set_validation: true,
             kubernetes_minor: minor,
             type_rules: false,
+            compiled: None,
         }
     }
 }
@@ -188,6 +224,15 @@ pub fn validate_crd(crd: &Value) -> CrdFindings {
 /// [`validate_crd`] under the rules of Kubernetes 1.`minor` (formats and their warnings,
 /// the structural fields of 1.36).
 pub fn validate_crd_for(crd: &Value, minor: u32) -> CrdFindings {
+    validate_crd_keeping(crd, minor, None)
+}
+
+/// [`validate_crd_for`], keeping the schemas the CEL checks compile in `compiled`.
+pub(crate) fn validate_crd_keeping(
+    crd: &Value,
+    minor: u32,
+    compiled: Option<&CompiledSchemas>,
+) -> CrdFindings {
     let decoded = match decode::decode(crd) {
         Ok(d) => d,
         Err(e) => {
@@ -201,7 +246,11 @@ pub fn validate_crd_for(crd: &Value, minor: u32) -> CrdFindings {
         }
     };
     let crd = &decoded.crd;
-    let errors = validate_internal(crd, &Opts::create(minor));
+    let opts = Opts {
+        compiled,
+        ..Opts::create(minor)
+    };
+    let errors = validate_internal(crd, &opts);
     CrdFindings {
         decode_error: None,
         unknown_fields: decoded

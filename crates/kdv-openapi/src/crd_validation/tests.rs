@@ -51,7 +51,7 @@ fn mismatches(got: &ErrorList, want: &[Expected]) -> Vec<String> {
     out
 }
 
-fn opts_from(v: &Value) -> Opts {
+fn opts_from(v: &Value) -> Opts<'static> {
     let flag = |k: &str| v[k].as_bool().unwrap_or(false);
     Opts {
         allow_defaults: flag("allowDefaults"),
@@ -68,6 +68,7 @@ fn opts_from(v: &Value) -> Opts {
             .and_then(|m| m.parse::<u32>().ok())
             .map_or(DEFAULT_KUBERNETES_MINOR, |m| m + 1),
         type_rules: false,
+        compiled: None,
     }
 }
 
@@ -481,4 +482,43 @@ fn rules_in_all_of_are_forbidden_and_not_compiled() {
             ),
         ]
     );
+}
+
+#[test]
+fn the_cel_checks_keep_each_schema_they_compile_for_the_loader() {
+    let crd = json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {
+            "group": "example.com",
+            "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "listKind": "WidgetList"},
+            "scope": "Namespaced",
+            "versions": [
+                {"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+                    "type": "object",
+                    "x-kubernetes-validations": [{"rule": "has(self.spec)"}],
+                    "properties": {"spec": {"type": "object"}}
+                }}},
+                {"name": "v2", "served": true, "storage": false, "schema": {"openAPIV3Schema": {
+                    "type": "object",
+                    "properties": {"spec": {"type": "object"}}
+                }}}
+            ]
+        }
+    });
+    let compiled = CompiledSchemas::default();
+    let findings = validate_crd_keeping(&crd, DEFAULT_KUBERNETES_MINOR, Some(&compiled));
+    assert!(findings.errors.is_empty(), "{:?}", findings.errors);
+    // The version with rules was compiled for them, and the loader finds it by the same
+    // value; the version without rules was not compiled.
+    let v1 = crd
+        .pointer("/spec/versions/0/schema/openAPIV3Schema")
+        .unwrap();
+    let v2 = crd
+        .pointer("/spec/versions/1/schema/openAPIV3Schema")
+        .unwrap();
+    assert!(compiled.take(v2).is_none());
+    assert!(compiled.take(v1).is_some());
+    assert!(compiled.take(v1).is_none());
 }

@@ -156,15 +156,6 @@ struct Decoder {
     saved: Option<String>,
 }
 
-/// A number's literal as the server marshals it: integers in `int64` range as themselves,
-/// everything else as a Go `float64` (`json.Marshal`'s ES6 form).
-fn number_literal(n: &serde_json::Number) -> String {
-    match n.as_i64() {
-        Some(i) => i.to_string(),
-        None => gofmt::format_float_json(n.as_f64().unwrap_or(f64::NAN)),
-    }
-}
-
 impl Decoder {
     fn mismatch(&mut self, what: &str, go_type: &str, ctx: Option<Ctx>) {
         if self.saved.is_some() {
@@ -198,10 +189,13 @@ impl Decoder {
             // The server reads metadata after `json.Marshal` wrote it (apiextensions'
             // `GetObjectMeta`), so a float counts as the literal Go writes for it:
             // `5.0`, `-0.0` and `1e2` are the integers 5, 0 and 100.
-            Value::Number(n) => match n.as_i64().or_else(|| number_literal(n).parse().ok()) {
+            Value::Number(n) => match n
+                .as_i64()
+                .or_else(|| gofmt::json_number_marshaled(n).parse().ok())
+            {
                 Some(i) => Some(i),
                 None => {
-                    let lit = format!("number {}", number_literal(n));
+                    let lit = format!("number {}", gofmt::json_number_marshaled(n));
                     self.mismatch(&lit, "int64", Some(ctx));
                     Some(0)
                 }

@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use kdv_manifest::{Document, Entry, Query, Step, Syntax, Target};
-use kdv_runtime::{ErrorList, FieldPath, Segment};
+use kdv_runtime::ErrorList;
 use serde_json::{Value, json};
 
 use crate::admission::{GroupVersionKind, Operation};
@@ -173,7 +173,7 @@ fn judge_document(
 
 /// Each error with where its field is written in the document.
 fn located(doc: &Document<'_>, errors: &ErrorList) -> Value {
-    let paths: Vec<Vec<Step<'_>>> = errors.iter().map(|e| steps(&e.field)).collect();
+    let paths: Vec<Vec<Step<'_>>> = errors.iter().map(|e| Step::path_to(&e.field)).collect();
     let queries: Vec<Query<'_>> = paths
         .iter()
         .map(|path| Query {
@@ -193,17 +193,6 @@ fn located(doc: &Document<'_>, errors: &ErrorList) -> Value {
                 "type": e.error_type.to_string(),
                 "text": e.to_string(),
             })
-        })
-        .collect()
-}
-
-/// A field path as steps through the document (members and map keys are mapping keys).
-fn steps(path: &FieldPath) -> Vec<Step<'_>> {
-    path.segments()
-        .iter()
-        .map(|segment| match segment {
-            Segment::Field(name) | Segment::Key(name) => Step::Key(name),
-            Segment::Index(i) => Step::Index(*i),
         })
         .collect()
 }
