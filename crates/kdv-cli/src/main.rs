@@ -144,8 +144,9 @@
 //! server's messages at the file:line:col of the schema node, rendered as `kdv lint --types`
 //! renders its findings (text, JSON, SARIF). Errors (unknown fields included) exit 1,
 //! warnings only with `--deny warnings`, unreadable input 2. `--k8s-version 1.N` picks the
-//! release of the CRD rules (default 1.35). CEL rules are compiled, their cost estimated and
-//! they are run on the schema's defaults as the API server does.
+//! release of the CRD rules (default: the newest embedded release, as for every command). CEL
+//! rules are compiled, their cost estimated and they are run on the schema's defaults as the API
+//! server does.
 //!
 //! # `kdv completions`, `kdv man`, `kdv --version`
 //!
@@ -160,6 +161,39 @@
 //! validate` does and judges each request's object with `validate`'s checks. It runs on a
 //! tokio runtime of its own, and logs JSON lines on stderr (so it is dispatched before
 //! `run` locks stderr).
+//!
+//! # Layout
+//!
+//! - `cli`: the clap definitions (`cli::command()`); `main` dispatches to `commands/`.
+//! - `commands/`: one module per command (`validate`, `lint`, `lint_crd`, `cel`, `schema`,
+//!   `docs`, `explain` with `explain_types`, `explain_crd`, `explain_builtin` and the
+//!   `Explanation` both build in `explanation`, `packaging`, `serve`, `lsp/`), and the steps they
+//!   share: `release` (`--k8s-version`/`--emulated-version` and the gates: one release knob,
+//!   decision 0063), `sources` (schema sources and their order, 0023; `SourceArgs`), `select`
+//!   (Go roots and `--type`, `--roots`, `--subresource`), `check` (a document through
+//!   `kdv-eval` or `kdv-openapi`, both for a built-in kind (0061), unknown fields, positions;
+//!   errors of declarative rules the release and gates shadow are warnings, 0052), `options`
+//!   (validation options from gates and `--option`, 0064), `old` (UPDATE pairing: `--old` read
+//!   once before the jobs, `--old-ref` per file through one `git cat-file --batch` per
+//!   repository behind a mutex the workers share, the revision resolved to a commit once;
+//!   0072), `jobs` (the rayon runner, 0015, 0073), `custom` (the warning that
+//!   `+k8s:customValidation` is skipped); `commands::for_each_crd_file` reads `--crd` paths
+//!   for `kdv lint --crd` and `kdv explain --crd`.
+//! - `input/`: the lazy walk (`Planner`, `plan`) and capped reads (`read`); `output/`: the report
+//!   model and one writer per format (`text`, `json`, `sarif`, 0016) plus the progress bar;
+//!   `file_name`: names in each format; `error`: `CliError` and exit statuses.
+//! - `commands/lsp/` (decision 0146; editor set-up in `docs/editors.md`): `transport` (bounded
+//!   framing), `text` (UTF-16 positions, incremental edits), `analysis` (a file's kind,
+//!   diagnostics, hover and completion as pure functions of its text; `kdv lsp --check` prints
+//!   them), `crd` (CEL errors inside rules, `self` types and costs), `tags` (the catalog in Go
+//!   and Rust comments); one diagnostics worker publishes only current versions.
+//! - `commands/serve.rs` loads the sources as `validate` does (`SourceArgs`, `Release`,
+//!   `load_types`) and implements `kdv_serve::Judge` with `check::check_document` and
+//!   `validate::check_resource_document` (`ResourceChecks`), decision 0091; it logs JSON lines
+//!   with tracing-subscriber.
+//!
+//! The binary allocates with mimalloc (decision 0067). It does not contain the conformance
+//! harness (`kdv-conformance`, decision 0010).
 
 mod cli;
 mod commands;

@@ -12,6 +12,21 @@
 //! diagnostics located in the type's declaration (the messages `kdv lint` prints).
 //!
 //! Generated code refers to the facade crate as `::kdv` (`::kdv::__private`).
+//!
+//! The items written for a type: `AsView` (how checks read its values: `Option<&T>` for a
+//! struct, `Named<..>` for a newtype or unit enum; decision 0041) and `View` for `&T`;
+//! `kdv::Defaults` (`defaults`: field defaults applied as `kdv_eval::apply_defaults` applies them
+//! to JSON); in a file with `+validationRule`s, `ToCel`, `NativeMap` and `CelNative`
+//! (`cel_native`: the value read in place by CEL, decision 0143); and `TypeValidation`, the
+//! validation function (field blocks with their ratchet check, cohorts and short-circuits,
+//! marks, iterations, each check one `kdv-runtime` call), with the schema from `kdv-schema`
+//! embedded as JSON text (decision 0044). Diagnostics come back as [`Failure`]s located in the
+//! type's declaration; only registry misuse fails (decision 0042).
+//!
+//! Modules: `emit` mirrors the interpreter's traversal (`kdv-eval` `eval.rs`, `calls.rs`) with
+//! every decision that depends only on the rules taken at compile time; `rust_types` maps the
+//! model's (Go) field names back to Rust fields; `defaults`, `cel_native` as above. Which file is
+//! read, which types are roots and how types declared elsewhere are reached: decision 0040.
 
 #![warn(missing_docs)]
 

@@ -5,6 +5,12 @@
 //! package: the tags of a field depend on its type's declaration), hands it to
 //! `kdv-codegen`, and emits the generated items, or each diagnostic as a `compile_error!`
 //! at the doc line of the tag it is about.
+//!
+//! It finds the file with `Span::local_file` (the item alone when the file does not declare it
+//! at its top level, as in doctests and inline modules; decision 0040) and runs `kdv-codegen`
+//! with proc-macro2's own spans, so diagnostics have real lines and columns; a
+//! `compile_error!` sits at the tag's doc line, or at the token at the diagnostic's position.
+//! Its tests are the facade's (`kdv`: trybuild in `tests/compile_fail.rs`).
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;

@@ -9,6 +9,17 @@
 //! `null` is nil for pointers and collections. Validating a valid object allocates nothing
 //! (paths are built on the stack); only long lists (more than [`STACK_INDEX_LIMIT`] items)
 //! allocate a hash index for uniqueness and old-item correlation.
+//!
+//! Modules: `eval` (the traversal), `decode` (the decoding pass: type errors, Go zero values),
+//! `value` (fields matched to an object's sorted keys in one merge pass, decision 0006),
+//! `calls` (one dispatch arm per IR `Check`, handing views to the `kdv-runtime` family
+//! function), `view` (the JSON side's views: `Typed`, `TypedList`, `TypedMap`, item identity
+//! from list-map keys, union extractors), `cel_rules` (`+validationRule`: the node schema from
+//! `kdv-schema`, compiled and run by `kdv-openapi`'s CRD rule machinery, decision 0081),
+//! `custom` ([`validate_with`]: [`EvalOptions`] with a [`CustomValidators`] registry for
+//! `+k8s:customValidation` (0005), the release of `+validationRule`s, `skip_decoding` (0077)),
+//! `defaults` ([`apply_defaults`], decision 0101) and `unknown` ([`unknown_fields`], the
+//! strict-decoding pass run only when asked, 0021).
 
 #![warn(missing_docs)]
 

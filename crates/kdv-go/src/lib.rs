@@ -11,6 +11,17 @@
 //! Syntax errors never abort: each becomes a [`Diagnostic`] and parsing resumes at the
 //! next top-level declaration.
 //!
+//! Loading: [`load_universe`] reads the package in a directory and every package it imports
+//! from the same Go module (found through `go.mod`), adds kdv's built-in declarations of the
+//! well-known apimachinery packages (`metav1`, `types`, `resource`, `intstr`) that are
+//! imported but not found ([`add_well_known_packages`]), and evaluates the constants that name
+//! other files' or packages' constants ([`resolve_constants`]: `AddressType(v1.IPv4Protocol)`
+//! is `"IPv4"` of type `AddressType`; decision 0057). Comment blocks are associated with
+//! declarations as gengo does it (doc and detached blocks) and become the model's tags and
+//! descriptions ([`Comments`]); struct tags become [`kdv_model::JsonTag`]s ([`struct_tag_lookup`],
+//! [`json_tag`]). A qualifier no import names is reported as Go's `undefined`, invalid UTF-8 at
+//! its line and column. Generics are skipped, as methods and function bodies are.
+//!
 //! ```
 //! use std::path::PathBuf;
 //! use kdv_model::{ConstValue, TypeRef};

@@ -12,6 +12,14 @@
 //! Releases before 1.33 have no declarative rules (kubernetes/api carried no validation tags
 //! yet): [`Release::new`] returns `None` for them.
 //!
+//! Each release's directory holds one file per package (`kdv-model`'s serde form) and
+//! `PACKAGES.tsv`. A [`Release`] (one per run, `Send + Sync`) loads a group-version's package and
+//! the packages it imports, adds kdv's well-known apimachinery packages (`kdv-go`), and compiles
+//! its rules with every `TypeMeta` type a root; [`Release::kind`] answers a [`BuiltinKind`]: the
+//! rules, the type, and the options its validation reads. Not here: the OpenAPI documents
+//! (`kdv-k8s-openapi`) and validation itself (callers run `kdv-eval`). Why data, not source:
+//! decision 0062.
+//!
 //! ```
 //! let Some(release) = kdv_k8s_api::Release::new(kdv_k8s_api::latest_version()) else {
 //!     unreachable!("the newest release has rules");

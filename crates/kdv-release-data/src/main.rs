@@ -10,6 +10,21 @@
 //!
 //! Each subcommand is one module (`openapi_import`, ...) with its arguments and `run`.
 //! Exit status: 0 done (compare: no difference), 1 compare found differences, 2 bad input.
+//!
+//! - `openapi-import`: published v3 documents → the stored form (`stored`:
+//!   `v<X.Y>/<path>.json.deflate` and `FILES-v<X.Y>.tsv` with each original's sha256), reduced
+//!   with `kdv_k8s_openapi::reduce`, the code the build script uses (decision 0059).
+//! - `openapi-convert`: a release's swagger v2 and its Go API modules → its v3 documents
+//!   (`convert`: split by group-version path, definitions reached, `$ref`s into `components`,
+//!   `WrapRefs`' `allOf`, `OpenAPIV3OneOfTypes`; `defaults`: openapi-gen's
+//!   `generateDefault`/`mustEnforceDefault` rule over the Go types, which `gotypes` reads with
+//!   `kdv-go`, methods found with its lexer; decision 0060).
+//! - `openapi-compare`: converts a release whose v3 is published and counts the differences by
+//!   class (`diff`).
+//! - `api-types`: a kubernetes/api checkout → the type models `kdv-k8s-api` embeds (decision
+//!   0062).
+//!
+//! It reads upstream files only when run by hand; `publish = false`.
 
 mod api_types;
 mod convert;

@@ -1,12 +1,16 @@
 //! The Rust type frontend: Rust items into kdv's type model ([`kdv_model::Package`]), so the
 //! registry and rule IR (`kdv-rules`) lower the `+k8s:` tags of Rust types exactly as they
-//! lower those of Go types. It is the first brick of the `#[derive(Validate)]` frontend.
+//! lower those of Go types. It is the frontend of `#[derive(Validate)]` (through `kdv-codegen`)
+//! and of `kdv --types FILE.rs`, and reads no files: callers hand it a file's text.
 //!
 //! [`from_items`] reads one Rust source file (the items of one module) and maps:
 //!
 //! - structs with named fields → struct types; `struct X(T);` (a newtype) → a type
 //!   definition `type X T`; unit-only enums → a string type definition plus one constant
 //!   per variant, valued with the variant's JSON spelling (serde `rename`/`rename_all`);
+//!   enums of one-value variants (serde's default, externally tagged form
+//!   `{"httpGet": {...}}`) → a union: a struct with one optional member per variant, each
+//!   tagged `+k8s:unionMember` (the tags located at the variant);
 //!   `&str` constants of an inherent `impl` of a newtype of `String`
 //!   (`impl Kind { pub const BASIC: &str = "Basic"; }`) → constants of that type (the
 //!   members of a `+k8s:enum` newtype, which, unlike a unit enum, holds any string);
@@ -35,12 +39,19 @@
 //! `+k8s:unionMember(memberName: "HTTPGet")` for another). Constants are named by their
 //! Rust path (`Tier::Basic`).
 //!
-//! Anything else (generics, tuple structs of several fields, enums with data, references,
+//! Anything else (generics, tuple structs of several fields, other enums with data:
+//! internally or adjacently tagged, untagged, or with unit or struct variants; references,
 //! paths to other modules, `char`, `Vec<u8>`, serde attributes that change the JSON shape
 //! such as `with` or `tag`) is reported as a [`Diagnostic`] at its span; the item or field
 //! is then left out, or its type recorded as [`TypeRef::Unsupported`]. The reader never
 //! panics and never fails as a whole (a file that does not parse yields an empty package
 //! and the parse error).
+//!
+//! [`go_field_name`] is the field-name mapping above, for callers. With
+//! [`ReadOptions::external_types`], a type of another module is read as a named type of unknown
+//! shape (Go's `any`: only type-independent tags apply to it). [`parse_file`] (lexing, nesting
+//! bounded by [`MAX_NESTING`] before syn's recursive parser, parsing) is the one way the reader,
+//! `kdv-codegen` and `kdv-derive` parse a file.
 
 #![warn(missing_docs)]
 

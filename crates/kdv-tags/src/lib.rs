@@ -1,4 +1,6 @@
-//! The `+k8s:` comment-tag language of Kubernetes declarative validation (spec §1.2–1.3, 1.6).
+//! The `+k8s:` comment-tag language of Kubernetes declarative validation (spec §1.2–1.3, 1.6),
+//! as gengo's `codetags` reads it. It knows nothing of Go, schemas or what a tag means: the
+//! frontends hand it comment lines, the registry (`kdv-rules`) gives tags their meaning.
 //!
 //! * [`extract`] finds the `+name…` lines of a comment block;
 //! * [`parse_tag`] / [`parse_tag_raw`] parse one line into a [`Tag`] (name, arguments, typed
@@ -8,7 +10,8 @@
 //!   applies to tag values;
 //! * [`go_quote`] / [`go_quote_rune`] render Go's `%q`, which upstream messages embed.
 //!
-//! Nothing here panics on input, and chains are capped at [`MAX_CHAIN_DEPTH`] tags.
+//! Nothing here panics on input (the `tag_parser` fuzz target holds it), and chains are
+//! capped at [`MAX_CHAIN_DEPTH`] tags.
 
 mod chars;
 mod extract;
