@@ -16,22 +16,8 @@ use serde_json::{Value, json};
 /// A Gizmo CRD whose second rule names a field the schema lacks (`sise`).
 const CRD: &str = include_str!("fixtures/lsp/gizmo-crd.yaml");
 
-const DEPLOYMENT: &str = r#"apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: nginx
-        imagePullPolice: Always
-"#;
+/// A Deployment with a misspelled field (`imagePullPolice`, line 14).
+const DEPLOYMENT: &str = include_str!("fixtures/lsp/deployment.yaml");
 
 const GO: &str = "package v1\n\n// Widget is a widget.\ntype Widget struct {\n\t// +k8s:minimum=0\n\tSize int `json:\"size\"`\n\t// +k8s:maxLength=-1\n\tName string `json:\"name\"`\n}\n";
 

@@ -22,22 +22,8 @@ fn crd_with_one_rule() -> String {
     CRD.replacen(first, "", 1)
 }
 
-const DEPLOYMENT: &str = r#"apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: nginx
-        imagePullPolice: Always
-"#;
+/// A Deployment with a misspelled field (`imagePullPolice`, line 14).
+const DEPLOYMENT: &str = include_str!("fixtures/lsp/deployment.yaml");
 
 /// The editor's script: attach the server to each file, wait for its diagnostics, write
 /// them out, quit.
