@@ -38,9 +38,10 @@
 //! [`SizeEstimate`]) and the interface call estimators answer through
 //! ([`crate::library::estimate`]) belong to the libraries. `estimate` walks the tree (cel-go's
 //! `coster`) and asks the estimators of a call in cel-go's order of precedence, `paths` keeps
-//! the field paths with Go's slice-sharing semantics; `kubernetes` is the Kubernetes library
-//! estimator, `extensions` the ext.Sets and ext.Lists (v3) overload estimators, `builtins`
-//! cel-go's estimates of standard and strings overloads.
+//! the field paths with Go's slice-sharing semantics. The estimators themselves live with
+//! the functions they price: `library::k8s` (Kubernetes' `CostEstimator`), `library::kdv`,
+//! the cel-go extensions under `library::ext`, and `library::standard` (cel-go's estimates of
+//! the standard and strings overloads), assembled by `library::environments`.
 
 mod estimate;
 mod paths;
