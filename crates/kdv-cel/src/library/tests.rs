@@ -245,6 +245,14 @@ fn every_declared_overload_is_implemented_and_priced() {
         &mut checked,
         &mut priced,
     ));
+    // kdv's own libraries, with the registry `+validationRule` programs run with.
+    found.extend(problems(
+        &super::kdv::libraries(),
+        &crate::k8s::type_rule_program_options().registry,
+        true,
+        &mut checked,
+        &mut priced,
+    ));
     assert!(found.is_empty(), "{}", found.join("\n"));
     // Every exception names an overload some library declares.
     for (id, _) in NOT_DISPATCHED.iter().chain(NOT_ESTIMATED_BY_KUBERNETES) {
