@@ -2,32 +2,26 @@
 //! the matcher is the product's ([`kdv_rollout::ErrorMatcher`]); this module adds the
 //! harness's side, the text of `Test`'s failures and of errors in reports.
 
-use kdv_runtime::{BadValue, FieldError, StabilityLevel};
+use kdv_runtime::{FieldError, StabilityLevel};
 
 pub use kdv_rollout::ErrorMatcher as Matcher;
 pub use kdv_rollout::matcher::TestFailure;
 
-/// Go's `ErrorMatcher.Test` with each failure as the harness reports it.
-pub fn test(m: &Matcher, want: &[FieldError], got: &[FieldError]) -> Vec<String> {
-    m.test(want, got)
-        .into_iter()
-        .map(|f| match f {
-            TestFailure::AncestorShortCircuitUnsupported => {
-                "matchAncestorShortCircuit is not supported for test".to_string()
-            }
-            TestFailure::Duplicate(e) => format!("exact duplicate error: {}", render_error(e)),
-            TestFailure::Missing(e) => format!("expected an error matching: {}", render_error(e)),
-            TestFailure::Unmatched(e) => format!("unmatched error: {}", render_error(e)),
-        })
-        .collect()
+/// One failure of Go's `ErrorMatcher.Test` as the harness reports it.
+pub fn failure_text(f: &TestFailure<'_>) -> String {
+    match f {
+        TestFailure::AncestorShortCircuitUnsupported => {
+            "matchAncestorShortCircuit is not supported for test".to_string()
+        }
+        TestFailure::Duplicate(e) => format!("exact duplicate error: {}", render_error(e)),
+        TestFailure::Missing(e) => format!("expected an error matching: {}", render_error(e)),
+        TestFailure::Unmatched(e) => format!("unmatched error: {}", render_error(e)),
+    }
 }
 
-/// A bad value as the harness renders it (strings quoted, the rest as printed).
-pub fn render_value(v: &BadValue) -> String {
-    match v {
-        BadValue::Json(serde_json::Value::String(s)) => format!("{s:?}"),
-        _ => v.to_string(),
-    }
+/// Go's `ErrorMatcher.Test` with each failure as the harness reports it.
+pub fn test(m: &Matcher, want: &[FieldError], got: &[FieldError]) -> Vec<String> {
+    m.test(want, got).iter().map(failure_text).collect()
 }
 
 /// One error with everything the matcher may look at: Go's `Error()` text plus origin and
@@ -56,7 +50,7 @@ pub fn render_error(e: &FieldError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kdv_runtime::{ErrorListExt, ErrorType, FieldPath, PathRef};
+    use kdv_runtime::{BadValue, ErrorListExt, ErrorType, FieldPath, PathRef};
 
     fn invalid(field: &str, detail: &str, origin: &str) -> FieldError {
         let mut e = FieldError::new(

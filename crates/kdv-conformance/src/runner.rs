@@ -12,7 +12,7 @@ use kdv_runtime::{FieldError, Operation, OperationKind};
 use crate::backend::{CompiledPackage, catch, compile_package};
 use crate::coverage::{Gvk, Observed};
 use crate::interp::{Abort, Expectation, Harness, Interp, PackageCtx};
-use crate::matcher::{Matcher, render_error};
+use crate::matcher::{Matcher, TestFailure, failure_text, render_error};
 use crate::parser::parse_file;
 use crate::randfill::Filler;
 use crate::report::{CaseFailure, CaseResult, FailureKind, Outcome, PackageReport, Report};
@@ -959,30 +959,22 @@ impl PackageHarness<'_> {
         want: &[FieldError],
         got: &[FieldError],
     ) -> Option<CaseFailure> {
-        let failures = crate::matcher::test(m, want, got);
-        if failures.is_empty() {
-            return None;
-        }
-        let first = &failures[0];
-        let cause = if let Some(rest) = first.strip_prefix("expected an error matching: ") {
-            let e = want.iter().find(|w| rest.starts_with(&render_error(w)));
-            format!("missing {}", e.map(error_key).unwrap_or_default())
-        } else if let Some(rest) = first.strip_prefix("unmatched error: ") {
-            let e = got.iter().find(|g| rest.starts_with(&render_error(g)));
-            format!("unexpected {}", e.map(error_key).unwrap_or_default())
-        } else if let Some(rest) = first.strip_prefix("exact duplicate error: ") {
-            let e = got.iter().find(|g| rest.starts_with(&render_error(g)));
-            format!("duplicate {}", e.map(error_key).unwrap_or_default())
-        } else {
-            first.clone()
+        let failures = m.test(want, got);
+        let first = failures.first()?;
+        let cause = match first {
+            TestFailure::Missing(e) => format!("missing {}", error_key(e)),
+            TestFailure::Unmatched(e) => format!("unexpected {}", error_key(e)),
+            TestFailure::Duplicate(e) => format!("duplicate {}", error_key(e)),
+            TestFailure::AncestorShortCircuitUnsupported => failure_text(first),
         };
+        let texts: Vec<String> = failures.iter().map(failure_text).collect();
         Some(self.failure(
             dispatch,
             cause,
             format!(
                 "ExpectMatches ({}): {}",
                 describe_matcher(m),
-                failures.join("; ")
+                texts.join("; ")
             ),
             render_list(want),
             render_list(got),
