@@ -321,7 +321,29 @@ impl Eval<'_> {
                     ),
                 }
             }
-            _ => {}
+            // Run by `call`; listed so a new check is a compile error here, not a silent
+            // no-op.
+            Check::Required(_)
+            | Check::Optional(_)
+            | Check::Forbidden(_)
+            | Check::Minimum(_)
+            | Check::Maximum(_)
+            | Check::MinLength(_)
+            | Check::MaxLength(_)
+            | Check::MaxBytes(_)
+            | Check::MinItems(_)
+            | Check::MaxItems(_)
+            | Check::MinProperties(_)
+            | Check::MaxProperties(_)
+            | Check::ExclusiveMinimum(_)
+            | Check::ExclusiveMaximum(_)
+            | Check::Pattern(_)
+            | Check::Format(_)
+            | Check::Enum(_)
+            | Check::Neq(_)
+            | Check::Immutable => {}
+            // The condition did not hold (the arms above match only when it does).
+            Check::IfOption { .. } | Check::IfSubresource { .. } => {}
         }
     }
 
