@@ -7,7 +7,7 @@
 //! machines).
 
 mod common;
-use common::{kdv, root};
+use common::{Scratch, kdv, root};
 
 use serde_json::Value;
 
@@ -109,13 +109,12 @@ fn the_crds_of_the_configmap_pass_lint() {
     let config_map = object("configmap-crds.yaml", "ConfigMap");
     let data = config_map["data"].as_object().expect("data");
     assert!(!data.is_empty());
-    let dir = std::env::temp_dir().join(format!("kdv-deploy-crds-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let scratch = Scratch::new("deploy-crds");
+    let dir = scratch.path();
     for (key, text) in data {
         std::fs::write(dir.join(key), text.as_str().expect("text")).expect("written");
     }
     let run = kdv(&["lint", "--crd", dir.to_str().expect("UTF-8 path")]);
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(run.code, 0, "{}", run.transcript());
     assert!(
         run.stderr.contains(": 1 CRD, no findings"),

@@ -5,39 +5,12 @@
 //! Packages that would be unwieldy as fixtures (20,000 tag lines, a 1 MB line) are
 //! written to a temporary directory by the test.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::kdv;
+use common::{Scratch, kdv};
 
 const CUSTOM_API: &str = "crates/kdv-cli/tests/fixtures/tags/custom";
-
-/// A package directory under the system's temporary directory, removed when dropped.
-struct TempPackage(PathBuf);
-
-impl TempPackage {
-    /// Writes `files` (name, bytes) into a fresh directory named after `name`.
-    fn new(name: &str, files: &[(&str, &[u8])]) -> TempPackage {
-        let dir = std::env::temp_dir().join(format!("kdv-lint-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temporary directory");
-        for (file, bytes) in files {
-            std::fs::write(dir.join(file), bytes).expect("write fixture file");
-        }
-        TempPackage(dir)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("UTF-8 temporary path")
-    }
-}
-
-impl Drop for TempPackage {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 const DOC: &[u8] = b"// +k8s:validation-gen=*\npackage p\n";
 
@@ -85,8 +58,8 @@ type T struct {
 	E *string `json:"e"`
 }
 "#;
-    let pkg = TempPackage::new("rules", &[("doc.go", DOC), ("types.go", types)]);
-    let run = kdv(&["lint", "--types", pkg.path()]);
+    let pkg = Scratch::with_files("rules", &[("doc.go", DOC), ("types.go", types)]);
+    let run = kdv(&["lint", "--types", pkg.dir()]);
     assert_eq!(run.code, 1, "{}", run.transcript());
     let headlines: Vec<&str> = run
         .stdout
@@ -119,12 +92,12 @@ fn item_07_identical_findings_print_once_with_a_count() {
         types.push_str("\t// +k8s:maxLength=10\n");
     }
     types.push_str("\tN int32 `json:\"n\"`\n}\n");
-    let pkg = TempPackage::new(
+    let pkg = Scratch::with_files(
         "repeats",
         &[("doc.go", DOC), ("types.go", types.as_bytes())],
     );
     let start = Instant::now();
-    let run = kdv(&["lint", "--types", pkg.path()]);
+    let run = kdv(&["lint", "--types", pkg.dir()]);
     let elapsed = start.elapsed();
     assert_eq!(run.code, 1, "{}", run.transcript());
     // One error (maxLength on an int32) and one warning (the repeats), each with its count.
@@ -183,7 +156,7 @@ type A = B
 type B = A
 "#;
     let bad = b"package p\n\n// caf\xe9\ntype X struct{}\n";
-    let pkg = TempPackage::new(
+    let pkg = Scratch::with_files(
         "go-wording",
         &[
             ("go.mod", b"module p\n\ngo 1.22\n"),
@@ -192,9 +165,9 @@ type B = A
             ("z.go", bad),
         ],
     );
-    let run = kdv(&["lint", "--types", pkg.path()]);
+    let run = kdv(&["lint", "--types", pkg.dir()]);
     assert_eq!(run.code, 1, "{}", run.transcript());
-    let dir = pkg.path();
+    let dir = pkg.dir();
     let headlines: Vec<String> = run
         .stdout
         .lines()
@@ -228,11 +201,11 @@ fn item_18_long_tag_lines_are_clipped_in_the_snippet() {
     let types = format!(
         "package p\n\ntype T struct {{\n\t// +k8s:optional\n\t// +k8s:format={value}\n\tS *string `json:\"s\"`\n}}\n"
     );
-    let pkg = TempPackage::new(
+    let pkg = Scratch::with_files(
         "long-line",
         &[("doc.go", DOC), ("types.go", types.as_bytes())],
     );
-    let run = kdv(&["lint", "--types", pkg.path()]);
+    let run = kdv(&["lint", "--types", pkg.dir()]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stdout.len() < 4_000, "{} bytes", run.stdout.len());
     assert!(
@@ -284,8 +257,8 @@ type Inner struct {
 	Name string `json:"name"`
 }
 "#;
-    let pkg = TempPackage::new("native", &[("doc.go", DOC), ("types.go", types)]);
-    let run = kdv(&["lint", "--types", pkg.path()]);
+    let pkg = Scratch::with_files("native", &[("doc.go", DOC), ("types.go", types)]);
+    let run = kdv(&["lint", "--types", pkg.dir()]);
     assert_eq!(run.code, 1, "{}", run.transcript());
     let headlines: Vec<&str> = run
         .stdout
@@ -294,7 +267,11 @@ type Inner struct {
         .map(|l| l.split_once("types.go:").map_or(l, |(_, rest)| rest))
         .collect();
     // Without a go.mod the package is named by its directory (a temporary one).
-    let dir = pkg.0.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let dir = pkg
+        .path()
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("");
     let shown: Vec<String> = headlines.iter().map(|l| l.replace(dir, "<pkg>")).collect();
     assert_eq!(
         shown,
@@ -310,8 +287,8 @@ type Inner struct {
     );
 
     // In an alpha or beta API version, declarative-only rules may use non-stable tags.
-    let beta = TempPackage::new("v1beta1", &[("doc.go", DOC), ("types.go", types)]);
-    let run = kdv(&["lint", "--types", beta.path()]);
+    let beta = Scratch::with_files("v1beta1", &[("doc.go", DOC), ("types.go", types)]);
+    let run = kdv(&["lint", "--types", beta.dir()]);
     assert!(
         !run.stdout
             .contains("can only be used with stable validation tags")
@@ -440,11 +417,11 @@ type C struct {
 	Type string `json:"type"`
 }
 "#;
-    let pkg = TempPackage::new(
+    let pkg = Scratch::with_files(
         "itemupdate",
         &[("doc.go", DOC), ("types.go", types.as_bytes())],
     );
-    let run = kdv(&["lint", "--types", pkg.path()]);
+    let run = kdv(&["lint", "--types", pkg.dir()]);
     assert_eq!(run.code, 1, "{}", run.transcript());
     for line in [
         "types.go:6:38: error: tag \"k8s:item\": tag \"k8s:update\": +k8s:update=NoAddItem does not apply to list values, attach it to the enclosing field",
@@ -490,8 +467,8 @@ type Meta struct {
 	Name string `json:"name"`
 }
 "#;
-    let pkg = TempPackage::new("cel", &[("doc.go", DOC), ("types.go", types)]);
-    let run = kdv(&["lint", "--types", pkg.path()]);
+    let pkg = Scratch::with_files("cel", &[("doc.go", DOC), ("types.go", types)]);
+    let run = kdv(&["lint", "--types", pkg.dir()]);
     assert_eq!(run.code, 1, "{}", run.transcript());
     let headlines: Vec<&str> = run
         .stdout
@@ -521,10 +498,10 @@ type T struct {
 	A int32 `json:"a"`
 }
 "#;
-    let pkg = TempPackage::new("cel-upstream", &[("doc.go", DOC), ("types.go", valid)]);
-    let run = kdv(&["lint", "--types", pkg.path()]);
+    let pkg = Scratch::with_files("cel-upstream", &[("doc.go", DOC), ("types.go", valid)]);
+    let run = kdv(&["lint", "--types", pkg.dir()]);
     assert_eq!(run.code, 0, "{}", run.transcript());
-    let run = kdv(&["lint", "--upstream", "--types", pkg.path()]);
+    let run = kdv(&["lint", "--upstream", "--types", pkg.dir()]);
     assert_eq!(run.code, 1, "{}", run.transcript());
     assert!(
         run.stdout.contains("types.go:3:5: error: tag \"validationRule\" is a kdv extension (KEP-4153 \"CEL Validation\", \"Unions\", \"IDL tags\"): upstream validation-gen does not have it"),
@@ -633,8 +610,8 @@ type T struct {
 	L map[string]int32 `json:\"l,omitempty\"`
 }
 ";
-    let pkg = TempPackage::new("defaults", &[("doc.go", DOC), ("types.go", src)]);
-    let run = kdv(&["lint", "--types", pkg.path()]);
+    let pkg = Scratch::with_files("defaults", &[("doc.go", DOC), ("types.go", src)]);
+    let run = kdv(&["lint", "--types", pkg.dir()]);
     assert_eq!(run.code, 1, "{}", run.transcript());
     let lines: Vec<&str> = run
         .stdout
@@ -687,23 +664,23 @@ type WidgetSpec struct {
 	Version string `json:"version,omitempty"`
 }
 "#;
-    let pkg = TempPackage::new(
+    let pkg = Scratch::with_files(
         "cel-kdv-libs",
         &[
             ("doc.go", b"// +groupName=example.com\npackage p\n" as &[u8]),
             ("types.go", types),
         ],
     );
-    let run = kdv(&["lint", "--types", pkg.path()]);
+    let run = kdv(&["lint", "--types", pkg.dir()]);
     assert_eq!(run.code, 0, "{}", run.transcript());
-    let bad = pkg.0.join("bad.yaml");
+    let bad = pkg.path().join("bad.yaml");
     std::fs::write(
         &bad,
         "apiVersion: example.com/v1\nkind: Widget\nspec:\n  title: \"a\\tb\"\n  selector: \"a in b\"\n  version: \"1.2.3\"\n",
     )
     .unwrap();
     let bad = bad.to_str().unwrap();
-    let run = kdv(&["validate", "--types", pkg.path(), "--type", "Widget", bad]);
+    let run = kdv(&["validate", "--types", pkg.dir(), "--type", "Widget", bad]);
     assert_eq!(run.code, 1, "{}", run.transcript());
     let errors: Vec<&str> = run
         .stdout
@@ -724,7 +701,7 @@ type WidgetSpec struct {
     let run = kdv(&[
         "validate",
         "--types",
-        pkg.path(),
+        pkg.dir(),
         "--type",
         "Widget",
         "--k8s-version",
@@ -741,7 +718,7 @@ type WidgetSpec struct {
     let crd = kdv(&[
         "schema",
         "--types",
-        pkg.path(),
+        pkg.dir(),
         "Widget",
         "--crd",
         "--group",
@@ -766,7 +743,7 @@ type WidgetSpec struct {
         "{}",
         crd.transcript()
     );
-    let crd_path = pkg.0.join("crd.yaml");
+    let crd_path = pkg.path().join("crd.yaml");
     std::fs::write(&crd_path, &crd.stdout).unwrap();
     let lint = kdv(&["lint", "--crd", crd_path.to_str().unwrap()]);
     assert_eq!(lint.code, 0, "{}", lint.transcript());
@@ -810,8 +787,8 @@ type C struct {
 	Type string `json:"type"`
 }
 "#;
-    let pkg = TempPackage::new("virtual", &[("doc.go", DOC), ("types.go", types)]);
-    let run = kdv(&["lint", "--types", pkg.path()]);
+    let pkg = Scratch::with_files("virtual", &[("doc.go", DOC), ("types.go", types)]);
+    let run = kdv(&["lint", "--types", pkg.dir()]);
     assert_eq!(run.code, 1, "{}", run.transcript());
     let headlines: Vec<&str> = run
         .stdout

@@ -4,21 +4,13 @@
 //! (`action.yml`) parsed and their commands run with the built `kdv` first on PATH.
 
 mod common;
-use common::{kdv, root};
+use common::{Scratch, kdv, root};
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
-
-/// A fresh temporary directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kdv-packaging-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temporary directory");
-    dir
-}
 
 /// PATH with the built `kdv`'s directory first, so the hooks and the action run it.
 fn path_with_kdv() -> std::ffi::OsString {
@@ -52,7 +44,8 @@ fn completions_for_every_shell() {
     }
     // bash is on every machine that runs these tests: the script must at least parse.
     let run = kdv(&["completions", "bash"]);
-    let dir = scratch("bash");
+    let scratch = Scratch::new("bash");
+    let dir = scratch.path();
     let script = dir.join("kdv.bash");
     std::fs::write(&script, &run.stdout).expect("written");
     let status = Command::new("bash")
@@ -61,7 +54,6 @@ fn completions_for_every_shell() {
         .status()
         .expect("bash runs");
     assert!(status.success(), "bash -n accepts the completion script");
-    let _ = std::fs::remove_dir_all(&dir);
 
     let run = kdv(&["completions", "tcsh"]);
     assert_eq!(run.code, 2);
@@ -101,7 +93,8 @@ fn man_page_of_kdv() {
 
 #[test]
 fn man_pages_of_every_command() {
-    let dir = scratch("man");
+    let scratch = Scratch::new("man");
+    let dir = scratch.path();
     let out = dir.join("man1");
     let run = kdv(&["man", "--dir", out.to_str().expect("UTF-8 path")]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -144,7 +137,6 @@ fn man_pages_of_every_command() {
         "{}",
         run.stderr
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -309,19 +301,19 @@ fn pre_commit_validate_hook() {
     assert!(text.contains("4 documents, 4 valid, 0 invalid"), "{text}");
 
     // An invalid manifest fails the hook with its position.
-    let dir = scratch("validate-hook");
+    let scratch = Scratch::new("validate-hook");
+    let dir = scratch.path();
     std::fs::write(
         dir.join("service.yaml"),
         "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  prots: []\n",
     )
     .expect("written");
-    let (code, text) = hook.run(&dir, &[], &["service.yaml"]);
+    let (code, text) = hook.run(dir, &[], &["service.yaml"]);
     assert_eq!(code, 1, "{text}");
     assert!(
         text.contains("service.yaml:6:3: unknown field \"spec.prots\""),
         "{text}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -329,7 +321,8 @@ fn pre_commit_lint_crd_hook() {
     let hook = Hook::find("kdv-lint-crd");
     // A kubebuilder layout: config/crd/bases/*.yaml are CRDs, the kustomize files beside
     // them are not.
-    let dir = scratch("lint-crd-hook");
+    let scratch = Scratch::new("lint-crd-hook");
+    let dir = scratch.path();
     let bases = dir.join("config/crd/bases");
     std::fs::create_dir_all(&bases).expect("directories");
     for crd in [
@@ -358,13 +351,12 @@ fn pre_commit_lint_crd_hook() {
     let selected = hook.select(&candidates);
     assert_eq!(selected, [candidates[0], candidates[1], candidates[3]]);
 
-    let (code, text) = hook.run(&dir, &[], &selected[..2]);
+    let (code, text) = hook.run(dir, &[], &selected[..2]);
     assert_eq!(code, 0, "{text}");
     assert!(text.ends_with(": 2 CRDs, no findings\n"), "{text}");
-    let (code, text) = hook.run(&dir, &[], &selected);
+    let (code, text) = hook.run(dir, &[], &selected);
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("config/crd/broken.yaml:"), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The action's steps.
@@ -481,7 +473,8 @@ fn github_action_runs_kdv_and_writes_sarif() {
     let steps = action_steps();
     let validate = step(&steps, "Validate");
     let verdict = step(&steps, "Verdict");
-    let temp = scratch("action");
+    let scratch = Scratch::new("action");
+    let temp = scratch.path();
     let mut context: BTreeMap<String, String> = action["inputs"]
         .as_object()
         .expect("inputs")
@@ -505,7 +498,7 @@ fn github_action_runs_kdv_and_writes_sarif() {
     // Valid manifests: exit-code 0, a SARIF run without results, the verdict passes.
     let paths = "deploy/certificate.yaml deploy/webhook.yaml";
     context.insert("inputs.paths".into(), paths.into());
-    let (code, outputs) = run_step(&validate, &context, &temp);
+    let (code, outputs) = run_step(&validate, &context, temp);
     assert_eq!((code, &outputs["exit-code"][..]), (0, "0"));
     let log = read_sarif();
     assert_eq!(log["version"], "2.1.0");
@@ -514,7 +507,7 @@ fn github_action_runs_kdv_and_writes_sarif() {
         "steps.validate.outputs.exit-code".into(),
         outputs["exit-code"].clone(),
     );
-    assert_eq!(run_step(&verdict, &context, &temp).0, 0);
+    assert_eq!(run_step(&verdict, &context, temp).0, 0);
 
     // An invalid manifest: the step records exit-code 1, the SARIF log holds the error, the
     // verdict fails.
@@ -526,7 +519,7 @@ fn github_action_runs_kdv_and_writes_sarif() {
     .expect("written");
     let paths = format!("deploy/pdb.yaml {}", service.display());
     context.insert("inputs.paths".into(), paths);
-    let (code, outputs) = run_step(&validate, &context, &temp);
+    let (code, outputs) = run_step(&validate, &context, temp);
     assert_eq!((code, &outputs["exit-code"][..]), (0, "1"));
     let log = read_sarif();
     let results = log["runs"][0]["results"].as_array().expect("results");
@@ -537,8 +530,8 @@ fn github_action_runs_kdv_and_writes_sarif() {
         "steps.validate.outputs.exit-code".into(),
         outputs["exit-code"].clone(),
     );
-    assert_eq!(run_step(&verdict, &context, &temp).0, 1);
-    let _ = std::fs::remove_dir_all(&temp);
+    assert_eq!(run_step(&verdict, &context, temp).0, 1);
+    let _ = std::fs::remove_dir_all(temp);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! validate`), their schema (`kdv schema`).
 
 mod common;
-use common::{kdv, root};
+use common::{Scratch, kdv, root};
 
 const WIDGET_RS: &str = "crates/kdv/tests/widget/types.rs";
 
@@ -27,8 +27,8 @@ fn lint_reports_misuse_as_the_derive_does() {
 #[test]
 fn manifests_validate_against_rust_types_as_against_the_go_package() {
     // The version of a Rust module is its file's name, as a Go package's is its name.
-    let dir = std::env::temp_dir().join(format!("kdv-rust-types-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let scratch = Scratch::new("rust-types");
+    let dir = scratch.path();
     let v1 = dir.join("v1.rs");
     std::fs::copy(root().join(WIDGET_RS), &v1).expect("copies the types");
     for manifest in [
@@ -69,7 +69,6 @@ fn manifests_validate_against_rust_types_as_against_the_go_package() {
     assert_eq!(schema.code, 0, "{}", schema.stderr);
     let v: serde_json::Value = serde_json::from_str(&schema.stdout).expect("JSON");
     assert_eq!(v["properties"]["replicas"]["maximum"], 100);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

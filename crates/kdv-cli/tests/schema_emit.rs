@@ -3,7 +3,7 @@
 //! `--types` on the example manifests, notes as warnings, options, unknown types.
 
 mod common;
-use common::{kdv, root};
+use common::{Scratch, kdv, root};
 
 #[test]
 fn widget_schema_json() {
@@ -35,8 +35,8 @@ fn widget_crd_yaml_is_clean_and_validates_as_the_types_do() {
         "{}",
         run.stderr
     );
-    let dir = std::env::temp_dir().join(format!("kdv-schema-e2e-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = Scratch::new("schema-e2e");
+    let dir = scratch.path();
     let crd = dir.join("widget-crd.yaml");
     std::fs::write(&crd, &run.stdout).unwrap();
     let crd = crd.to_str().unwrap();
@@ -67,7 +67,6 @@ fn widget_crd_yaml_is_clean_and_validates_as_the_types_do() {
         compared += 1;
     }
     assert!(compared >= 5);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -196,13 +195,12 @@ fn defaults_are_published_and_never_required() {
     assert_eq!(s["properties"]["policy"]["default"], "Always");
     assert_eq!(s["properties"]["timeout"]["default"], 30);
     assert_eq!(s["properties"]["minReadySeconds"]["default"], 0);
-    let dir = std::env::temp_dir().join(format!("kdv-defaults-crd-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = Scratch::new("defaults-crd");
+    let dir = scratch.path();
     let crd = dir.join("crd.json");
     std::fs::write(&crd, &run.stdout).unwrap();
     let lint = kdv(&["lint", "--crd", crd.to_str().unwrap()]);
     assert_eq!(lint.code, 0, "{}{}", lint.stdout, lint.stderr);
-    let _ = std::fs::remove_dir_all(&dir);
     let upstream = kdv(&["lint", "--upstream", "--types", API]);
     assert_eq!(upstream.code, 1);
     let flagged: Vec<&str> = upstream

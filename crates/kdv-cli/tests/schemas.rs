@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 mod common;
-use common::kdv;
+use common::{Scratch, kdv};
 
 const F: &str = "crates/kdv-cli/tests/fixtures/schemas";
 
@@ -328,8 +328,8 @@ fn built_in_kinds_are_ratcheted() {
     // data.mode was already invalid in the old revision and is unchanged: only the change
     // elsewhere is validated, as the API server's validation ratcheting does.
     let old = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: [production]\n";
-    let dir = std::env::temp_dir().join(format!("kdv-schemas-ratchet-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let scratch = Scratch::new("schemas-ratchet");
+    let dir = scratch.path();
     let old_file = dir.join("settings.yaml");
     std::fs::write(
         &old_file,
@@ -342,7 +342,6 @@ fn built_in_kinds_are_ratcheted() {
         &old_file.display().to_string(),
         &f("configmap.yaml"),
     ]);
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(run.code, 0, "{}", run.transcript());
     // Against its sibling configmap.old.yaml, where mode was valid, the change is reported.
     assert_eq!(kdv(&["validate", &f("configmap.yaml")]).code, 1);

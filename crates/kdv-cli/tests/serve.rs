@@ -238,8 +238,8 @@ fn unknown_kinds_are_denied_with_fail_unknown() {
 /// file watch and again (back to 10) from SIGHUP.
 #[test]
 fn rules_reload_when_the_crd_changes_and_on_sighup() {
-    let dir = std::env::temp_dir().join(format!("kdv-serve-reload-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = common::Scratch::new("serve-reload");
+    let dir = scratch.path();
     let crd = dir.join("crd.yaml");
     let original = std::fs::read_to_string(fixtures().join("crd.yaml")).unwrap();
     std::fs::write(&crd, &original).unwrap();
@@ -273,7 +273,6 @@ fn rules_reload_when_the_crd_changes_and_on_sighup() {
         metrics.contains("kdv_reloads_total{what=\"rules\",result=\"success\"}"),
         "{metrics}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

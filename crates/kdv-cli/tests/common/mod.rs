@@ -132,9 +132,23 @@ impl Scratch {
         Scratch(dir)
     }
 
+    /// A scratch folder holding `files` (name, bytes).
+    pub fn with_files(name: &str, files: &[(&str, &[u8])]) -> Scratch {
+        let scratch = Scratch::new(name);
+        for (file, bytes) in files {
+            scratch.write(file, bytes);
+        }
+        scratch
+    }
+
     /// The folder.
     pub fn path(&self) -> &Path {
         &self.0
+    }
+
+    /// The folder, as text.
+    pub fn dir(&self) -> &str {
+        self.0.to_str().expect("UTF-8 path")
     }
 
     /// The path of `name` in the folder, as text.
