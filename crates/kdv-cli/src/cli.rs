@@ -167,40 +167,9 @@ pub fn long_version() -> String {
 /// Arguments of `kdv serve`.
 #[derive(Debug, Args, Clone)]
 pub struct ServeArgs {
-    /// Directory of a Go package (or a Rust file) of types with `+k8s:` tags, as for
-    /// `kdv validate`.
-    #[arg(long, value_name = "DIR")]
-    pub types: Option<PathBuf>,
-
-    /// CustomResourceDefinitions (files or directories), as for `kdv validate`. Repeatable.
-    /// Watched: a change reloads the rules.
-    #[arg(long = "crd", value_name = "FILE|DIR")]
-    pub crds: Vec<PathBuf>,
-
-    /// Directory of OpenAPI v3 documents, as for `kdv validate`.
-    #[arg(long, value_name = "DIR")]
-    pub schema: Option<PathBuf>,
-
-    /// The Kubernetes release of the built-in kinds, feature gates and CEL environment, as
-    /// for `kdv validate` (default: the newest embedded).
-    #[arg(long, value_name = "1.N")]
-    pub k8s_version: Option<String>,
-
-    /// The API server's name for --k8s-version.
-    #[arg(long, value_name = "1.N")]
-    pub emulated_version: Option<String>,
-
-    /// Which types of the --types package are root types, as for `kdv validate`.
-    #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package, requires = "types")]
-    pub roots: RootsArg,
-
-    /// Define a validation option, as for `kdv validate`. Repeatable.
-    #[arg(long = "option", value_name = "NAME[=true|false]", value_parser = parse_option)]
-    pub options: Vec<(String, bool)>,
-
-    /// Feature gates, as for `kdv validate`.
-    #[arg(long, value_name = "NAME=BOOL,...")]
-    pub feature_gates: Option<String>,
+    /// Where the rules come from and the release they follow, as for `kdv validate`.
+    #[command(flatten)]
+    pub rules: RulesArgs,
 
     /// A CRD not yet installed: each request of its kinds is also validated against it
     /// (with ratcheting on updates); what it would reject is reported as warnings
@@ -520,9 +489,9 @@ pub enum OutputFormat {
     Sarif,
 }
 
-/// Arguments of `kdv validate`.
-#[derive(Debug, Args)]
-pub struct ValidateArgs {
+/// The rule sources and the release, shared by `kdv validate` and `kdv serve`.
+#[derive(Debug, Args, Clone)]
+pub struct RulesArgs {
     /// Directory of a Go package that declares types with `+k8s:` tags (`types.go`,
     /// `doc.go`), or a Rust file of such types (as `#[derive(Validate)]` reads it; its
     /// version is the file's name, e.g. `v1.rs`); its kinds are chosen first. Without
@@ -532,9 +501,9 @@ pub struct ValidateArgs {
     pub types: Option<PathBuf>,
 
     /// CustomResourceDefinitions (YAML or JSON; a directory is searched recursively for
-    /// *.yaml, *.yml, *.json; `-` reads standard input unless the manifests do); documents
-    /// that are not CRDs are ignored. Repeatable. Every version a CRD lists is a source,
-    /// after the --types kinds.
+    /// *.yaml, *.yml, *.json; for `kdv validate`, `-` reads standard input unless the
+    /// manifests do); documents that are not CRDs are ignored. Repeatable. Every version a
+    /// CRD lists is a source, after the --types kinds.
     #[arg(long = "crd", value_name = "FILE|DIR")]
     pub crds: Vec<PathBuf>,
 
@@ -553,16 +522,47 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "1.N")]
     pub k8s_version: Option<String>,
 
-    /// Validate every document as this Go type (`Name` or `pkg/path.Name`) instead of
-    /// choosing its schema by apiVersion and kind. A bare `Name` is the type the package in
-    /// --types declares; `pkg/path.Name` names a type of any loaded package.
-    #[arg(long = "type", value_name = "NAME", requires = "types")]
-    pub type_name: Option<String>,
+    /// The API server's name for --k8s-version: the release whose rules, gates and kinds
+    /// apply (the same knob; giving both with different releases is an error).
+    #[arg(long, value_name = "1.N")]
+    pub emulated_version: Option<String>,
 
     /// Which types of the --types package are root types (kinds a document's apiVersion and
     /// kind select): as its doc.go says, every type with TypeMeta, or every type.
     #[arg(long, value_enum, value_name = "SELECTION", default_value_t = RootsArg::Package, requires = "types")]
     pub roots: RootsArg,
+
+    /// Define a validation option of the declarative rules (`+k8s:ifEnabled`/`+k8s:ifDisabled`
+    /// and enum exclusions): `NAME` (enabled) or `NAME=false`. Repeatable. An option that is
+    /// not given takes the value of the feature gate of that name at the release
+    /// (--feature-gates, else its default); an option that is neither is disabled, with a
+    /// warning.
+    #[arg(long = "option", value_name = "NAME[=true|false]", value_parser = parse_option)]
+    pub options: Vec<(String, bool)>,
+
+    /// Feature gates, as the API server's --feature-gates (`NAME=BOOL,...`; every gate of the
+    /// release, at its defaults and stages). They decide which declarative rules are
+    /// enforced as that release's server enforces them — 1.33-1.35: `DeclarativeValidation`
+    /// (off: no declarative errors), `DeclarativeValidationTakeover` (on: every declarative
+    /// error is enforced); from 1.36: `DeclarativeValidationBeta` (`+k8s:beta` rules);
+    /// `+k8s:alpha` rules are shadowed — and the validation options named after gates.
+    /// Errors of shadowed declarative rules are printed as warnings, not errors.
+    #[arg(long, value_name = "NAME=BOOL,...")]
+    pub feature_gates: Option<String>,
+}
+
+/// Arguments of `kdv validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Where the rules come from and the release they follow.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+
+    /// Validate every document as this Go type (`Name` or `pkg/path.Name`) instead of
+    /// choosing its schema by apiVersion and kind. A bare `Name` is the type the package in
+    /// --types declares; `pkg/path.Name` names a type of any loaded package.
+    #[arg(long = "type", value_name = "NAME", requires = "types")]
+    pub type_name: Option<String>,
 
     /// Validate as UPDATEs: each document against the old object with the same identity
     /// (apiVersion group, kind, namespace, name) among the documents of this file, directory
@@ -581,33 +581,10 @@ pub struct ValidateArgs {
     #[arg(long, short = 'o', value_enum, default_value_t = OutputFormat::Text)]
     pub output: OutputFormat,
 
-    /// Define a validation option of the declarative rules (`+k8s:ifEnabled`/`+k8s:ifDisabled`
-    /// and enum exclusions): `NAME` (enabled) or `NAME=false`. Repeatable. An option that is
-    /// not given takes the value of the feature gate of that name at the release
-    /// (--feature-gates, else its default); an option that is neither is disabled, with a
-    /// warning.
-    #[arg(long = "option", value_name = "NAME[=true|false]", value_parser = parse_option)]
-    pub options: Vec<(String, bool)>,
-
     /// Validate a request to this subresource (`status`, `scale`; `/status` alike) instead of
     /// the main resource: an UPDATE (with --old or --old-ref), as the API server handles it.
     #[arg(long, value_name = "PATH")]
     pub subresource: Option<String>,
-
-    /// Feature gates, as the API server's --feature-gates (`NAME=BOOL,...`; every gate of the
-    /// release, at its defaults and stages). They decide which declarative rules are
-    /// enforced as that release's server enforces them — 1.33-1.35: `DeclarativeValidation`
-    /// (off: no declarative errors), `DeclarativeValidationTakeover` (on: every declarative
-    /// error is enforced); from 1.36: `DeclarativeValidationBeta` (`+k8s:beta` rules);
-    /// `+k8s:alpha` rules are shadowed — and the validation options named after gates.
-    /// Errors of shadowed declarative rules are printed as warnings, not errors.
-    #[arg(long, value_name = "NAME=BOOL,...")]
-    pub feature_gates: Option<String>,
-
-    /// The API server's name for --k8s-version: the release whose rules, gates and kinds
-    /// apply (the same knob; giving both with different releases is an error).
-    #[arg(long, value_name = "1.N")]
-    pub emulated_version: Option<String>,
 
     /// What to do with fields the schema does not have (misspelled or unknown keys): report
     /// them as errors of their document, as the API server's strict field validation does
@@ -909,7 +886,10 @@ mod tests {
         let Command::Validate(args) = cli.command else {
             panic!("expected validate")
         };
-        assert_eq!(args.options, vec![("A".into(), true), ("B".into(), false)]);
+        assert_eq!(
+            args.rules.options,
+            vec![("A".into(), true), ("B".into(), false)]
+        );
         assert_eq!(args.output, OutputFormat::Json);
         assert_eq!(args.paths, vec!["x.yaml", "-"]);
         assert_eq!(args.jobs, None);
@@ -989,9 +969,9 @@ mod tests {
         let Command::Validate(args) = cli.command else {
             panic!("expected validate")
         };
-        assert_eq!(args.types, None);
-        assert!(args.crds.is_empty());
-        assert_eq!((args.schema, args.k8s_version), (None, None));
+        assert_eq!(args.rules.types, None);
+        assert!(args.rules.crds.is_empty());
+        assert_eq!((args.rules.schema, args.rules.k8s_version), (None, None));
         let cli = Cli::try_parse_from([
             "kdv",
             "validate",
@@ -1009,9 +989,12 @@ mod tests {
         let Command::Validate(args) = cli.command else {
             panic!("expected validate")
         };
-        assert_eq!(args.crds, [PathBuf::from("a.yaml"), PathBuf::from("crds/")]);
-        assert_eq!(args.schema, Some(PathBuf::from("openapi")));
-        assert_eq!(args.k8s_version.as_deref(), Some("1.35"));
+        assert_eq!(
+            args.rules.crds,
+            [PathBuf::from("a.yaml"), PathBuf::from("crds/")]
+        );
+        assert_eq!(args.rules.schema, Some(PathBuf::from("openapi")));
+        assert_eq!(args.rules.k8s_version.as_deref(), Some("1.35"));
         // The Go-type options need --types; options and subresources apply to every source.
         for extra in [["--option", "A"], ["--subresource", "status"]] {
             let mut argv = vec!["kdv", "validate"];

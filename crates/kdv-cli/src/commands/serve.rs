@@ -52,13 +52,13 @@ pub struct RuleJudge {
 
 /// Loads the live rules of `args`.
 pub fn load_live(args: &ServeArgs) -> Result<RuleJudge, CliError> {
-    let (release, gates, warnings) = load_release(args)?;
+    let (release, gates, warnings) = sources::release_and_gates(&args.rules)?;
     for w in warnings {
         tracing::warn!("{w}");
     }
-    let types = match &args.types {
+    let types = match &args.rules.types {
         Some(dir) => {
-            let types = load_types(dir, args.roots.roots(), false)?;
+            let types = load_types(dir, args.rules.roots.roots(), false)?;
             let errors = error_count(&types.diagnostics);
             if errors > 0 {
                 return Err(CliError::TypesInvalid {
@@ -70,16 +70,15 @@ pub fn load_live(args: &ServeArgs) -> Result<RuleJudge, CliError> {
         }
         None => None,
     };
-    let source_args = SourceArgs {
-        crds: &args.crds,
-        schema: args.schema.as_deref(),
-        builtins: sources::builtins_wanted(args.types.is_some(), args.schema.is_some(), &release),
-    };
-    let sources = sources::load(source_args, &release, crd_limits())?;
+    let sources = sources::load(
+        SourceArgs::of(&args.rules, &release),
+        &release,
+        crd_limits(),
+    )?;
     Ok(RuleJudge {
         release,
         gates,
-        given: args.options.clone(),
+        given: args.rules.options.clone(),
         sources,
         types,
     })
@@ -90,7 +89,7 @@ pub fn load_candidate(args: &ServeArgs) -> Result<Option<RuleJudge>, CliError> {
     if args.candidate_crds.is_empty() {
         return Ok(None);
     }
-    let (release, gates, _) = load_release(args)?;
+    let (release, gates, _) = sources::release_and_gates(&args.rules)?;
     let source_args = SourceArgs {
         crds: &args.candidate_crds,
         schema: None,
@@ -101,26 +100,10 @@ pub fn load_candidate(args: &ServeArgs) -> Result<Option<RuleJudge>, CliError> {
     Ok(Some(RuleJudge {
         release,
         gates,
-        given: args.options.clone(),
+        given: args.rules.options.clone(),
         sources,
         types: None,
     }))
-}
-
-/// The release and feature gates of `args`, with the gates' warnings.
-fn load_release(args: &ServeArgs) -> Result<(Release, FeatureGates, Vec<String>), CliError> {
-    let release = Release::choose(
-        args.k8s_version.as_deref(),
-        args.emulated_version.as_deref(),
-    )?;
-    let mut gates = release.gates();
-    let warnings = match &args.feature_gates {
-        Some(value) => gates
-            .parse(value)
-            .map_err(|e| CliError::Usage(format!("--feature-gates: {e}")))?,
-        None => Vec::new(),
-    };
-    Ok((release, gates, warnings))
 }
 
 /// CRDs of large operators approach a few MiB.
@@ -280,10 +263,10 @@ pub fn load_rules(args: &ServeArgs) -> Result<Rules, CliError> {
 
 /// The files whose change reloads the rules.
 fn watched(args: &ServeArgs) -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = args.crds.clone();
+    let mut paths: Vec<PathBuf> = args.rules.crds.clone();
     paths.extend(args.candidate_crds.iter().cloned());
-    paths.extend(args.schema.iter().cloned());
-    paths.extend(args.types.iter().cloned());
+    paths.extend(args.rules.schema.iter().cloned());
+    paths.extend(args.rules.types.iter().cloned());
     paths.retain(|p| p.as_os_str() != "-");
     paths
 }
@@ -303,6 +286,7 @@ pub fn run(args: &ServeArgs) -> Result<u8, CliError> {
         }
     };
     if args
+        .rules
         .crds
         .iter()
         .chain(&args.candidate_crds)

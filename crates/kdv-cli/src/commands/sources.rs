@@ -17,12 +17,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use kdv_openapi::{LookupError, Resource, SchemaSet};
+use kdv_rollout::FeatureGates;
 use kdv_rules::TypeId;
 use serde_json::Value;
 
 use super::release::Release;
 use super::select::TypeSelector;
-use crate::cli::ValidateArgs;
+use crate::cli::RulesArgs;
 use crate::error::CliError;
 use crate::file_name;
 use crate::input::{self, ReadLimits, Stream};
@@ -38,9 +39,28 @@ pub struct SchemaSources {
     pub loaded: Vec<String>,
 }
 
+/// The release `args` name (`--k8s-version`, `--emulated-version`) and its feature gates
+/// with `--feature-gates` applied, and the warnings of applying them.
+pub fn release_and_gates(
+    args: &RulesArgs,
+) -> Result<(Release, FeatureGates, Vec<String>), CliError> {
+    let release = Release::choose(
+        args.k8s_version.as_deref(),
+        args.emulated_version.as_deref(),
+    )?;
+    let mut gates = release.gates();
+    let warnings = match &args.feature_gates {
+        Some(value) => gates
+            .parse(value)
+            .map_err(|e| CliError::Usage(format!("--feature-gates: {e}")))?,
+        None => Vec::new(),
+    };
+    Ok((release, gates, warnings))
+}
+
 /// Whether the run uses Kubernetes' built-in kinds: with no --types and no --schema, or
 /// when the release is given.
-pub fn uses_builtins(args: &ValidateArgs, release: &Release) -> bool {
+pub fn uses_builtins(args: &RulesArgs, release: &Release) -> bool {
     builtins_wanted(args.types.is_some(), args.schema.is_some(), release)
 }
 
@@ -63,8 +83,8 @@ pub struct SourceArgs<'a> {
 }
 
 impl<'a> SourceArgs<'a> {
-    /// The sources of `kdv validate`'s arguments.
-    pub fn of(args: &'a ValidateArgs, release: &Release) -> SourceArgs<'a> {
+    /// The sources the arguments name.
+    pub fn of(args: &'a RulesArgs, release: &Release) -> SourceArgs<'a> {
         SourceArgs {
             crds: &args.crds,
             schema: args.schema.as_deref(),

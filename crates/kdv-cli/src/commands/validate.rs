@@ -53,19 +53,10 @@ fn validate(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<u8, CliError> {
     check_usage(args)?;
-    let release = Release::choose(
-        args.k8s_version.as_deref(),
-        args.emulated_version.as_deref(),
-    )?;
-    let mut gates = release.gates();
-    if let Some(value) = &args.feature_gates {
-        let warnings = gates
-            .parse(value)
-            .map_err(|e| CliError::Usage(format!("--feature-gates: {e}")))?;
-        if !args.quiet {
-            for w in warnings {
-                writeln!(err, "warning: {w}")?;
-            }
+    let (release, gates, warnings) = sources::release_and_gates(&args.rules)?;
+    if !args.quiet {
+        for w in warnings {
+            writeln!(err, "warning: {w}")?;
         }
     }
     let subresource = match &args.subresource {
@@ -77,8 +68,8 @@ fn validate(
             .max_size
             .unwrap_or(kdv_manifest::DEFAULT_MAX_DOCUMENT_BYTES),
     };
-    let types = match &args.types {
-        Some(dir) => Some(load_types(dir, args.roots.roots(), false)?),
+    let types = match &args.rules.types {
+        Some(dir) => Some(load_types(dir, args.rules.roots.roots(), false)?),
         None => None,
     };
     let (compiled, home) = match types {
@@ -92,7 +83,7 @@ fn validate(
                     .filter(|d| !args.quiet || d.severity == Severity::Error),
             )?;
             let errors = error_count(diagnostics);
-            if let (true, Some(dir)) = (errors > 0, &args.types) {
+            if let (true, Some(dir)) = (errors > 0, &args.rules.types) {
                 return Err(CliError::TypesInvalid {
                     dir: dir.clone(),
                     count: errors,
@@ -103,7 +94,7 @@ fn validate(
         None => (None, None),
     };
     let rules = compiled.as_ref().map(|c| &c.rules);
-    let type_selector = match (rules, &args.types) {
+    let type_selector = match (rules, &args.rules.types) {
         (Some(rules), Some(dir)) => Some(TypeSelector::new(
             rules,
             args.type_name.as_deref(),
@@ -113,13 +104,17 @@ fn validate(
         )?),
         _ => None,
     };
-    let sources = sources::load(sources::SourceArgs::of(args, &release), &release, limits)?;
+    let sources = sources::load(
+        sources::SourceArgs::of(&args.rules, &release),
+        &release,
+        limits,
+    )?;
     let selector = Selector {
         go: type_selector.as_ref(),
         sources: sources.as_ref(),
     };
 
-    let options = Options::new(&args.options, &gates);
+    let options = Options::new(&args.rules.options, &gates);
     let mut base = base_operation(args, subresource);
     if let Some(rules) = rules {
         // Every option is defined (warnings only for those of the types validated).
@@ -229,7 +224,12 @@ fn custom_warnings(rules: &RuleSet, report: &Report) -> Vec<String> {
 fn check_usage(args: &ValidateArgs) -> Result<(), CliError> {
     let stdin_uses = args.paths.iter().filter(|p| *p == "-").count()
         + usize::from(args.old.as_deref() == Some("-"))
-        + args.crds.iter().filter(|p| p.as_os_str() == "-").count();
+        + args
+            .rules
+            .crds
+            .iter()
+            .filter(|p| p.as_os_str() == "-")
+            .count();
     if stdin_uses > 1 {
         return Err(CliError::Usage(
             "standard input (`-`) can be read only once".to_string(),
@@ -258,7 +258,7 @@ fn old_source(
 
 fn base_operation(args: &ValidateArgs, subresources: Vec<String>) -> Operation {
     let mut op = Operation::create();
-    for (name, enabled) in &args.options {
+    for (name, enabled) in &args.rules.options {
         op.options.insert(name.clone(), *enabled);
     }
     op.subresources = subresources;
