@@ -646,8 +646,9 @@ pub struct LintArgs {
     #[arg(long = "crd", value_name = "FILE|DIR")]
     pub crds: Vec<PathBuf>,
 
-    /// With --crd: the Kubernetes release whose CRD rules apply (1.N; default 1.35): which
-    /// formats are recognized, the warnings of newer releases.
+    /// With --crd: the Kubernetes release whose CRD rules apply (1.N from 1.16; default: the
+    /// newest embedded release, as every command's): which formats are recognized, the
+    /// warnings of newer releases.
     #[arg(long, value_name = "VERSION", conflicts_with = "types")]
     pub k8s_version: Option<String>,
 
