@@ -19,11 +19,6 @@ pub fn failure_text(f: &TestFailure<'_>) -> String {
     }
 }
 
-/// Go's `ErrorMatcher.Test` with each failure as the harness reports it.
-pub fn test(m: &Matcher, want: &[FieldError], got: &[FieldError]) -> Vec<String> {
-    m.test(want, got).iter().map(failure_text).collect()
-}
-
 /// One error with everything the matcher may look at: Go's `Error()` text plus origin and
 /// marks.
 pub fn render_error(e: &FieldError) -> String {
@@ -51,6 +46,11 @@ pub fn render_error(e: &FieldError) -> String {
 mod tests {
     use super::*;
     use kdv_runtime::{BadValue, ErrorListExt, ErrorType, FieldPath, PathRef};
+
+    /// Go's `ErrorMatcher.Test` with each failure as the harness reports it.
+    fn test(m: &Matcher, want: &[FieldError], got: &[FieldError]) -> Vec<String> {
+        m.test(want, got).iter().map(failure_text).collect()
+    }
 
     fn invalid(field: &str, detail: &str, origin: &str) -> FieldError {
         let mut e = FieldError::new(
