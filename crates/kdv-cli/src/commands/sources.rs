@@ -61,13 +61,7 @@ pub fn release_and_gates(
 /// Whether the run uses Kubernetes' built-in kinds: with no --types and no --schema, or
 /// when the release is given.
 pub fn uses_builtins(args: &RulesArgs, release: &Release) -> bool {
-    builtins_wanted(args.types.is_some(), args.schema.is_some(), release)
-}
-
-/// Whether Kubernetes' built-in kinds are a source, given whether `--types` and `--schema`
-/// are: with neither, or when the release is given.
-pub fn builtins_wanted(types: bool, schema: bool, release: &Release) -> bool {
-    release.explicit || (!types && !schema)
+    release.explicit || (args.types.is_none() && args.schema.is_none())
 }
 
 /// The schema sources a command names (`kdv validate`, `kdv serve`, `kdv serve
