@@ -7,7 +7,8 @@
 //! machines).
 
 mod common;
-use common::{Scratch, kdv, root};
+use common::{kdv, root};
+use kdv_test_support::Scratch;
 
 use serde_json::Value;
 

@@ -2,7 +2,8 @@
 
 mod common;
 
-use common::{Kdv, Scratch, git, kdv};
+use common::{Kdv, git, kdv};
+use kdv_test_support::Scratch;
 
 /// Parses one line with the classic quickfix pattern `%f:%l:%c:%m`: file, line, column,
 /// message.

@@ -7,7 +7,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Kdv, Run, Scratch};
+use common::{Kdv, Run};
+use kdv_test_support::Scratch;
 
 /// Runs `kdv` with `args` in the repository root. Every run here must end quickly (a hang
 /// is the bug being tested for).

@@ -6,7 +6,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Kdv, Run, Scratch};
+use common::{Kdv, Run};
+use kdv_test_support::Scratch;
 use serde_json::Value;
 
 const API: &str = "examples/api";

@@ -8,7 +8,8 @@
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{Scratch, kdv};
+use common::kdv;
+use kdv_test_support::Scratch;
 
 const CUSTOM_API: &str = "crates/kdv-cli/tests/fixtures/tags/custom";
 

@@ -10,7 +10,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use common::{Kdv, Scratch, git};
+use common::{Kdv, git};
+use kdv_test_support::Scratch;
 use serde_json::{Value, json};
 
 /// A Gizmo CRD whose second rule names a field the schema lacks (`sise`).

@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::Scratch;
+use kdv_test_support::Scratch;
 use serde_json::Value;
 
 /// The Gizmo CRD of `lsp.rs`.

@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::{Scratch, git, kdv_in, root};
+use common::{git, kdv_in, root};
+use kdv_test_support::Scratch;
 
 /// cert-manager's CRDs (kubectl-validate's copy), with the Certificate's `commonName`
 /// tightened to the 64 characters its description asks for: a schema change that makes

@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::{Scratch, kdv, kdv_in, root};
+use common::{kdv, kdv_in, root};
+use kdv_test_support::Scratch;
 use serde_json::{Value, json};
 
 const API: &str = "examples/api";

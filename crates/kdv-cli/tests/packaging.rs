@@ -4,7 +4,8 @@
 //! (`action.yml`) parsed and their commands run with the built `kdv` first on PATH.
 
 mod common;
-use common::{Scratch, kdv, root};
+use common::{kdv, root};
+use kdv_test_support::Scratch;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -3,7 +3,8 @@
 //! validate`), their schema (`kdv schema`).
 
 mod common;
-use common::{Scratch, kdv, root};
+use common::{kdv, root};
+use kdv_test_support::Scratch;
 
 const WIDGET_RS: &str = "crates/kdv/tests/widget/types.rs";
 

@@ -3,7 +3,8 @@
 //! `--types` on the example manifests, notes as warnings, options, unknown types.
 
 mod common;
-use common::{Scratch, kdv, root};
+use common::{kdv, root};
+use kdv_test_support::Scratch;
 
 #[test]
 fn widget_schema_json() {

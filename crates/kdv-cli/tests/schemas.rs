@@ -5,7 +5,8 @@
 use serde_json::Value;
 
 mod common;
-use common::{Scratch, kdv};
+use common::kdv;
+use kdv_test_support::Scratch;
 
 const F: &str = "crates/kdv-cli/tests/fixtures/schemas";
 

@@ -11,6 +11,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use kdv_test_support::Scratch;
+
 /// A running `kdv serve`, stopped (SIGKILL) when dropped unless it exited.
 struct Served {
     child: Child,
@@ -238,7 +240,7 @@ fn unknown_kinds_are_denied_with_fail_unknown() {
 /// file watch and again (back to 10) from SIGHUP.
 #[test]
 fn rules_reload_when_the_crd_changes_and_on_sighup() {
-    let scratch = common::Scratch::new("serve-reload");
+    let scratch = Scratch::new("serve-reload");
     let dir = scratch.path();
     let crd = dir.join("crd.yaml");
     let original = std::fs::read_to_string(fixtures().join("crd.yaml")).unwrap();
@@ -360,8 +362,7 @@ fn playground_page_in_a_headless_browser() {
         served.addr,
         url_encoded(manifest)
     );
-    let profile = std::env::temp_dir().join(format!("kdv-playground-{}", std::process::id()));
-    std::fs::create_dir_all(&profile).expect("a browser profile directory");
+    let profile = Scratch::new("playground-profile");
     let output = Command::new(&browser)
         .args([
             "--headless",
@@ -371,11 +372,10 @@ fn playground_page_in_a_headless_browser() {
             "--virtual-time-budget=30000",
             "--dump-dom",
         ])
-        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--user-data-dir={}", profile.dir()))
         .arg(&url)
         .output()
         .expect("the browser runs");
-    let _ = std::fs::remove_dir_all(&profile);
     let dom = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),

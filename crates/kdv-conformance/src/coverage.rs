@@ -378,7 +378,8 @@ func TestMain(m *testing.M) {}
         test_body: &str,
         table: Option<fn(&kdv_rules::Validation) -> Vec<kdv_rules::Emission>>,
     ) -> crate::Outcome {
-        let root = std::env::temp_dir().join(format!("kdv-coverage-{}-{name}", std::process::id()));
+        let scratch = kdv_test_support::Scratch::new(&format!("coverage-{name}"));
+        let root = scratch.path();
         let dir = root.join("cmd/validation-gen/output_tests/covered");
         std::fs::create_dir_all(&dir).unwrap();
         let files = [
@@ -437,8 +438,7 @@ func init() {
             package_filter: None,
             emission_table: table,
         };
-        let report = crate::run_validation_gen(&root, &options);
-        let _ = std::fs::remove_dir_all(&root);
+        let report = crate::run_validation_gen(root, &options);
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         let case = report
             .packages

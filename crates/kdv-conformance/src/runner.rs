@@ -1550,14 +1550,17 @@ mod tests {
 
     #[test]
     fn test_imports_of_well_known_packages_are_loaded() {
-        let dir = std::env::temp_dir().join(format!("kdv-test-imports-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("go.mod"), "module example.com/m\n").unwrap();
-        std::fs::write(dir.join("doc.go"), "package m\n\ntype T struct{}\n").unwrap();
+        let scratch = kdv_test_support::Scratch::with_files(
+            "imports",
+            &[
+                ("go.mod", b"module example.com/m\n"),
+                ("doc.go", b"package m\n\ntype T struct{}\n"),
+            ],
+        );
+        let dir = scratch.path();
         let metav1 = "k8s.io/apimachinery/pkg/apis/meta/v1";
-        let (without, _) = load_package_universe(&dir, &[]).unwrap();
-        let (with, path) = load_package_universe(&dir, &[metav1.to_string()]).unwrap();
-        let _ = std::fs::remove_dir_all(&dir);
+        let (without, _) = load_package_universe(dir, &[]).unwrap();
+        let (with, path) = load_package_universe(dir, &[metav1.to_string()]).unwrap();
         assert_eq!(path, "example.com/m");
         assert!(!without.packages.contains_key(metav1));
         assert!(with.type_decl(metav1, "ObjectMeta").is_some());

@@ -6,6 +6,7 @@
 use std::process::Output;
 
 use assert_cmd::Command;
+use kdv_test_support::Scratch;
 
 /// The project's cel-spec data, as a path from this crate.
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/cel-spec");
@@ -61,18 +62,16 @@ fn cel_spec_with_data_lists_skip_reasons() {
 /// A failing test makes the exit status 1; `--verbose` shows it.
 #[test]
 fn cel_spec_failure_exits_1() {
-    let dir = std::env::temp_dir().join(format!("kdv-conformance-fail-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("simple")).unwrap();
-    std::fs::write(
-        dir.join("simple/mine.json"),
+    let scratch = Scratch::new("conformance-fail");
+    let dir = scratch.path();
+    scratch.write(
+        "simple/mine.json",
         r#"{"name": "mine", "section": [{"name": "s", "test": [
             {"name": "passes", "expr": "1 + 1 == 2"},
             {"name": "fails", "expr": "1 == 2"}
         ]}]}"#,
-    )
-    .unwrap();
+    );
     let out = run(&["cel-spec", "--verbose", "--data", dir.to_str().unwrap()]);
-    let _ = std::fs::remove_dir_all(&dir);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
     assert!(
@@ -99,10 +98,9 @@ fn cel_spec_missing_data_runs_nothing() {
 
 #[test]
 fn cel_spec_empty_data_runs_nothing() {
-    let dir = std::env::temp_dir().join(format!("kdv-conformance-empty-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = Scratch::new("conformance-empty");
+    let dir = scratch.path();
     let out = run(&["cel-spec", "--data", dir.to_str().unwrap()]);
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(text(&out.stdout), "0 passed, 0 failed, 0 skipped\n");
     let stderr = text(&out.stderr);

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use kdv_model::{
     Builtin, ConstValue, Field, JsonTag, NamedRef, Package, StructType, Tags, TypeDecl, TypeRef,
 };
+use kdv_test_support::Scratch;
 
 use super::*;
 
@@ -786,12 +787,10 @@ fn guessing_package_names() {
 
 #[test]
 fn loads_from_disk_with_go_mod() {
-    let root = std::env::temp_dir().join(format!("kdv-go-test-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let scratch = Scratch::new("go-test");
+    let root = scratch.path();
     let write = |rel: &str, text: &str| {
-        let path = root.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
+        scratch.write(rel, text);
     };
     write("go.mod", "module example.com/m\n\ngo 1.22\n");
     write(
@@ -846,7 +845,6 @@ fn loads_from_disk_with_go_mod() {
         load_package(&root.join("missing")),
         Err(LoadError::Io { .. })
     ));
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
@@ -906,8 +904,8 @@ fn well_known_packages_parse_cleanly() {
 
 #[test]
 fn load_universe_adds_unresolved_well_known_imports() {
-    let root = std::env::temp_dir().join(format!("kdv-go-wk-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let scratch = Scratch::new("go-wk");
+    let root = scratch.path();
     std::fs::create_dir_all(root.join("api")).unwrap();
     std::fs::write(root.join("go.mod"), "module example.com/m\n").unwrap();
     std::fs::write(
@@ -932,13 +930,12 @@ fn load_universe_adds_unresolved_well_known_imports() {
         u.type_decl("k8s.io/apimachinery/pkg/apis/meta/v1", "ObjectMeta")
             .is_some()
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
 fn load_universe_evaluates_constants_of_imported_packages() {
-    let root = std::env::temp_dir().join(format!("kdv-go-consts-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let scratch = Scratch::new("go-consts");
+    let root = scratch.path();
     std::fs::create_dir_all(root.join("core/v1")).unwrap();
     std::fs::create_dir_all(root.join("discovery/v1")).unwrap();
     std::fs::write(root.join("go.mod"), "module example.com/m\n").unwrap();
@@ -966,5 +963,4 @@ fn load_universe_evaluates_constants_of_imported_packages() {
     let c = &u.packages["example.com/m/discovery/v1"].consts[0];
     assert_eq!(c.value, ConstValue::String("IPv4".into()));
     assert_eq!(c.ty, Some(ext("example.com/m/discovery/v1", "AddressType")));
-    let _ = std::fs::remove_dir_all(&root);
 }

@@ -318,6 +318,8 @@ fn count_defaults(schema: &Value) -> BTreeMap<&'static str, usize> {
 
 #[cfg(test)]
 mod tests {
+    use kdv_test_support::Scratch;
+
     use super::*;
 
     #[test]
@@ -426,11 +428,10 @@ func (i *IntOrString) UnmarshalJSON(b []byte) error { return nil }
 
     #[test]
     fn converts_a_small_release() {
-        let root = std::env::temp_dir().join(format!("kdv-release-data-go-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(root.join("v1")).unwrap();
-        std::fs::write(root.join("go.mod"), "module example.com/api\n\ngo 1.22\n").unwrap();
-        std::fs::write(root.join("v1/types.go"), WIDGET_GO).unwrap();
+        let scratch = Scratch::new("release-data-go");
+        scratch.write("go.mod", "module example.com/api\n\ngo 1.22\n");
+        scratch.write("v1/types.go", WIDGET_GO);
+        let root = scratch.path().to_path_buf();
         let go = GoTypes::new(std::slice::from_ref(&root)).unwrap();
 
         let d = |name: &str| format!("#/definitions/com.example.api.v1.{name}");
@@ -479,7 +480,6 @@ func (i *IntOrString) UnmarshalJSON(b []byte) error { return nil }
             },
         });
         let conversion = convert(&swagger, &go).unwrap();
-        let _ = std::fs::remove_dir_all(&root);
         assert_eq!(
             conversion.unmapped,
             ["com.example.api.v1.Unused: no type Unused in example.com/api/v1".to_string(),

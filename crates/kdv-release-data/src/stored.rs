@@ -203,15 +203,9 @@ fn files_with_suffix(dir: &Path, suffix: &str, out: &mut Vec<PathBuf>) -> Result
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use kdv_test_support::Scratch;
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("kdv-release-data-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
+    use super::*;
 
     #[test]
     fn sha256_of_known_inputs() {
@@ -227,7 +221,8 @@ mod tests {
 
     #[test]
     fn published_documents_round_trip_through_the_stored_form() {
-        let published = temp_dir("published");
+        let published_scratch = Scratch::new("published");
+        let published = published_scratch.path();
         fs::create_dir_all(published.join("apis/apps")).unwrap();
         fs::create_dir_all(published.join("api")).unwrap();
         let apps = serde_json::json!({
@@ -237,7 +232,7 @@ mod tests {
         });
         fs::write(published.join("apis/apps/v1.json"), apps.to_string()).unwrap();
         fs::write(published.join("api/v1.json"), "{\"openapi\":\"3.0.0\"}").unwrap();
-        let read = read_documents(&published).unwrap();
+        let read = read_documents(published).unwrap();
         assert_eq!(read.keys().collect::<Vec<_>>(), ["api/v1", "apis/apps/v1"]);
         assert_eq!(
             read["apis/apps/v1"].reduced,
@@ -248,9 +243,10 @@ mod tests {
             })
         );
 
-        let out = temp_dir("out");
+        let out_scratch = Scratch::new("out");
+        let out = out_scratch.path();
         let documents: Vec<Document> = read.into_values().collect();
-        let written = write_release(&out, "1.99", &documents).unwrap();
+        let written = write_release(out, "1.99", &documents).unwrap();
         assert_eq!(written.documents, 2);
         let stored = read_documents(&out.join("v1.99")).unwrap();
         assert_eq!(stored.len(), 2);
@@ -268,8 +264,6 @@ mod tests {
         // A directory holding published documents is never replaced.
         fs::create_dir_all(out.join("v1.97")).unwrap();
         fs::write(out.join("v1.97/x.json"), "{}").unwrap();
-        assert!(write_release(&out, "1.97", &documents).is_err());
-        let _ = fs::remove_dir_all(&published);
-        let _ = fs::remove_dir_all(&out);
+        assert!(write_release(out, "1.97", &documents).is_err());
     }
 }

@@ -3,7 +3,6 @@
 //! bodies, a panicking and a stalling judge under both failure modes, routes and metrics.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,6 +10,7 @@ use kdv_runtime::{BadValue, ErrorType, FieldError, FieldPath};
 use kdv_serve::{
     Config, FailureMode, Handle, Judge, Loader, Rules, Server, Subject, TlsFiles, Verdict,
 };
+use kdv_test_support::Scratch;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -422,17 +422,11 @@ async fn tls_post(
     .await)
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kdv-serve-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[tokio::test]
 async fn tls_with_certificate_rotation() {
-    let dir = temp_dir("tls");
-    let (files, first) = certificate(&dir);
+    let scratch = Scratch::new("tls");
+    let dir = scratch.path();
+    let (files, first) = certificate(dir);
     let mut config = loopback();
     config.tls = Some(files);
     config.poll_interval = Duration::from_millis(50);
@@ -441,7 +435,7 @@ async fn tls_with_certificate_rotation() {
     assert_eq!(code, 200);
     assert!(body.contains(r#""allowed":false"#), "{body}");
     // Rotate: a new key pair in place. New connections get the new certificate.
-    let (_, second) = certificate(&dir);
+    let (_, second) = certificate(dir);
     let mut rotated = false;
     for _ in 0..100 {
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -461,12 +455,12 @@ async fn tls_with_certificate_rotation() {
         "{metrics}"
     );
     server.stop().await;
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test]
 async fn unusable_certificates_are_refused_at_start() {
-    let dir = temp_dir("badtls");
+    let scratch = Scratch::new("badtls");
+    let dir = scratch.path();
     std::fs::write(dir.join("tls.crt"), "not a certificate").unwrap();
     std::fs::write(dir.join("tls.key"), "not a key").unwrap();
     let mut config = loopback();
@@ -478,5 +472,4 @@ async fn unusable_certificates_are_refused_at_start() {
         panic!("bound with a broken certificate");
     };
     assert!(e.to_string().starts_with("--tls-cert "), "{e}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -16,6 +16,12 @@
 //! ```
 //!
 //! Without it the counters stay at zero and [`allocations`] always answers 0.
+//!
+//! [`Scratch`] is a fresh folder of one test, removed when dropped.
+
+mod scratch;
+
+pub use scratch::Scratch;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -532,34 +532,28 @@ fn stem_of(path: &Path) -> String {
 mod tests {
     use super::*;
 
-    /// A scratch directory under the target dir's temp, removed on drop.
-    struct Scratch(PathBuf);
+    /// A scratch folder of manifests.
+    struct Scratch(kdv_test_support::Scratch);
 
     impl Scratch {
         fn new(name: &str) -> Scratch {
-            let dir = std::env::temp_dir()
-                .join(format!("kdv-cli-discover-{}-{name}", std::process::id()));
-            let _ = fs::remove_dir_all(&dir);
-            fs::create_dir_all(&dir).unwrap();
-            Scratch(dir)
+            Scratch(kdv_test_support::Scratch::new(name))
         }
 
         fn file(&self, rel: &str) -> &Self {
-            let path = self.0.join(rel);
-            fs::create_dir_all(path.parent().unwrap()).unwrap();
-            fs::write(path, "a: 1\n").unwrap();
+            self.0.write(rel, "a: 1\n");
             self
         }
 
         fn arg(&self) -> String {
-            self.0.display().to_string()
+            self.0.path().display().to_string()
         }
 
         fn rel(&self, source: &Source) -> String {
             match source {
                 Source::Stdin => "-".into(),
                 Source::File(p) => p
-                    .strip_prefix(&self.0)
+                    .strip_prefix(self.0.path())
                     .unwrap()
                     .display()
                     .to_string()
@@ -571,12 +565,6 @@ mod tests {
             jobs.iter()
                 .map(|j| (self.rel(&j.new), j.old.as_ref().map(|o| self.rel(o))))
                 .collect()
-        }
-    }
-
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            let _ = fs::remove_dir_all(&self.0);
         }
     }
 
@@ -658,9 +646,9 @@ mod tests {
     fn named_file_picks_up_its_sibling_old_revision() {
         let s = Scratch::new("named");
         s.file("x.yaml").file("x.old.yml").file("y.yaml");
-        let x = s.0.join("x.yaml").display().to_string();
-        let old = s.0.join("x.old.yml").display().to_string();
-        let y = s.0.join("y.yaml").display().to_string();
+        let x = s.0.path().join("x.yaml").display().to_string();
+        let old = s.0.path().join("x.old.yml").display().to_string();
+        let y = s.0.path().join("y.yaml").display().to_string();
         let (jobs, errors) = plan(&[x, old, y, "-".into()]);
         assert!(errors.is_empty());
         assert_eq!(

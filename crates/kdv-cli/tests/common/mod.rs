@@ -1,5 +1,6 @@
 //! What the end-to-end test files share: running the `kdv` binary (from the repository root
-//! by default) and reading what it printed, scratch folders and git.
+//! by default) and reading what it printed, and git (scratch folders are
+//! `kdv_test_support::Scratch`).
 
 #![allow(dead_code)] // each test file uses its own part of this module
 
@@ -113,64 +114,6 @@ impl Kdv {
             stdout: text(output.stdout, "stdout"),
             stderr: text(output.stderr, "stderr"),
         }
-    }
-}
-
-/// A fresh folder of one test under the system's temporary folder, removed when dropped.
-pub struct Scratch(PathBuf);
-
-impl Scratch {
-    /// The folder `name` of this test binary and process, emptied.
-    pub fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "kdv-{}-{}-{name}",
-            env!("CARGO_CRATE_NAME"),
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
-        Scratch(dir)
-    }
-
-    /// A scratch folder holding `files` (name, bytes).
-    pub fn with_files(name: &str, files: &[(&str, &[u8])]) -> Scratch {
-        let scratch = Scratch::new(name);
-        for (file, bytes) in files {
-            scratch.write(file, bytes);
-        }
-        scratch
-    }
-
-    /// The folder.
-    pub fn path(&self) -> &Path {
-        &self.0
-    }
-
-    /// The folder, as text.
-    pub fn dir(&self) -> &str {
-        self.0.to_str().expect("UTF-8 path")
-    }
-
-    /// The path of `name` in the folder, as text.
-    pub fn file(&self, name: &str) -> String {
-        self.0.join(name).to_str().expect("UTF-8 path").to_string()
-    }
-
-    /// Writes `bytes` to `name` in the folder (creating the folders `name` names); returns
-    /// its path as text.
-    pub fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
-        let path = self.0.join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("scratch folder");
-        }
-        std::fs::write(&path, bytes).expect("write");
-        self.file(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

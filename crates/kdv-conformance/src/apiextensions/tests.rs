@@ -2,9 +2,10 @@
 //! types with upstream's field names, helpers written as upstream's test file writes them),
 //! and the case expansion of each table kind.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use kdv_runtime::{ErrorType, FieldError, FieldPath};
+use kdv_test_support::Scratch;
 use serde_json::json;
 
 use super::cases::{self, Expect};
@@ -475,17 +476,11 @@ func TestObjectRatcheting(t *testing.T) {
 }
 "#;
 
-/// Writes the module under a fresh temporary directory; returns the test package's dir.
-fn module(name: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!(
-        "kdv-conformance-apiextensions-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&root);
+/// Writes the module into a scratch folder.
+fn module(name: &str) -> Scratch {
+    let root = Scratch::new(&format!("apiextensions-{name}"));
     let write = |rel: &str, text: &str| {
-        let p = root.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
+        root.write(rel, text);
     };
     write("go.mod", GO_MOD);
     write("pkg/apis/apiextensions/v1/types.go", APIEXTENSIONS_V1);
@@ -516,7 +511,7 @@ fn big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
 fn rows_become_schemas_objects_and_expectations() {
     big_stack(|| {
         let root = module("rows");
-        let file = load(&root);
+        let file = load(root.path());
         assert!(file.syntax_errors.is_empty(), "{:?}", file.syntax_errors);
         let table = file.table("TestValidationExpressions", "tests").unwrap();
         assert_eq!(table.rows.len(), 4);
@@ -591,7 +586,6 @@ fn rows_become_schemas_objects_and_expectations() {
             "{}",
             unsupported.detail
         );
-        let _ = std::fs::remove_dir_all(root);
     });
 }
 
@@ -599,7 +593,7 @@ fn rows_become_schemas_objects_and_expectations() {
 fn cases_follow_the_test_loops() {
     big_stack(|| {
         let root = module("cases");
-        let file = load(&root);
+        let file = load(root.path());
         let table = file.table("TestValidationExpressions", "tests").unwrap();
         let cases = cases::cases(&table);
         let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
@@ -665,7 +659,6 @@ fn cases_follow_the_test_loops() {
                 detail: cases[5].run.clone().unwrap_err().1,
             }
         );
-        let _ = std::fs::remove_dir_all(root);
     });
 }
 
@@ -673,7 +666,7 @@ fn cases_follow_the_test_loops() {
 fn field_error_lists_and_reasons() {
     big_stack(|| {
         let root = module("reasons");
-        let file = load(&root);
+        let file = load(root.path());
         let table = file.table("TestReasonAndFldPath", "tests").unwrap();
         let row = table.rows[0].as_ref().unwrap();
         assert_eq!(
@@ -691,7 +684,6 @@ fn field_error_lists_and_reasons() {
             expect,
             &Expect::TypesAndFields(vec![(ErrorType::Forbidden, "root.f".into())])
         );
-        let _ = std::fs::remove_dir_all(root);
     });
 }
 
@@ -699,7 +691,7 @@ fn field_error_lists_and_reasons() {
 fn yaml_helpers_are_decoded() {
     big_stack(|| {
         let root = module("yaml");
-        let file = load(&root);
+        let file = load(root.path());
         let table = file.table("TestRatcheting", "cases").unwrap();
         let row = table.rows[0].as_ref().unwrap();
         assert_eq!(
@@ -727,7 +719,6 @@ fn yaml_helpers_are_decoded() {
                 ],
             }
         );
-        let _ = std::fs::remove_dir_all(root);
     });
 }
 
@@ -782,7 +773,7 @@ fn unimplemented_evaluation_fails_rather_than_passes() {
 fn compile_matchers_are_read_and_checked() {
     big_stack(|| {
         let root = module("compile");
-        let file = load(&root);
+        let file = load(root.path());
         let table = file
             .table_with(
                 "TestCelCompilation",
@@ -844,7 +835,6 @@ fn compile_matchers_are_read_and_checked() {
             [Outcome::Passed, Outcome::Passed, Outcome::Passed]
         );
         assert!(matches!(outcomes[3], Outcome::Skipped { .. }));
-        let _ = std::fs::remove_dir_all(root);
     });
 }
 
@@ -853,7 +843,7 @@ fn compile_matchers_are_read_and_checked() {
 fn cost_generators_are_called() {
     big_stack(|| {
         let root = module("cost");
-        let file = load(&root);
+        let file = load(root.path());
         let table = file
             .table_with(
                 "TestCostEstimation",
@@ -889,7 +879,6 @@ fn cost_generators_are_called() {
         );
         let outcomes: Vec<Outcome> = cases.iter().map(run_case).collect();
         assert_eq!(outcomes, vec![Outcome::Passed; 4]);
-        let _ = std::fs::remove_dir_all(root);
     });
 }
 
@@ -898,8 +887,9 @@ fn cost_generators_are_called() {
 fn ratcheting_assertions_become_cases() {
     big_stack(|| {
         let root = module("ratcheting");
-        let file = load(&root);
-        let text = std::fs::read_to_string(root.join(super::ratcheting::RATCHETING_FILE)).unwrap();
+        let file = load(root.path());
+        let text =
+            std::fs::read_to_string(root.path().join(super::ratcheting::RATCHETING_FILE)).unwrap();
         let cases = super::ratcheting::cases(&text, &file, None);
         let names: Vec<(&str, &str)> = cases
             .iter()
@@ -934,6 +924,5 @@ fn ratcheting_assertions_become_cases() {
         assert_eq!(run_case(&cases[0]), Outcome::Passed);
         // A changed out-of-range int32 is not ratcheted.
         assert_eq!(run_case(&cases[1]), Outcome::Passed);
-        let _ = std::fs::remove_dir_all(root);
     });
 }
